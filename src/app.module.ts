@@ -1,0 +1,25 @@
+import { DynamicModule, Module } from '@nestjs/common';
+import { CqrsModule } from '@nestjs/cqrs';
+import { AppConfig } from './common/config/app-config';
+import { ConfigModule } from './common/config/config.module';
+import { DatabaseModule } from './common/database/database.module';
+import { AssetsModule } from './modules/assets/assets.module';
+import { IntelligenceModule } from './modules/intelligence/intelligence.module';
+import { SystemModule } from './modules/system/system.module';
+
+@Module({})
+export class AppModule {
+  static forRoot(config: AppConfig): DynamicModule {
+    return {
+      module: AppModule,
+      imports: [
+        ConfigModule.forRoot(config),
+        DatabaseModule,
+        CqrsModule.forRoot(),
+        IntelligenceModule,
+        SystemModule,
+        AssetsModule,
+      ],
+    };
+  }
+}

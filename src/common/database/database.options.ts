@@ -1,0 +1,43 @@
+import { join } from 'node:path';
+import { DataSourceOptions } from 'typeorm';
+import { AppConfig } from '../config/app-config';
+
+const root = join(__dirname, '..', '..');
+
+/**
+ * The one description of the database, used by Nest (TypeOrmModule) and by the
+ * TypeORM CLI (ormconfig.ts). Schema always comes from the migrations of the dialect.
+ */
+export function dataSourceOptions(config: AppConfig): DataSourceOptions {
+  const common = {
+    entities: [join(root, 'modules', '**', '*.entity.{ts,js}')],
+    migrationsRun: true,
+    migrationsTransactionMode: 'each' as const,
+    synchronize: false,
+    logging: ['error' as const],
+  };
+  if (config.dialect === 'postgres') {
+    return {
+      ...common,
+      type: 'postgres',
+      url: config.databaseUrl!,
+      migrations: [join(root, 'migrations', 'postgres', '*.{ts,js}')],
+      extra: { max: 10, connectionTimeoutMillis: 5000 },
+    };
+  }
+  return {
+    ...common,
+    type: 'sqlite',
+    database: config.sqlitePath,
+    migrations: [join(root, 'migrations', 'sqlite', '*.{ts,js}')],
+    enableWAL: true,
+    busyTimeout: 5000,
+    busyErrorRetry: 2000,
+  };
+}
+
+/**
+ * Durability of the one SQLite connection, applied by Database on start. TypeORM itself
+ * sets journal_mode=WAL (enableWAL), busy_timeout and foreign_keys=ON when it connects.
+ */
+export const SQLITE_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON'];

@@ -1,0 +1,54 @@
+/** `{"value": "2024-01-01T00:00:00.000Z", "readable": "Jan 1, 2024, 12:00 AM UTC"}` */
+export class GroupedTimestamp {
+  /** ISO-8601 with Z. */
+  value: string;
+  /** Human text clients display. */
+  readable: string;
+}
+
+export class ByteDescriptor {
+  value: number;
+  readable: string;
+}
+
+export class Identified {
+  id: string;
+}
+
+export class Score {
+  manual: number;
+  automatic: number;
+}
+
+const readableFormat = new Intl.DateTimeFormat('en-US', {
+  month: 'short',
+  day: 'numeric',
+  year: 'numeric',
+  hour: 'numeric',
+  minute: '2-digit',
+  timeZone: 'UTC',
+  timeZoneName: 'short',
+});
+
+/** Timestamps are stored as ISO-8601 strings with `Z` (fixed width, so they sort as text). */
+export function nowIso(): string {
+  return new Date().toISOString();
+}
+
+export function groupedTimestamp(iso: string): GroupedTimestamp {
+  return { value: iso, readable: readableFormat.format(new Date(iso)) };
+}
+
+const UNITS = ['B', 'KB', 'MB', 'GB'];
+
+/** `{"value": 2048, "readable": "2 KB"}` */
+export function byteDescriptor(value: number): ByteDescriptor {
+  let size = value;
+  let unit = 0;
+  while (size >= 1024 && unit < UNITS.length - 1) {
+    size /= 1024;
+    unit += 1;
+  }
+  const shown = unit === 0 ? String(size) : size.toFixed(size < 10 ? 1 : 0).replace(/\.0$/, '');
+  return { value, readable: `${shown} ${UNITS[unit]}` };
+}

@@ -1,0 +1,33 @@
+import { BadRequestException } from '@nestjs/common';
+import { SeedDto } from './dto/seed.dto';
+import { TransferableStringDto } from '../../common/wire/dto/common.dto';
+
+/** The text a TransferableString carries: `raw`, or base64 / data-URL encoded UTF-8. */
+export function textOf(value: TransferableStringDto | undefined): string | undefined {
+  if (!value) return undefined;
+  if (typeof value.raw === 'string') return value.raw;
+  const base64 = value.base64 ?? value.base64_url ?? value.base64Url;
+  if (base64 !== undefined) return Buffer.from(base64, /[-_]/.test(base64) ? 'base64url' : 'base64').toString('utf8');
+  const dataUrl = value.data_url ?? value.dataUrl;
+  if (dataUrl !== undefined) {
+    const match = /^data:[^,]*?(;base64)?,(.*)$/s.exec(dataUrl);
+    if (!match) throw new BadRequestException('data_url is not a data: URL');
+    return match[1] ? Buffer.from(match[2], 'base64').toString('utf8') : decodeURIComponent(match[2]);
+  }
+  return undefined;
+}
+
+/** The text of an asset seed, or a 400 saying what is missing. */
+export function seedText(seed: SeedDto | undefined): string {
+  if (!seed?.asset) throw new BadRequestException('a Seed with asset.format.fragment.string.raw is required');
+  if (seed.type && seed.type !== 'SEEDED_ASSET') {
+    throw new BadRequestException(`seed type ${seed.type} cannot create an asset; use SEEDED_ASSET`);
+  }
+  const format = seed.asset.format;
+  const text = textOf(format.fragment?.string) ?? textOf(format.file?.string);
+  if (text === undefined) {
+    throw new BadRequestException('asset.format.fragment.string.raw is required (binary formats are not supported)');
+  }
+  if (text.includes('\u0000')) throw new BadRequestException('asset text must not contain NUL characters');
+  return text;
+}

@@ -1,0 +1,47 @@
+import { Column, Entity, Index, OneToMany, PrimaryColumn } from 'typeorm';
+import { AnnotationEntity } from './annotation.entity';
+import { FormatEntity } from './format.entity';
+
+/** A saved snippet. Deleting keeps the row as a tombstone (`deletedAt`) so reads answer 410. */
+@Entity('assets')
+@Index('assets_listing', ['deletedAt', 'createdAt'])
+export class AssetEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 1024, nullable: true })
+  name: string | null;
+
+  @Column({ type: 'varchar', length: 36 })
+  creator: string;
+
+  @Column({ type: 'varchar', length: 16 })
+  mechanism: string;
+
+  @Column({ type: 'boolean', default: false })
+  favorited: boolean;
+
+  @Column({ type: 'boolean', default: false })
+  pseudo: boolean;
+
+  @Column({ name: 'score_manual', type: 'integer', default: 0 })
+  scoreManual: number;
+
+  @Column({ name: 'score_automatic', type: 'integer', default: 0 })
+  scoreAutomatic: number;
+
+  @Column({ name: 'created_at', type: 'varchar', length: 30 })
+  createdAt: string;
+
+  @Column({ name: 'updated_at', type: 'varchar', length: 30 })
+  updatedAt: string;
+
+  @Column({ name: 'deleted_at', type: 'varchar', length: 30, nullable: true })
+  deletedAt: string | null;
+
+  @OneToMany(() => FormatEntity, (format) => format.asset)
+  formats: FormatEntity[];
+
+  @OneToMany(() => AnnotationEntity, (annotation) => annotation.asset)
+  annotations: AnnotationEntity[];
+}

@@ -1,0 +1,68 @@
+import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { Flag, uuidParam, withContent } from '../../common/wire/flags';
+import { TextResponse } from '../../common/wire/text';
+import { CreateAssetCommand } from './commands/create-asset.command';
+import { DeleteAssetCommand } from './commands/delete-asset.command';
+import { SeedDto } from './dto/seed.dto';
+import { GetAssetFormatsQuery } from './queries/get-asset-formats.query';
+import { GetAssetQuery } from './queries/get-asset.query';
+import { ListAssetIdentifiersQuery } from './queries/list-asset-identifiers.query';
+import { ListAssetsQuery } from './queries/list-assets.query';
+import { AssetWire, AssetsWire, FlattenedAssetsWire, FormatsWire } from './wire/asset.wire';
+
+@ApiTags('Assets')
+@Controller('assets')
+export class AssetsController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Post('create')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'assetsCreateNewAsset', summary: 'Create an asset from a Seed (a text fragment and optional metadata)' })
+  @ApiBody({ type: SeedDto, required: false })
+  create(@Body() seed: SeedDto, @Flag('transferables') transferables?: boolean): Promise<AssetWire> {
+    return this.commands.execute(new CreateAssetCommand(seed, withContent(transferables)));
+  }
+
+  @Post(':asset/delete')
+  @HttpCode(200)
+  @TextResponse()
+  @ApiOperation({ operationId: 'assetsDeleteAsset', summary: 'Delete an asset; answers its uuid as text' })
+  @ApiOkResponse({ schema: { type: 'string', format: 'uuid' } })
+  delete(@Param('asset', uuidParam('asset')) asset: string): Promise<string> {
+    return this.commands.execute(new DeleteAssetCommand(asset));
+  }
+
+  @Get()
+  @ApiOperation({ operationId: 'assetsSnapshot', summary: 'Every asset, most recent first' })
+  list(
+    @Flag('transferables') transferables?: boolean,
+    @Flag('suggested') suggested?: boolean,
+    @Flag('pseudo') pseudo?: boolean,
+  ): Promise<AssetsWire> {
+    void suggested; // Trove keeps no separate "suggested" content: the snapshot is the same.
+    return this.queries.execute(new ListAssetsQuery(withContent(transferables), pseudo === true));
+  }
+
+  @Get('identifiers')
+  @ApiOperation({ operationId: 'assetsIdentifiersSnapshot', summary: 'Ids of every asset, most recent first' })
+  identifiers(@Flag('pseudo') pseudo?: boolean): Promise<FlattenedAssetsWire> {
+    return this.queries.execute(new ListAssetIdentifiersQuery(pseudo === true));
+  }
+
+  @Get(':asset')
+  @ApiOperation({ operationId: 'assetsSpecificAssetSnapshot', summary: 'One asset (410 once deleted)' })
+  get(@Param('asset', uuidParam('asset')) asset: string, @Flag('transferables') transferables?: boolean): Promise<AssetWire> {
+    return this.queries.execute(new GetAssetQuery(asset, withContent(transferables)));
+  }
+
+  @Get(':asset/formats')
+  @ApiOperation({ operationId: 'assetsSpecificAssetFormatsSnapshot', summary: 'The formats of one asset' })
+  formats(@Param('asset', uuidParam('asset')) asset: string, @Flag('transferables') transferables?: boolean): Promise<FormatsWire> {
+    return this.queries.execute(new GetAssetFormatsQuery(asset, withContent(transferables)));
+  }
+}

@@ -1,0 +1,88 @@
+import { CommandHandler, EventBus, ICommandHandler, Command } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { Database } from '../../../common/database/database.service';
+import { nowIso } from '../../../common/wire/common.wire';
+import { LanguageDetector } from '../../intelligence/language-detector.service';
+import { ApplicationRegistry } from '../../system/application.registry';
+import { LocalUser } from '../../system/local-user';
+import { AssetReader } from '../asset.reader';
+import { seedText } from '../asset-text';
+import { AssetWriter } from '../asset.writer';
+import { AssetEntity } from '../asset.entity';
+import { SeedDto } from '../dto/seed.dto';
+import { AssetChangedEvent } from '../events/asset-changed.event';
+import { FormatEntity } from '../format.entity';
+import { AssetWire, assetWire } from '../wire/asset.wire';
+
+export class CreateAssetCommand extends Command<AssetWire> {
+  constructor(
+    readonly seed: SeedDto | undefined,
+    readonly transferables: boolean,
+  ) {
+    super();
+  }
+}
+
+@CommandHandler(CreateAssetCommand)
+export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
+  constructor(
+    private readonly db: Database,
+    private readonly reader: AssetReader,
+    private readonly writer: AssetWriter,
+    private readonly applications: ApplicationRegistry,
+    private readonly user: LocalUser,
+    private readonly detector: LanguageDetector,
+    private readonly events: EventBus,
+  ) {}
+
+  async execute({ seed, transferables }: CreateAssetCommand): Promise<AssetWire> {
+    const text = seedText(seed);
+    const seeded = seed!.asset!;
+    const given = seeded.format.classification;
+    const detected = given?.generic && given?.specific ? null : await this.detector.detect(text);
+    const classification = {
+      generic: given?.generic ?? detected!.generic,
+      specific: given?.specific ?? detected!.specific,
+    };
+    const metadata = seeded.metadata;
+    const id = randomUUID();
+    const now = nowIso();
+
+    const created = await this.db.transaction(async (em) => {
+      const application = await this.applications.resolve(em, seeded.application);
+      await em.insert(AssetEntity, {
+        id,
+        name: metadata?.name?.trim() || null,
+        creator: this.user.id,
+        mechanism: metadata?.mechanism ?? 'MANUAL',
+        favorited: false,
+        pseudo: seeded.pseudo ?? false,
+        scoreManual: 0,
+        scoreAutomatic: 0,
+        createdAt: now,
+        updatedAt: now,
+        deletedAt: null,
+      });
+      await em.insert(FormatEntity, {
+        id: randomUUID(),
+        assetId: id,
+        position: 0,
+        role: 'BOTH',
+        generic: classification.generic,
+        specific: classification.specific,
+        applicationId: application.id,
+        creator: this.user.id,
+        raw: text,
+        bytes: Buffer.byteLength(text, 'utf8'),
+        createdAt: now,
+        updatedAt: now,
+      });
+      if (metadata?.tags?.length) await this.writer.setTags(em, id, metadata.tags);
+      if (metadata?.websites?.length) await this.writer.setWebsites(em, id, metadata.websites);
+      if (metadata?.annotations?.length) await this.writer.addAnnotations(em, id, metadata.annotations);
+      return assetWire(await this.reader.one(em, id), transferables);
+    });
+    this.events.publish(new AssetChangedEvent(id, 'created'));
+    return created;
+  }
+}

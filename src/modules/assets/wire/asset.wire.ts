@@ -1,0 +1,209 @@
+import { ByteDescriptor, GroupedTimestamp, Identified, Score, byteDescriptor, groupedTimestamp } from '../../../common/wire/common.wire';
+import { ApplicationWire, applicationWire } from '../../system/wire/application.wire';
+import { AnnotationEntity } from '../annotation.entity';
+import { AssetEntity } from '../asset.entity';
+import { FormatEntity } from '../format.entity';
+import { TagEntity } from '../tag.entity';
+import { WebsiteEntity } from '../website.entity';
+
+/** An asset with everything its wire form shows, loaded by AssetReader. */
+export interface AssetAggregate {
+  asset: AssetEntity;
+  formats: FormatEntity[];
+  annotations: AnnotationEntity[];
+  tags: TagEntity[];
+  websites: WebsiteEntity[];
+}
+
+export class ClassificationWire {
+  generic: string;
+  specific: string;
+}
+export class TransferableStringWire {
+  raw: string;
+}
+export class FragmentWire {
+  string: TransferableStringWire;
+}
+
+class FormatBase {
+  id: string;
+  creator: string;
+  classification: ClassificationWire;
+  role: string;
+  application: ApplicationWire;
+  bytes: ByteDescriptor;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  /** Omitted when `transferables=false`. */
+  fragment?: FragmentWire;
+}
+export class FlattenedFormatWire extends FormatBase {
+  /** The asset's id. */
+  asset: string;
+}
+export class ReferencedFormatWire {
+  id: string;
+  reference: FlattenedFormatWire;
+}
+
+class AssetBase {
+  id: string;
+  name?: string;
+  creator: string;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  mechanism: string;
+  favorited: boolean;
+  pseudo: boolean;
+  score: Score;
+}
+export class FlattenedPreviewWire {
+  base: string;
+}
+export class FlattenedFormatsWire {
+  iterable: Identified[];
+}
+export class FlattenedAssetWire extends AssetBase {
+  formats: FlattenedFormatsWire;
+  preview: FlattenedPreviewWire;
+  original: string;
+}
+export class FormatWire extends FormatBase {
+  asset: FlattenedAssetWire;
+}
+export class FormatsWire {
+  iterable: FormatWire[];
+}
+export class PreviewWire {
+  base: ReferencedFormatWire;
+}
+export class AnnotationWire {
+  id: string;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  type: string;
+  text: string;
+  mechanism: string;
+  asset?: Identified;
+}
+export class AnnotationsWire {
+  iterable: AnnotationWire[];
+}
+export class TagWire {
+  id: string;
+  text: string;
+  category: string;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+}
+export class TagsWire {
+  iterable: TagWire[];
+}
+export class WebsiteWire {
+  id: string;
+  url: string;
+  name: string;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+}
+export class WebsitesWire {
+  iterable: WebsiteWire[];
+}
+export class AssetWire extends AssetBase {
+  formats: FormatsWire;
+  preview: PreviewWire;
+  original: ReferencedFormatWire;
+  annotations: AnnotationsWire;
+  tags: TagsWire;
+  websites: WebsitesWire;
+}
+export class AssetsWire {
+  iterable: AssetWire[];
+}
+export class FlattenedAssetsWire {
+  iterable: Identified[];
+  indices: Record<string, number>;
+}
+
+export function annotationWire(a: AnnotationEntity): AnnotationWire {
+  return {
+    id: a.id,
+    created: groupedTimestamp(a.createdAt),
+    updated: groupedTimestamp(a.updatedAt),
+    type: a.type,
+    text: a.text,
+    mechanism: a.mechanism,
+    ...(a.assetId ? { asset: { id: a.assetId } } : {}),
+  };
+}
+
+export function tagWire(t: TagEntity): TagWire {
+  return { id: t.id, text: t.text, category: t.category, created: groupedTimestamp(t.createdAt), updated: groupedTimestamp(t.updatedAt) };
+}
+
+export function websiteWire(w: WebsiteEntity): WebsiteWire {
+  return { id: w.id, url: w.url, name: w.name, created: groupedTimestamp(w.createdAt), updated: groupedTimestamp(w.updatedAt) };
+}
+
+function assetBase(asset: AssetEntity): AssetBase {
+  return {
+    id: asset.id,
+    ...(asset.name ? { name: asset.name } : {}),
+    creator: asset.creator,
+    created: groupedTimestamp(asset.createdAt),
+    updated: groupedTimestamp(asset.updatedAt),
+    mechanism: asset.mechanism,
+    favorited: Boolean(asset.favorited),
+    pseudo: Boolean(asset.pseudo),
+    score: { manual: asset.scoreManual, automatic: asset.scoreAutomatic },
+  };
+}
+
+function formatBase(format: FormatEntity, withContent: boolean): FormatBase {
+  return {
+    id: format.id,
+    creator: format.creator,
+    classification: { generic: format.generic, specific: format.specific },
+    role: format.role,
+    application: applicationWire(format.application),
+    bytes: byteDescriptor(format.bytes),
+    created: groupedTimestamp(format.createdAt),
+    updated: groupedTimestamp(format.updatedAt),
+    ...(withContent ? { fragment: { string: { raw: format.raw } } } : {}),
+  };
+}
+
+export function flattenedAssetWire({ asset, formats }: AssetAggregate): FlattenedAssetWire {
+  const first = formats[0]?.id ?? '';
+  return {
+    ...assetBase(asset),
+    formats: { iterable: formats.map((f) => ({ id: f.id })) },
+    preview: { base: first },
+    original: first,
+  };
+}
+
+/** The complete Asset every endpoint returns; `withContent` false strips format content. */
+export function assetWire(aggregate: AssetAggregate, withContent: boolean): AssetWire {
+  const { asset, formats } = aggregate;
+  const flattened = flattenedAssetWire(aggregate);
+  const original = formats[0];
+  const reference = (f: FormatEntity): ReferencedFormatWire => ({
+    id: f.id,
+    reference: { ...formatBase(f, withContent), asset: asset.id },
+  });
+  return {
+    ...assetBase(asset),
+    formats: { iterable: formats.map((f) => ({ ...formatBase(f, withContent), asset: flattened })) },
+    preview: { base: reference(original) },
+    original: reference(original),
+    annotations: { iterable: aggregate.annotations.map(annotationWire) },
+    tags: { iterable: aggregate.tags.map(tagWire) },
+    websites: { iterable: aggregate.websites.map(websiteWire) },
+  };
+}
+
+export function formatsWire(aggregate: AssetAggregate, withContent: boolean): FormatsWire {
+  return assetWire(aggregate, withContent).formats;
+}

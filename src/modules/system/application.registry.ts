@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
+import { EntityManager } from 'typeorm';
+import { nowIso } from '../../common/wire/common.wire';
+import { INTERFACE_VERSION } from '../../version';
+import { ApplicationDto } from './dto/application.dto';
+import { ApplicationEntity } from './application.entity';
+
+/** Trove itself, credited with content that arrives without an application. */
+const SELF = { name: 'OPEN_SOURCE', version: INTERFACE_VERSION, platform: platformOf(process.platform) };
+
+function platformOf(platform: NodeJS.Platform): string {
+  return platform === 'darwin' ? 'MACOS' : platform === 'win32' ? 'WINDOWS' : platform === 'linux' ? 'LINUX' : 'UNKNOWN';
+}
+
+/**
+ * Finds or records the Application a seed names, inside the caller's transaction.
+ * Owned by the system module; other modules use it instead of touching the table.
+ */
+@Injectable()
+export class ApplicationRegistry {
+  async resolve(em: EntityManager, dto?: ApplicationDto): Promise<ApplicationEntity> {
+    if (dto?.id) {
+      const known = await em.findOne(ApplicationEntity, { where: { id: dto.id } });
+      if (known) return known;
+    }
+    const identity = dto ? { name: dto.name, version: dto.version, platform: dto.platform } : SELF;
+    const existing = await em.findOne(ApplicationEntity, { where: identity });
+    if (existing) return existing;
+    const created = em.create(ApplicationEntity, {
+      id: randomUUID(),
+      ...identity,
+      onboarded: dto?.onboarded ?? false,
+      privacy: dto?.privacy ?? 'OPEN',
+      connectedAt: null,
+      createdAt: nowIso(),
+    });
+    await em.insert(ApplicationEntity, created);
+    return created;
+  }
+}

@@ -1,0 +1,40 @@
+/** Raw HTTP for what an SDK will not send: malformed JSON, wrong types, unknown fields. */
+export interface RawResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export async function http(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
+  const init: RequestInit = { method, headers: { ...headers } };
+  if (body !== undefined) {
+    init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as string) : JSON.stringify(body);
+    (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
+  }
+  const response = await fetch(`${baseUrl}${path}`, init);
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json };
+}
+
+/** Asserts the one JSON error shape `{statusCode, error, message}` with the given status. */
+export function expectError(response: RawResponse, status: number, message?: RegExp): void {
+  expect(response.status).toBe(status);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  expect(response.json).toEqual(
+    expect.objectContaining({ statusCode: status, error: expect.any(String), message: expect.anything() }),
+  );
+  if (message) expect(JSON.stringify(response.json.message)).toMatch(message);
+}

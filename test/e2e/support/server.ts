@@ -1,0 +1,81 @@
+import 'reflect-metadata';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { Configuration } from '@pieces.app/pieces-os-client';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Client } from 'pg';
+import { createApp } from '../../../src/bootstrap';
+import { AppConfig, loadConfig } from '../../../src/common/config/app-config';
+
+export interface TestServer {
+  app: NestFastifyApplication;
+  config: AppConfig;
+  baseUrl: string;
+  /** SDK configuration pointing at this server. */
+  sdk: Configuration;
+  /** Runs SQL against the server's own database (for checking that nothing was written). */
+  sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  close(): Promise<void>;
+}
+
+/** The PostgreSQL server used when TEST_DATABASE_URL is set (`npm run test:pg`). */
+export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
+
+async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+  const admin = new URL(testDatabaseUrl!);
+  const name = `trove_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const client = new Client({ connectionString: admin.toString() });
+  await client.connect();
+  await client.query(`CREATE DATABASE "${name}"`);
+  await client.end();
+  const url = new URL(admin.toString());
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const c = new Client({ connectionString: admin.toString() });
+      await c.connect();
+      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
+      await c.end();
+    },
+  };
+}
+
+/**
+ * Boots Trove as main.ts does (same createApp, same configureApp) on 127.0.0.1 and a free
+ * port, with a fresh throwaway database: a temporary SQLite directory, or a new
+ * PostgreSQL database when TEST_DATABASE_URL is set.
+ */
+export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
+  const dataDir = mkdtempSync(join(tmpdir(), 'trove-test-'));
+  const pg = testDatabaseUrl ? await freshPostgresDatabase() : null;
+  const config = loadConfig({
+    ...process.env,
+    TROVE_LOG_LEVEL: 'warn',
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    TROVE_DATA_DIR: dataDir,
+    DATABASE_URL: pg?.url ?? '',
+  });
+  const app = await createApp(config);
+  await app.listen(0, '127.0.0.1');
+  const address = app.getHttpServer().address() as { port: number };
+  const baseUrl = `http://127.0.0.1:${address.port}`;
+  const dataSource = app.get(
+    (await import('typeorm')).DataSource,
+  );
+  return {
+    app,
+    config,
+    baseUrl,
+    sdk: new Configuration({ basePath: baseUrl }),
+    sql: (query, params) => dataSource.query(query, params),
+    close: async () => {
+      await app.close();
+      await pg?.drop();
+      rmSync(dataDir, { recursive: true, force: true });
+    },
+  };
+}
