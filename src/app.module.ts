@@ -5,6 +5,7 @@ import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AssetsModule } from './modules/assets/assets.module';
 import { IntelligenceModule } from './modules/intelligence/intelligence.module';
+import { SearchModule } from './modules/search/search.module';
 import { SystemModule } from './modules/system/system.module';
 
 @Module({})
@@ -17,6 +18,7 @@ export class AppModule {
         DatabaseModule,
         CqrsModule.forRoot(),
         IntelligenceModule,
+        SearchModule,
         SystemModule,
         AssetsModule,
       ],

@@ -11,7 +11,7 @@ const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose']
 /** Builds the whole application, ready to listen: used by main.ts, the tests and the benchmarks. */
 export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
   if (config.dialect === 'sqlite') mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
-  const adapter = new FastifyAdapter({ bodyLimit: config.bodyLimit, ignoreTrailingSlash: true });
+  const adapter = new FastifyAdapter({ bodyLimit: config.bodyLimit, routerOptions: { ignoreTrailingSlash: true } });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
     logger: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1),
     abortOnError: false,
@@ -26,6 +26,7 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
 export async function startServer(config: AppConfig): Promise<NestFastifyApplication> {
   const app = await createApp(config);
   await app.listen(config.port, config.host);
-  new Logger('Trove').log(`listening on http://${config.host}:${config.port} (${config.dialect === 'sqlite' ? config.sqlitePath : 'PostgreSQL'})`);
+  const { port } = app.getHttpServer().address() as { port: number };
+  new Logger('Trove').log(`listening on http://${config.host}:${port} (${config.dialect === 'sqlite' ? config.sqlitePath : 'PostgreSQL'})`);
   return app;
 }

@@ -1,5 +1,5 @@
 import { applyDecorators } from '@nestjs/common';
-import { ApiPropertyOptional } from '@nestjs/swagger';
+import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { Allow, IsArray, IsDefined, IsIn, IsObject, IsOptional, ValidateNested } from 'class-validator';
 
@@ -15,7 +15,10 @@ export function Nested(type: () => new () => object, options: { optional?: boole
 
 /** One of the enum values clients send (generated from the SDK: src/common/wire/enums.ts). */
 export function OneOf(values: readonly string[], options: { optional?: boolean } = {}) {
-  return applyDecorators(...(options.optional ? [IsOptional()] : [IsDefined()]), IsIn(values as string[], { message: `$property must be one of ${values.length > 12 ? values.slice(0, 12).join(', ') + ', ...' : values.join(', ')}` }));
+  // The enum is declared explicitly: the Swagger plugin's own reading of a union type is not
+  // ordered the same way by every compiler run, which would make openapi.json drift.
+  const doc = options.optional ? ApiPropertyOptional({ enum: [...values] }) : ApiProperty({ enum: [...values] });
+  return applyDecorators(doc, ...(options.optional ? [IsOptional()] : [IsDefined()]), IsIn(values as string[], { message: `$property must be one of ${values.length > 12 ? values.slice(0, 12).join(', ') + ', ...' : values.join(', ')}` }));
 }
 
 /**
@@ -26,6 +29,6 @@ export function PassThrough(target: object, names: string[]): void {
   for (const name of names) {
     IsOptional()(target, name);
     Allow()(target, name);
-    ApiPropertyOptional({ description: 'accepted for compatibility; not interpreted' })(target, name);
+    ApiPropertyOptional({ description: 'accepted for compatibility; not interpreted', type: Object })(target, name);
   }
 }

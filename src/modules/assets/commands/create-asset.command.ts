@@ -3,6 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
 import { nowIso } from '../../../common/wire/common.wire';
 import { LanguageDetector } from '../../intelligence/language-detector.service';
+import { SearchIndex } from '../../search/search-index.service';
 import { ApplicationRegistry } from '../../system/application.registry';
 import { LocalUser } from '../../system/local-user';
 import { AssetReader } from '../asset.reader';
@@ -32,6 +33,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     private readonly applications: ApplicationRegistry,
     private readonly user: LocalUser,
     private readonly detector: LanguageDetector,
+    private readonly search: SearchIndex,
     private readonly events: EventBus,
   ) {}
 
@@ -80,6 +82,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
       if (metadata?.tags?.length) await this.writer.setTags(em, id, metadata.tags);
       if (metadata?.websites?.length) await this.writer.setWebsites(em, id, metadata.websites);
       if (metadata?.annotations?.length) await this.writer.addAnnotations(em, id, metadata.annotations);
+      await this.search.index(em, id);
       return assetWire(await this.reader.one(em, id), transferables);
     });
     this.events.publish(new AssetChangedEvent(id, 'created'));

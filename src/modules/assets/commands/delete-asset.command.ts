@@ -1,6 +1,7 @@
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
 import { nowIso } from '../../../common/wire/common.wire';
+import { SearchIndex } from '../../search/search-index.service';
 import { AnnotationEntity } from '../annotation.entity';
 import { AssetReader } from '../asset.reader';
 import { AssetEntity } from '../asset.entity';
@@ -24,6 +25,7 @@ export class DeleteAssetHandler implements ICommandHandler<DeleteAssetCommand> {
   constructor(
     private readonly db: Database,
     private readonly reader: AssetReader,
+    private readonly search: SearchIndex,
     private readonly events: EventBus,
   ) {}
 
@@ -35,6 +37,7 @@ export class DeleteAssetHandler implements ICommandHandler<DeleteAssetCommand> {
       }
       const now = nowIso();
       await em.update(AssetEntity, { id: assetId }, { deletedAt: now, updatedAt: now, name: null, mechanism: 'DELETED' });
+      await this.search.remove(em, assetId);
     });
     this.events.publish(new AssetChangedEvent(assetId, 'deleted'));
     return assetId;

@@ -3,6 +3,7 @@ import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs
 import { Database } from '../../../common/database/database.service';
 import { nowIso } from '../../../common/wire/common.wire';
 import { LanguageDetector } from '../../intelligence/language-detector.service';
+import { SearchIndex } from '../../search/search-index.service';
 import { AssetReader } from '../asset.reader';
 import { textOf } from '../asset-text';
 import { AssetWriter } from '../asset.writer';
@@ -29,6 +30,7 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
     private readonly reader: AssetReader,
     private readonly writer: AssetWriter,
     private readonly detector: LanguageDetector,
+    private readonly search: SearchIndex,
     private readonly events: EventBus,
   ) {}
 
@@ -80,6 +82,7 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
       if (dto.annotations) await this.writer.setAnnotations(em, asset.id, dto.annotations.iterable);
       if (dto.tags) await this.writer.setTags(em, asset.id, dto.tags.iterable);
       if (dto.websites) await this.writer.setWebsites(em, asset.id, dto.websites.iterable);
+      await this.search.index(em, asset.id);
       return assetWire(await this.reader.one(em, asset.id), transferables);
     });
     this.events.publish(new AssetChangedEvent(dto.id, 'updated'));
