@@ -309,6 +309,31 @@ describe('core asset store', () => {
     });
   });
 
+  describe('concurrent writes', () => {
+    it('commits concurrent creates independently: failures leave nothing, the rest all land', async () => {
+      const before = Number((await server.sql<{ n: number }>('SELECT COUNT(*) AS n FROM assets'))[0].n);
+      // A bad website URL fails inside the transaction, after the asset row was inserted.
+      const bodies = Array.from({ length: 40 }, (_, i) =>
+        textSeed(`concurrent ${i}`, i % 3 === 0 ? { websites: [{ url: 'ftp://bad.example', name: 'bad' }] } : { tags: [{ text: `c${i % 5}` }] }),
+      );
+      const results = await Promise.all(bodies.map((body) => http(server.baseUrl, 'POST', '/assets/create', body)));
+      const ok = results.filter((r) => r.status === 200);
+      const failed = results.filter((r) => r.status === 400);
+      expect(ok.length + failed.length).toBe(40);
+      expect(failed.length).toBe(14);
+      const after = Number((await server.sql<{ n: number }>('SELECT COUNT(*) AS n FROM assets'))[0].n);
+      expect(after - before).toBe(26);
+      for (const res of ok) {
+        const stored = await http(server.baseUrl, 'GET', `/asset/${res.json.id}`);
+        expect(stored.json.formats.iterable[0].fragment.string.raw).toBe(res.json.formats.iterable[0].fragment.string.raw);
+      }
+      const orphans = await server.sql(`SELECT f.id FROM formats f LEFT JOIN assets a ON a.id = f.asset_id WHERE a.id IS NULL`);
+      expect(orphans).toHaveLength(0);
+      const texts = await server.sql<{ raw: string }>(`SELECT raw FROM formats WHERE raw LIKE 'concurrent %'`);
+      expect(texts.map((t) => t.raw).sort()).toEqual(ok.map((r) => r.json.formats.iterable[0].fragment.string.raw).sort());
+    });
+  });
+
   describe('body size limit', () => {
     let small: TestServer;
     beforeAll(async () => {

@@ -19,6 +19,8 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   if (config.dialect === 'postgres') {
     return {
       ...common,
+      // Several instances may boot at once: Database runs the migrations under an advisory lock.
+      migrationsRun: false,
       type: 'postgres',
       url: config.databaseUrl!,
       migrations: [join(root, 'migrations', 'postgres', '*.{ts,js}')],

@@ -1,24 +1,45 @@
 import { Injectable, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Semaphore } from 'async-mutex';
-import { DataSource, EntityManager } from 'typeorm';
+import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { isStorageUnavailable } from '../errors/error-body';
 import { SQLITE_PRAGMAS } from './database.options';
 
-/** Weight of a writer on the SQLite semaphore: larger than any number of concurrent readers. */
-const WRITER = 1_000_000;
+/**
+ * Weight of a writer on the SQLite semaphore = how many readers may run at once. Small on
+ * purpose: there is one SQLite connection anyway, and async-mutex's release walks every unit.
+ */
+const WRITER = 32;
+/** Key of the PostgreSQL advisory lock held while migrating ("trove" in ASCII). */
+const MIGRATION_LOCK = 0x74726f7665;
+/** Most units of work committed together by one SQLite COMMIT. */
+const MAX_BATCH = 64;
+
+type Work<T> = (em: EntityManager) => Promise<T>;
+interface Unit {
+  work: Work<unknown>;
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
 
 /**
  * The only way handlers touch the database.
  *
  * PostgreSQL: a pooled connection per transaction, as usual.
+ *
  * SQLite: TypeORM shares ONE query runner for the whole process, so two overlapping
- * `dataSource.transaction()` calls would silently nest as savepoints and a concurrent
- * read would see uncommitted rows. A weighted semaphore makes readers share and
- * writers exclusive, so every transaction is atomic and isolated.
+ * `dataSource.transaction()` calls would silently nest as savepoints and a concurrent read
+ * would see uncommitted rows. Here readers share a semaphore and writers take it whole.
+ * Writers are also group-committed: units of work that queue up while a COMMIT is in
+ * flight run together in the next transaction, each inside its own SAVEPOINT (a unit that
+ * fails rolls back alone), and all are acknowledged only after their common COMMIT (one
+ * fsync with synchronous=FULL) succeeds. Nothing is acknowledged before it is durable.
  */
 @Injectable()
 export class Database implements OnModuleInit {
   private readonly lock: Semaphore | null;
+  private readonly pending: Unit[] = [];
+  private draining = false;
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.lock = dataSource.options.type === 'sqlite' ? new Semaphore(WRITER) : null;
@@ -29,18 +50,91 @@ export class Database implements OnModuleInit {
   }
 
   async onModuleInit(): Promise<void> {
-    if (this.dialect === 'sqlite') for (const pragma of SQLITE_PRAGMAS) await this.dataSource.query(pragma);
+    if (this.dialect === 'sqlite') {
+      for (const pragma of SQLITE_PRAGMAS) await this.dataSource.query(pragma);
+    } else {
+      await this.migratePostgres();
+    }
   }
 
-  /** Runs `work` in one transaction; everything it writes commits together or not at all. */
-  transaction<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
-    const run = () => this.dataSource.transaction((em) => work(em));
-    return this.lock ? this.lock.runExclusive(run, WRITER) : run();
+  /** Applies pending migrations; instances booting together take turns on an advisory lock. */
+  private async migratePostgres(): Promise<void> {
+    const session = this.dataSource.createQueryRunner();
+    await session.connect();
+    try {
+      await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
+      await this.dataSource.runMigrations({ transaction: 'each' });
+    } finally {
+      await session.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      await session.release();
+    }
+  }
+
+  /**
+   * Runs `work` in one transaction; everything it writes commits together or not at all, and
+   * the promise settles only once the commit is durable. Never call it from inside `work`.
+   */
+  transaction<T>(work: Work<T>): Promise<T> {
+    if (!this.lock) return this.dataSource.transaction((em) => work(em));
+    return new Promise<T>((resolve, reject) => {
+      this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.draining) void this.drain();
+    });
   }
 
   /** Runs read-only `work`; on SQLite it never observes a transaction in progress. */
-  read<T>(work: (em: EntityManager) => Promise<T>): Promise<T> {
+  read<T>(work: Work<T>): Promise<T> {
     const run = () => work(this.dataSource.manager);
     return this.lock ? this.lock.runExclusive(run, 1) : run();
+  }
+
+  private async drain(): Promise<void> {
+    this.draining = true;
+    try {
+      while (this.pending.length) {
+        const batch = this.pending.splice(0, MAX_BATCH);
+        await this.lock!.runExclusive(() => this.commitBatch(batch), WRITER);
+      }
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private async commitBatch(batch: Unit[]): Promise<void> {
+    const runner = this.dataSource.createQueryRunner();
+    const outcomes: { unit: Unit; ok: boolean; value?: unknown; error?: unknown }[] = [];
+    try {
+      await runner.startTransaction(); // BEGIN
+      for (const unit of batch) {
+        await runner.startTransaction(); // SAVEPOINT
+        try {
+          const value = await unit.work(runner.manager);
+          await runner.commitTransaction(); // RELEASE
+          outcomes.push({ unit, ok: true, value });
+        } catch (error) {
+          // A broken storage poisons the whole transaction: fail the batch, acknowledge nothing.
+          if (isStorageUnavailable(error)) throw error;
+          await runner.rollbackTransaction(); // ROLLBACK TO: this unit only
+          outcomes.push({ unit, ok: false, error });
+        }
+      }
+      await runner.commitTransaction(); // COMMIT
+    } catch (error) {
+      await this.abort(runner);
+      for (const unit of batch) unit.reject(error);
+      return;
+    }
+    for (const outcome of outcomes) {
+      if (outcome.ok) outcome.unit.resolve(outcome.value);
+      else outcome.unit.reject(outcome.error);
+    }
+  }
+
+  /** Rolls everything back, even when SQLite already did (a failed COMMIT, a full disk). */
+  private async abort(runner: QueryRunner): Promise<void> {
+    await runner.query('ROLLBACK').catch(() => undefined);
+    const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
+    state.isTransactionActive = false;
+    state.transactionDepth = 0;
   }
 }

@@ -27,15 +27,21 @@ export class ApplicationRegistry {
     const identity = dto ? { name: dto.name, version: dto.version, platform: dto.platform } : SELF;
     const existing = await em.findOne(ApplicationEntity, { where: identity });
     if (existing) return existing;
-    const created = em.create(ApplicationEntity, {
-      id: randomUUID(),
-      ...identity,
-      onboarded: dto?.onboarded ?? false,
-      privacy: dto?.privacy ?? 'OPEN',
-      connectedAt: null,
-      createdAt: nowIso(),
-    });
-    await em.insert(ApplicationEntity, created);
-    return created;
+    // Concurrent first sightings of one application: the first insert wins, the others reuse it.
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(ApplicationEntity)
+      .values({
+        id: randomUUID(),
+        ...identity,
+        onboarded: dto?.onboarded ?? false,
+        privacy: dto?.privacy ?? 'OPEN',
+        connectedAt: null,
+        createdAt: nowIso(),
+      })
+      .orIgnore()
+      .execute();
+    return em.findOneOrFail(ApplicationEntity, { where: identity });
   }
 }

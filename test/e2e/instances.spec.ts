@@ -1,0 +1,53 @@
+import { AssetsApi } from '@pieces.app/pieces-os-client';
+import { Client } from 'pg';
+import { textSeed } from './support/seeds';
+import { TestServer, startTestServer } from './support/server';
+import { createApp } from '../../src/bootstrap';
+import { loadConfig } from '../../src/common/config/app-config';
+
+/**
+ * Several instances on one database. On PostgreSQL (npm run test:pg) three extra instances
+ * boot at once (their migrations take turns on an advisory lock); on SQLite a second process
+ * opens the same file.
+ */
+describe('several instances on one database', () => {
+  let first: TestServer;
+  beforeAll(async () => {
+    first = await startTestServer();
+  });
+  afterAll(() => first.close());
+
+  it('boots more instances at once against the same database and they share data', async () => {
+    const url = first.config.databaseUrl;
+    const env = url ? { DATABASE_URL: url } : { TROVE_DATA_DIR: first.config.dataDir };
+    const apps = await Promise.all(
+      (url ? [0, 1, 2] : [0]).map(async () => {
+        const app = await createApp(loadConfig({ ...env, TROVE_LOG_LEVEL: 'error', PORT: '0' }));
+        await app.listen(0, '127.0.0.1');
+        return app;
+      }),
+    );
+    try {
+      const created = await new AssetsApi(first.sdk).assetsCreateNewAsset({ seed: textSeed('shared across instances') });
+      for (const app of apps) {
+        const { port } = app.getHttpServer().address() as { port: number };
+        const res = await fetch(`http://127.0.0.1:${port}/asset/${created.id}`);
+        expect(res.status).toBe(200);
+        expect((await res.json()).formats.iterable[0].fragment.string.raw).toBe('shared across instances');
+      }
+      const names = (await first.sql<{ name: string }>('SELECT name FROM migrations')).map((r) => r.name);
+      expect(names.length).toBeGreaterThan(0);
+      expect(new Set(names).size).toBe(names.length);
+      if (url) {
+        // The lock is released: another session can take it at once.
+        const client = new Client({ connectionString: url });
+        await client.connect();
+        const lock = await client.query('SELECT pg_try_advisory_lock($1) AS ok', [0x74726f7665]);
+        await client.end();
+        expect(lock.rows[0].ok).toBe(true);
+      }
+    } finally {
+      await Promise.all(apps.map((app) => app.close()));
+    }
+  });
+});
