@@ -4,6 +4,7 @@ import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AssetsModule } from './modules/assets/assets.module';
+import { ConversationsModule } from './modules/conversations/conversations.module';
 import { IntelligenceModule } from './modules/intelligence/intelligence.module';
 import { SearchModule } from './modules/search/search.module';
 import { SystemModule } from './modules/system/system.module';
@@ -21,6 +22,7 @@ export class AppModule {
         SearchModule,
         SystemModule,
         AssetsModule,
+        ConversationsModule,
       ],
     };
   }

@@ -30,9 +30,17 @@ const readableFormat = new Intl.DateTimeFormat('en-US', {
   timeZoneName: 'short',
 });
 
-/** Timestamps are stored as ISO-8601 strings with `Z` (fixed width, so they sort as text). */
+let lastMs = 0;
+
+/**
+ * Timestamps are stored as ISO-8601 strings with `Z` (fixed width, so they sort as text).
+ * Strictly increasing within a process, so records made in the same millisecond (several
+ * annotations of one request, say) still sort in the order they were made.
+ */
 export function nowIso(): string {
-  return new Date().toISOString();
+  const now = Date.now();
+  lastMs = now > lastMs ? now : lastMs + 1;
+  return new Date(lastMs).toISOString();
 }
 
 export function groupedTimestamp(iso: string): GroupedTimestamp {

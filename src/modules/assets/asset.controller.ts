@@ -1,13 +1,23 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiNoContentResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Flag, uuidParam, withContent } from '../../common/wire/flags';
+import { AssetLinkKind, ChangeAssetLinkCommand } from './commands/change-asset-link.command';
+import { IncrementAssetScoresCommand } from './commands/increment-asset-scores.command';
+import { ReclassifyAssetCommand } from './commands/reclassify-asset.command';
 import { UpdateAssetCommand } from './commands/update-asset.command';
+import { AssetReclassificationDto } from './dto/asset-reclassification.dto';
 import { AssetDto } from './dto/asset.dto';
 import { SeededAccessorDto } from './dto/seeded-accessor.dto';
+import { SeededScoreIncrementDto } from './dto/seeded-score-increment.dto';
+import { EXPORT_TYPES, parseExportType } from './export/asset-export';
+import { ExportAssetQuery } from './queries/export-asset.query';
 import { GetAssetFormatsQuery } from './queries/get-asset-formats.query';
 import { GetAssetQuery } from './queries/get-asset.query';
+import { ListAssetActivitiesQuery } from './queries/list-asset-activities.query';
+import { ActivitiesWire } from './wire/activity.wire';
 import { AssetWire, FormatsWire } from './wire/asset.wire';
+import { ExportedAssetWire } from './wire/exported-asset.wire';
 
 @ApiTags('Asset')
 @Controller('asset')
@@ -33,7 +43,7 @@ export class AssetController {
     @Flag('package_activities') packageActivities?: boolean,
   ): Promise<AssetWire> {
     void packageActivities; // activities are served by GET /asset/{asset}/activities
-    return this.queries.execute(new GetAssetQuery(asset, withContent(transferables)));
+    return this.queries.execute(new GetAssetQuery(asset, withContent(transferables), true));
   }
 
   @Post(':asset')
@@ -46,12 +56,105 @@ export class AssetController {
     @Flag('transferables') transferables?: boolean,
   ): Promise<AssetWire> {
     void accessor; // single local user: every accessor sees the same asset
-    return this.queries.execute(new GetAssetQuery(asset, withContent(transferables)));
+    return this.queries.execute(new GetAssetQuery(asset, withContent(transferables), true));
   }
 
   @Get(':asset/formats')
   @ApiOperation({ operationId: 'assetFormats', summary: 'The formats of one asset' })
   formats(@Param('asset', uuidParam('asset')) asset: string, @Flag('transferables') transferables?: boolean): Promise<FormatsWire> {
     return this.queries.execute(new GetAssetFormatsQuery(asset, withContent(transferables)));
+  }
+
+  @Post('reclassify')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'assetReclassify', summary: "Relabel every text format of the asset to the language `ext`; answers the whole asset" })
+  @ApiBody({ type: AssetReclassificationDto, required: false })
+  reclassify(@Body() input: AssetReclassificationDto, @Flag('transferables') transferables?: boolean): Promise<AssetWire> {
+    return this.commands.execute(new ReclassifyAssetCommand(input, withContent(transferables)));
+  }
+
+  @Post(':asset/scores/increment')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'assetScoresIncrement', summary: 'Add one to each score counter flagged true in `asset`' })
+  @ApiBody({ type: SeededScoreIncrementDto, required: false })
+  @ApiNoContentResponse({ description: 'incremented' })
+  async scores(@Param('asset', uuidParam('asset')) asset: string, @Body() increment: SeededScoreIncrementDto): Promise<void> {
+    await this.commands.execute(new IncrementAssetScoresCommand(asset, increment));
+  }
+
+  @Get(':asset/activities')
+  @ApiOperation({ operationId: 'assetSpecificAssetActivities', summary: 'What happened to the asset, most recent first' })
+  activities(@Param('asset', uuidParam('asset')) asset: string, @Flag('transferables') transferables?: boolean): Promise<ActivitiesWire> {
+    void transferables; // activities carry the asset flattened: there is no content to omit
+    return this.queries.execute(new ListAssetActivitiesQuery(asset));
+  }
+
+  @Get(':asset/export')
+  @ApiOperation({ operationId: 'assetSpecificAssetExport', summary: 'The asset as a Markdown document or a standalone HTML page' })
+  @ApiQuery({ name: 'export_type', required: true, enum: [...EXPORT_TYPES], description: '`exportType` is accepted too' })
+  export(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Query('export_type') exportType?: string,
+    @Query('exportType') exportTypeCamel?: string,
+  ): Promise<ExportedAssetWire> {
+    return this.queries.execute(new ExportAssetQuery(asset, parseExportType(exportType ?? exportTypeCamel)));
+  }
+
+  @Post(':asset/tags/associate/:tag')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'assetAssociateTag', summary: 'Link a tag (by id) to the asset' })
+  @ApiNoContentResponse({ description: 'linked' })
+  associateTag(@Param('asset', uuidParam('asset')) asset: string, @Param('tag', uuidParam('tag')) tag: string): Promise<void> {
+    return this.link(asset, 'tag', tag, true);
+  }
+
+  @Post(':asset/tags/disassociate/:tag')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'assetDisassociateTag', summary: 'Unlink a tag (by id) from the asset; the tag itself stays' })
+  @ApiNoContentResponse({ description: 'unlinked' })
+  disassociateTag(@Param('asset', uuidParam('asset')) asset: string, @Param('tag', uuidParam('tag')) tag: string): Promise<void> {
+    return this.link(asset, 'tag', tag, false);
+  }
+
+  @Post(':asset/websites/associate/:website')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'assetAssociateWebsite', summary: 'Link a website (by id) to the asset' })
+  @ApiNoContentResponse({ description: 'linked' })
+  associateWebsite(@Param('asset', uuidParam('asset')) asset: string, @Param('website', uuidParam('website')) website: string): Promise<void> {
+    return this.link(asset, 'website', website, true);
+  }
+
+  @Post(':asset/websites/disassociate/:website')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'assetDisassociateWebsite', summary: 'Unlink a website (by id) from the asset; the website itself stays' })
+  @ApiNoContentResponse({ description: 'unlinked' })
+  disassociateWebsite(@Param('asset', uuidParam('asset')) asset: string, @Param('website', uuidParam('website')) website: string): Promise<void> {
+    return this.link(asset, 'website', website, false);
+  }
+
+  @Post(':asset/workstream_summaries/associate/:workstream_summary')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'assetAssociateWorkstreamSummary', summary: 'Link a workstream summary (by id) to the asset' })
+  @ApiNoContentResponse({ description: 'linked' })
+  associateSummary(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Param('workstream_summary', uuidParam('workstream_summary')) summary: string,
+  ): Promise<void> {
+    return this.link(asset, 'workstream_summary', summary, true);
+  }
+
+  @Post(':asset/workstream_summaries/disassociate/:workstream_summary')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'assetDisassociateWorkstreamSummary', summary: 'Unlink a workstream summary (by id) from the asset' })
+  @ApiNoContentResponse({ description: 'unlinked' })
+  disassociateSummary(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Param('workstream_summary', uuidParam('workstream_summary')) summary: string,
+  ): Promise<void> {
+    return this.link(asset, 'workstream_summary', summary, false);
+  }
+
+  private async link(asset: string, kind: AssetLinkKind, target: string, link: boolean): Promise<void> {
+    await this.commands.execute(new ChangeAssetLinkCommand(asset, kind, target, link));
   }
 }

@@ -30,6 +30,22 @@ export class AssetEntity {
   @Column({ name: 'score_automatic', type: 'integer', default: 0 })
   scoreAutomatic: number;
 
+  /** Per-kind counters of POST /asset/{asset}/scores/increment (SeededScore). */
+  @Column({ name: 'score_reuse', type: 'integer', default: 0 })
+  scoreReuse: number;
+
+  @Column({ name: 'score_update', type: 'integer', default: 0 })
+  scoreUpdate: number;
+
+  @Column({ name: 'score_reference', type: 'integer', default: 0 })
+  scoreReference: number;
+
+  @Column({ name: 'score_priority', type: 'integer', default: 0 })
+  scorePriority: number;
+
+  @Column({ name: 'score_searched', type: 'integer', default: 0 })
+  scoreSearched: number;
+
   @Column({ name: 'created_at', type: 'varchar', length: 30 })
   createdAt: string;
 

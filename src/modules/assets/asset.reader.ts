@@ -1,10 +1,13 @@
 import { GoneException, Injectable, NotFoundException } from '@nestjs/common';
-import { EntityManager, In, IsNull } from 'typeorm';
+import { EntityManager } from 'typeorm';
+import { Database } from '../../common/database/database.service';
+import { ApplicationEntity } from '../system/application.entity';
 import { AnnotationEntity } from './annotation.entity';
 import { AssetEntity } from './asset.entity';
 import { FormatEntity } from './format.entity';
-import { AssetTagEntity, TagEntity } from './tag.entity';
-import { AssetWebsiteEntity, WebsiteEntity } from './website.entity';
+import { TagEntity } from './tag.entity';
+import { WebsiteEntity } from './website.entity';
+import { WorkstreamSummaryEntity } from './workstream-summary.entity';
 import { AssetAggregate } from './wire/asset.wire';
 
 /** SQLite allows 32766 bound parameters; stay far below for IN (...) lists. */
@@ -16,69 +19,148 @@ function chunks<T>(items: T[]): T[][] {
   return out;
 }
 
-function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
-  const map = new Map<string, T[]>();
-  for (const row of rows) {
-    const k = key(row);
-    const list = map.get(k);
-    if (list) list.push(row);
-    else map.set(k, [row]);
+type Row = Record<string, unknown>;
+type Entity<T> = new () => T;
+
+/**
+ * Builds an entity from a raw row using TypeORM's own column metadata (so a column added by a
+ * migration needs no change here); `prefix` selects aliased columns. Booleans come back as
+ * 0/1 from SQLite and are normalised.
+ */
+const columnsOf = new Map<Function, { property: string; name: string; boolean: boolean }[]>();
+
+function hydrate<T extends object>(em: EntityManager, type: Entity<T>, row: Row, prefix = ''): T {
+  let columns = columnsOf.get(type);
+  if (!columns) {
+    columns = em.connection.getMetadata(type).columns.map((c) => ({ property: c.propertyName, name: c.databaseName, boolean: c.type === 'boolean' }));
+    columnsOf.set(type, columns);
   }
-  return map;
+  const entity = new type() as Record<string, unknown>;
+  for (const column of columns) {
+    const value = row[prefix + column.name];
+    entity[column.property] = column.boolean && value !== null && value !== undefined ? Boolean(value) : value;
+  }
+  return entity as T;
+}
+
+/** Numbered placeholders for `ids`, shared by every branch of a query: `?1, ?2` / `$1, $2`. */
+function placeholders(em: EntityManager, count: number): string {
+  const mark = em.connection.options.type === 'postgres' ? '$' : '?';
+  return Array.from({ length: count }, (_, i) => `${mark}${i + 1}`).join(', ');
+}
+
+/**
+ * The one statement that reads whole assets: each asset row with its formats (and their
+ * applications) and its links (annotations, tags, websites, workstream summaries) as JSON
+ * arrays. One statement instead of six matters on SQLite, where the driver stalls the event
+ * loop briefly on every statement. Column lists come from the entities' metadata.
+ */
+const aggregateSqlCache = new Map<string, string>();
+function aggregateSql(em: EntityManager, where: string): string {
+  const key = `${em.connection.options.type} ${where}`;
+  let sql = aggregateSqlCache.get(key);
+  if (!sql) aggregateSqlCache.set(key, (sql = buildAggregateSql(em, where)));
+  return sql;
+}
+
+function buildAggregateSql(em: EntityManager, where: string): string {
+  const pg = em.connection.options.type === 'postgres';
+  const columns = (type: Entity<object>, alias: string) =>
+    em.connection
+      .getMetadata(type)
+      .columns.map((c) => `'${c.databaseName}', ${alias}.${c.databaseName}`)
+      .join(', ');
+  const object = (pairs: string) => (pg ? `json_build_object(${pairs})` : `json_object(${pairs})`);
+  // rows of (obj, k1, k2) -> a JSON array of obj ordered by k1, k2
+  const array = (rows: string) =>
+    pg
+      ? `(SELECT coalesce(json_agg(obj ORDER BY k1, k2), '[]'::json) FROM (${rows}) s)`
+      : `(SELECT json_group_array(json(obj)) FROM (${rows} ORDER BY k1, k2))`;
+  const link = (kind: string, pairs: string) => object(`'kind', '${kind}', ${pairs}`);
+  const formats = array(
+    `SELECT ${object(`${columns(FormatEntity, 'f')}, 'application', ${object(columns(ApplicationEntity, 'ap'))}`)} AS obj,
+            f.position AS k1, f.id AS k2
+       FROM formats f JOIN applications ap ON ap.id = f.application_id WHERE f.asset_id = a.id`,
+  );
+  const links = array(
+    `SELECT ${link('annotation', columns(AnnotationEntity, 'x'))} AS obj, x.created_at AS k1, x.id AS k2
+       FROM annotations x WHERE x.asset_id = a.id
+     UNION ALL
+     SELECT ${link('tag', columns(TagEntity, 't'))}, l.created_at, t.id
+       FROM asset_tags l JOIN tags t ON t.id = l.tag_id WHERE l.asset_id = a.id
+     UNION ALL
+     SELECT ${link('website', columns(WebsiteEntity, 'w'))}, l.created_at, w.id
+       FROM asset_websites l JOIN websites w ON w.id = l.website_id WHERE l.asset_id = a.id
+     UNION ALL
+     SELECT ${link('summary', columns(WorkstreamSummaryEntity, 's'))}, l.created_at, s.id
+       FROM asset_workstream_summaries l JOIN workstream_summaries s ON s.id = l.workstream_summary_id WHERE l.asset_id = a.id`,
+  );
+  return `SELECT a.*, ${formats} AS formats_json, ${links} AS links_json FROM assets a WHERE ${where}`;
+}
+
+const parseJson = (value: unknown): Row[] => (typeof value === 'string' ? JSON.parse(value) : ((value as Row[]) ?? []));
+
+/** An AssetAggregate from one row of aggregateSql. */
+function aggregateOf(em: EntityManager, row: Row): AssetAggregate {
+  const aggregate: AssetAggregate = {
+    asset: hydrate(em, AssetEntity, row),
+    formats: parseJson(row.formats_json).map((f) => {
+      const format = hydrate(em, FormatEntity, f);
+      format.application = hydrate(em, ApplicationEntity, f.application as Row);
+      return format;
+    }),
+    annotations: [],
+    tags: [],
+    websites: [],
+    summaries: [],
+  };
+  for (const link of parseJson(row.links_json)) {
+    if (link.kind === 'annotation') aggregate.annotations.push(hydrate(em, AnnotationEntity, link));
+    else if (link.kind === 'tag') aggregate.tags.push(hydrate(em, TagEntity, link));
+    else if (link.kind === 'website') aggregate.websites.push(hydrate(em, WebsiteEntity, link));
+    else aggregate.summaries.push(hydrate(em, WorkstreamSummaryEntity, link));
+  }
+  return aggregate;
 }
 
 /** Loads assets with their formats, annotations, tags and websites: a fixed number of queries per batch. */
 @Injectable()
 export class AssetReader {
+  constructor(private readonly db: Database) {}
+
   /** The live asset, or 404 (never existed) / 410 (deleted). */
   async require(em: EntityManager, id: string): Promise<AssetEntity> {
-    const asset = await em.findOne(AssetEntity, { where: { id } });
+    const [row] = await this.db.query(em, `SELECT * FROM assets WHERE id = ${placeholders(em, 1)}`, [id]);
+    const asset = row ? hydrate(em, AssetEntity, row) : null;
     if (!asset) throw new NotFoundException(`asset ${id} not found`);
     if (asset.deletedAt) throw new GoneException(`asset ${id} no longer exists`);
     return asset;
   }
 
+  /** The live asset with everything its wire form shows, in one statement; 404 / 410 otherwise. */
   async one(em: EntityManager, id: string): Promise<AssetAggregate> {
-    const asset = await this.require(em, id);
-    return (await this.aggregates(em, [asset]))[0];
+    const [row] = await this.db.query(em, aggregateSql(em, `a.id = ${placeholders(em, 1)}`), [id]);
+    if (!row) throw new NotFoundException(`asset ${id} not found`);
+    if (row.deleted_at) throw new GoneException(`asset ${id} no longer exists`);
+    return aggregateOf(em, row);
   }
 
   /** Live assets, most recent first. */
   async list(em: EntityManager, options: { pseudo?: boolean } = {}): Promise<AssetEntity[]> {
-    return em.find(AssetEntity, {
-      where: { deletedAt: IsNull(), ...(options.pseudo ? {} : { pseudo: false }) },
-      order: { createdAt: 'DESC', id: 'DESC' },
-    });
+    const rows = await this.db.query(
+      em,
+      `SELECT * FROM assets WHERE deleted_at IS NULL${options.pseudo ? '' : ' AND pseudo = FALSE'} ORDER BY created_at DESC, id DESC`,
+    );
+    return rows.map((row) => hydrate(em, AssetEntity, row));
   }
 
+  /** Aggregates of the given assets, in the given order: one statement per 500 assets. */
   async aggregates(em: EntityManager, assets: AssetEntity[]): Promise<AssetAggregate[]> {
-    if (assets.length === 0) return [];
-    const formats: FormatEntity[] = [];
-    const annotations: AnnotationEntity[] = [];
-    const tagLinks: AssetTagEntity[] = [];
-    const websiteLinks: AssetWebsiteEntity[] = [];
+    const byId = new Map<string, AssetAggregate>();
     for (const ids of chunks(assets.map((a) => a.id))) {
-      const [f, a, t, w] = await Promise.all([
-        em.find(FormatEntity, { where: { assetId: In(ids) }, relations: { application: true }, order: { position: 'ASC' } }),
-        em.find(AnnotationEntity, { where: { assetId: In(ids) }, order: { createdAt: 'ASC', id: 'ASC' } }),
-        em.find(AssetTagEntity, { where: { assetId: In(ids) }, relations: { tag: true }, order: { createdAt: 'ASC' } }),
-        em.find(AssetWebsiteEntity, { where: { assetId: In(ids) }, relations: { website: true }, order: { createdAt: 'ASC' } }),
-      ]);
-      formats.push(...f);
-      annotations.push(...a);
-      tagLinks.push(...t);
-      websiteLinks.push(...w);
+      const rows = await this.db.query(em, aggregateSql(em, `a.id IN (${placeholders(em, ids.length)})`), ids);
+      for (const row of rows) byId.set(row.id as string, aggregateOf(em, row));
     }
-    const formatsOf = groupBy(formats, (f) => f.assetId);
-    const annotationsOf = groupBy(annotations, (a) => a.assetId!);
-    const tagsOf = groupBy(tagLinks, (l) => l.assetId);
-    const websitesOf = groupBy(websiteLinks, (l) => l.assetId);
-    return assets.map((asset) => ({
-      asset,
-      formats: formatsOf.get(asset.id) ?? [],
-      annotations: annotationsOf.get(asset.id) ?? [],
-      tags: (tagsOf.get(asset.id) ?? []).map((l): TagEntity => l.tag),
-      websites: (websitesOf.get(asset.id) ?? []).map((l): WebsiteEntity => l.website),
-    }));
+    return assets.map((asset) => byId.get(asset.id)).filter((a): a is AssetAggregate => a !== undefined);
   }
 }

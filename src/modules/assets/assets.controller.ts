@@ -6,11 +6,13 @@ import { TextResponse } from '../../common/wire/text';
 import { CreateAssetCommand } from './commands/create-asset.command';
 import { DeleteAssetCommand } from './commands/delete-asset.command';
 import { SeedDto } from './dto/seed.dto';
+import { DraftSeedQuery } from './queries/draft-seed.query';
+import { ListPseudoAssetsQuery } from './queries/list-pseudo-assets.query';
 import { GetAssetFormatsQuery } from './queries/get-asset-formats.query';
 import { GetAssetQuery } from './queries/get-asset.query';
 import { ListAssetIdentifiersQuery } from './queries/list-asset-identifiers.query';
 import { ListAssetsQuery } from './queries/list-assets.query';
-import { AssetWire, AssetsWire, FlattenedAssetsWire, FormatsWire } from './wire/asset.wire';
+import { AssetWire, AssetsWire, FlattenedAssetsWire, FormatsWire, PseudoAssetsWire } from './wire/asset.wire';
 
 @ApiTags('Assets')
 @Controller('assets')
@@ -52,6 +54,24 @@ export class AssetsController {
   @ApiOperation({ operationId: 'assetsIdentifiersSnapshot', summary: 'Ids of every asset, most recent first' })
   identifiers(@Flag('pseudo') pseudo?: boolean): Promise<FlattenedAssetsWire> {
     return this.queries.execute(new ListAssetIdentifiersQuery(pseudo === true));
+  }
+
+  @Get('pseudo')
+  @ApiOperation({ operationId: 'assetsPseudoSnapshot', summary: 'Ids of the pseudo assets only, most recent first' })
+  pseudo(): Promise<PseudoAssetsWire> {
+    return this.queries.execute(new ListPseudoAssetsQuery());
+  }
+
+  @Post('draft')
+  @HttpCode(200)
+  @ApiOperation({
+    operationId: 'assetsDraft',
+    summary: 'The seed enriched (classification, suggested name and tags) without saving anything; an image seed comes back unchanged',
+  })
+  @ApiBody({ type: SeedDto, required: false })
+  @ApiOkResponse({ type: SeedDto })
+  draft(@Body() seed: SeedDto, @Flag('transferables') transferables?: boolean): Promise<SeedDto> {
+    return this.queries.execute(new DraftSeedQuery(seed, withContent(transferables)));
   }
 
   @Get(':asset')

@@ -4,21 +4,35 @@ import { AssetController } from './asset.controller';
 import { AssetReader } from './asset.reader';
 import { AssetWriter } from './asset.writer';
 import { AssetsController } from './assets.controller';
+import { ChangeAssetLinkHandler } from './commands/change-asset-link.command';
 import { CreateAssetHandler } from './commands/create-asset.command';
 import { DeleteAssetHandler } from './commands/delete-asset.command';
+import { IncrementAssetScoresHandler } from './commands/increment-asset-scores.command';
+import { ReclassifyAssetHandler } from './commands/reclassify-asset.command';
 import { UpdateAssetHandler } from './commands/update-asset.command';
+import { RecordAssetActivityHandler } from './events/asset-activity.event';
+import { DraftSeedHandler } from './queries/draft-seed.query';
+import { ExportAssetHandler } from './queries/export-asset.query';
 import { GetAssetFormatsHandler } from './queries/get-asset-formats.query';
 import { GetAssetHandler } from './queries/get-asset.query';
+import { ListAssetActivitiesHandler } from './queries/list-asset-activities.query';
 import { ListAssetIdentifiersHandler } from './queries/list-asset-identifiers.query';
 import { ListAssetsHandler } from './queries/list-assets.query';
+import { ListPseudoAssetsHandler } from './queries/list-pseudo-assets.query';
 
-const commandHandlers = [CreateAssetHandler, UpdateAssetHandler, DeleteAssetHandler];
-const queryHandlers = [GetAssetHandler, GetAssetFormatsHandler, ListAssetsHandler, ListAssetIdentifiersHandler];
+const commandHandlers = [
+  CreateAssetHandler, UpdateAssetHandler, DeleteAssetHandler, ChangeAssetLinkHandler, ReclassifyAssetHandler, IncrementAssetScoresHandler,
+];
+const queryHandlers = [
+  GetAssetHandler, GetAssetFormatsHandler, ListAssetsHandler, ListAssetIdentifiersHandler, ListPseudoAssetsHandler,
+  DraftSeedHandler, ExportAssetHandler, ListAssetActivitiesHandler,
+];
+const eventHandlers = [RecordAssetActivityHandler];
 
 @Module({
   imports: [SystemModule],
   controllers: [AssetsController, AssetController],
-  providers: [AssetReader, AssetWriter, ...commandHandlers, ...queryHandlers],
+  providers: [AssetReader, AssetWriter, ...commandHandlers, ...queryHandlers, ...eventHandlers],
   exports: [AssetReader, AssetWriter],
 })
 export class AssetsModule {}

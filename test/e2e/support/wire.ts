@@ -138,6 +138,180 @@ export const schemas: Record<string, SchemaObject> = {
   },
 };
 
+// Issue 3 (assets): PseudoAssets, Seed, Activities, ExportedAsset, workstream summaries on the Asset.
+const model = {
+  type: 'object',
+  required: ['id', 'version', 'created', 'name', 'cloud', 'type', 'usage'],
+  properties: { id: uuid, version: { type: 'string' }, created: ts, name: { type: 'string' }, cloud: { type: 'boolean' }, type: { type: 'string' }, usage: { type: 'string' } },
+};
+const workstreamSummary = {
+  type: 'object',
+  required: ['id', 'created', 'updated', 'name', 'model'],
+  properties: { id: uuid, created: ts, updated: ts, name: { type: 'string' }, model },
+};
+(asset.properties as Record<string, SchemaObject>).summaries = iterable(workstreamSummary);
+const fullScore = {
+  type: 'object',
+  required: ['manual', 'automatic'],
+  properties: Object.fromEntries(['manual', 'automatic', 'reuse', 'update', 'reference', 'priority', 'searched'].map((k) => [k, { type: 'integer', minimum: 0 }])),
+};
+for (const a of [asset, flattenedAsset]) (a.properties as Record<string, SchemaObject>).score = fullScore;
+const idDescription = { type: 'object', minProperties: 1, maxProperties: 1, additionalProperties: { type: 'string' } };
+const activity = {
+  type: 'object',
+  required: ['id', 'created', 'updated', 'event', 'application', 'mechanism'],
+  properties: {
+    id: uuid,
+    created: ts,
+    updated: ts,
+    mechanism,
+    application,
+    asset: flattenedAsset,
+    event: {
+      type: 'object',
+      minProperties: 1,
+      properties: {
+        asset: {
+          type: 'object',
+          required: ['asset', 'identifier_description_pair'],
+          properties: { asset: { type: 'object', required: ['id'], properties: { id: uuid } }, identifier_description_pair: idDescription, metadata: { type: 'object' } },
+        },
+        assets: { type: 'object', required: ['identifier_description_pair'], properties: { identifier_description_pair: idDescription, metadata: { type: 'object' } } },
+      },
+    },
+  },
+};
+schemas.PseudoAssets = {
+  type: 'object',
+  required: ['identifiers'],
+  properties: { identifiers: schemas.FlattenedAssets },
+};
+schemas.WorkstreamSummary = workstreamSummary;
+schemas.Activities = iterable(activity);
+schemas.ExportedAsset = {
+  type: 'object',
+  required: ['name', 'description', 'created', 'raw'],
+  properties: {
+    name: { type: 'string' },
+    description: { type: 'string' },
+    created: ts,
+    raw: { type: 'object', required: ['string'], properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string', minLength: 1 } } } } },
+  },
+};
+schemas.Seed = {
+  type: 'object',
+  required: ['type', 'asset'],
+  properties: {
+    type: enumOf('UNKNOWN', 'SEEDED_FORMAT', 'SEEDED_ASSET'),
+    asset: {
+      type: 'object',
+      required: ['format'],
+      properties: {
+        application,
+        format: {
+          type: 'object',
+          properties: {
+            classification: { type: 'object', required: ['generic', 'specific'], properties: { generic, specific: { type: 'string' } } },
+          },
+        },
+        metadata: {
+          type: 'object',
+          properties: {
+            name: { type: 'string' },
+            tags: { type: 'array', items: { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1 }, mechanism } } },
+          },
+        },
+      },
+    },
+  },
+};
+
+// Conversations (COMPATIBILITY.md: Conversation, ConversationMessage; SDK: FlattenedConversations, ConversationMessages).
+const identified = { type: 'object', required: ['id'], properties: { id: uuid } };
+const orderIndices = { type: 'object', additionalProperties: { type: 'integer', minimum: -1 } };
+const conversation = {
+  type: 'object',
+  required: ['id', 'created', 'updated', 'messages', 'type'],
+  properties: {
+    id: uuid,
+    name: { type: 'string' },
+    created: ts,
+    updated: ts,
+    favorited: { type: 'boolean' },
+    type: enumOf('UNKNOWN', 'COPILOT'),
+    messages: { type: 'object', required: ['iterable', 'indices'], properties: { iterable: { type: 'array', items: identified }, indices: orderIndices } },
+    annotations: iterable({ type: 'object', required: ['id'], properties: { id: uuid, reference: annotation } }),
+    assets: iterable({ type: 'object', required: ['id'], properties: { id: uuid, reference: flattenedAsset } }),
+    websites: iterable({ type: 'object', required: ['id'], properties: { id: uuid, reference: website } }),
+    anchors: iterable({
+      type: 'object',
+      required: ['id'],
+      properties: {
+        id: uuid,
+        reference: {
+          type: 'object',
+          required: ['id', 'type', 'points', 'created', 'updated'],
+          properties: { id: uuid, type: enumOf('UNKNOWN', 'FILE', 'DIRECTORY'), points: iterable(identified), created: ts, updated: ts },
+        },
+      },
+    }),
+    summaries: iterable(identified),
+    grounding: {
+      type: 'object',
+      properties: {
+        messages: iterable(identified),
+        temporal: { type: 'object', required: ['workstreams'], properties: { workstreams: iterable(identified) } },
+      },
+    },
+    score,
+  },
+};
+const conversationMessage = {
+  type: 'object',
+  required: ['id', 'created', 'updated', 'conversation', 'role'],
+  properties: {
+    id: uuid,
+    created: ts,
+    updated: ts,
+    deleted: ts,
+    conversation: identified,
+    role: enumOf('UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT'),
+    fragment: { type: 'object', required: ['string'], properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string' } } } } },
+  },
+};
+Object.assign(schemas, {
+  Conversation: conversation,
+  Conversations: iterable(conversation),
+  FlattenedConversations: iterable(identified),
+  ConversationMessage: conversationMessage,
+  ConversationMessages: { type: 'object', required: ['iterable', 'indices'], properties: { iterable: { type: 'array', items: conversationMessage }, indices: orderIndices } },
+  ConversationsCreateFromAssetOutput: { type: 'object', required: ['conversation'], properties: { conversation: identified } },
+  ConversationSummarizeOutput: { type: 'object', required: ['conversation', 'annotation'], properties: { conversation: identified, annotation: identified } },
+});
+
+// Search (src/modules/search): SearchedAssets, AssetsSearchWithFiltersOutput.
+const searchedAsset = {
+  type: 'object',
+  required: ['exact', 'score', 'match', 'identifier'],
+  properties: {
+    asset,
+    exact: { type: 'boolean' },
+    score: { type: 'number' },
+    match: enumOf('UNKNOWN', 'TITLE', 'ANNOTATION', 'HINT', 'CONTENT', 'FUZZY', 'MULTIPLE', 'TAGS', 'WEBSITES', 'PERSONS'),
+    identifier: uuid,
+  },
+};
+const searchedAssets = {
+  type: 'object',
+  required: ['iterable', 'suggested', 'exact'],
+  properties: { iterable: { type: 'array', items: searchedAsset }, suggested: { type: 'integer', minimum: 0 }, exact: { type: 'integer', minimum: 0 } },
+};
+Object.assign(schemas, {
+  SearchedAsset: searchedAsset,
+  SearchedAssets: searchedAssets,
+  AssetsSearchWithFiltersOutput: { type: 'object', required: ['results'], properties: { results: searchedAssets } },
+});
+
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
 const validators = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, ajv.compile(schema)]));

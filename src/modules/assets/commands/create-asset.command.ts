@@ -11,6 +11,7 @@ import { seedText } from '../asset-text';
 import { AssetWriter } from '../asset.writer';
 import { AssetEntity } from '../asset.entity';
 import { SeedDto } from '../dto/seed.dto';
+import { AssetActivityEvent } from '../events/asset-activity.event';
 import { AssetChangedEvent } from '../events/asset-changed.event';
 import { FormatEntity } from '../format.entity';
 import { AssetWire, assetWire } from '../wire/asset.wire';
@@ -50,8 +51,10 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     const id = randomUUID();
     const now = nowIso();
 
+    let applicationId = '';
     const created = await this.db.transaction(async (em) => {
       const application = await this.applications.resolve(em, seeded.application);
+      applicationId = application.id;
       await em.insert(AssetEntity, {
         id,
         name: metadata?.name?.trim() || null,
@@ -86,6 +89,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
       return assetWire(await this.reader.one(em, id), transferables);
     });
     this.events.publish(new AssetChangedEvent(id, 'created'));
+    this.events.publish(new AssetActivityEvent(id, 'created', null, applicationId));
     return created;
   }
 }

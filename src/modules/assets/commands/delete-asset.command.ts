@@ -9,6 +9,8 @@ import { AssetChangedEvent } from '../events/asset-changed.event';
 import { FormatEntity } from '../format.entity';
 import { AssetTagEntity } from '../tag.entity';
 import { AssetWebsiteEntity } from '../website.entity';
+import { ActivityEntity } from '../activity.entity';
+import { AssetWorkstreamSummaryEntity } from '../workstream-summary.entity';
 
 /**
  * Deletes an asset's content and links and keeps a tombstone row, so later reads
@@ -32,7 +34,7 @@ export class DeleteAssetHandler implements ICommandHandler<DeleteAssetCommand> {
   async execute({ assetId }: DeleteAssetCommand): Promise<string> {
     await this.db.transaction(async (em) => {
       await this.reader.require(em, assetId);
-      for (const entity of [FormatEntity, AnnotationEntity, AssetTagEntity, AssetWebsiteEntity]) {
+      for (const entity of [FormatEntity, AnnotationEntity, AssetTagEntity, AssetWebsiteEntity, AssetWorkstreamSummaryEntity, ActivityEntity]) {
         await em.delete(entity, { assetId });
       }
       const now = nowIso();

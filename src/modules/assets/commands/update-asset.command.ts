@@ -9,6 +9,7 @@ import { textOf } from '../asset-text';
 import { AssetWriter } from '../asset.writer';
 import { AssetEntity } from '../asset.entity';
 import { AssetDto } from '../dto/asset.dto';
+import { AssetActivityEvent } from '../events/asset-activity.event';
 import { AssetChangedEvent } from '../events/asset-changed.event';
 import { FormatEntity } from '../format.entity';
 import { AssetWire, assetWire } from '../wire/asset.wire';
@@ -86,6 +87,7 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
       return assetWire(await this.reader.one(em, asset.id), transferables);
     });
     this.events.publish(new AssetChangedEvent(dto.id, 'updated'));
+    this.events.publish(new AssetActivityEvent(dto.id, 'updated'));
     return updated;
   }
 }

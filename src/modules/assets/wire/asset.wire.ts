@@ -5,6 +5,8 @@ import { AssetEntity } from '../asset.entity';
 import { FormatEntity } from '../format.entity';
 import { TagEntity } from '../tag.entity';
 import { WebsiteEntity } from '../website.entity';
+import { WorkstreamSummaryEntity } from '../workstream-summary.entity';
+import { WorkstreamSummariesWire, workstreamSummaryWire } from './workstream-summary.wire';
 
 /** An asset with everything its wire form shows, loaded by AssetReader. */
 export interface AssetAggregate {
@@ -13,6 +15,7 @@ export interface AssetAggregate {
   annotations: AnnotationEntity[];
   tags: TagEntity[];
   websites: WebsiteEntity[];
+  summaries: WorkstreamSummaryEntity[];
 }
 
 export class ClassificationWire {
@@ -47,6 +50,15 @@ export class ReferencedFormatWire {
   reference: FlattenedFormatWire;
 }
 
+/** Score plus the per-kind counters of POST /asset/{asset}/scores/increment. */
+export class AssetScoreWire extends Score {
+  reuse: number;
+  update: number;
+  reference: number;
+  priority: number;
+  searched: number;
+}
+
 class AssetBase {
   id: string;
   name?: string;
@@ -56,7 +68,7 @@ class AssetBase {
   mechanism: string;
   favorited: boolean;
   pseudo: boolean;
-  score: Score;
+  score: AssetScoreWire;
 }
 export class FlattenedPreviewWire {
   base: string;
@@ -117,6 +129,7 @@ export class AssetWire extends AssetBase {
   annotations: AnnotationsWire;
   tags: TagsWire;
   websites: WebsitesWire;
+  summaries: WorkstreamSummariesWire;
 }
 export class AssetsWire {
   iterable: AssetWire[];
@@ -156,7 +169,15 @@ function assetBase(asset: AssetEntity): AssetBase {
     mechanism: asset.mechanism,
     favorited: Boolean(asset.favorited),
     pseudo: Boolean(asset.pseudo),
-    score: { manual: asset.scoreManual, automatic: asset.scoreAutomatic },
+    score: {
+      manual: asset.scoreManual,
+      automatic: asset.scoreAutomatic,
+      reuse: asset.scoreReuse ?? 0,
+      update: asset.scoreUpdate ?? 0,
+      reference: asset.scoreReference ?? 0,
+      priority: asset.scorePriority ?? 0,
+      searched: asset.scoreSearched ?? 0,
+    },
   };
 }
 
@@ -201,9 +222,14 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
     annotations: { iterable: aggregate.annotations.map(annotationWire) },
     tags: { iterable: aggregate.tags.map(tagWire) },
     websites: { iterable: aggregate.websites.map(websiteWire) },
+    summaries: { iterable: aggregate.summaries.map(workstreamSummaryWire) },
   };
 }
 
 export function formatsWire(aggregate: AssetAggregate, withContent: boolean): FormatsWire {
   return assetWire(aggregate, withContent).formats;
+}
+
+export class PseudoAssetsWire {
+  identifiers: FlattenedAssetsWire;
 }

@@ -1,0 +1,116 @@
+import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
+import { EventsHandler, IEvent, IEventHandler } from '@nestjs/cqrs';
+import { randomUUID } from 'node:crypto';
+import { In, IsNull } from 'typeorm';
+import { Database } from '../../../common/database/database.service';
+import { nowIso } from '../../../common/wire/common.wire';
+import { ApplicationRegistry } from '../../system/application.registry';
+import { ActivityEntity } from '../activity.entity';
+import { AssetEntity } from '../asset.entity';
+import { AssetsSearchedEvent } from './assets-searched.event';
+
+export const ACTIVITY_KINDS = [
+  'created', 'updated', 'viewed', 'searched', 'exported', 'reclassified', 'scored',
+  'tag_added', 'tag_removed', 'website_added', 'website_removed', 'summary_added', 'summary_removed',
+] as const;
+export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+
+/**
+ * Published (after commit, or after answering a read) when something happened to an asset
+ * that its activity list should show. `at` is taken when the event is made, not when it is recorded.
+ */
+export class AssetActivityEvent implements IEvent {
+  readonly at = nowIso();
+
+  constructor(
+    readonly assetId: string,
+    readonly kind: ActivityKind,
+    readonly metadata: Record<string, unknown> | null = null,
+    /** The application that acted; Trove itself when not known. */
+    readonly applicationId: string | null = null,
+  ) {}
+}
+
+const CHUNK = 500;
+/** Activities are written in batches: at most this long after they happened... */
+const FLUSH_MS = 200;
+/** ...or as soon as this many are waiting. */
+const FLUSH_AT = 500;
+/** Beyond this many waiting (storage down for long), the oldest are dropped and counted. */
+const MAX_PENDING = 50_000;
+
+/**
+ * Writes activity rows in batches, off the request path: a view must not cost a durable
+ * write of its own. An activity may show up to FLUSH_MS late; a failure is logged and never
+ * reaches a client; what is waiting is flushed on shutdown. Activities of an asset deleted
+ * meanwhile are dropped.
+ */
+@EventsHandler(AssetActivityEvent, AssetsSearchedEvent)
+export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEvent | AssetsSearchedEvent>, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Activities');
+  private pending: AssetActivityEvent[] = [];
+  private timer: NodeJS.Timeout | null = null;
+  private flushing: Promise<void> = Promise.resolve();
+
+  constructor(
+    private readonly db: Database,
+    private readonly applications: ApplicationRegistry,
+  ) {}
+
+  handle(event: AssetActivityEvent | AssetsSearchedEvent): void {
+    const entries =
+      event instanceof AssetsSearchedEvent
+        ? [...new Set(event.assetIds)].map((id) => new AssetActivityEvent(id, 'searched', { query: event.query }))
+        : [event];
+    this.pending.push(...entries);
+    if (this.pending.length > MAX_PENDING) {
+      const dropped = this.pending.splice(0, this.pending.length - MAX_PENDING);
+      this.logger.warn(`dropped ${dropped.length} activities: storage is not keeping up`);
+    }
+    if (this.pending.length >= FLUSH_AT) void this.flush();
+    else this.timer ??= setTimeout(() => void this.flush(), FLUSH_MS);
+  }
+
+  /** Before the database closes (its own hook runs on application shutdown). */
+  async beforeApplicationShutdown(): Promise<void> {
+    await this.flush();
+  }
+
+  /** Writes everything waiting, one batch at a time. */
+  flush(): Promise<void> {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+    const batch = this.pending;
+    this.pending = [];
+    this.flushing = this.flushing.then(() => (batch.length ? this.write(batch) : undefined));
+    return this.flushing;
+  }
+
+  private async write(entries: AssetActivityEvent[]): Promise<void> {
+    try {
+      await this.db.transaction(async (em) => {
+        const live = new Set<string>();
+        const ids = entries.map((e) => e.assetId);
+        for (let i = 0; i < ids.length; i += CHUNK) {
+          const found = await em.find(AssetEntity, { select: { id: true }, where: { id: In(ids.slice(i, i + CHUNK)), deletedAt: IsNull() } });
+          for (const a of found) live.add(a.id);
+        }
+        const kept = entries.filter((e) => live.has(e.assetId));
+        if (!kept.length) return;
+        const self = kept.some((e) => !e.applicationId) ? (await this.applications.resolve(em)).id : null;
+        const rows = kept.map((e) => ({
+          id: randomUUID(),
+          assetId: e.assetId,
+          applicationId: e.applicationId ?? self!,
+          event: e.kind,
+          mechanism: e.kind === 'searched' ? 'AUTOMATIC' : 'MANUAL',
+          metadata: e.metadata ? JSON.stringify(e.metadata) : null,
+          createdAt: e.at,
+        }));
+        for (let i = 0; i < rows.length; i += CHUNK) await em.insert(ActivityEntity, rows.slice(i, i + CHUNK));
+      });
+    } catch (error) {
+      this.logger.error(`could not record ${entries.length} activit${entries.length === 1 ? 'y' : 'ies'}: ${(error as Error).message}`);
+    }
+  }
+}

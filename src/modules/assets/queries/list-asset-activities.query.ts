@@ -1,0 +1,35 @@
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { Database } from '../../../common/database/database.service';
+import { ActivityEntity } from '../activity.entity';
+import { AssetReader } from '../asset.reader';
+import { ActivitiesWire, activityWire } from '../wire/activity.wire';
+
+/** What happened to one asset, the latest MAX_ACTIVITIES, most recent first: 404 when unknown, 410 once deleted. */
+export class ListAssetActivitiesQuery extends Query<ActivitiesWire> {
+  constructor(readonly assetId: string) {
+    super();
+  }
+}
+
+export const MAX_ACTIVITIES = 1000;
+
+@QueryHandler(ListAssetActivitiesQuery)
+export class ListAssetActivitiesHandler implements IQueryHandler<ListAssetActivitiesQuery> {
+  constructor(
+    private readonly db: Database,
+    private readonly reader: AssetReader,
+  ) {}
+
+  execute({ assetId }: ListAssetActivitiesQuery): Promise<ActivitiesWire> {
+    return this.db.read(async (em) => {
+      const asset = await this.reader.one(em, assetId);
+      const rows = await em.find(ActivityEntity, {
+        where: { assetId },
+        relations: { application: true },
+        order: { createdAt: 'DESC', id: 'DESC' },
+        take: MAX_ACTIVITIES,
+      });
+      return { iterable: rows.map((row) => activityWire(row, asset)) };
+    });
+  }
+}

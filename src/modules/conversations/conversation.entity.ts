@@ -1,0 +1,49 @@
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
+
+/** A message thread. Deleting keeps the row as a tombstone (`deletedAt`) so reads answer 410. */
+@Entity('conversations')
+@Index('conversations_listing', ['deletedAt', 'createdAt'])
+export class ConversationEntity {
+  @PrimaryColumn({ type: 'varchar', length: 36 })
+  id: string;
+
+  @Column({ type: 'varchar', length: 1024, nullable: true })
+  name: string | null;
+
+  /** ConversationTypeEnum: UNKNOWN or COPILOT. */
+  @Column({ type: 'varchar', length: 16 })
+  type: string;
+
+  @Column({ type: 'boolean', default: false })
+  favorited: boolean;
+
+  @Column({ name: 'score_manual', type: 'integer', default: 0 })
+  scoreManual: number;
+
+  @Column({ name: 'score_automatic', type: 'integer', default: 0 })
+  scoreAutomatic: number;
+
+  @Column({ name: 'score_reuse', type: 'integer', default: 0 })
+  scoreReuse: number;
+
+  @Column({ name: 'score_update', type: 'integer', default: 0 })
+  scoreUpdate: number;
+
+  @Column({ name: 'score_reference', type: 'integer', default: 0 })
+  scoreReference: number;
+
+  @Column({ name: 'score_priority', type: 'integer', default: 0 })
+  scorePriority: number;
+
+  @Column({ name: 'score_searched', type: 'integer', default: 0 })
+  scoreSearched: number;
+
+  @Column({ name: 'created_at', type: 'varchar', length: 30 })
+  createdAt: string;
+
+  @Column({ name: 'updated_at', type: 'varchar', length: 30 })
+  updatedAt: string;
+
+  @Column({ name: 'deleted_at', type: 'varchar', length: 30, nullable: true })
+  deletedAt: string | null;
+}

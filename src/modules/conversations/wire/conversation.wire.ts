@@ -1,0 +1,241 @@
+import { GroupedTimestamp, Identified, groupedTimestamp } from '../../../common/wire/common.wire';
+import { FlattenedAssetWire, WebsiteWire, flattenedAssetWire, websiteWire } from '../../assets/wire/asset.wire';
+import { AssetAggregate } from '../../assets/wire/asset.wire';
+import { WebsiteEntity } from '../../assets/website.entity';
+import { AnchorEntity } from '../anchor.entity';
+import { ConversationAnnotationEntity } from '../conversation-annotation.entity';
+import { ConversationMessageEntity } from '../conversation-message.entity';
+import { ConversationEntity } from '../conversation.entity';
+
+/** A conversation with everything its wire form shows, loaded by ConversationReader. */
+export interface ConversationAggregate {
+  conversation: ConversationEntity;
+  /** Every message (deleted ones too), in thread order. */
+  messages: ConversationMessageEntity[];
+  annotations: ConversationAnnotationEntity[];
+  /** Linked live assets. */
+  assets: AssetAggregate[];
+  websites: WebsiteEntity[];
+  anchors: AnchorEntity[];
+  summaryIds: string[];
+  rangeIds: string[];
+  groundingMessageIds: string[];
+}
+
+export class ConversationScoreWire {
+  manual: number;
+  automatic: number;
+  reuse: number;
+  update: number;
+  reference: number;
+  priority: number;
+  searched: number;
+}
+export class FlattenedConversationMessagesWire {
+  iterable: Identified[];
+  /** Message id -> order in the thread; -1 for a deleted message. */
+  indices: Record<string, number>;
+}
+export class ConversationFlattenedAnnotationWire {
+  id: string;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  type: string;
+  text: string;
+  mechanism: string;
+  conversation: Identified;
+}
+export class ConversationReferencedAnnotationWire {
+  id: string;
+  reference: ConversationFlattenedAnnotationWire;
+}
+export class ConversationFlattenedAnnotationsWire {
+  iterable: ConversationReferencedAnnotationWire[];
+}
+export class ConversationReferencedAssetWire {
+  id: string;
+  reference: FlattenedAssetWire;
+}
+export class ConversationAssetsWire {
+  iterable: ConversationReferencedAssetWire[];
+}
+export class ConversationReferencedWebsiteWire {
+  id: string;
+  reference: WebsiteWire;
+}
+export class ConversationWebsitesWire {
+  iterable: ConversationReferencedWebsiteWire[];
+}
+export class ConversationAnchorPointsWire {
+  iterable: Identified[];
+}
+export class ConversationAnchorWire {
+  id: string;
+  type: string;
+  name?: string;
+  watch: boolean;
+  points: ConversationAnchorPointsWire;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+}
+export class ConversationReferencedAnchorWire {
+  id: string;
+  reference: ConversationAnchorWire;
+}
+export class ConversationAnchorsWire {
+  iterable: ConversationReferencedAnchorWire[];
+}
+export class ConversationIdentifiersWire {
+  iterable: Identified[];
+}
+export class ConversationTemporalGroundingWire {
+  workstreams: ConversationIdentifiersWire;
+}
+export class ConversationGroundingWire {
+  messages: ConversationIdentifiersWire;
+  temporal: ConversationTemporalGroundingWire;
+}
+
+export class ConversationWire {
+  id: string;
+  /** Omitted while the conversation has no name. */
+  name?: string;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  favorited: boolean;
+  /** ConversationTypeEnum: UNKNOWN or COPILOT. */
+  type: string;
+  messages: FlattenedConversationMessagesWire;
+  annotations: ConversationFlattenedAnnotationsWire;
+  assets: ConversationAssetsWire;
+  websites: ConversationWebsitesWire;
+  anchors: ConversationAnchorsWire;
+  summaries: ConversationIdentifiersWire;
+  grounding: ConversationGroundingWire;
+  score: ConversationScoreWire;
+}
+export class ConversationsWire {
+  iterable: ConversationWire[];
+}
+export class FlattenedConversationsWire {
+  iterable: Identified[];
+}
+
+export class MessageFragmentStringWire {
+  raw: string;
+}
+export class MessageFragmentWire {
+  string: MessageFragmentStringWire;
+}
+export class ConversationMessageWire {
+  id: string;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  /** Present once the message was deleted (its index is then -1). */
+  deleted?: GroupedTimestamp;
+  conversation: Identified;
+  /** QGPTConversationMessageRoleEnum: UNKNOWN USER SYSTEM ASSISTANT. */
+  role: string;
+  sentiment?: string;
+  /** The text; omitted when `transferables=false`. */
+  fragment?: MessageFragmentWire;
+}
+export class ConversationMessagesWire {
+  iterable: ConversationMessageWire[];
+  indices: Record<string, number>;
+}
+
+export class ConversationsCreateFromAssetOutputWire {
+  conversation: Identified;
+}
+export class ConversationSummarizeOutputWire {
+  conversation: Identified;
+  annotation: Identified;
+}
+
+/** Live messages get 0, 1, 2, ... in thread order; deleted ones -1. */
+export function messageIndices(messages: ConversationMessageEntity[]): Record<string, number> {
+  const indices: Record<string, number> = {};
+  let order = 0;
+  for (const message of messages) indices[message.id] = message.deletedAt ? -1 : order++;
+  return indices;
+}
+
+export function conversationMessageWire(message: ConversationMessageEntity, withContent: boolean): ConversationMessageWire {
+  return {
+    id: message.id,
+    created: groupedTimestamp(message.createdAt),
+    updated: groupedTimestamp(message.updatedAt),
+    ...(message.deletedAt ? { deleted: groupedTimestamp(message.deletedAt) } : {}),
+    conversation: { id: message.conversationId },
+    role: message.role,
+    ...(message.sentiment ? { sentiment: message.sentiment } : {}),
+    ...(withContent ? { fragment: { string: { raw: message.text } } } : {}),
+  };
+}
+
+export function conversationMessagesWire(messages: ConversationMessageEntity[], withContent: boolean): ConversationMessagesWire {
+  return { iterable: messages.map((m) => conversationMessageWire(m, withContent)), indices: messageIndices(messages) };
+}
+
+function annotationWire(a: ConversationAnnotationEntity): ConversationReferencedAnnotationWire {
+  return {
+    id: a.id,
+    reference: {
+      id: a.id,
+      created: groupedTimestamp(a.createdAt),
+      updated: groupedTimestamp(a.updatedAt),
+      type: a.type,
+      text: a.text,
+      mechanism: a.mechanism,
+      conversation: { id: a.conversationId },
+    },
+  };
+}
+
+function anchorWire(a: AnchorEntity): ConversationReferencedAnchorWire {
+  const name = a.name ?? a.fullpath.split(/[\\/]/).filter(Boolean).pop();
+  return {
+    id: a.id,
+    reference: {
+      id: a.id,
+      type: a.type,
+      ...(name ? { name } : {}),
+      watch: Boolean(a.watch),
+      points: { iterable: [] },
+      created: groupedTimestamp(a.createdAt),
+      updated: groupedTimestamp(a.updatedAt),
+    },
+  };
+}
+
+const ids = (list: string[]): ConversationIdentifiersWire => ({ iterable: list.map((id) => ({ id })) });
+
+/** The complete Conversation every endpoint returns. */
+export function conversationWire(aggregate: ConversationAggregate): ConversationWire {
+  const c = aggregate.conversation;
+  return {
+    id: c.id,
+    ...(c.name ? { name: c.name } : {}),
+    created: groupedTimestamp(c.createdAt),
+    updated: groupedTimestamp(c.updatedAt),
+    favorited: Boolean(c.favorited),
+    type: c.type,
+    messages: { iterable: aggregate.messages.map((m) => ({ id: m.id })), indices: messageIndices(aggregate.messages) },
+    annotations: { iterable: aggregate.annotations.map(annotationWire) },
+    assets: { iterable: aggregate.assets.map((a) => ({ id: a.asset.id, reference: flattenedAssetWire(a) })) },
+    websites: { iterable: aggregate.websites.map((w) => ({ id: w.id, reference: websiteWire(w) })) },
+    anchors: { iterable: aggregate.anchors.map(anchorWire) },
+    summaries: ids(aggregate.summaryIds),
+    grounding: { messages: ids(aggregate.groundingMessageIds), temporal: { workstreams: ids(aggregate.rangeIds) } },
+    score: {
+      manual: c.scoreManual,
+      automatic: c.scoreAutomatic,
+      reuse: c.scoreReuse,
+      update: c.scoreUpdate,
+      reference: c.scoreReference,
+      priority: c.scorePriority,
+      searched: c.scoreSearched,
+    },
+  };
+}

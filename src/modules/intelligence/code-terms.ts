@@ -1,0 +1,188 @@
+import { Injectable } from '@nestjs/common';
+
+/**
+ * Key terms, names and language labels of a snippet, by plain counting (no model):
+ *  - identifiers are split on camelCase, snake_case, kebab-case and digits, lower-cased;
+ *  - English stop-words and the keywords / common builtins of the languages we detect are dropped;
+ *  - terms rank by frequency, names the snippet defines (functions, classes, ...) count double,
+ *    ties go to the term seen first. Same input, same output.
+ */
+
+const STOP_WORDS = new Set(
+  `a about above after again against all also am an and any are as at be because been before being below between both but by
+  can could did do does doing down during each either else etc few for from further had has have having he her here hers
+  him his how however i if in into is it its itself just let like may me might more most much must my no nor not now of
+  off often on once only or other our ours out over own per same shall she should since so some such than that the their
+  theirs them then there these they this those though through thus to too under until up upon us very via was we were
+  what when where whether which while who whom whose why will with within without would yet you your yours use used using
+  one two three first second new old get set make made see way need want thing things something`.split(/\s+/),
+);
+
+/** Keywords, literals and ubiquitous builtins of the detected languages: they say nothing about a snippet. */
+const KEYWORDS = new Set(
+  `abstract and as assert async await auto begin bool boolean break byte case catch char chan class const constexpr continue
+  def default defer del delete do double dyn elif else elsif end enum eval except exec explicit export extends extern
+  false final finally float fn for foreach friend from func function global go goto if impl implements import in include
+  inline instanceof int interface internal is lambda let local long loop match mod module mut namespace native new nil
+  none nonlocal not null nullptr object of operator or override package pass print printf println private protected pub
+  public raise readonly record ref register require rescue retry return self select short signed sizeof static str
+  string struct super switch sync synchronized template then this throw throws trait true try type typedef typename
+  typeof uint union unless unsigned until use using val var virtual void volatile when where while with yield
+  undefined console log std cout cin endl fmt sys os args argv argc kwargs len range int32 int64 uint8 usize isize f32
+  f64 i32 i64 u8 u32 u64 vec err ok some echo fi esac done elseif endif endfor endwhile html div span body head script
+  style px em rem select insert into values update delete create table where from join on group order by limit
+  having not null primary key references index alter drop`.split(/\s+/),
+);
+
+const LANGUAGE_NAMES: Record<string, string> = {
+  py: 'Python', ts: 'TypeScript', tsx: 'TypeScript', js: 'JavaScript', jsx: 'JavaScript', mjs: 'JavaScript', java: 'Java',
+  go: 'Go', rs: 'Rust', c: 'C', h: 'C', cpp: 'C++', cc: 'C++', hpp: 'C++', cs: 'C#', swift: 'Swift', kt: 'Kotlin',
+  rb: 'Ruby', php: 'PHP', sql: 'SQL', sh: 'Shell', bash: 'Bash', zsh: 'Zsh', bat: 'Batch', cmd: 'Batch',
+  ps1: 'PowerShell', html: 'HTML', htm: 'HTML', xml: 'XML', css: 'CSS', scss: 'SCSS', json: 'JSON', yaml: 'YAML',
+  yml: 'YAML', toml: 'TOML', md: 'Markdown', markdown: 'Markdown', tex: 'LaTeX', r: 'R', dart: 'Dart', lua: 'Lua',
+  pl: 'Perl', pm: 'Perl', hs: 'Haskell', scala: 'Scala', erl: 'Erlang', ex: 'Elixir', exs: 'Elixir', clj: 'Clojure',
+  dockerfile: 'Dockerfile', txt: 'Text', text: 'Text', vue: 'Vue', svelte: 'Svelte', groovy: 'Groovy', m: 'Objective-C',
+  jl: 'Julia', zig: 'Zig', sol: 'Solidity', tf: 'Terraform', hcl: 'HCL', ini: 'INI', csv: 'CSV', nim: 'Nim', elm: 'Elm',
+  ml: 'OCaml', fs: 'F#', vba: 'VBA', coffee: 'CoffeeScript', matlab: 'MATLAB',
+};
+
+/** Human name of a classification code (`py` -> `Python`); undefined for codes without one. */
+export function languageName(code: string | undefined): string | undefined {
+  if (!code) return undefined;
+  if (LANGUAGE_NAMES[code]) return LANGUAGE_NAMES[code];
+  if (code.startsWith('hljs-')) return code.slice(5);
+  return undefined;
+}
+
+/** `parseHTTPResponse_v2` -> `parse`, `http`, `response`, `v2` (lower-case parts). */
+export function splitIdentifier(identifier: string): string[] {
+  return identifier
+    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
+    .split(/[^A-Za-z0-9]+/)
+    .map((part) => part.toLowerCase())
+    .filter(Boolean);
+}
+
+function meaningful(term: string): boolean {
+  return term.length >= 3 && term.length <= 40 && /[a-z]/.test(term) && !/^\d/.test(term) && !STOP_WORDS.has(term) && !KEYWORDS.has(term);
+}
+
+interface Definition {
+  name: string;
+  kind: string;
+  index: number;
+}
+
+/** Declarations of the common languages: `def f`, `class C`, `function f`, `fn f`, `func f`, `const f = (...) =>`, ... */
+const DEFINITIONS: Array<[RegExp, string]> = [
+  [/\bclass\s+([A-Za-z_]\w*)/g, 'class'],
+  [/\binterface\s+([A-Za-z_]\w*)/g, 'interface'],
+  [/\bstruct\s+([A-Za-z_]\w*)/g, 'struct'],
+  [/\benum\s+([A-Za-z_]\w*)/g, 'enum'],
+  [/\btrait\s+([A-Za-z_]\w*)/g, 'trait'],
+  [/\b(?:async\s+)?def\s+([A-Za-z_]\w*)/g, 'function'],
+  [/\bfunction\s*\*?\s+([A-Za-z_$][\w$]*)/g, 'function'],
+  [/\bfn\s+([A-Za-z_]\w*)/g, 'function'],
+  [/\bfunc\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/g, 'function'],
+  [/\bfun\s+([A-Za-z_]\w*)/g, 'function'],
+  [/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>/g, 'function'],
+  [/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?function\b/g, 'function'],
+  [/^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|virtual|override|async|synchronized)\s+)+[\w<>[\],.?]+\s+([A-Za-z_]\w*)\s*\(/gm, 'method'],
+  [/\bcreate\s+(?:or\s+replace\s+)?(?:table|view|function|procedure)\s+(?:if\s+not\s+exists\s+)?[`"[]?([A-Za-z_][\w.]*)/gi, 'table'],
+];
+
+/** The first thing the snippet defines (by position), if any. */
+export function firstDefinition(text: string): Definition | undefined {
+  let best: Definition | undefined;
+  for (const [pattern, kind] of DEFINITIONS) {
+    pattern.lastIndex = 0;
+    const match = pattern.exec(text);
+    if (match && (!best || match.index < best.index)) best = { name: match[1], kind, index: match.index };
+  }
+  return best;
+}
+
+function definitions(text: string): string[] {
+  const names: string[] = [];
+  for (const [pattern] of DEFINITIONS) {
+    pattern.lastIndex = 0;
+    for (const match of text.matchAll(pattern)) names.push(match[1]);
+  }
+  return names;
+}
+
+/** Key terms, best first. */
+export function keyTerms(text: string, limit = 8): string[] {
+  const counts = new Map<string, { count: number; first: number }>();
+  let position = 0;
+  const add = (term: string, weight: number) => {
+    if (!meaningful(term)) return;
+    const entry = counts.get(term);
+    if (entry) entry.count += weight;
+    else counts.set(term, { count: weight, first: position++ });
+  };
+  const body = text.replace(/^#!.*$/m, ''); // an interpreter path says nothing about the snippet
+  for (const match of body.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
+    for (const part of splitIdentifier(match[0])) add(part, 1);
+  }
+  for (const name of definitions(text)) for (const part of splitIdentifier(name)) add(part, 1);
+  return [...counts.entries()]
+    .sort((a, b) => b[1].count - a[1].count || a[1].first - b[1].first)
+    .slice(0, limit)
+    .map(([term]) => term);
+}
+
+const MAX_NAME = 80;
+
+function clip(text: string): string {
+  const flat = text.replace(/\s+/g, ' ').trim();
+  if (flat.length <= MAX_NAME) return flat;
+  const cut = flat.lastIndexOf(' ', MAX_NAME - 1);
+  return `${flat.slice(0, cut > MAX_NAME / 2 ? cut : MAX_NAME - 1)}…`;
+}
+
+/** The first line that says something: comment text, or a line of prose/code that is not just punctuation. */
+export function firstMeaningfulLine(text: string): string | undefined {
+  for (const raw of text.split('\n')) {
+    if (/^#!/.test(raw)) continue;
+    const line = raw
+      .replace(/^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|"""|'''|\{-)\s*/, '')
+      .replace(/\s*(?:\*\/|-->|"""|'''|-\})\s*$/, '')
+      .trim();
+    if (line.length >= 3 && /[A-Za-z]{2}/.test(line) && !/^<\?|^@echo off$|^use strict;?$|^['"]use strict['"];?$/i.test(line)) return line;
+  }
+  return undefined;
+}
+
+/**
+ * A name for an unnamed snippet: what it defines ("add_numbers (Python function)"), else its
+ * first meaningful line, else its key terms.
+ */
+export function suggestName(text: string, language?: string): string | undefined {
+  const label = languageName(language);
+  const definition = firstDefinition(text);
+  if (definition) return clip(`${definition.name} (${label ? `${label} ` : ''}${definition.kind})`);
+  const line = firstMeaningfulLine(text);
+  if (line) return clip(line);
+  const terms = keyTerms(text, 3);
+  return terms.length ? clip(terms.join(' ')) : undefined;
+}
+
+/** Tags for a snippet: its language (lower-case name) then key terms. */
+export function suggestTags(text: string, language: string | undefined, limit = 5): string[] {
+  const tags: string[] = [];
+  const label = languageName(language);
+  if (label && label !== 'Text') tags.push(label.toLowerCase());
+  for (const term of keyTerms(text, limit)) if (tags.length < limit && !tags.includes(term)) tags.push(term);
+  return tags;
+}
+
+/** The functions above as an injectable, for handlers. */
+@Injectable()
+export class CodeTerms {
+  keyTerms = keyTerms;
+  suggestName = suggestName;
+  suggestTags = suggestTags;
+  languageName = languageName;
+}

@@ -1,0 +1,307 @@
+import { LanguageCode } from './languages';
+
+/**
+ * Hand-written signals. Three kinds:
+ *  - `matchRules`: unambiguous evidence that settles the answer before any model runs
+ *    (shebang, `<?php`, an HTML doctype, a parseable JSON document, ...);
+ *  - `proseFeatures` / `markdownScore`: is this plain English, or Markdown with real structure?
+ *  - `refineDialect`: pick between a language and its near-superset (C / C++, JS / TS,
+ *    CSS / SCSS, HTML / XML, INI / TOML) from syntax only one of them has. Both models confuse
+ *    these pairs, and the syntax decides them far more reliably than either model.
+ */
+
+export interface RuleMatch {
+  code: LanguageCode;
+  rule: string;
+}
+
+/** Shebang interpreter (basename, version suffix allowed) -> language. */
+const INTERPRETERS: ReadonlyArray<[RegExp, LanguageCode]> = [
+  [/^(?:python[\d.]*|pypy[\d.]*)$/, 'py'],
+  [/^(?:node|nodejs)$/, 'js'],
+  [/^(?:ts-node|tsx)$/, 'ts'],
+  [/^(?:bash|sh|zsh|ksh|dash|ash|mksh)$/, 'sh'],
+  [/^(?:ruby[\d.]*|jruby)$/, 'rb'],
+  [/^perl[\d.]*$/, 'pl'],
+  [/^php[\d.]*$/, 'php'],
+  [/^(?:pwsh|powershell)$/, 'ps1'],
+  [/^Rscript$/, 'r'],
+  [/^(?:lua[\d.]*|luajit)$/, 'lua'],
+  [/^escript$/, 'erl'],
+  [/^(?:elixir|iex)$/, 'ex'],
+  [/^(?:runhaskell|runghc)$/, 'hs'],
+  [/^scala$/, 'scala'],
+  [/^swift$/, 'swift'],
+];
+
+/** `#!/usr/bin/env -S python3 -u`, `#!/bin/bash -e`, ... -> interpreter basename. Not `#![allow(..)]` (Rust). */
+export function shebangInterpreter(text: string): string | null {
+  const m = /^#![ \t]*(\/[^\s]*|[A-Za-z][\w.-]*)(.*)$/m.exec(text.slice(0, 300));
+  if (!m || m.index !== 0) return null;
+  const base = m[1].slice(m[1].lastIndexOf('/') + 1);
+  if (base !== 'env') return base;
+  for (const arg of m[2].trim().split(/\s+/)) {
+    if (!arg || arg.startsWith('-') || arg.includes('=')) continue;
+    return arg.slice(arg.lastIndexOf('/') + 1);
+  }
+  return null;
+}
+
+/** Leading whitespace and `<!-- comments -->` skipped. */
+function markupStart(text: string): string {
+  return text.replace(/^\s*(?:<!--[\s\S]*?-->\s*)*/, '');
+}
+
+function isJsonDocument(text: string): boolean {
+  const t = text.trim();
+  if (t.length < 2) return false;
+  const first = t[0];
+  const last = t[t.length - 1];
+  if (!((first === '{' && last === '}') || (first === '[' && last === ']'))) return false;
+  try {
+    const v: unknown = JSON.parse(t);
+    return typeof v === 'object' && v !== null;
+  } catch {
+    return false;
+  }
+}
+
+/** JSON Lines: at least two lines, every one a JSON object. */
+function isJsonLines(text: string): boolean {
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  if (lines.length < 2 || lines.length > 2000) return false;
+  return lines.every((l) => {
+    const s = l.trim();
+    return s.startsWith('{') && s.endsWith('}') && isJsonDocument(s);
+  });
+}
+
+/**
+ * Unambiguous signals. `full` is the untruncated input (used only for JSON.parse, which must see
+ * the whole document), `text` the normalised, length-capped one.
+ */
+export function matchRules(text: string, full: string = text): RuleMatch | null {
+  const interp = shebangInterpreter(text);
+  if (interp) {
+    for (const [re, code] of INTERPRETERS) if (re.test(interp)) return { code, rule: `shebang:${interp}` };
+  }
+
+  if (/<\?php\b/.test(text)) return { code: 'php', rule: '<?php' };
+
+  const markup = markupStart(text);
+  if (/^(?:<\?xml[^>]*\?>\s*)?<!DOCTYPE\s+html\b/i.test(markup) || /^<html[\s>]/i.test(markup)) {
+    return { code: 'html', rule: 'html-document' };
+  }
+  if (/^<\?xml\s/.test(markup)) return { code: 'xml', rule: '<?xml' };
+
+  if (full.length <= 5_000_000 && (isJsonDocument(full) || isJsonLines(full.length <= 200_000 ? full : text))) {
+    return { code: 'json', rule: 'json-parse' };
+  }
+
+  const firstLine = /^\s*(\S.*)/.exec(text)?.[1] ?? '';
+  if (/^@echo\s+off\b/i.test(firstLine)) return { code: 'bat', rule: '@echo off' };
+
+  // YAML front matter followed by a Markdown / prose body: a Markdown document (Jekyll, Hugo, ...).
+  // one way to match each line (key, indented continuation, blank): no backtracking blow-up
+  const fm = /^---\n((?:[\w-]+:.*\n|[ \t]+\S.*\n|[ \t]*\n)*?)---\n([\s\S]*)$/.exec(text);
+  if (fm && fm[2].trim() !== '') {
+    const body = fm[2];
+    if (markdownScore(body) >= 1 || proseFeatures(body).isProse) return { code: 'md', rule: 'front-matter' };
+  }
+  return null;
+}
+
+/* ------------------------------------------------------------------ prose / markdown */
+
+const STOPWORDS = new Set(
+  (
+    'the a an of to and with that this these those it its we you i he she they was were be been being are is am ' +
+    'have has had our your their on at by from will would can could should may might not but or as about into ' +
+    'than then there here what which who when where how all any some more most very just also so if do does did ' +
+    'my me us them his her for in up out no yes please thanks thank'
+  ).split(' '),
+);
+
+/** Characters that are common in code and rare in running English text. */
+const CODE_CHARS = /[{}[\]<>=;$#@\\|`~^*_+]/g;
+
+export interface ProseFeatures {
+  words: number;
+  /** code characters per character (parentheses count half). */
+  codeCharRatio: number;
+  /** share of words that are English function words. */
+  stopwordRatio: number;
+  /** share of the text (by characters) in lines that read like sentences. */
+  sentenceRatio: number;
+  /** share of non-empty lines that are indented. */
+  indentRatio: number;
+  isProse: boolean;
+}
+
+/** Reads like a sentence: starts like one, no code line ending, (almost) no code characters. */
+function isSentenceLine(line: string): boolean {
+  if (!/^["'(A-Za-z0-9]/.test(line) || /[;{}([=,\\]$/.test(line) || line.split(/\s+/).length < 3) return false;
+  const code = (line.match(CODE_CHARS)?.length ?? 0) + 0.5 * (line.match(/[()]/g)?.length ?? 0);
+  return code / line.length < 0.04;
+}
+
+export function proseFeatures(text: string): ProseFeatures {
+  const len = Math.max(1, text.length);
+  const code = (text.match(CODE_CHARS)?.length ?? 0) + 0.5 * (text.match(/[()]/g)?.length ?? 0);
+  const words = text.match(/[A-Za-z][A-Za-z']*/g) ?? [];
+  const stop = words.reduce((n, w) => n + (STOPWORDS.has(w.toLowerCase()) ? 1 : 0), 0);
+  const lines = text.split('\n').filter((l) => l.trim() !== '');
+  let sentenceChars = 0;
+  let totalChars = 0;
+  let indented = 0;
+  for (const line of lines) {
+    const t = line.trim();
+    totalChars += t.length;
+    if (/^\s/.test(line)) indented++;
+    if (isSentenceLine(t)) sentenceChars += t.length;
+  }
+  const f = {
+    words: words.length,
+    codeCharRatio: code / len,
+    stopwordRatio: words.length ? stop / words.length : 0,
+    sentenceRatio: totalChars ? sentenceChars / totalChars : 0,
+    indentRatio: lines.length ? indented / lines.length : 0,
+  };
+  const isProse =
+    (f.words >= 4 &&
+      f.codeCharRatio < 0.025 &&
+      f.stopwordRatio >= 0.2 &&
+      f.sentenceRatio >= 0.6 &&
+      f.indentRatio < 0.34) ||
+    // a few plain words ("hello world", "see you at 5pm!"): no code characters at all
+    (f.words >= 1 && f.words < 4 && code === 0 && /^[\w\s.,!?'":-]*$/.test(text.trim()) && !/[._]\w/.test(text));
+  return { ...f, isProse };
+}
+
+/**
+ * Weighted count of Markdown constructs. Headings and lists alone are weak (`# comment` in
+ * Python or shell, `- item` in YAML), fences, tables and links are strong.
+ */
+export function markdownScore(text: string): number {
+  let score = 0;
+  if (/^ {0,3}(?:```|~~~)/m.test(text)) score += 2;
+  if (/^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|/m.test(text) && /^[ \t]*\|.*\|[ \t]*$/m.test(text)) score += 2;
+  if (/!?\[[^\]\n]{1,200}\]\((?:https?:\/\/|mailto:|#|\.{0,2}\/|[\w-]+(?:\/[\w.-]+)*\.(?:md|html?|png|jpe?g|gif|svg)\b)[^)\s]*\)/.test(text)) score += 1.5;
+  if (/^#{1,6} +\S/m.test(text)) score += /^#{1,6} +\S.*\n(?:[ \t]*\n)*[A-Za-z*\-[>|`]/m.test(text) ? 1 : 0.5;
+  if (/^={3,}\s*$/m.test(text)) score += 1;
+  if (/(?:^|\s)(?:\*\*|__)[^*_\n]+(?:\*\*|__)(?=[\s.,;:!?)]|$)/m.test(text)) score += 1;
+  if (/^[ \t]*[-*+] \[[ xX]\] /m.test(text)) score += 1;
+  const listLines = text.match(/^[ \t]{0,3}(?:[-*+]|\d{1,3}[.)]) +\S/gm)?.length ?? 0;
+  if (listLines >= 2) score += 0.5;
+  if (/^> ?\S/m.test(text)) score += 0.5;
+  if (/(?:^|[\s(])`[^`\n]+`(?=[\s.,;:!?)]|$)/m.test(text)) score += 0.5;
+  return score;
+}
+
+/* ------------------------------------------------------------------ dialects */
+
+const TS_MARKERS: readonly RegExp[] = [
+  /^[ \t]*(?:export\s+)?(?:declare\s+)?(?:interface|type)\s+[A-Z]\w*\s*(?:<[^>\n]*>)?\s*(?:=|\{|extends)/m,
+  /^[ \t]*(?:export\s+)?(?:const\s+)?enum\s+\w+\s*\{/m,
+  /\b(?:private|public|protected)\s+(?:readonly\s+)?\w+\s*[:=(;?]/,
+  /\breadonly\s+[\w[]/,
+  /\b(?:let|const|var)\s+\w+\s*:\s*[\w<>[\]|, .]+=/,
+  /[(,]\s*\w+\??\s*:\s*(?:string|number|boolean|any|unknown|void|never|object|[A-Z]\w*(?:<[^>\n]*>)?(?:\[\])?)\s*[,)=]/,
+  /\)\s*:\s*(?:string|number|boolean|any|unknown|void|never|Promise<|[A-Z]\w*(?:<[^>\n]*>)?(?:\[\])?(?:\s*\|\s*\w+)*)\s*(?:=>|\{)/,
+  /\bas\s+(?:const|string|number|any|unknown)\b/,
+  /\b(?:new\s+)?[A-Z]\w*<(?:string|number|boolean|any|unknown|[A-Z]\w*)(?:\[\])?(?:\s*,\s*[\w<>[\]]+)*>\s*\(/,
+  /^[ \t]*import\s+type\s/m,
+  /\bimplements\s+[A-Z]/,
+];
+
+const CPP_MARKERS: readonly RegExp[] = [
+  /\bstd::/,
+  /#\s*include\s*<(?:iostream|vector|string|map|unordered_map|set|unordered_set|memory|algorithm|sstream|fstream|thread|mutex|functional|utility|array|optional|chrono|c(?:stdio|stdlib|string|math|stdint|assert))>/,
+  /\btemplate\s*</,
+  /\bnamespace\s+\w+/,
+  /^[ \t]*(?:public|private|protected)\s*:/m,
+  /\bclass\s+\w+[^;\n]*\{/,
+  /\b(?:nullptr|constexpr|noexcept|static_cast|dynamic_cast|reinterpret_cast)\b/,
+  /\w::~?\w/,
+  /\bauto\s*&{0,2}\s*\[/,
+  /\boperator\s*(?:[-+*/%^&|~!=<>[\]()]+|<<|>>)\s*\(/,
+  /\b(?:cout|cin|cerr)\s*(?:<<|>>)/,
+];
+
+const SCSS_MARKERS: readonly RegExp[] = [
+  /^[ \t]*\$[\w-]+\s*:/m,
+  /@(?:mixin|include|extend|use|forward|each|for|function|return|if|else)\b/,
+  /#\{/,
+  /&(?:[:.\-_[]|\w)/,
+  /^[ \t]*%[\w-]+\s*\{/m,
+  /^[ \t]*\/\/ /m,
+];
+
+/** TOML-only syntax: quoted / array / inline-table / boolean / date values, arrays of tables. */
+const TOML_MARKERS: readonly RegExp[] = [
+  /^[ \t]*\[\[[\w.-]+\]\][ \t]*$/m,
+  /^[ \t]*[\w.-]+[ \t]*=[ \t]*(?:"|'|\[|\{|true\b|false\b|\d{4}-\d{2}-\d{2})/m,
+];
+
+const HTML_TAGS = new Set(
+  (
+    'a abbr address article aside audio b body br button canvas caption code div dl dt dd em embed fieldset figure ' +
+    'footer form h1 h2 h3 h4 h5 h6 head header hr html i iframe img input label legend li link main meta nav ol ' +
+    'option p pre script section select small span strong style sub sup table tbody td template textarea tfoot th ' +
+    'thead title tr u ul video'
+  ).split(' '),
+);
+
+/** CSS with a rule nested in another rule (not in an @media / @supports block) is SCSS / Less. */
+function hasNestedRules(text: string): boolean {
+  const stack: boolean[] = []; // true = a style rule block
+  let prelude = '';
+  const src = text.replace(/\/\*[\s\S]*?\*\//g, '');
+  for (const ch of src) {
+    if (ch === '{') {
+      const isRule = !prelude.trim().startsWith('@') && prelude.trim() !== '';
+      if (isRule && stack.length && stack[stack.length - 1] && !/^[\w-]+\s*:/.test(prelude.trim())) return true;
+      stack.push(isRule);
+      prelude = '';
+    } else if (ch === '}') {
+      stack.pop();
+      prelude = '';
+    } else if (ch === ';') {
+      prelude = '';
+    } else {
+      prelude += ch;
+    }
+  }
+  return false;
+}
+
+function count(markers: readonly RegExp[], text: string): number {
+  return markers.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
+}
+
+/** Choose between a language and its near-superset from syntax only the larger one allows. */
+export function refineDialect(code: LanguageCode, text: string): LanguageCode {
+  switch (code) {
+    case 'js':
+    case 'ts':
+      return count(TS_MARKERS, text) > 0 ? 'ts' : 'js';
+    case 'c':
+    case 'cpp':
+      return count(CPP_MARKERS, text) > 0 ? 'cpp' : 'c';
+    case 'css':
+    case 'scss':
+      return count(SCSS_MARKERS, text) > 0 || hasNestedRules(text) ? 'scss' : 'css';
+    case 'toml':
+    case 'ini':
+      return count(TOML_MARKERS, text) > 0 ? 'toml' : 'ini';
+    case 'html':
+    case 'xml': {
+      const tags = [...text.matchAll(/<([A-Za-z][\w:.-]*)/g)].map((m) => m[1]);
+      if (!tags.length) return code;
+      const html = tags.filter((t) => HTML_TAGS.has(t.toLowerCase())).length;
+      return html / tags.length >= 0.5 ? 'html' : 'xml';
+    }
+    default:
+      return code;
+  }
+}

@@ -1,0 +1,100 @@
+import { outlineCode } from '../../src/modules/intelligence/text/code-outline';
+import { ExtractiveTextEngine } from '../../src/modules/intelligence/text/extractive-text-engine';
+import { languageName } from '../../src/modules/intelligence/text/language-names';
+import { textRank } from '../../src/modules/intelligence/text/text-rank';
+
+const engine = new ExtractiveTextEngine();
+
+const KEY = 'Rotate the API keys of the billing service every ninety days and store the billing keys in the vault.';
+const THREAD = [
+  'Why did the billing service fail last night?',
+  `The billing service failed because its API keys expired. ${KEY}`,
+  'Is the vault backed up?',
+  'The weather in Lisbon was sunny.',
+  'Yes, and the billing service reads its API keys from the vault at start-up.',
+];
+
+describe('ExtractiveTextEngine (offline text generator)', () => {
+  it('summarizes with the most central sentence and leaves off-topic ones out', async () => {
+    const summary = await engine.summarize(THREAD, 2);
+    expect(summary).toContain(KEY);
+    expect(summary).not.toContain('Lisbon');
+    expect(await engine.summarize(THREAD, 2)).toBe(summary);
+  });
+
+  it('keeps reading order, respects the sentence budget and ignores code blocks', async () => {
+    const one = await engine.summarize(THREAD, 1);
+    expect(one.split(/(?<=[.?!])\s+/)).toHaveLength(1);
+    const withCode = await engine.summarize(['Use the cache layer for reads.\n```js\nconst x = cache.get(k);\n```\nThe cache layer keeps reads fast.'], 5);
+    expect(withCode).toBe('Use the cache layer for reads. The cache layer keeps reads fast.');
+    expect(await engine.summarize([], 3)).toBe('');
+    expect(await engine.summarize(['```\ncode only\n```'], 3)).toBe('');
+  });
+
+  it('ranks key phrases (noun chunks) by how much the text is about them', async () => {
+    const phrases = await engine.keyPhrases(THREAD.join('\n'), 3);
+    expect(phrases[0]).toBe('billing service');
+    expect(phrases).toContain('API keys');
+    expect(await engine.keyPhrases(THREAD.join('\n'), 3)).toEqual(phrases);
+  });
+
+  it('titles a thread by its topic', async () => {
+    const title = await engine.title(THREAD);
+    expect(title.toLowerCase()).toContain('billing service');
+    expect(title.length).toBeLessThanOrEqual(80);
+    expect(title.charAt(0)).toBe(title.charAt(0).toUpperCase());
+    expect(await engine.title(['   '])).toBe('');
+  });
+
+  it('describes code assets: language, definitions, imports, comments', async () => {
+    const go = 'package main\n\nimport (\n  "fmt"\n  "net/http"\n)\n\n// Server answers health checks.\ntype Server struct{}\n\nfunc (s *Server) Health(w http.ResponseWriter, r *http.Request) {\n  fmt.Fprintln(w, "ok")\n}\n\nfunc main() {}\n';
+    const text = await engine.describeAsset({ name: 'health server', text: go, generic: 'CODE', specific: 'go' });
+    expect(text).toMatch(/^"health server" is a Go code snippet of \d+ lines\./);
+    expect(text).toContain('struct `Server`');
+    expect(text).toContain('function `Health`');
+    expect(text).toContain('function `main`');
+    expect(text).toContain('`fmt`, `net/http`');
+    expect(text).toContain('Server answers health checks.');
+  });
+
+  it('describes prose assets by their central sentences', async () => {
+    const text = await engine.describeAsset({ name: null, text: THREAD.join(' '), generic: 'TEXT', specific: 'txt' });
+    expect(text).toMatch(/^This asset is a text note of \d+ words\./);
+    expect(text).toContain(KEY);
+    expect(text).toMatch(/Key phrases: billing service/);
+  });
+});
+
+describe('code outline', () => {
+  it.each([
+    ['ts', 'export interface User { id: string }\nexport async function loadUser(id: string) {}\nexport const save = async (u: User) => {};\nexport class Repo {}\nimport { x } from "./x";', ['interface User', 'function loadUser', 'function save', 'class Repo'], ['./x']],
+    ['rs', 'use std::io;\npub struct Point { x: i32 }\npub trait Shape {}\nfn area() -> f64 { 0.0 }', ['struct Point', 'trait Shape', 'function area'], ['std::io']],
+    ['java', 'import java.util.List;\npublic class Greeter {\n  public String greet(String name) {\n    if (name == null) { return ""; }\n    return name;\n  }\n}', ['class Greeter', 'function greet'], ['java.util.List']],
+    ['sql', 'CREATE TABLE IF NOT EXISTS invoices (id int);\ncreate index invoices_by_id on invoices(id);', ['table invoices', 'index invoices_by_id'], []],
+    ['c', '#include <stdio.h>\n\nint add(int a, int b) {\n  return a + b;\n}', ['function add'], ['stdio.h']],
+  ])('%s', (_lang, code, definitions, imports) => {
+    const outline = outlineCode(code);
+    expect(outline.definitions.map((d) => `${d.kind} ${d.name}`)).toEqual(definitions);
+    expect(outline.imports).toEqual(imports);
+  });
+
+  it('does not read prose or control flow as definitions', () => {
+    expect(outlineCode('if (ready) {\n  run();\n}\nwhile (x) {\n}').definitions).toEqual([]);
+    expect(outlineCode('#!/bin/sh\n#include <x.h>\n# real comment here').comments).toEqual(['real comment here']);
+  });
+});
+
+describe('textRank and language names', () => {
+  it('scores the sentence sharing the most vocabulary highest, and is stable', () => {
+    const scores = textRank([['a', 'b'], ['a', 'b', 'c'], ['c', 'd'], ['z']]);
+    expect(scores[1]).toBe(Math.max(...scores));
+    expect(textRank([['a', 'b'], ['a', 'b', 'c'], ['c', 'd'], ['z']])).toEqual(scores);
+    expect(scores.reduce((s, x) => s + x, 0)).toBeCloseTo(1, 6);
+  });
+
+  it('spells out languages', () => {
+    expect(languageName('py')).toBe('Python');
+    expect(languageName('cs')).toBe('C#');
+    expect(languageName('hljs-elixir')).toBe('Elixir');
+  });
+});
