@@ -17,6 +17,8 @@ const MAX_BATCH = 64;
 
 /** Prepared SQLite statements kept for reuse (the SQL texts are a fixed set in the code). */
 const MAX_STATEMENTS = 200;
+/** Prepared copies of each statement, used in turn. */
+const STATEMENT_COPIES = 4;
 
 type Work<T> = (em: EntityManager) => Promise<T>;
 interface SqliteStatement {
@@ -49,7 +51,8 @@ interface Unit {
 export class Database implements OnModuleInit, BeforeApplicationShutdown {
   private readonly lock: Semaphore | null;
   private readonly pending: Unit[] = [];
-  private readonly statements = new Map<string, SqliteStatement>();
+  private readonly statements = new Map<string, SqliteStatement[]>();
+  private nextCopy = 0;
   private closing = false;
   private draining = false;
 
@@ -72,7 +75,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
   /** SQLite refuses to close with prepared statements open: finalize them first. */
   beforeApplicationShutdown(): void {
     this.closing = true;
-    for (const statement of this.statements.values()) statement.finalize();
+    for (const pool of this.statements.values()) pool.forEach((statement) => statement.finalize());
     this.statements.clear();
   }
 
@@ -109,18 +112,20 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
    */
   query<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
     if (!this.lock || this.closing) return em.query(sql, params);
-    let statement = this.statements.get(sql);
-    if (!statement) {
+    let pool = this.statements.get(sql);
+    if (!pool) {
       if (this.statements.size >= MAX_STATEMENTS) {
         const [oldest, stale] = this.statements.entries().next().value!;
         this.statements.delete(oldest);
-        stale.finalize();
+        stale.forEach((statement) => statement.finalize());
       }
-      statement = this.sqlite().prepare(sql);
-      this.statements.set(sql, statement);
+      pool = Array.from({ length: STATEMENT_COPIES }, () => this.sqlite().prepare(sql));
+      this.statements.set(sql, pool);
     }
-    const prepared = statement;
-    return new Promise<T[]>((resolve, reject) => prepared.all(params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+    // node-sqlite3 runs the calls of one statement object strictly one after another, each
+    // waiting for a round trip through the event loop: a few copies keep the connection busy.
+    const statement = pool[(this.nextCopy = (this.nextCopy + 1) % STATEMENT_COPIES)];
+    return new Promise<T[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
   }
 
   private sqlite(): SqliteConnection {

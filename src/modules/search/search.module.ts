@@ -1,10 +1,24 @@
 import { Global, Module } from '@nestjs/common';
+import { AssetsModule } from '../assets/assets.module';
+import { RecommendedAssetsHandler } from './queries/recommended-assets.query';
+import { RelatedAssetsHandler } from './queries/related-assets.query';
+import { SearchAssetsHandler } from './queries/search-assets.query';
+import { SearchWithFiltersHandler } from './queries/search-with-filters.query';
+import { SearchController } from './search.controller';
+import { SearchEngine } from './search-engine.service';
 import { SearchIndex } from './search-index.service';
 
-/** The search index over assets (full text + fuzzy), fed inside asset transactions. */
+const queryHandlers = [SearchAssetsHandler, SearchWithFiltersHandler, RelatedAssetsHandler, RecommendedAssetsHandler];
+
+/**
+ * The search index over assets (words + identifier parts, substrings, typo correction), written
+ * inside the asset transactions through SearchIndex, and the search / related / recommended routes.
+ */
 @Global()
 @Module({
-  providers: [SearchIndex],
-  exports: [SearchIndex],
+  imports: [AssetsModule],
+  controllers: [SearchController],
+  providers: [SearchIndex, SearchEngine, ...queryHandlers],
+  exports: [SearchIndex, SearchEngine],
 })
 export class SearchModule {}

@@ -1,0 +1,246 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In } from 'typeorm';
+import { AssetReader } from '../assets/asset.reader';
+import { AssetEntity } from '../assets/asset.entity';
+import { AssetAggregate } from '../assets/wire/asset.wire';
+import { SearchIndex } from './search-index.service';
+import { Scope, SearchStore, WordQuery } from './store/search-store';
+import { QueryWord, allowedEdits, anchorLength, editDistance, indexText, isKeyTerm, isVocabularyTerm, queryWords } from './terms';
+
+/** Results per search, best first (the interface has no paging). */
+export const RESULT_LIMIT = 20;
+/** Reciprocal rank fusion constant (Cormack et al.). */
+const RRF_K = 60;
+/** Fusion weights of the ranked lists. */
+const WEIGHTS = { exact: 1, substring: 0.8, fuzzy: 0.6, partial: 0.4 } as const;
+/** Corrections tried per misspelt word. */
+const CORRECTIONS = 3;
+/** Inputs considered by related / recommended, and key terms taken from each. */
+const MAX_SEEDS = 20;
+const KEY_TERMS = 10;
+/** Characters of a text checked when naming the field that matched. */
+const EVIDENCE_CHARS = 20_000;
+
+export type SearchedMatch = 'UNKNOWN' | 'TITLE' | 'ANNOTATION' | 'HINT' | 'CONTENT' | 'FUZZY' | 'MULTIPLE' | 'TAGS' | 'WEBSITES' | 'PERSONS';
+
+export interface SearchHit {
+  aggregate: AssetAggregate;
+  exact: boolean;
+  score: number;
+  match: SearchedMatch;
+}
+
+export interface SearchRequest {
+  query?: string;
+  /** Normalised lowercase tags: assets having at least one of them. */
+  tags?: string[];
+  scope: Scope;
+  /** Text that must appear for the match field (phrase filters) when there is no query. */
+  phrases?: string[];
+  /** Fields the filters matched on (tags, websites) when there is no query. */
+  filterMatches?: SearchedMatch[];
+}
+
+/** What a query matched with, to name the matched field of each result. */
+interface Evidence {
+  words: QueryWord[];
+  needles: string[];
+  corrections: string[];
+}
+
+const group = (word: QueryWord): string[][] => [[word.whole], ...(word.parts.length ? [word.parts] : [])];
+
+/**
+ * Fuzzy search over the index: exact words (identifier parts included), substrings (trigrams)
+ * and typo corrections against the index's own vocabulary, fused by reciprocal rank.
+ */
+@Injectable()
+export class SearchEngine {
+  constructor(
+    private readonly index: SearchIndex,
+    private readonly reader: AssetReader,
+  ) {}
+
+  private get store(): SearchStore {
+    return this.index.store;
+  }
+
+  async search(em: EntityManager, request: SearchRequest): Promise<SearchHit[]> {
+    const query = request.query?.trim() ?? '';
+    const tags = request.tags?.length ? [...new Set(request.tags)] : undefined;
+    const scope: Scope = tags ? { ...request.scope, anyTags: tags } : request.scope;
+
+    if (!query) {
+      if (tags) {
+        const found = await this.store.tags(em, tags, scope, RESULT_LIMIT);
+        const aggregates = await this.aggregates(em, found.map((f) => f.id));
+        return found
+          .filter((f) => aggregates.has(f.id))
+          .map((f) => ({ aggregate: aggregates.get(f.id)!, exact: f.count === tags.length, score: f.count / tags.length, match: 'TAGS' as const }));
+      }
+      const ids = await this.store.recent(em, scope, RESULT_LIMIT);
+      const aggregates = await this.aggregates(em, ids);
+      const evidence: Evidence = { words: [], needles: (request.phrases ?? []).map((p) => p.toLowerCase()), corrections: [] };
+      return ids
+        .filter((id) => aggregates.has(id))
+        .map((id) => {
+          const aggregate = aggregates.get(id)!;
+          const fields = [...new Set([...matchedFields(aggregate, evidence), ...(request.filterMatches ?? [])])];
+          return { aggregate, exact: true, score: 1, match: fields.length > 1 ? 'MULTIPLE' : (fields[0] ?? 'UNKNOWN') };
+        });
+    }
+
+    const words = queryWords(query);
+    const needles = words.length ? words.map((w) => w.whole) : [query.toLowerCase()];
+    const exactQuery: WordQuery = words.map(group);
+    const exact = await this.store.words(em, exactQuery, 'AND', scope, RESULT_LIMIT);
+    // When whole words already fill the page, substrings could only add weaker suggestions.
+    const substring = exact.length < RESULT_LIMIT ? await this.store.substrings(em, needles, scope, RESULT_LIMIT) : [];
+
+    // Typo tolerance: words the index has never seen are corrected against its vocabulary.
+    const corrections = new Map<string, string[]>();
+    const known = await this.store.documentFrequency(em, [...new Set(words.flatMap((w) => [w.whole, ...w.parts]))]);
+    for (const word of words) {
+      const seen = (known.get(word.whole) ?? 0) > 0 || (word.parts.length > 0 && word.parts.every((p) => (known.get(p) ?? 0) > 0));
+      if (seen) continue;
+      const found = await this.correct(em, word.whole);
+      if (found.length) corrections.set(word.whole, found);
+    }
+    const fuzzyQuery: WordQuery = words.map((w) => [...group(w), ...(corrections.get(w.whole) ?? []).map((c) => [c])]);
+    const fuzzy = corrections.size ? await this.store.words(em, fuzzyQuery, 'AND', scope, RESULT_LIMIT) : [];
+    const partial = exact.length === 0 && words.length > 1 ? await this.store.words(em, fuzzyQuery, 'OR', scope, RESULT_LIMIT) : [];
+
+    const lists: Array<[keyof typeof WEIGHTS, string[]]> = [
+      ['exact', exact],
+      ['substring', substring],
+      ['fuzzy', fuzzy],
+      ['partial', partial],
+    ];
+    const fused = new Map<string, number>();
+    const kinds = new Map<string, Set<string>>();
+    for (const [kind, ids] of lists) {
+      ids.forEach((id, rank) => {
+        fused.set(id, (fused.get(id) ?? 0) + WEIGHTS[kind] / (RRF_K + rank + 1));
+        if (!kinds.has(id)) kinds.set(id, new Set());
+        kinds.get(id)!.add(kind);
+      });
+    }
+    const best = (Object.values(WEIGHTS) as number[]).reduce((a, b) => a + b, 0) / (RRF_K + 1);
+    const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, RESULT_LIMIT);
+    const ids = ranked.map(([id]) => id);
+
+    const tagCounts = tags ? new Map((await this.store.tags(em, tags, { ...scope, space: ids }, ids.length)).map((t) => [t.id, t.count])) : null;
+    const aggregates = await this.aggregates(em, ids);
+    const evidence: Evidence = { words, needles, corrections: [...corrections.values()].flat() };
+    const exactSet = new Set(exact);
+    return ranked
+      .filter(([id]) => aggregates.has(id))
+      .map(([id, score]) => {
+        const aggregate = aggregates.get(id)!;
+        const via = kinds.get(id)!;
+        const onlyFuzzy = via.size === 1 && via.has('fuzzy');
+        const fields = onlyFuzzy ? [] : matchedFields(aggregate, evidence);
+        if (tagCounts) fields.push('TAGS');
+        const match: SearchedMatch = fields.length > 1 ? 'MULTIPLE' : (fields[0] ?? (onlyFuzzy ? 'FUZZY' : 'CONTENT'));
+        const allTags = !tagCounts || tagCounts.get(id) === tags!.length;
+        return { aggregate, exact: exactSet.has(id) && allTags, score: round(score / best), match };
+      });
+  }
+
+  /**
+   * Assets most similar to the given ones: each input's key terms (tf-idf over the index) as
+   * an OR query ranked by bm25 / ts_rank, the per-input rankings fused by reciprocal rank
+   * weighted by the input's weight. The inputs themselves are excluded.
+   */
+  async similar(em: EntityManager, seeds: Array<{ id?: string; text?: string; weight: number }>, limit: number): Promise<AssetAggregate[]> {
+    const used = seeds.slice(0, MAX_SEEDS);
+    const stored = await this.store.documents(em, used.flatMap((s) => (s.id ? [s.id] : [])));
+    const perSeed = used.map((seed) => {
+      const doc = seed.id ? stored.get(seed.id) : undefined;
+      const text = doc
+        ? [doc.name, doc.name, doc.name, doc.tags, doc.tags, doc.annotations, doc.content.slice(0, EVIDENCE_CHARS)].join('\n')
+        : (seed.text ?? '').slice(0, EVIDENCE_CHARS);
+      const counts = new Map<string, number>();
+      for (const term of indexText(text).split(' ')) if (isKeyTerm(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
+      return { indexed: doc !== undefined, terms: [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 40) };
+    });
+    // Inputs that are in the index count in its document frequencies; a term only they contain finds nothing else.
+    const inInputs = new Map<string, number>();
+    for (const seed of perSeed) if (seed.indexed) for (const [t] of seed.terms) inInputs.set(t, (inInputs.get(t) ?? 0) + 1);
+    const allTerms = [...new Set(perSeed.flatMap((seed) => seed.terms.map(([t]) => t)))];
+    if (allTerms.length === 0) return [];
+    const [df, total] = await Promise.all([this.store.documentFrequency(em, allTerms), this.store.documentCount(em)]);
+    const exclude = used.flatMap((s) => (s.id ? [s.id] : []));
+    const fused = new Map<string, number>();
+    const others = (t: string) => (df.get(t) ?? 0) - (inInputs.get(t) ?? 0);
+    for (const [i, { terms }] of perSeed.entries()) {
+      const max = Math.max(1, ...terms.map(([, n]) => n));
+      const key = terms
+        .filter(([t]) => others(t) > 0)
+        .map(([term, n]) => ({ term, score: (0.5 + (0.5 * n) / max) * Math.log(1 + total / others(term)) }))
+        .sort((a, b) => b.score - a.score || a.term.localeCompare(b.term))
+        .slice(0, KEY_TERMS);
+      if (key.length === 0) continue;
+      const ids = await this.store.words(em, key.map((k) => [[k.term]]), 'OR', { pseudo: false, exclude }, limit);
+      ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + used[i].weight / (RRF_K + rank + 1)));
+    }
+    const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([id]) => id);
+    const aggregates = await this.aggregates(em, ranked);
+    return ranked.filter((id) => aggregates.has(id)).map((id) => aggregates.get(id)!);
+  }
+
+  /** Vocabulary terms within the allowed edit distance, closest and most common first. */
+  private async correct(em: EntityManager, term: string): Promise<string[]> {
+    const length = [...term].length;
+    const max = allowedEdits(length);
+    if (max === 0 || !isVocabularyTerm(term)) return [];
+    const k = anchorLength(length);
+    const near = await this.store.vocabularyNear(em, term.slice(0, k), term.slice(-k), length - max, length + max);
+    const scored = near
+      .filter((c) => c !== term)
+      .map((c) => ({ c, d: editDistance(term, c, max) }))
+      .filter((x) => x.d <= max)
+      .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
+      .slice(0, 12);
+    if (scored.length === 0) return [];
+    const df = await this.store.documentFrequency(em, scored.map((x) => x.c));
+    return scored
+      .filter((x) => (df.get(x.c) ?? 0) > 0)
+      .sort((a, b) => a.d - b.d || df.get(b.c)! - df.get(a.c)! || a.c.localeCompare(b.c))
+      .slice(0, CORRECTIONS)
+      .map((x) => x.c);
+  }
+
+  async aggregates(em: EntityManager, ids: string[]): Promise<Map<string, AssetAggregate>> {
+    if (ids.length === 0) return new Map();
+    const assets = await em.find(AssetEntity, { where: { id: In(ids) } });
+    const live = assets.filter((a) => !a.deletedAt);
+    return new Map((await this.reader.aggregates(em, live)).map((a) => [a.asset.id, a]));
+  }
+}
+
+const round = (n: number): number => Math.round(n * 1e6) / 1e6;
+
+/** The fields of an asset where the query's words, substrings or corrections appear. */
+function matchedFields(aggregate: AssetAggregate, evidence: Evidence): SearchedMatch[] {
+  const fields: Array<[SearchedMatch, string]> = [
+    ['TITLE', aggregate.asset.name ?? ''],
+    ['ANNOTATION', aggregate.annotations.map((a) => a.text).join('\n')],
+    ['TAGS', aggregate.tags.map((t) => t.text).join('\n')],
+    ['WEBSITES', aggregate.websites.map((w) => `${w.url} ${w.name}`).join('\n')],
+    ['CONTENT', aggregate.formats.map((f) => f.raw).join('\n')],
+  ];
+  const out: SearchedMatch[] = [];
+  for (const [field, raw] of fields) {
+    const text = raw.slice(0, EVIDENCE_CHARS);
+    if (!text) continue;
+    const lower = text.toLowerCase();
+    const terms = new Set(indexText(text).split(' '));
+    const hit =
+      evidence.words.some((w) => terms.has(w.whole) || (w.parts.length > 0 && w.parts.every((p) => terms.has(p)))) ||
+      evidence.needles.some((n) => n.length > 0 && lower.includes(n)) ||
+      evidence.corrections.some((c) => terms.has(c));
+    if (hit) out.push(field);
+  }
+  return out;
+}

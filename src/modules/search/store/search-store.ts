@@ -1,0 +1,76 @@
+import { EntityManager } from 'typeorm';
+import { AssetFiltersDto } from '../dto/search-with-filters.dto';
+
+/** What the index keeps about one asset (built by SearchIndex from the asset's rows). */
+export interface IndexedDocument {
+  assetId: string;
+  pseudo: boolean;
+  name: string;
+  annotations: string;
+  content: string;
+  /** Normalised lowercase tag texts. */
+  tags: string[];
+  /** Lowercase "url name" lines. */
+  websites: string[];
+  /** Classification codes of the formats. */
+  specifics: string[];
+  createdAt: string;
+  updatedAt: string;
+}
+
+/** Which indexed assets a query may return (conditions on the documents table). */
+export interface Scope {
+  /** Include pseudo assets. */
+  pseudo: boolean;
+  /** Only these asset ids. */
+  space?: string[];
+  /** Never these asset ids. */
+  exclude?: string[];
+  /** At least one of these (normalised lowercase) tags. */
+  anyTags?: string[];
+  filters?: AssetFiltersDto;
+  /** Phrase filters are case-sensitive. */
+  casing?: boolean;
+}
+
+/**
+ * A word query: every group must match (AND) or any (OR); a group matches when any of its
+ * alternatives does; an alternative is a phrase of one or more terms.
+ */
+export type WordQuery = string[][][];
+
+/** Storage and retrieval of the index, one implementation per dialect. */
+export interface SearchStore {
+  write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms): Promise<void>;
+  remove(em: EntityManager, assetId: string): Promise<void>;
+  /** Asset ids matching a word query, best first. */
+  words(em: EntityManager, query: WordQuery, mode: 'AND' | 'OR', scope: Scope, limit: number): Promise<string[]>;
+  /** Asset ids whose name or first part of text contains every needle (>= 3 characters), best first. */
+  substrings(em: EntityManager, needles: string[], scope: Scope, limit: number): Promise<string[]>;
+  /** Assets having at least one of the tags, with how many of them. */
+  tags(em: EntityManager, tags: string[], scope: Scope, limit: number): Promise<Array<{ id: string; count: number }>>;
+  /** Assets in scope, most recently updated first (no query). */
+  recent(em: EntityManager, scope: Scope, limit: number): Promise<string[]>;
+  /** How many live indexed documents contain each term (0 or absent when none). */
+  documentFrequency(em: EntityManager, terms: string[]): Promise<Map<string, number>>;
+  /** Number of indexed documents. */
+  documentCount(em: EntityManager): Promise<number>;
+  /** Vocabulary terms sharing the prefix or the suffix (lengths within the bounds). */
+  vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]>;
+  /** The stored documents of these assets (for key terms). */
+  documents(em: EntityManager, ids: string[]): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>>;
+  /** Asset ids of indexed documents, for finding assets the index misses. */
+  missing(em: EntityManager, limit: number): Promise<string[]>;
+}
+
+/** The analysed text of a document, as written to the full-text tables. */
+export interface IndexTerms {
+  name: string;
+  annotations: string;
+  tags: string;
+  websites: string;
+  content: string;
+  /** The lowercase first part of the text, for substring search (with the name). */
+  head: string;
+  vocabulary: string[];
+}

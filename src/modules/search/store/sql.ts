@@ -1,0 +1,78 @@
+import { AssetFilterDto, AssetFiltersDto } from '../dto/search-with-filters.dto';
+import { Scope } from './search-store';
+
+/** Builds parameterised SQL for either dialect (`?N` on SQLite, `$N` on PostgreSQL). */
+export class Sql {
+  readonly params: unknown[] = [];
+
+  constructor(readonly dialect: 'sqlite' | 'postgres') {}
+
+  p(value: unknown): string {
+    this.params.push(value);
+    return this.dialect === 'sqlite' ? `?${this.params.length}` : `$${this.params.length}`;
+  }
+
+  /** A sub-select producing the given strings. */
+  list(values: string[]): string {
+    return this.dialect === 'sqlite'
+      ? `(SELECT value FROM json_each(${this.p(JSON.stringify(values))}))`
+      : `(SELECT unnest(${this.p(values)}::varchar[]))`;
+  }
+
+  contains(haystack: string, needle: string): string {
+    return this.dialect === 'sqlite' ? `instr(${haystack}, ${this.p(needle)}) > 0` : `strpos(${haystack}, ${this.p(needle)}) > 0`;
+  }
+}
+
+/** Lower-case for comparisons in SQL: SQLite's lower() folds ASCII only, so fold the same way in JS. */
+function fold(sql: Sql, value: string): string {
+  return sql.dialect === 'sqlite' ? value.replace(/[A-Z]/g, (c) => c.toLowerCase()) : value.toLowerCase();
+}
+
+const iso = (value: string): string => new Date(value).toISOString();
+
+function filterSql(sql: Sql, filter: AssetFilterDto, casing: boolean): string {
+  const all: string[] = [];
+  if (filter.classification) all.push(sql.contains('d.specifics', ` ${filter.classification} `));
+  for (const tag of filter.tags ?? []) {
+    const text = tag.trim().replace(/\s+/g, ' ').toLowerCase();
+    all.push(`EXISTS (SELECT 1 FROM search_tags st WHERE st.asset_id = d.asset_id AND st.tag = ${sql.p(text)})`);
+  }
+  for (const website of filter.websites ?? []) all.push(sql.contains('d.websites', website.trim().toLowerCase()));
+  // Trove records no persons, so no asset is linked to any person.
+  if (filter.persons?.length) all.push('1 = 0');
+  const phrase = filter.phrase;
+  if (phrase?.value) {
+    const fields = [
+      ...(phrase.title ? ['d.name'] : []),
+      ...(phrase.annotation ? ['d.annotations'] : []),
+      ...(phrase.content ? ['d.content'] : []),
+    ];
+    const where = fields.length ? fields : ['d.name', 'd.annotations', 'd.content'];
+    const any = where.map((field) => (casing ? sql.contains(field, phrase.value!) : sql.contains(`lower(${field})`, fold(sql, phrase.value!))));
+    all.push(`(${any.join(' OR ')})`);
+  }
+  for (const [column, range] of [['d.created_at', filter.created], ['d.updated_at', filter.updated]] as const) {
+    if (range?.from) all.push(`${column} >= ${sql.p(iso(range.from.value))}`);
+    if (range?.to) all.push(`${column} <= ${sql.p(iso(range.to.value))}`);
+  }
+  if (filter.operations) all.push(filtersSql(sql, filter.operations, casing));
+  return all.length ? `(${all.join(' AND ')})` : '1 = 1';
+}
+
+export function filtersSql(sql: Sql, filters: AssetFiltersDto, casing: boolean): string {
+  if (filters.iterable.length === 0) return '1 = 1';
+  const parts = filters.iterable.map((f) => filterSql(sql, f, casing));
+  return `(${parts.join(filters.type === 'OR' ? ' OR ' : ' AND ')})`;
+}
+
+/** The scope as conditions on the documents table aliased `d`. */
+export function scopeSql(sql: Sql, scope: Scope): string {
+  const all: string[] = [];
+  if (!scope.pseudo) all.push('NOT d.pseudo');
+  if (scope.space) all.push(`d.asset_id IN ${sql.list(scope.space)}`);
+  if (scope.exclude?.length) all.push(`d.asset_id NOT IN ${sql.list(scope.exclude)}`);
+  if (scope.anyTags) all.push(`d.asset_id IN (SELECT st.asset_id FROM search_tags st WHERE st.tag IN ${sql.list(scope.anyTags)})`);
+  if (scope.filters) all.push(filtersSql(sql, scope.filters, scope.casing ?? false));
+  return all.length ? all.join(' AND ') : '1 = 1';
+}

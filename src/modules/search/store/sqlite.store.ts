@@ -1,0 +1,211 @@
+import type { Database as SqliteConnection } from 'sqlite3';
+import { EntityManager } from 'typeorm';
+import { reverse } from '../terms';
+import { IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery } from './search-store';
+import { Sql, scopeSql } from './sql';
+
+/**
+ * Very common terms match most of the index; bm25 is then computed over the most recent
+ * WINDOW matches only (FTS5 walks rowids newest first), which keeps every query bounded
+ * (about 3 microseconds per ranked row here). With fewer matches the ranking is exact.
+ */
+const WINDOW = 600;
+/** Vocabulary rows per INSERT (three parameters each; SQLite allows 32766). */
+const VOCAB_CHUNK = 500;
+/** bm25 column weights of search_words: name, annotations, tags, websites, content. */
+const WORD_WEIGHTS = '10.0, 4.0, 6.0, 2.0, 1.0';
+/** bm25 column weights of search_trigrams: name, head. */
+const TRIGRAM_WEIGHTS = '4.0, 1.0';
+
+/**
+ * Statements go straight to the sqlite3 connection TypeORM holds: SQLite has that one
+ * connection, so they run inside the caller's transaction (Database serialises access), and
+ * skip TypeORM's per-query wrapper, which costs about 0.25 ms here against 0.05 ms for the
+ * statement itself; indexing runs seven statements per asset, a search about ten.
+ */
+function connection(em: EntityManager): SqliteConnection {
+  return (em.connection.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+}
+
+export function all<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
+  return new Promise((resolve, reject) => connection(em).all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+}
+
+function run(em: EntityManager, sql: string, params: unknown[] = []): Promise<number> {
+  return new Promise((resolve, reject) =>
+    connection(em).run(sql, params, function (this: { lastID: number }, error: Error | null) {
+      if (error) reject(error);
+      else resolve(this.lastID);
+    }),
+  );
+}
+
+const phrase = (terms: string[]): string => `"${terms.join(' ')}"`;
+
+/** An FTS5 MATCH expression (terms only ever contain letters, digits and underscores). */
+export function ftsExpression(query: WordQuery, mode: 'AND' | 'OR'): string {
+  return query.map((group) => (group.length === 1 ? phrase(group[0]) : `(${group.map(phrase).join(' OR ')})`)).join(` ${mode} `);
+}
+
+/**
+ * SQLite: FTS5 word table (unicode61, `_` kept inside words) and trigram table, both
+ * contentless with delete support, keyed by `search_documents.doc_id`; `search_vocab`
+ * (term, reversed term) for typo candidates; `search_tags` for tag search and filters.
+ */
+export class SqliteSearchStore implements SearchStore {
+  async write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms): Promise<void> {
+    const fields = [
+      doc.pseudo ? 1 : 0,
+      doc.name,
+      doc.annotations,
+      doc.content,
+      doc.tags.join('\n'),
+      doc.websites.join('\n'),
+      ` ${doc.specifics.join(' ')} `,
+      doc.createdAt,
+      doc.updatedAt,
+    ];
+    const existing = await all<{ doc_id: number }>(em, `SELECT doc_id FROM search_documents WHERE asset_id = ?`, [doc.assetId]);
+    let docId: number;
+    if (existing.length) {
+      docId = existing[0].doc_id;
+      await all(
+        em,
+        `UPDATE search_documents SET pseudo = ?, name = ?, annotations = ?, content = ?, tags = ?, websites = ?, specifics = ?, created_at = ?, updated_at = ? WHERE doc_id = ?`,
+        [...fields, docId],
+      );
+      await all(em, `DELETE FROM search_words WHERE rowid = ?`, [docId]);
+      await all(em, `DELETE FROM search_trigrams WHERE rowid = ?`, [docId]);
+      await all(em, `DELETE FROM search_tags WHERE asset_id = ?`, [doc.assetId]);
+    } else {
+      docId = await run(
+        em,
+        `INSERT INTO search_documents (asset_id, pseudo, name, annotations, content, tags, websites, specifics, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+        [doc.assetId, ...fields],
+      );
+    }
+    await all(em, `INSERT INTO search_words (rowid, name, annotations, tags, websites, content) VALUES (?, ?, ?, ?, ?, ?)`, [
+      docId,
+      terms.name,
+      terms.annotations,
+      terms.tags,
+      terms.websites,
+      terms.content,
+    ]);
+    await all(em, `INSERT INTO search_trigrams (rowid, name, head) VALUES (?, ?, ?)`, [docId, doc.name.toLowerCase(), terms.head]);
+    if (doc.tags.length) {
+      await all(em, `INSERT OR IGNORE INTO search_tags (asset_id, tag) SELECT ?, value FROM json_each(?)`, [doc.assetId, JSON.stringify(doc.tags)]);
+    }
+    // Multi-row VALUES: about 2.5x faster here than json_each with json_extract.
+    for (let i = 0; i < terms.vocabulary.length; i += VOCAB_CHUNK) {
+      const chunk = terms.vocabulary.slice(i, i + VOCAB_CHUNK);
+      await all(
+        em,
+        `INSERT OR IGNORE INTO search_vocab (term, rev, len) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
+        chunk.flatMap((t) => [t, reverse(t), [...t].length]),
+      );
+    }
+  }
+
+  async remove(em: EntityManager, assetId: string): Promise<void> {
+    const existing = await all<{ doc_id: number }>(em, `SELECT doc_id FROM search_documents WHERE asset_id = ?`, [assetId]);
+    if (!existing.length) return;
+    const docId = existing[0].doc_id;
+    await all(em, `DELETE FROM search_words WHERE rowid = ?`, [docId]);
+    await all(em, `DELETE FROM search_trigrams WHERE rowid = ?`, [docId]);
+    await all(em, `DELETE FROM search_tags WHERE asset_id = ?`, [assetId]);
+    await all(em, `DELETE FROM search_documents WHERE doc_id = ?`, [docId]);
+  }
+
+  /** CROSS JOIN keeps the full-text table as the outer loop: SQLite would otherwise start from a
+   * selective scope (tags, a search space) and run one MATCH per document, hundreds of times slower. */
+  private async ranked(em: EntityManager, table: string, weights: string, match: string, scope: Scope, limit: number): Promise<string[]> {
+    const sql = new Sql('sqlite');
+    const text = `SELECT d.asset_id AS id, bm25(${table}, ${weights}) AS r FROM ${table} CROSS JOIN search_documents d ON d.doc_id = ${table}.rowid
+      WHERE ${table} MATCH ${sql.p(match)} AND ${scopeSql(sql, scope)} ORDER BY ${table}.rowid DESC LIMIT ${WINDOW}`;
+    const rows: Array<{ id: string; r: number }> = await all(em, text, sql.params);
+    rows.sort((a, b) => a.r - b.r);
+    return rows.slice(0, limit).map((row) => row.id);
+  }
+
+  words(em: EntityManager, query: WordQuery, mode: 'AND' | 'OR', scope: Scope, limit: number): Promise<string[]> {
+    if (query.length === 0) return Promise.resolve([]);
+    return this.ranked(em, 'search_words', WORD_WEIGHTS, ftsExpression(query, mode), scope, limit);
+  }
+
+  substrings(em: EntityManager, needles: string[], scope: Scope, limit: number): Promise<string[]> {
+    const usable = needles.filter((n) => [...n].length >= 3);
+    if (usable.length === 0) return Promise.resolve([]);
+    const match = usable.map((n) => `"${n.replace(/"/g, '""')}"`).join(' AND ');
+    return this.ranked(em, 'search_trigrams', TRIGRAM_WEIGHTS, match, scope, limit);
+  }
+
+  async tags(em: EntityManager, tags: string[], scope: Scope, limit: number): Promise<Array<{ id: string; count: number }>> {
+    const sql = new Sql('sqlite');
+    const rows: Array<{ id: string; n: number }> = await all(
+        em,
+      `SELECT d.asset_id AS id, COUNT(*) AS n FROM search_tags t JOIN search_documents d ON d.asset_id = t.asset_id
+       WHERE t.tag IN ${sql.list(tags)} AND ${scopeSql(sql, scope)}
+       GROUP BY d.asset_id, d.updated_at ORDER BY n DESC, d.updated_at DESC LIMIT ${sql.p(limit)}`,
+      sql.params,
+    );
+    return rows.map((row) => ({ id: row.id, count: Number(row.n) }));
+  }
+
+  async recent(em: EntityManager, scope: Scope, limit: number): Promise<string[]> {
+    const sql = new Sql('sqlite');
+    const rows: Array<{ id: string }> = await all(
+        em,
+      `SELECT d.asset_id AS id FROM search_documents d WHERE ${scopeSql(sql, scope)} ORDER BY d.updated_at DESC, d.asset_id DESC LIMIT ${sql.p(limit)}`,
+      sql.params,
+    );
+    return rows.map((row) => row.id);
+  }
+
+  async documentFrequency(em: EntityManager, terms: string[]): Promise<Map<string, number>> {
+    const result = new Map<string, number>();
+    if (terms.length === 0) return result;
+    // fts5vocab answers `term = ?` from the index directly; an IN list would scan it.
+    const rows: Array<{ term: string; doc: number }> = await all(
+        em,
+      terms.map((_, i) => `SELECT term, doc FROM search_words_vocab WHERE term = ?${i + 1}`).join(' UNION ALL '),
+      terms,
+    );
+    for (const row of rows) result.set(row.term, Number(row.doc));
+    return result;
+  }
+
+  async documentCount(em: EntityManager): Promise<number> {
+    const rows = await all(em, `SELECT COUNT(*) AS n FROM search_documents`);
+    return Number(rows[0].n);
+  }
+
+  async vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]> {
+    const rows: Array<{ term: string }> = await all(
+        em,
+      `SELECT term FROM (SELECT term FROM search_vocab WHERE term >= ?1 AND term < ?2 AND len BETWEEN ?5 AND ?6 LIMIT 5000)
+       UNION SELECT term FROM (SELECT term FROM search_vocab WHERE rev >= ?3 AND rev < ?4 AND len BETWEEN ?5 AND ?6 LIMIT 5000)`,
+      [prefix, `${prefix}\uffff`, reverse(suffix), `${reverse(suffix)}\uffff`, minLength, maxLength],
+    );
+    return rows.map((row) => row.term);
+  }
+
+  async documents(em: EntityManager, ids: string[]): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>> {
+    const sql = new Sql('sqlite');
+    const rows: Array<{ asset_id: string; name: string; annotations: string; content: string; tags: string }> = await all(
+        em,
+      `SELECT d.asset_id, d.name, d.annotations, d.content, d.tags FROM search_documents d WHERE d.asset_id IN ${sql.list(ids)}`,
+      sql.params,
+    );
+    return new Map(rows.map((row) => [row.asset_id, row]));
+  }
+
+  async missing(em: EntityManager, limit: number): Promise<string[]> {
+    const rows: Array<{ id: string }> = await all(
+        em,
+      `SELECT a.id FROM assets a WHERE a.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM search_documents d WHERE d.asset_id = a.id) LIMIT ?`,
+      [limit],
+    );
+    return rows.map((row) => row.id);
+  }
+}
