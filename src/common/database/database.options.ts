@@ -5,6 +5,15 @@ import { AppConfig } from '../config/app-config';
 const root = join(__dirname, '..', '..');
 
 /**
+ * TypeORM switches node-sqlite3 to verbose mode, which captures a stack trace on every call
+ * to the driver (measured: ~0.5 s of CPU per 1,000 creates). This is the same module with
+ * `verbose()` made a no-op; errors still carry SQLite's message and code.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const sqlite3 = require('sqlite3');
+const quietSqlite3 = Object.assign(Object.create(sqlite3), { verbose: () => quietSqlite3 });
+
+/**
  * The one description of the database, used by Nest (TypeOrmModule) and by the
  * TypeORM CLI (ormconfig.ts). Schema always comes from the migrations of the dialect.
  */
@@ -32,6 +41,7 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     type: 'sqlite',
     database: config.sqlitePath,
     migrations: [join(root, 'migrations', 'sqlite', '*.{ts,js}')],
+    driver: quietSqlite3,
     enableWAL: true,
     busyTimeout: 5000,
     busyErrorRetry: 2000,
