@@ -128,6 +128,18 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
     return new Promise<T[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
   }
 
+  /**
+   * Inserts one row given as entity properties (mapped to columns by TypeORM's metadata) with
+   * a plain prepared INSERT: unlike `em.insert`, it does not read columns with defaults back.
+   */
+  async insert<T extends object>(em: EntityManager, entity: new () => T, values: Partial<T>): Promise<void> {
+    const metadata = em.connection.getMetadata(entity);
+    const columns = metadata.columns.filter((c) => (values as Record<string, unknown>)[c.propertyName] !== undefined);
+    const mark = this.dialect === 'postgres' ? '$' : '?';
+    const sql = `INSERT INTO "${metadata.tableName}" (${columns.map((c) => `"${c.databaseName}"`).join(', ')}) VALUES (${columns.map((_, i) => `${mark}${i + 1}`).join(', ')})`;
+    await this.query(em, sql, columns.map((c) => (values as Record<string, unknown>)[c.propertyName]));
+  }
+
   private sqlite(): SqliteConnection {
     return (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
   }

@@ -9,6 +9,12 @@ import { ApplicationEntity } from './application.entity';
 /** Trove itself, credited with content that arrives without an application. */
 const SELF = { name: 'OPEN_SOURCE', version: INTERFACE_VERSION, platform: platformOf(process.platform) };
 
+/** Seeds name an application by our id, or by name + version + platform. */
+function identityKey(dto?: ApplicationDto): string {
+  if (!dto) return 'self';
+  return dto.id ? `id:${dto.id}|${dto.name}|${dto.version}|${dto.platform}` : `who:${dto.name}|${dto.version}|${dto.platform}`;
+}
+
 function platformOf(platform: NodeJS.Platform): string {
   return platform === 'darwin' ? 'MACOS' : platform === 'win32' ? 'WINDOWS' : platform === 'linux' ? 'LINUX' : 'UNKNOWN';
 }
@@ -19,6 +25,21 @@ function platformOf(platform: NodeJS.Platform): string {
  */
 @Injectable()
 export class ApplicationRegistry {
+  /** Ids of applications known to be committed, by identity: they are never deleted or renamed. */
+  private readonly committed = new Map<string, string>();
+
+  /** The id of the Application a seed names (recorded when new), inside the caller's transaction. */
+  async resolveId(em: EntityManager, dto?: ApplicationDto): Promise<string> {
+    const cached = this.committed.get(identityKey(dto));
+    if (cached) return cached;
+    return (await this.resolve(em, dto)).id;
+  }
+
+  /** Call after the transaction that resolved `id` committed: later resolutions skip the database. */
+  remember(dto: ApplicationDto | undefined, id: string): void {
+    this.committed.set(identityKey(dto), id);
+  }
+
   async resolve(em: EntityManager, dto?: ApplicationDto): Promise<ApplicationEntity> {
     if (dto?.id) {
       const known = await em.findOne(ApplicationEntity, { where: { id: dto.id } });

@@ -53,9 +53,8 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
 
     let applicationId = '';
     const created = await this.db.transaction(async (em) => {
-      const application = await this.applications.resolve(em, seeded.application);
-      applicationId = application.id;
-      await em.insert(AssetEntity, {
+      applicationId = await this.applications.resolveId(em, seeded.application);
+      await this.db.insert(em, AssetEntity, {
         id,
         name: metadata?.name?.trim() || null,
         creator: this.user.id,
@@ -68,14 +67,14 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
         updatedAt: now,
         deletedAt: null,
       });
-      await em.insert(FormatEntity, {
+      await this.db.insert(em, FormatEntity, {
         id: randomUUID(),
         assetId: id,
         position: 0,
         role: 'BOTH',
         generic: classification.generic,
         specific: classification.specific,
-        applicationId: application.id,
+        applicationId,
         creator: this.user.id,
         raw: text,
         bytes: Buffer.byteLength(text, 'utf8'),
@@ -88,6 +87,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
       await this.search.index(em, id);
       return assetWire(await this.reader.one(em, id), transferables);
     });
+    this.applications.remember(seeded.application, applicationId);
     this.events.publish(new AssetChangedEvent(id, 'created'));
     this.events.publish(new AssetActivityEvent(id, 'created', null, applicationId));
     return created;
