@@ -1,8 +1,8 @@
-import { Asset, AssetApi, AssetSpecificAssetExportExportTypeEnum as ExportTypeEnum, AssetsApi, ResponseError } from '@pieces.app/pieces-os-client';
+import { Asset, AssetApi, AssetSpecificAssetExportExportTypeEnum as ExportTypeEnum, AssetsApi } from '@pieces.app/pieces-os-client';
 import { EventBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { AssetsSearchedEvent } from '../../src/modules/assets/events/assets-searched.event';
-import { expectError, http } from './support/http';
+import { expectError, http, statusOf } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer } from './support/server';
 import { expectWire } from './support/wire';
@@ -28,23 +28,14 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
   ];
   /** Row counts of every asset table plus a digest of the asset rows: a rejected request leaves them unchanged. */
   async function snapshot(): Promise<string> {
-    const rows = await Promise.all(TABLES.map((t) => server.sql<{ n: string | number }>(`SELECT COUNT(*) AS n FROM ${t}`)));
+    const counts = await server.counts(TABLES);
     const assetRows = await server.sql(
       `SELECT id, name, updated_at, score_manual, score_automatic, score_reuse, score_update, score_reference, score_priority, score_searched FROM assets ORDER BY id`,
     );
     const formatRows = await server.sql(`SELECT id, generic, specific, updated_at FROM formats ORDER BY id`);
-    return `${rows.map((r, i) => `${TABLES[i]}=${r[0].n}`).join(' ')} ${JSON.stringify(assetRows)} ${JSON.stringify(formatRows)}`;
+    return `${counts} ${JSON.stringify(assetRows)} ${JSON.stringify(formatRows)}`;
   }
 
-  async function statusOf(call: Promise<unknown>): Promise<number> {
-    try {
-      await call;
-      return 200;
-    } catch (error) {
-      if (error instanceof ResponseError) return error.response.status;
-      throw error;
-    }
-  }
 
   async function create(raw: string, metadata: Record<string, unknown> = {}): Promise<Asset> {
     return assets.assetsCreateNewAsset({ seed: textSeed(raw, metadata) });

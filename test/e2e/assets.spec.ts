@@ -1,5 +1,5 @@
-import { AssetApi, AssetsApi, ResponseError } from '@pieces.app/pieces-os-client';
-import { expectError, http } from './support/http';
+import { AssetApi, AssetsApi } from '@pieces.app/pieces-os-client';
+import { expectError, http, statusOf } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer } from './support/server';
 import { expectWire } from './support/wire';
@@ -21,19 +21,9 @@ describe('core asset store', () => {
   /** Row counts of every asset table: a rejected request must leave them all unchanged. */
   async function counts(): Promise<string> {
     const tables = ['assets', 'formats', 'annotations', 'tags', 'asset_tags', 'websites', 'asset_websites', 'applications'];
-    const rows = await Promise.all(tables.map((t) => server.sql<{ n: string | number }>(`SELECT COUNT(*) AS n FROM ${t}`)));
-    return rows.map((r, i) => `${tables[i]}=${r[0].n}`).join(' ');
+    return server.counts(tables);
   }
 
-  async function statusOf(call: Promise<unknown>): Promise<number> {
-    try {
-      await call;
-      return 200;
-    } catch (error) {
-      if (error instanceof ResponseError) return error.response.status;
-      throw error;
-    }
-  }
 
   describe('create', () => {
     it('creates an asset from a text seed with metadata, complete on the wire and parsed by the SDK', async () => {

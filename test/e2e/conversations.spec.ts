@@ -1,6 +1,6 @@
-import { AssetsApi, ConversationApi, ConversationsApi, ResponseError } from '@pieces.app/pieces-os-client';
+import { AssetsApi, ConversationApi, ConversationsApi } from '@pieces.app/pieces-os-client';
 import { randomUUID } from 'node:crypto';
-import { RawResponse, expectError, http } from './support/http';
+import { RawResponse, expectError, http, statusOf } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer } from './support/server';
 import { expectWire } from './support/wire';
@@ -36,17 +36,7 @@ describe('conversations', () => {
   ];
   /** Row counts of every conversation table: a rejected request must leave them all unchanged. */
   async function counts(): Promise<string> {
-    const rows = await Promise.all(TABLES.map((t) => server.sql<{ n: string | number }>(`SELECT COUNT(*) AS n FROM ${t}`)));
-    return rows.map((r, i) => `${TABLES[i]}=${r[0].n}`).join(' ');
-  }
-  async function statusOf(call: Promise<unknown>): Promise<number> {
-    try {
-      await call;
-      return 200;
-    } catch (error) {
-      if (error instanceof ResponseError) return error.response.status;
-      throw error;
-    }
+    return server.counts(TABLES);
   }
   const post = (path: string, body?: unknown): Promise<RawResponse> => http(server.baseUrl, 'POST', path, body);
   const get = (path: string): Promise<RawResponse> => http(server.baseUrl, 'GET', path);

@@ -1,6 +1,6 @@
-import { AssetApi, AssetsApi, Configuration, ResponseError, SearchedAssets } from '@pieces.app/pieces-os-client';
+import { AssetApi, AssetsApi, Configuration, SearchedAssets } from '@pieces.app/pieces-os-client';
 import { request as httpRequest } from 'node:http';
-import { expectError, http, RawResponse } from './support/http';
+import { expectError, http, RawResponse, statusOf } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer } from './support/server';
 import { expectWire } from './support/wire';
@@ -67,19 +67,9 @@ describe('search', () => {
   /** Row counts of the search tables and assets: a rejected request must leave them unchanged. */
   async function counts(): Promise<string> {
     const tables = ['assets', 'search_documents', 'search_tags', 'search_vocab'];
-    const rows = await Promise.all(tables.map((t) => server.sql<{ n: string | number }>(`SELECT COUNT(*) AS n FROM ${t}`)));
-    return rows.map((r, i) => `${tables[i]}=${r[0].n}`).join(' ');
+    return server.counts(tables);
   }
 
-  async function statusOf(call: Promise<unknown>): Promise<number> {
-    try {
-      await call;
-      return 200;
-    } catch (error) {
-      if (error instanceof ResponseError) return error.response.status;
-      throw error;
-    }
-  }
 
   beforeAll(async () => {
     server = await startTestServer();

@@ -9,7 +9,7 @@ import { UpdateAssetCommand } from './commands/update-asset.command';
 import { AssetReclassificationDto } from './dto/asset-reclassification.dto';
 import { AssetDto } from './dto/asset.dto';
 import { SeededAccessorDto } from './dto/seeded-accessor.dto';
-import { SeededScoreIncrementDto } from './dto/seeded-score-increment.dto';
+import { SeededScoreIncrementDto } from '../../common/wire/dto/seeded-score-increment.dto';
 import { EXPORT_TYPES, parseExportType } from './export/asset-export';
 import { ExportAssetQuery } from './queries/export-asset.query';
 import { GetAssetFormatsQuery } from './queries/get-asset-formats.query';

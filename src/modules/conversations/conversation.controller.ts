@@ -10,7 +10,7 @@ import { UpdateConversationCommand } from './commands/update-conversation.comman
 import { LinkKind } from './conversation-links';
 import { ConversationSummarizeInputDto } from './dto/conversation-summarize-input.dto';
 import { ConversationDto } from './dto/conversation.dto';
-import { ConversationScoreIncrementDto } from './dto/seeded-score-increment.dto';
+import { SeededScoreIncrementDto } from '../../common/wire/dto/seeded-score-increment.dto';
 import { GetConversationMessagesQuery } from './queries/get-conversation-messages.query';
 import { GetConversationQuery } from './queries/get-conversation.query';
 import { ConversationMessagesWire, ConversationSummarizeOutputWire, ConversationWire } from './wire/conversation.wire';
@@ -70,9 +70,9 @@ export class ConversationController {
   @Post(':conversation/scores/increment')
   @HttpCode(204)
   @ApiOperation({ operationId: 'conversationScoresIncrement', summary: 'Increment the score counters of a conversation' })
-  @ApiBody({ type: ConversationScoreIncrementDto, required: false })
+  @ApiBody({ type: SeededScoreIncrementDto, required: false })
   @ApiNoContentResponse({ description: 'incremented' })
-  incrementScores(@Param('conversation', uuidParam('conversation')) conversation: string, @Body() increment: ConversationScoreIncrementDto): Promise<void> {
+  incrementScores(@Param('conversation', uuidParam('conversation')) conversation: string, @Body() increment: SeededScoreIncrementDto): Promise<void> {
     return this.commands.execute(new IncrementConversationScoresCommand(conversation, increment));
   }
 

@@ -38,3 +38,15 @@ export function expectError(response: RawResponse, status: number, message?: Reg
   );
   if (message) expect(JSON.stringify(response.json.message)).toMatch(message);
 }
+
+/** The HTTP status an SDK call ended with: 200 when it resolved, the response status when it threw. */
+export async function statusOf(call: Promise<unknown>): Promise<number> {
+  try {
+    await call;
+    return 200;
+  } catch (error) {
+    const response = (error as { response?: Response }).response;
+    if (response) return response.status;
+    throw error;
+  }
+}

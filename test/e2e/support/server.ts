@@ -16,6 +16,8 @@ export interface TestServer {
   sdk: Configuration;
   /** Runs SQL against the server's own database (for checking that nothing was written). */
   sql<T = Record<string, unknown>>(query: string, params?: unknown[]): Promise<T[]>;
+  /** `table=rows ...` for the given tables: a rejected request must leave it unchanged. */
+  counts(tables: string[]): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -72,6 +74,10 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     baseUrl,
     sdk: new Configuration({ basePath: baseUrl }),
     sql: (query, params) => dataSource.query(query, params),
+    counts: async (tables) => {
+      const rows = await Promise.all(tables.map((t) => dataSource.query(`SELECT COUNT(*) AS n FROM ${t}`)));
+      return rows.map((r, i) => `${tables[i]}=${r[0].n}`).join(' ');
+    },
     close: async () => {
       await app.close();
       await pg?.drop();

@@ -3,7 +3,7 @@ import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs
 import { Database } from '../../../common/database/database.service';
 import { AssetReader } from '../asset.reader';
 import { AssetEntity } from '../asset.entity';
-import { SeededScoreIncrementDto } from '../dto/seeded-score-increment.dto';
+import { SeededScoreIncrementDto } from '../../../common/wire/dto/seeded-score-increment.dto';
 import { AssetActivityEvent } from '../events/asset-activity.event';
 import { AssetChangedEvent } from '../events/asset-changed.event';
 

@@ -3,7 +3,7 @@ import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs
 import { Database } from '../../../common/database/database.service';
 import { ConversationReader } from '../conversation.reader';
 import { ConversationEntity } from '../conversation.entity';
-import { ConversationScoreIncrementDto } from '../dto/seeded-score-increment.dto';
+import { SeededScoreIncrementDto } from '../../../common/wire/dto/seeded-score-increment.dto';
 import { ConversationChangedEvent } from '../events/conversation-changed.event';
 
 const KINDS = ['reuse', 'update', 'reference', 'priority', 'searched'] as const;
@@ -26,7 +26,7 @@ const COUNTER: Record<Kind, [keyof ConversationEntity, string]> = {
 export class IncrementConversationScoresCommand extends Command<void> {
   constructor(
     readonly conversationId: string,
-    readonly increment: ConversationScoreIncrementDto | undefined,
+    readonly increment: SeededScoreIncrementDto | undefined,
   ) {
     super();
   }
