@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { SystemModule } from '../system/system.module';
 import { AssetController } from './asset.controller';
 import { AssetReader } from './asset.reader';
+import { FormatClassifier } from './format-classifier';
 import { AssetWriter } from './asset.writer';
 import { AssetsController } from './assets.controller';
 import { ChangeAssetLinkHandler } from './commands/change-asset-link.command';
@@ -32,7 +33,7 @@ const eventHandlers = [RecordAssetActivityHandler];
 @Module({
   imports: [SystemModule],
   controllers: [AssetsController, AssetController],
-  providers: [AssetReader, AssetWriter, ...commandHandlers, ...queryHandlers, ...eventHandlers],
+  providers: [AssetReader, AssetWriter, FormatClassifier, ...commandHandlers, ...queryHandlers, ...eventHandlers],
   exports: [AssetReader, AssetWriter],
 })
 export class AssetsModule {}

@@ -38,6 +38,10 @@ export class FormatEntity {
   @Column({ type: 'varchar', length: 36 })
   creator: string;
 
+  /** True while the label is provisional: FormatClassifier detects the language after commit. */
+  @Column({ name: 'classification_pending', type: 'boolean', default: false })
+  classificationPending: boolean;
+
   /** The text of the format (`fragment.string.raw`). */
   @Column({ type: 'text' })
   raw: string;

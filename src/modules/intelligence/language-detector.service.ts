@@ -84,15 +84,8 @@ export class LanguageDetector implements OnModuleDestroy {
   async analyze(raw: string, options: DetectOptions = {}): Promise<DetectionReport> {
     const mode = options.mode ?? 'blend';
     const weights = options.weights ?? DEFAULT_WEIGHTS;
-    const full = typeof raw === 'string' ? raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n') : '';
-    if (!full.trim()) return { classification: TEXT, source: 'empty' };
-    const text = head(full, MAX_INPUT_CHARS);
-
-    const rule = matchRules(text, full);
-    if (rule) return { classification: classificationOf(rule.code), source: 'rule', rule: rule.rule };
-
-    const md = markdownScore(text);
-    if (md < 2 && proseFeatures(text).isProse) return { classification: TEXT, source: 'prose' };
+    const { text, md, report } = this.cheap(raw);
+    if (report) return report;
 
     const g: Scores = mode === 'hljs' ? new Map() : await this.guesslang(text);
     let h: Scores = new Map();
@@ -109,6 +102,25 @@ export class LanguageDetector implements OnModuleDestroy {
     let best: ClassificationSpecificEnum = refineDialect(top[0][0], text);
     if (best === 'md' && md < MARKDOWN_MIN_SCORE) best = 'txt';
     return { classification: classificationOf(best), source: 'models', top };
+  }
+
+  /**
+   * The part of `analyze` that needs no model (microseconds): empty input, an unambiguous rule
+   * or plain prose. Null when only the models can tell.
+   */
+  quick(raw: string): LanguageClassification | null {
+    return this.cheap(raw).report?.classification ?? null;
+  }
+
+  private cheap(raw: string): { text: string; md: number; report?: DetectionReport } {
+    const full = typeof raw === 'string' ? raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n') : '';
+    if (!full.trim()) return { text: '', md: 0, report: { classification: TEXT, source: 'empty' } };
+    const text = head(full, MAX_INPUT_CHARS);
+    const rule = matchRules(text, full);
+    if (rule) return { text, md: 0, report: { classification: classificationOf(rule.code), source: 'rule', rule: rule.rule } };
+    const md = markdownScore(text);
+    if (md < 2 && proseFeatures(text).isProse) return { text, md, report: { classification: TEXT, source: 'prose' } };
+    return { text, md };
   }
 
   private async guesslang(text: string): Promise<Scores> {

@@ -2,7 +2,6 @@ import { CommandHandler, EventBus, ICommandHandler, Command } from '@nestjs/cqrs
 import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
 import { nowIso } from '../../../common/wire/common.wire';
-import { LanguageDetector } from '../../intelligence/language-detector.service';
 import { SearchIndex } from '../../search/search-index.service';
 import { ApplicationRegistry } from '../../system/application.registry';
 import { LocalUser } from '../../system/local-user';
@@ -13,6 +12,7 @@ import { AssetEntity } from '../asset.entity';
 import { SeedDto } from '../dto/seed.dto';
 import { AssetActivityEvent } from '../events/asset-activity.event';
 import { AssetChangedEvent } from '../events/asset-changed.event';
+import { FormatClassifier } from '../format-classifier';
 import { FormatEntity } from '../format.entity';
 import { AssetWire, assetWire } from '../wire/asset.wire';
 
@@ -33,7 +33,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     private readonly writer: AssetWriter,
     private readonly applications: ApplicationRegistry,
     private readonly user: LocalUser,
-    private readonly detector: LanguageDetector,
+    private readonly classifier: FormatClassifier,
     private readonly search: SearchIndex,
     private readonly events: EventBus,
   ) {}
@@ -42,11 +42,13 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     const text = seedText(seed);
     const seeded = seed!.asset!;
     const given = seeded.format.classification;
-    const detected = given?.generic && given?.specific ? null : await this.detector.detect(text);
+    const detected = given?.generic && given?.specific ? null : await this.classifier.classify(text);
     const classification = {
-      generic: given?.generic ?? detected!.generic,
-      specific: given?.specific ?? detected!.specific,
+      generic: given?.generic ?? detected!.classification.generic,
+      specific: given?.specific ?? detected!.classification.specific,
     };
+    const pending = detected?.pending === true;
+    const formatId = randomUUID();
     const metadata = seeded.metadata;
     const id = randomUUID();
     const now = nowIso();
@@ -68,12 +70,13 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
         deletedAt: null,
       });
       await this.db.insert(em, FormatEntity, {
-        id: randomUUID(),
+        id: formatId,
         assetId: id,
         position: 0,
         role: 'BOTH',
         generic: classification.generic,
         specific: classification.specific,
+        classificationPending: pending,
         applicationId,
         creator: this.user.id,
         raw: text,
@@ -88,6 +91,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
       return assetWire(await this.reader.one(em, id), transferables);
     });
     this.applications.remember(seeded.application, applicationId);
+    if (pending) this.classifier.refineLater([formatId]);
     this.events.publish(new AssetChangedEvent(id, 'created'));
     this.events.publish(new AssetActivityEvent(id, 'created', null, applicationId));
     return created;

@@ -1,0 +1,71 @@
+import { AssetsApi } from '@pieces.app/pieces-os-client';
+import { NestFastifyApplication } from '@nestjs/platform-fastify';
+import { http } from './support/http';
+import { textSeed } from './support/seeds';
+import { TestServer, startTestServer } from './support/server';
+import { createApp } from '../../src/bootstrap';
+import { loadConfig } from '../../src/common/config/app-config';
+
+/** Distinct Python snippets that no rule decides: only the language model can label them. */
+const snippet = (i: number) => `def handler_${i}(event, context):\n    items = [x * ${i} for x in event["items"]]\n    return {"count": len(items), "total": sum(items)}\n`;
+
+async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms = 60000): Promise<T> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const value = await probe();
+    if (done(value) || Date.now() > deadline) return value;
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}
+
+describe('language classification under load', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it('labels a single create inline with the model', async () => {
+    const created = await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: textSeed(snippet(0)) });
+    expect(created.formats.iterable[0].classification).toEqual(expect.objectContaining({ generic: 'CODE', specific: 'py' }));
+    expect(await server.sql(`SELECT id FROM formats WHERE classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'}`)).toHaveLength(0);
+  });
+
+  it('does not make concurrent creates wait for the model: provisional labels are refined after commit', async () => {
+    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => http(server.baseUrl, 'POST', '/assets/create', textSeed(snippet(i + 1)))));
+    expect(results.every((r) => r.status === 200)).toBe(true);
+    const provisional = results.filter((r) => r.json.formats.iterable[0].classification.specific === 'UNKNOWN');
+    expect(provisional.length).toBeGreaterThan(0);
+    for (const res of results) {
+      const label = await until(
+        async () => (await http(server.baseUrl, 'GET', `/asset/${res.json.id}`)).json.formats.iterable[0].classification,
+        (c) => c.specific !== 'UNKNOWN',
+      );
+      expect(label).toEqual({ generic: 'CODE', specific: 'py' });
+    }
+    const pending = await server.sql(`SELECT id FROM formats WHERE classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'}`);
+    expect(pending).toHaveLength(0);
+    // The refined label is searchable by the classification filter.
+    const filtered = await http(server.baseUrl, 'POST', '/assets/search', { filters: { iterable: [{ classification: 'py' }] } });
+    expect(filtered.json.results.iterable.length).toBeGreaterThanOrEqual(Math.min(20, results.length));
+  });
+
+  it('refines formats left pending by a stop when the next instance starts', async () => {
+    const created = await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: textSeed(snippet(99)) });
+    const formatId = created.formats.iterable[0].id;
+    await server.sql(`UPDATE formats SET specific = 'UNKNOWN', classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'} WHERE id = '${formatId}'`);
+    const env = server.config.databaseUrl ? { DATABASE_URL: server.config.databaseUrl } : { TROVE_DATA_DIR: server.config.dataDir };
+    const second: NestFastifyApplication = await createApp(loadConfig({ ...env, TROVE_LOG_LEVEL: 'error', PORT: '0' }));
+    await second.listen(0, '127.0.0.1');
+    try {
+      const rows = await until(
+        () => server.sql<{ specific: string; pending: unknown }>(`SELECT specific, classification_pending AS pending FROM formats WHERE id = '${formatId}'`),
+        (r) => r[0].specific !== 'UNKNOWN',
+      );
+      expect(rows[0].specific).toBe('py');
+      expect(Boolean(rows[0].pending)).toBe(false);
+    } finally {
+      await second.close();
+    }
+  });
+});
