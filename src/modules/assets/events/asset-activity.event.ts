@@ -1,12 +1,9 @@
 import { BeforeApplicationShutdown, Logger } from '@nestjs/common';
 import { EventsHandler, IEvent, IEventHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
-import { In, IsNull } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
 import { nowIso } from '../../../common/wire/common.wire';
 import { ApplicationRegistry } from '../../system/application.registry';
-import { ActivityEntity } from '../activity.entity';
-import { AssetEntity } from '../asset.entity';
 import { AssetsSearchedEvent } from './assets-searched.event';
 
 export const ACTIVITY_KINDS = [
@@ -31,7 +28,6 @@ export class AssetActivityEvent implements IEvent {
   ) {}
 }
 
-const CHUNK = 500;
 /** Activities are written in batches: at most this long after they happened... */
 const FLUSH_MS = 200;
 /** ...or as soon as this many are waiting. */
@@ -88,27 +84,42 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
 
   private async write(entries: AssetActivityEvent[]): Promise<void> {
     try {
+      // Two fixed statements, the rows passed as one JSON parameter: this runs under the SQLite
+      // write lock that readers wait for, so it must be short.
+      const pg = this.db.dialect === 'postgres';
+      const elements = pg ? 'json_array_elements($1::json) AS e(value)' : 'json_each(?1)';
+      let applicationId: string | null = null;
       await this.db.transaction(async (em) => {
-        const live = new Set<string>();
-        const ids = entries.map((e) => e.assetId);
-        for (let i = 0; i < ids.length; i += CHUNK) {
-          const found = await em.find(AssetEntity, { select: { id: true }, where: { id: In(ids.slice(i, i + CHUNK)), deletedAt: IsNull() } });
-          for (const a of found) live.add(a.id);
-        }
+        const ids = JSON.stringify([...new Set(entries.map((e) => e.assetId))]);
+        const live = new Set(
+          (
+            await this.db.query<{ id: string }>(
+              em,
+              `SELECT id FROM assets WHERE deleted_at IS NULL AND id IN (SELECT value${pg ? ' #>> \'{}\'' : ''} FROM ${elements})`,
+              [ids],
+            )
+          ).map((row) => row.id),
+        );
         const kept = entries.filter((e) => live.has(e.assetId));
         if (!kept.length) return;
-        const self = kept.some((e) => !e.applicationId) ? (await this.applications.resolve(em)).id : null;
-        const rows = kept.map((e) => ({
-          id: randomUUID(),
-          assetId: e.assetId,
-          applicationId: e.applicationId ?? self!,
-          event: e.kind,
-          mechanism: e.kind === 'searched' ? 'AUTOMATIC' : 'MANUAL',
-          metadata: e.metadata ? JSON.stringify(e.metadata) : null,
-          createdAt: e.at,
-        }));
-        for (let i = 0; i < rows.length; i += CHUNK) await em.insert(ActivityEntity, rows.slice(i, i + CHUNK));
+        const self = kept.some((e) => !e.applicationId) ? (applicationId = await this.applications.resolveId(em)) : null;
+        const rows = kept.map((e) => [
+          randomUUID(),
+          e.assetId,
+          e.applicationId ?? self!,
+          e.kind,
+          e.kind === 'searched' ? 'AUTOMATIC' : 'MANUAL',
+          e.metadata ? JSON.stringify(e.metadata) : null,
+          e.at,
+        ]);
+        await this.db.query(
+          em,
+          `INSERT INTO activities (id, asset_id, application_id, event, mechanism, metadata, created_at)
+           SELECT value->>0, value->>1, value->>2, value->>3, value->>4, value->>5, value->>6 FROM ${elements}`,
+          [JSON.stringify(rows)],
+        );
       });
+      if (applicationId) this.applications.remember(undefined, applicationId);
     } catch (error) {
       this.logger.error(`could not record ${entries.length} activit${entries.length === 1 ? 'y' : 'ies'}: ${(error as Error).message}`);
     }
