@@ -119,12 +119,14 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
         this.statements.delete(oldest);
         stale.forEach((statement) => statement.finalize());
       }
-      pool = Array.from({ length: STATEMENT_COPIES }, () => this.sqlite().prepare(sql));
+      pool = [];
       this.statements.set(sql, pool);
     }
     // node-sqlite3 runs the calls of one statement object strictly one after another, each
-    // waiting for a round trip through the event loop: a few copies keep the connection busy.
-    const statement = pool[(this.nextCopy = (this.nextCopy + 1) % STATEMENT_COPIES)];
+    // waiting for a round trip through the event loop: statements used again get a few copies,
+    // used in turn (one-off statements, e.g. with an IN list, cost a single prepare).
+    if (pool.length < STATEMENT_COPIES) pool.push(this.sqlite().prepare(sql));
+    const statement = pool[(this.nextCopy = (this.nextCopy + 1) % pool.length)];
     return new Promise<T[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
   }
 

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../../common/database/database.service';
 import { PostgresSearchStore } from './store/postgres.store';
 import { IndexTerms, IndexedDocument, SearchStore } from './store/search-store';
-import { SqliteSearchStore, all } from './store/sqlite.store';
+import { SqliteSearchStore } from './store/sqlite.store';
 import { MAX_INDEXED_CHARS, indexText, vocabulary } from './terms';
 
 /** Characters of the text (after the name) that substring search covers. */
@@ -39,7 +39,7 @@ export class SearchIndex implements OnApplicationBootstrap {
   readonly store: SearchStore;
 
   constructor(private readonly db: Database) {
-    this.store = db.dialect === 'postgres' ? new PostgresSearchStore() : new SqliteSearchStore();
+    this.store = db.dialect === 'postgres' ? new PostgresSearchStore() : new SqliteSearchStore(db);
   }
 
   /** (Re)indexes one asset from its current rows, within `em`'s transaction. */
@@ -72,7 +72,7 @@ export class SearchIndex implements OnApplicationBootstrap {
   private async load(em: EntityManager, assetId: string): Promise<IndexedDocument | null> {
     const p = this.db.dialect === 'postgres' ? '$1' : '?1';
     const sqlite = this.db.dialect === 'sqlite';
-    const rows: SourceRow[] = await (sqlite ? (sql: string, params: unknown[]) => all<SourceRow>(em, sql, params) : (sql: string, params: unknown[]) => em.query(sql, params))(
+    const rows: SourceRow[] = await ((sql: string, params: unknown[]) => this.db.query<SourceRow>(em, sql, params))(
       `SELECT 'a' AS kind, a.name AS x, CASE WHEN a.pseudo THEN '1' ELSE '0' END AS y, a.created_at AS z, a.updated_at AS w, a.deleted_at AS v FROM assets a WHERE a.id = ${p}
        UNION ALL SELECT 'f', f.raw, f.specific, CAST(f.position AS varchar(12)), NULL, NULL FROM formats f WHERE f.asset_id = ${p}
        UNION ALL SELECT 'n', n.text, n.created_at, NULL, NULL, NULL FROM annotations n WHERE n.asset_id = ${p}

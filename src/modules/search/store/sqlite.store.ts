@@ -1,5 +1,6 @@
 import type { Database as SqliteConnection } from 'sqlite3';
 import { EntityManager } from 'typeorm';
+import { Database } from '../../../common/database/database.service';
 import { reverse } from '../terms';
 import { IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery } from './search-store';
 import { Sql, scopeSql } from './sql';
@@ -27,10 +28,6 @@ function connection(em: EntityManager): SqliteConnection {
   return (em.connection.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
 }
 
-export function all<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
-  return new Promise((resolve, reject) => connection(em).all(sql, params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
-}
-
 function run(em: EntityManager, sql: string, params: unknown[] = []): Promise<number> {
   return new Promise((resolve, reject) =>
     connection(em).run(sql, params, function (this: { lastID: number }, error: Error | null) {
@@ -53,6 +50,9 @@ export function ftsExpression(query: WordQuery, mode: 'AND' | 'OR'): string {
  * (term, reversed term) for typo candidates; `search_tags` for tag search and filters.
  */
 export class SqliteSearchStore implements SearchStore {
+  /** Reads and writes go through Database.query: prepared once, reused. */
+  constructor(private readonly db: Database) {}
+
   async write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms): Promise<void> {
     const fields = [
       doc.pseudo ? 1 : 0,
@@ -65,18 +65,17 @@ export class SqliteSearchStore implements SearchStore {
       doc.createdAt,
       doc.updatedAt,
     ];
-    const existing = await all<{ doc_id: number }>(em, `SELECT doc_id FROM search_documents WHERE asset_id = ?`, [doc.assetId]);
+    const existing = await this.db.query<{ doc_id: number }>(em, `SELECT doc_id FROM search_documents WHERE asset_id = ?`, [doc.assetId]);
     let docId: number;
     if (existing.length) {
       docId = existing[0].doc_id;
-      await all(
-        em,
+      await this.db.query(em,
         `UPDATE search_documents SET pseudo = ?, name = ?, annotations = ?, content = ?, tags = ?, websites = ?, specifics = ?, created_at = ?, updated_at = ? WHERE doc_id = ?`,
         [...fields, docId],
       );
-      await all(em, `DELETE FROM search_words WHERE rowid = ?`, [docId]);
-      await all(em, `DELETE FROM search_trigrams WHERE rowid = ?`, [docId]);
-      await all(em, `DELETE FROM search_tags WHERE asset_id = ?`, [doc.assetId]);
+      await this.db.query(em, `DELETE FROM search_words WHERE rowid = ?`, [docId]);
+      await this.db.query(em, `DELETE FROM search_trigrams WHERE rowid = ?`, [docId]);
+      await this.db.query(em, `DELETE FROM search_tags WHERE asset_id = ?`, [doc.assetId]);
     } else {
       docId = await run(
         em,
@@ -84,7 +83,7 @@ export class SqliteSearchStore implements SearchStore {
         [doc.assetId, ...fields],
       );
     }
-    await all(em, `INSERT INTO search_words (rowid, name, annotations, tags, websites, content) VALUES (?, ?, ?, ?, ?, ?)`, [
+    await this.db.query(em, `INSERT INTO search_words (rowid, name, annotations, tags, websites, content) VALUES (?, ?, ?, ?, ?, ?)`, [
       docId,
       terms.name,
       terms.annotations,
@@ -92,15 +91,14 @@ export class SqliteSearchStore implements SearchStore {
       terms.websites,
       terms.content,
     ]);
-    await all(em, `INSERT INTO search_trigrams (rowid, name, head) VALUES (?, ?, ?)`, [docId, doc.name.toLowerCase(), terms.head]);
+    await this.db.query(em, `INSERT INTO search_trigrams (rowid, name, head) VALUES (?, ?, ?)`, [docId, doc.name.toLowerCase(), terms.head]);
     if (doc.tags.length) {
-      await all(em, `INSERT OR IGNORE INTO search_tags (asset_id, tag) SELECT ?, value FROM json_each(?)`, [doc.assetId, JSON.stringify(doc.tags)]);
+      await this.db.query(em, `INSERT OR IGNORE INTO search_tags (asset_id, tag) SELECT ?, value FROM json_each(?)`, [doc.assetId, JSON.stringify(doc.tags)]);
     }
     // Multi-row VALUES: about 2.5x faster here than json_each with json_extract.
     for (let i = 0; i < terms.vocabulary.length; i += VOCAB_CHUNK) {
       const chunk = terms.vocabulary.slice(i, i + VOCAB_CHUNK);
-      await all(
-        em,
+      await this.db.query(em,
         `INSERT OR IGNORE INTO search_vocab (term, rev, len) VALUES ${chunk.map(() => '(?, ?, ?)').join(', ')}`,
         chunk.flatMap((t) => [t, reverse(t), [...t].length]),
       );
@@ -108,13 +106,13 @@ export class SqliteSearchStore implements SearchStore {
   }
 
   async remove(em: EntityManager, assetId: string): Promise<void> {
-    const existing = await all<{ doc_id: number }>(em, `SELECT doc_id FROM search_documents WHERE asset_id = ?`, [assetId]);
+    const existing = await this.db.query<{ doc_id: number }>(em, `SELECT doc_id FROM search_documents WHERE asset_id = ?`, [assetId]);
     if (!existing.length) return;
     const docId = existing[0].doc_id;
-    await all(em, `DELETE FROM search_words WHERE rowid = ?`, [docId]);
-    await all(em, `DELETE FROM search_trigrams WHERE rowid = ?`, [docId]);
-    await all(em, `DELETE FROM search_tags WHERE asset_id = ?`, [assetId]);
-    await all(em, `DELETE FROM search_documents WHERE doc_id = ?`, [docId]);
+    await this.db.query(em, `DELETE FROM search_words WHERE rowid = ?`, [docId]);
+    await this.db.query(em, `DELETE FROM search_trigrams WHERE rowid = ?`, [docId]);
+    await this.db.query(em, `DELETE FROM search_tags WHERE asset_id = ?`, [assetId]);
+    await this.db.query(em, `DELETE FROM search_documents WHERE doc_id = ?`, [docId]);
   }
 
   /** CROSS JOIN keeps the full-text table as the outer loop: SQLite would otherwise start from a
@@ -123,7 +121,7 @@ export class SqliteSearchStore implements SearchStore {
     const sql = new Sql('sqlite');
     const text = `SELECT d.asset_id AS id, bm25(${table}, ${weights}) AS r FROM ${table} CROSS JOIN search_documents d ON d.doc_id = ${table}.rowid
       WHERE ${table} MATCH ${sql.p(match)} AND ${scopeSql(sql, scope)} ORDER BY ${table}.rowid DESC LIMIT ${WINDOW}`;
-    const rows: Array<{ id: string; r: number }> = await all(em, text, sql.params);
+    const rows: Array<{ id: string; r: number }> = await this.db.query(em, text, sql.params);
     rows.sort((a, b) => a.r - b.r);
     return rows.slice(0, limit).map((row) => row.id);
   }
@@ -142,8 +140,7 @@ export class SqliteSearchStore implements SearchStore {
 
   async tags(em: EntityManager, tags: string[], scope: Scope, limit: number): Promise<Array<{ id: string; count: number }>> {
     const sql = new Sql('sqlite');
-    const rows: Array<{ id: string; n: number }> = await all(
-        em,
+    const rows: Array<{ id: string; n: number }> = await this.db.query(em,
       `SELECT d.asset_id AS id, COUNT(*) AS n FROM search_tags t JOIN search_documents d ON d.asset_id = t.asset_id
        WHERE t.tag IN ${sql.list(tags)} AND ${scopeSql(sql, scope)}
        GROUP BY d.asset_id, d.updated_at ORDER BY n DESC, d.updated_at DESC LIMIT ${sql.p(limit)}`,
@@ -154,8 +151,7 @@ export class SqliteSearchStore implements SearchStore {
 
   async recent(em: EntityManager, scope: Scope, limit: number): Promise<string[]> {
     const sql = new Sql('sqlite');
-    const rows: Array<{ id: string }> = await all(
-        em,
+    const rows: Array<{ id: string }> = await this.db.query(em,
       `SELECT d.asset_id AS id FROM search_documents d WHERE ${scopeSql(sql, scope)} ORDER BY d.updated_at DESC, d.asset_id DESC LIMIT ${sql.p(limit)}`,
       sql.params,
     );
@@ -166,8 +162,7 @@ export class SqliteSearchStore implements SearchStore {
     const result = new Map<string, number>();
     if (terms.length === 0) return result;
     // fts5vocab answers `term = ?` from the index directly; an IN list would scan it.
-    const rows: Array<{ term: string; doc: number }> = await all(
-        em,
+    const rows: Array<{ term: string; doc: number }> = await this.db.query(em,
       terms.map((_, i) => `SELECT term, doc FROM search_words_vocab WHERE term = ?${i + 1}`).join(' UNION ALL '),
       terms,
     );
@@ -176,13 +171,12 @@ export class SqliteSearchStore implements SearchStore {
   }
 
   async documentCount(em: EntityManager): Promise<number> {
-    const rows = await all(em, `SELECT COUNT(*) AS n FROM search_documents`);
+    const rows = await this.db.query(em, `SELECT COUNT(*) AS n FROM search_documents`);
     return Number(rows[0].n);
   }
 
   async vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]> {
-    const rows: Array<{ term: string }> = await all(
-        em,
+    const rows: Array<{ term: string }> = await this.db.query(em,
       `SELECT term FROM (SELECT term FROM search_vocab WHERE term >= ?1 AND term < ?2 AND len BETWEEN ?5 AND ?6 LIMIT 5000)
        UNION SELECT term FROM (SELECT term FROM search_vocab WHERE rev >= ?3 AND rev < ?4 AND len BETWEEN ?5 AND ?6 LIMIT 5000)`,
       [prefix, `${prefix}\uffff`, reverse(suffix), `${reverse(suffix)}\uffff`, minLength, maxLength],
@@ -192,8 +186,7 @@ export class SqliteSearchStore implements SearchStore {
 
   async documents(em: EntityManager, ids: string[]): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>> {
     const sql = new Sql('sqlite');
-    const rows: Array<{ asset_id: string; name: string; annotations: string; content: string; tags: string }> = await all(
-        em,
+    const rows: Array<{ asset_id: string; name: string; annotations: string; content: string; tags: string }> = await this.db.query(em,
       `SELECT d.asset_id, d.name, d.annotations, d.content, d.tags FROM search_documents d WHERE d.asset_id IN ${sql.list(ids)}`,
       sql.params,
     );
@@ -201,8 +194,7 @@ export class SqliteSearchStore implements SearchStore {
   }
 
   async missing(em: EntityManager, limit: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await all(
-        em,
+    const rows: Array<{ id: string }> = await this.db.query(em,
       `SELECT a.id FROM assets a WHERE a.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM search_documents d WHERE d.asset_id = a.id) LIMIT ?`,
       [limit],
     );
