@@ -4,6 +4,7 @@ import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
 import { AssetsModule } from './modules/assets/assets.module';
+import { ConnectorModule } from './modules/connector/connector.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { IntelligenceModule } from './modules/intelligence/intelligence.module';
 import { SearchModule } from './modules/search/search.module';
@@ -23,6 +24,7 @@ export class AppModule {
         SystemModule,
         AssetsModule,
         ConversationsModule,
+        ConnectorModule,
       ],
     };
   }

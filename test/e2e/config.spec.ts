@@ -37,6 +37,7 @@ describe('configuration', () => {
     expect(config.dialect).toBe('sqlite');
     expect(config.bodyLimit).toBe(4 * 1024 * 1024);
     expect(config.corsOrigins).toContain('http://localhost');
+    expect(config.allowedApplications).toEqual(expect.arrayContaining(['VS_CODE', 'JETBRAINS', 'OPEN_SOURCE', 'PIECES_FOR_DEVELOPERS_CLI']));
   });
 
   it('switches to PostgreSQL with DATABASE_URL', () => {
@@ -53,6 +54,7 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'not a url' }, /DATABASE_URL is not a URL/],
     [{ TROVE_CORS_ORIGINS: 'localhost:3000' }, /TROVE_CORS_ORIGINS entries must be origins/],
     [{ TROVE_LOG_LEVEL: 'loud' }, /TROVE_LOG_LEVEL must be one of/],
+    [{ TROVE_ALLOWED_APPLICATIONS: 'VS_CODE,EMACSS' }, /TROVE_ALLOWED_APPLICATIONS has unknown application names: EMACSS/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);

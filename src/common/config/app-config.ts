@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { ApplicationNameEnum } from '../wire/enums';
 
 /**
  * The whole configuration of a Trove process, read once at boot from the environment.
@@ -20,6 +21,8 @@ export class AppConfig {
   corsOrigins: string[];
   /** Nest log levels to print (TROVE_LOG_LEVEL: error, warn, log, debug, verbose). */
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** Integrations (ApplicationNameEnum values) allowed to connect (TROVE_ALLOWED_APPLICATIONS, comma-separated; default all). */
+  allowedApplications: string[];
 
   get sqlitePath(): string {
     return join(this.dataDir, 'trove.db');
@@ -91,6 +94,13 @@ export function loadConfig(env: Env): AppConfig {
     problems.push(`TROVE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${level}")`);
   }
   config.logLevel = level as AppConfig['logLevel'];
+
+  const allowed = (env.TROVE_ALLOWED_APPLICATIONS ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  config.allowedApplications = allowed.length ? [...new Set(allowed)] : [...ApplicationNameEnum];
+  const unknown = allowed.filter((a) => !(ApplicationNameEnum as readonly string[]).includes(a));
+  if (unknown.length) {
+    problems.push(`TROVE_ALLOWED_APPLICATIONS has unknown application names: ${unknown.join(', ')} (use ApplicationNameEnum values such as VS_CODE, JETBRAINS, OPEN_SOURCE)`);
+  }
 
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -1,6 +1,7 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
+import { Database } from '../../common/database/database.service';
 import { nowIso } from '../../common/wire/common.wire';
 import { INTERFACE_VERSION } from '../../version';
 import { ApplicationDto } from './dto/application.dto';
@@ -24,9 +25,17 @@ function platformOf(platform: NodeJS.Platform): string {
  * Owned by the system module; other modules use it instead of touching the table.
  */
 @Injectable()
-export class ApplicationRegistry {
+export class ApplicationRegistry implements OnApplicationBootstrap {
   /** Ids of applications known to be committed, by identity: they are never deleted or renamed. */
   private readonly committed = new Map<string, string>();
+
+  constructor(private readonly db: Database) {}
+
+  /** Trove's own Application is recorded at boot, so no later request writes it as a side effect. */
+  async onApplicationBootstrap(): Promise<void> {
+    const self = await this.db.transaction((em) => this.resolve(em));
+    this.remember(undefined, self.id);
+  }
 
   /** The id of the Application a seed names (recorded when new), inside the caller's transaction. */
   async resolveId(em: EntityManager, dto?: ApplicationDto): Promise<string> {

@@ -9,6 +9,8 @@ import { AssetsSearchedEvent } from './assets-searched.event';
 export const ACTIVITY_KINDS = [
   'created', 'updated', 'viewed', 'searched', 'exported', 'reclassified', 'scored',
   'tag_added', 'tag_removed', 'website_added', 'website_removed', 'summary_added', 'summary_removed',
+  /** Reported by an integration (POST /{application}/track naming the asset). */
+  'tracked',
 ] as const;
 export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
 

@@ -54,7 +54,17 @@ const PAIRS: Record<Exclude<ActivityKind, 'searched'>, [string, string]> = {
   // The SDK has no pair for workstream summaries on an asset: they are asset updates.
   summary_added: ['asset_updated', 'an_asset_was_updated'],
   summary_removed: ['asset_updated', 'an_asset_was_updated'],
+  // Replaced by the pair the integration sent, when it sent one.
+  tracked: ['asset_referenced', 'an_asset_was_referenced_by_the_user'],
 };
+
+/** The `identifier_description_pair` an integration tracked, when it is one (strings only). */
+function trackedPair(stored: Record<string, unknown>): Record<string, string> | undefined {
+  const pair = stored.pair;
+  if (!pair || typeof pair !== 'object' || Array.isArray(pair)) return undefined;
+  const entries = Object.entries(pair).filter(([, v]) => typeof v === 'string');
+  return entries.length ? (Object.fromEntries(entries) as Record<string, string>) : undefined;
+}
 
 /** TrackedAssetEventMetadata from what the recorder stored (only the fields the SDK knows). */
 function assetMetadata(kind: ActivityKind, stored: Record<string, unknown>): Record<string, unknown> | undefined {
@@ -78,8 +88,9 @@ function trackedEvent(row: ActivityEntity): TrackedEventWire {
     };
   }
   const [key, description] = PAIRS[kind] ?? PAIRS.updated;
+  const pair = (kind === 'tracked' && trackedPair(stored)) || { [key]: description };
   const metadata = assetMetadata(kind, stored);
-  return { asset: { asset: { id: row.assetId }, identifier_description_pair: { [key]: description }, ...(metadata ? { metadata } : {}) } };
+  return { asset: { asset: { id: row.assetId }, identifier_description_pair: pair, ...(metadata ? { metadata } : {}) } };
 }
 
 /** `row.application` must be loaded. */

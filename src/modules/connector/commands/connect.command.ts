@@ -1,0 +1,55 @@
+import { BadRequestException } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
+import { Database } from '../../../common/database/database.service';
+import { nowIso } from '../../../common/wire/common.wire';
+import { INTERFACE_VERSION } from '../../../version';
+import { ApplicationRegistry } from '../../system/application.registry';
+import { ApplicationEntity } from '../../system/application.entity';
+import { GetUserQuery } from '../../system/queries/get-user.query';
+import { applicationWire } from '../../system/wire/application.wire';
+import { ConnectedApplications } from '../connected-applications';
+import { SeededConnectorConnectionDto } from '../dto/connector.dto';
+import { OsIdentity } from '../os-identity';
+import { ContextWire } from '../wire/context.wire';
+
+/**
+ * The handshake of an integration: records its Application (or reuses the one with the same
+ * name + platform + version), marks it connected, and answers the Context it works in.
+ */
+export class ConnectCommand extends Command<ContextWire> {
+  constructor(readonly connection: SeededConnectorConnectionDto | undefined) {
+    super();
+  }
+}
+
+@CommandHandler(ConnectCommand)
+export class ConnectHandler implements ICommandHandler<ConnectCommand> {
+  constructor(
+    private readonly db: Database,
+    private readonly registry: ApplicationRegistry,
+    private readonly access: ConnectedApplications,
+    private readonly os: OsIdentity,
+    private readonly queries: QueryBus,
+  ) {}
+
+  async execute({ connection }: ConnectCommand): Promise<ContextWire> {
+    const seeded = connection?.application;
+    if (!seeded) throw new BadRequestException('a SeededConnectorConnection with application {name, version, platform} is required');
+    this.access.requireAllowed(seeded.name);
+    const identity = { name: seeded.name, version: seeded.version, platform: seeded.platform, privacy: seeded.privacy };
+    const app = await this.db.transaction(async (em) => {
+      const found = await this.registry.resolve(em, identity);
+      const connectedAt = nowIso();
+      await em.update(ApplicationEntity, { id: found.id }, { connectedAt });
+      return { ...found, connectedAt };
+    });
+    this.registry.remember(identity, app.id);
+    const { user } = await this.queries.execute(new GetUserQuery());
+    return {
+      os: this.os.id,
+      application: applicationWire(app),
+      health: { os: { id: this.os.id, version: INTERFACE_VERSION } },
+      user,
+    };
+  }
+}

@@ -1,0 +1,38 @@
+import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { AppConfig } from '../../common/config/app-config';
+import { ApplicationEntity } from '../system/application.entity';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/**
+ * Authentication rules 1-2 of the connector: `{application}` must be the id of an Application
+ * of a pre-registered integration (else 400) that called POST /connect (else 401).
+ */
+@Injectable()
+export class ConnectedApplications {
+  private readonly allowed: Set<string>;
+
+  constructor(config: AppConfig) {
+    this.allowed = new Set(config.allowedApplications);
+  }
+
+  isAllowed(name: string): boolean {
+    return this.allowed.has(name);
+  }
+
+  requireAllowed(name: string): void {
+    if (!this.isAllowed(name)) throw new BadRequestException(`application ${name} is not a registered integration`);
+  }
+
+  /** The connected Application `id` names, inside the caller's transaction or read. */
+  async require(em: EntityManager, id: unknown): Promise<ApplicationEntity> {
+    if (typeof id !== 'string' || !UUID.test(id)) {
+      throw new BadRequestException('application must be the Application id (a UUID) returned by POST /connect');
+    }
+    const app = await em.findOne(ApplicationEntity, { where: { id: id.toLowerCase() } });
+    if (!app || !this.isAllowed(app.name)) throw new BadRequestException(`application ${id} is not a registered integration`);
+    if (!app.connectedAt) throw new UnauthorizedException(`application ${id} has not connected: call POST /connect first`);
+    return app;
+  }
+}
