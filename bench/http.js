@@ -68,7 +68,7 @@ async function measure(base, ids) {
   try {
     const raw = await start('bench/raw-server.js', { PORT: '39391', RAW_DB: join(dir, 'raw.db') }, /raw server ready/);
     children.push(raw);
-    const trove = await start('dist/src/main.js', { PORT: '39392', TROVE_DATA_DIR: join(dir, 'trove'), TROVE_LOG_LEVEL: 'log' }, /listening on/);
+    const trove = await start('dist/src/main.js', { PORT: '39392', TROVE_DATA_DIR: join(dir, 'trove'), TROVE_LOG_LEVEL: 'log', TROVE_RATE_LIMIT: '0' }, /listening on/);
     children.push(trove);
     const results = {};
     for (const [name, base] of [['raw', 'http://127.0.0.1:39391'], ['trove', 'http://127.0.0.1:39392']]) {

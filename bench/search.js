@@ -37,7 +37,7 @@ function percentile(sorted, p) {
 
 async function main() {
   const dataDir = mkdtempSync(join(tmpdir(), 'trove-bench-search-'));
-  const config = loadConfig({ ...process.env, TROVE_LOG_LEVEL: 'warn', TROVE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: process.env.DATABASE_URL ?? '' });
+  const config = loadConfig({ ...process.env, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0', TROVE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: process.env.DATABASE_URL ?? '' });
   const app = await createApp(config);
   const shutdown = async () => {
     await app.close().catch(() => undefined);

@@ -3,6 +3,7 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
+import { NetModule } from './common/net/net.module';
 import { AssetsModule } from './modules/assets/assets.module';
 import { ConnectorModule } from './modules/connector/connector.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
@@ -18,6 +19,7 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        NetModule,
         CqrsModule.forRoot(),
         IntelligenceModule,
         SearchModule,

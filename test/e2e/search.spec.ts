@@ -1,23 +1,8 @@
 import { AssetApi, AssetsApi, Configuration, SearchedAssets } from '@pieces.app/pieces-os-client';
-import { request as httpRequest } from 'node:http';
-import { expectError, http, RawResponse, statusOf } from './support/http';
+import { expectError, http, nodeRequest, RawResponse, statusOf } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer } from './support/server';
 import { expectWire } from './support/wire';
-
-/** A raw request through node:http, which (unlike fetch) can send a body with GET. */
-function nodeRequest(url: string, method: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, string>; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method, headers: { ...(body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {}), ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, text: Buffer.concat(chunks).toString('utf8') }));
-    });
-    req.on('error', reject);
-    if (body !== undefined) req.write(body);
-    req.end();
-  });
-}
 
 async function getWithBody(baseUrl: string, path: string, body: unknown): Promise<RawResponse> {
   const res = await nodeRequest(`${baseUrl}${path}`, 'GET', typeof body === 'string' ? body : JSON.stringify(body));

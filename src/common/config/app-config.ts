@@ -23,6 +23,32 @@ export class AppConfig {
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
   /** Integrations (ApplicationNameEnum values) allowed to connect (TROVE_ALLOWED_APPLICATIONS, comma-separated; default all). */
   allowedApplications: string[];
+  /** API keys; when any is set every route but /.well-known/health needs one (TROVE_API_KEYS, comma-separated). */
+  apiKeys: string[];
+  /** Host header names accepted (DNS-rebinding guard); `*` accepts any (TROVE_ALLOWED_HOSTS). */
+  allowedHosts: string[];
+  /** Requests per minute per client (API key, application or address); 0 turns the limit off (TROVE_RATE_LIMIT). */
+  rateLimit: number;
+  /** Requests per minute per client to question answering (question, relevance, the qgpt stream) (TROVE_RATE_LIMIT_QGPT). */
+  rateLimitQgpt: number;
+  /** Event-loop delay above which requests get 503 + Retry-After; 0 off (TROVE_MAX_EVENT_LOOP_DELAY_MS). */
+  maxEventLoopDelayMs: number;
+  /** Resident memory above which requests get 503 + Retry-After; 0 off (TROVE_MAX_RSS_MB). */
+  maxRssMb: number;
+  /** Deepest JSON nesting accepted (TROVE_MAX_JSON_DEPTH). */
+  maxJsonDepth: number;
+  /** Longest JSON array accepted (TROVE_MAX_ARRAY_LENGTH). */
+  maxArrayLength: number;
+  /** Longest JSON string accepted, in characters (TROVE_MAX_STRING_LENGTH). */
+  maxStringLength: number;
+  /** Longest request target (path + query) accepted (TROVE_MAX_URL_LENGTH). */
+  maxUrlLength: number;
+  /** Time a client has to send a whole request, headers included (TROVE_REQUEST_TIMEOUT_MS). */
+  requestTimeoutMs: number;
+  /** Time a client has to send the request headers (TROVE_HEADERS_TIMEOUT_MS). */
+  headersTimeoutMs: number;
+  /** Private/loopback hosts that server-side fetches may reach beyond configured providers (TROVE_OUTBOUND_ALLOW, comma-separated). */
+  outboundAllow: string[];
 
   get sqlitePath(): string {
     return join(this.dataDir, 'trove.db');
@@ -101,6 +127,37 @@ export function loadConfig(env: Env): AppConfig {
   if (unknown.length) {
     problems.push(`TROVE_ALLOWED_APPLICATIONS has unknown application names: ${unknown.join(', ')} (use ApplicationNameEnum values such as VS_CODE, JETBRAINS, OPEN_SOURCE)`);
   }
+
+  const list = (name: string): string[] => (env[name] ?? '').split(',').map((v) => v.trim()).filter(Boolean);
+
+  config.apiKeys = [...new Set(list('TROVE_API_KEYS'))];
+  if (config.apiKeys.some((key) => key.length < 16 || /\s/.test(key))) {
+    problems.push('TROVE_API_KEYS entries must be at least 16 characters without spaces');
+  }
+  const wildcard = ['0.0.0.0', '::', '[::]'].includes(config.host);
+  const hosts = env.TROVE_ALLOWED_HOSTS === undefined || env.TROVE_ALLOWED_HOSTS.trim() === ''
+    ? ['localhost', '127.0.0.1', '[::1]', ...(wildcard ? [] : [config.host])]
+    : list('TROVE_ALLOWED_HOSTS');
+  config.allowedHosts = [...new Set(hosts.map((h) => h.toLowerCase()))];
+  for (const host of config.allowedHosts) {
+    if (host !== '*' && !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/.test(host)) {
+      problems.push(`TROVE_ALLOWED_HOSTS entries must be host names or addresses without port or scheme (got "${host}")`);
+    }
+  }
+  config.rateLimit = int('TROVE_RATE_LIMIT', 6000, 0, 10_000_000);
+  config.rateLimitQgpt = int('TROVE_RATE_LIMIT_QGPT', 120, 0, 10_000_000);
+  config.maxEventLoopDelayMs = int('TROVE_MAX_EVENT_LOOP_DELAY_MS', 1000, 0, 600_000);
+  config.maxRssMb = int('TROVE_MAX_RSS_MB', 2048, 0, 1_048_576);
+  config.maxJsonDepth = int('TROVE_MAX_JSON_DEPTH', 64, 2, 10_000);
+  config.maxArrayLength = int('TROVE_MAX_ARRAY_LENGTH', 10_000, 1, 100_000_000);
+  config.maxStringLength = int('TROVE_MAX_STRING_LENGTH', config.bodyLimit, 1, 1024 * 1024 * 1024);
+  config.maxUrlLength = int('TROVE_MAX_URL_LENGTH', 4096, 64, 65_536);
+  config.requestTimeoutMs = int('TROVE_REQUEST_TIMEOUT_MS', 30_000, 100, 3_600_000);
+  config.headersTimeoutMs = int('TROVE_HEADERS_TIMEOUT_MS', 10_000, 100, 3_600_000);
+  if (config.headersTimeoutMs > config.requestTimeoutMs) {
+    problems.push('TROVE_HEADERS_TIMEOUT_MS must not exceed TROVE_REQUEST_TIMEOUT_MS');
+  }
+  config.outboundAllow = list('TROVE_OUTBOUND_ALLOW').map((h) => h.toLowerCase());
 
   if (problems.length) throw new ConfigError(problems);
   return config;

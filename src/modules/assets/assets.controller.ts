@@ -1,6 +1,6 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Flag, uuidParam, withContent } from '../../common/wire/flags';
 import { TextResponse } from '../../common/wire/text';
 import { CreateAssetCommand } from './commands/create-asset.command';
@@ -26,8 +26,17 @@ export class AssetsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'assetsCreateNewAsset', summary: 'Create an asset from a Seed (a text fragment and optional metadata)' })
   @ApiBody({ type: SeedDto, required: false })
-  create(@Body() seed: SeedDto, @Flag('transferables') transferables?: boolean): Promise<AssetWire> {
-    return this.commands.execute(new CreateAssetCommand(seed, withContent(transferables)));
+  @ApiHeader({
+    name: 'idempotency-key',
+    required: false,
+    description: 'Retrying with the same key (1-255 visible ASCII characters) answers the asset already created instead of a duplicate; the same key with another body is a 422',
+  })
+  create(
+    @Body() seed: SeedDto,
+    @Flag('transferables') transferables?: boolean,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<AssetWire> {
+    return this.commands.execute(new CreateAssetCommand(seed, withContent(transferables), idempotencyKey));
   }
 
   @Post(':asset/delete')

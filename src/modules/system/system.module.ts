@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { ApplicationRegistry } from './application.registry';
+import { IdempotencyKeys } from './idempotency-keys';
 import { LocalUser } from './local-user';
 import { CheckHealthHandler } from './queries/check-health.query';
 import { GetUserHandler } from './queries/get-user.query';
@@ -10,7 +11,7 @@ const queryHandlers = [CheckHealthHandler, GetUserHandler, ListApplicationsHandl
 
 @Module({
   controllers: [SystemController],
-  providers: [ApplicationRegistry, LocalUser, ...queryHandlers],
-  exports: [ApplicationRegistry, LocalUser],
+  providers: [ApplicationRegistry, LocalUser, IdempotencyKeys, ...queryHandlers],
+  exports: [ApplicationRegistry, LocalUser, IdempotencyKeys],
 })
 export class SystemModule {}

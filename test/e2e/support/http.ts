@@ -1,3 +1,5 @@
+import { request as httpRequest } from 'node:http';
+
 /** Raw HTTP for what an SDK will not send: malformed JSON, wrong types, unknown fields. */
 export interface RawResponse {
   status: number;
@@ -49,4 +51,27 @@ export async function statusOf(call: Promise<unknown>): Promise<number> {
     if (response) return response.status;
     throw error;
   }
+}
+
+/**
+ * A raw request through node:http, which (unlike fetch) can send a body with GET and any
+ * Host or Origin header.
+ */
+export function nodeRequest(
+  url: string,
+  method: string,
+  body?: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, string>; text: string }> {
+  return new Promise((resolve, reject) => {
+    const lengths = body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {};
+    const req = httpRequest(url, { method, headers: { ...lengths, ...headers } }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, text: Buffer.concat(chunks).toString('utf8') }));
+    });
+    req.on('error', reject);
+    if (body !== undefined) req.write(body);
+    req.end();
+  });
 }

@@ -55,6 +55,9 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
   const config = loadConfig({
     ...process.env,
     TROVE_LOG_LEVEL: 'warn',
+    // ts-jest compiles modules synchronously inside this very process: that lag is the test
+    // runner's, not the server's, so the overload guard is off unless a test asks for it.
+    TROVE_MAX_EVENT_LOOP_DELAY_MS: '0',
     ...env,
     PORT: '0',
     HOST: '127.0.0.1',

@@ -4,6 +4,7 @@ import { Database } from '../../../common/database/database.service';
 import { nowIso } from '../../../common/wire/common.wire';
 import { SearchIndex } from '../../search/search-index.service';
 import { ApplicationRegistry } from '../../system/application.registry';
+import { IdempotencyKeys, IdempotentRequest } from '../../system/idempotency-keys';
 import { LocalUser } from '../../system/local-user';
 import { AssetReader } from '../asset.reader';
 import { seedText } from '../asset-text';
@@ -20,6 +21,8 @@ export class CreateAssetCommand extends Command<AssetWire> {
   constructor(
     readonly seed: SeedDto | undefined,
     readonly transferables: boolean,
+    /** The client's Idempotency-Key header, if it sent one. */
+    readonly idempotencyKey?: string,
   ) {
     super();
   }
@@ -36,9 +39,21 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     private readonly classifier: FormatClassifier,
     private readonly search: SearchIndex,
     private readonly events: EventBus,
+    private readonly idempotency: IdempotencyKeys,
   ) {}
 
-  async execute({ seed, transferables }: CreateAssetCommand): Promise<AssetWire> {
+  async execute({ seed, transferables, idempotencyKey }: CreateAssetCommand): Promise<AssetWire> {
+    const idempotent = this.idempotency.request('assets.create', idempotencyKey, seed);
+    try {
+      return await this.create(seed, transferables, idempotent);
+    } catch (error) {
+      if (!idempotent || !this.idempotency.isRace(error)) throw error;
+      // The same key raced in another transaction, which committed first: answer its asset.
+      return this.db.read(async (em) => assetWire(await this.reader.one(em, (await this.idempotency.find(em, idempotent))!), transferables));
+    }
+  }
+
+  private async create(seed: SeedDto | undefined, transferables: boolean, idempotent: IdempotentRequest | null): Promise<AssetWire> {
     const text = seedText(seed);
     const seeded = seed!.asset!;
     const given = seeded.format.classification;
@@ -54,7 +69,13 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     const now = nowIso();
 
     let applicationId = '';
+    let replayed = false;
     const created = await this.db.transaction(async (em) => {
+      const earlier = idempotent && (await this.idempotency.find(em, idempotent));
+      if (earlier) {
+        replayed = true;
+        return assetWire(await this.reader.one(em, earlier), transferables);
+      }
       applicationId = await this.applications.resolveId(em, seeded.application);
       await this.db.insert(em, AssetEntity, {
         id,
@@ -88,8 +109,10 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
       if (metadata?.websites?.length) await this.writer.setWebsites(em, id, metadata.websites);
       if (metadata?.annotations?.length) await this.writer.addAnnotations(em, id, metadata.annotations);
       await this.search.index(em, id);
+      if (idempotent) await this.idempotency.record(em, idempotent, id);
       return assetWire(await this.reader.one(em, id), transferables);
     });
+    if (replayed) return created;
     this.applications.remember(seeded.application, applicationId);
     if (pending) this.classifier.refineLater([formatId]);
     this.events.publish(new AssetChangedEvent(id, 'created'));

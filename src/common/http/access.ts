@@ -1,0 +1,86 @@
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type { IncomingHttpHeaders } from 'node:http';
+import { AppConfig } from '../config/app-config';
+import { originAllowed } from './cors';
+
+/** Why a request (or a WebSocket upgrade) is refused before anything else looks at it. */
+export interface Refusal {
+  status: 401 | 403;
+  message: string;
+}
+
+/** Paths anyone may reach without an API key (load balancers and container health checks). */
+const PUBLIC_PATHS = new Set(['/.well-known/health']);
+
+const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
+
+/** The API key a request carries: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
+export function presentedKey(headers: IncomingHttpHeaders): string | null {
+  const authorization = headers.authorization;
+  if (typeof authorization === 'string') {
+    const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
+    if (match) return match[1];
+  }
+  const header = headers['x-api-key'];
+  return typeof header === 'string' && header.trim() ? header.trim() : null;
+}
+
+/** The host name of a Host header, without its port, lower case (`[::1]` keeps its brackets). */
+export function hostName(host: string | undefined): string | null {
+  if (!host) return null;
+  const match = /^(\[[0-9a-fA-F:.]+\]|[^:]+)(?::\d+)?$/.exec(host.trim());
+  return match ? match[1].toLowerCase() : null;
+}
+
+/**
+ * The checks every HTTP request and every WebSocket upgrade passes first, in this order:
+ * the Host header is one of ours (a DNS-rebinding page sends its own name), a browser's Origin
+ * is allowed, and an API key is presented when keys are configured. Keys are compared as
+ * SHA-256 digests in constant time.
+ */
+export class AccessPolicy {
+  private readonly keys: Buffer[];
+  private readonly anyHost: boolean;
+  private readonly hosts: Set<string>;
+
+  constructor(private readonly config: AppConfig) {
+    this.keys = config.apiKeys.map(digest);
+    this.anyHost = config.allowedHosts.includes('*');
+    this.hosts = new Set(config.allowedHosts);
+  }
+
+  get authenticationEnabled(): boolean {
+    return this.keys.length > 0;
+  }
+
+  /** The key's digest when it is one of ours (a stable rate-limit identity), otherwise null. */
+  keyIdentity(headers: IncomingHttpHeaders): string | null {
+    const key = presentedKey(headers);
+    if (!key) return null;
+    const presented = digest(key);
+    return this.keys.some((k) => timingSafeEqual(k, presented)) ? presented.toString('hex').slice(0, 16) : null;
+  }
+
+  check(path: string, headers: IncomingHttpHeaders): Refusal | null {
+    if (!this.anyHost) {
+      const host = hostName(headers.host);
+      if (!host || !this.hosts.has(host)) {
+        return { status: 403, message: `Host "${headers.host ?? ''}" is not allowed (TROVE_ALLOWED_HOSTS)` };
+      }
+    }
+    const origin = headers.origin;
+    if (typeof origin === 'string' && origin !== 'null' && !originAllowed(origin, this.config.corsOrigins)) {
+      return { status: 403, message: `Origin "${origin}" is not allowed (TROVE_CORS_ORIGINS)` };
+    }
+    if (origin === 'null') return { status: 403, message: 'Origin "null" (sandboxed or file pages) is not allowed' };
+    if (this.keys.length && !PUBLIC_PATHS.has(path) && !this.keyIdentity(headers)) {
+      return {
+        status: 401,
+        message: presentedKey(headers)
+          ? 'the API key is not valid'
+          : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',
+      };
+    }
+    return null;
+  }
+}

@@ -1,0 +1,48 @@
+/** Explicit bounds on a parsed JSON body, beyond its size in bytes. */
+export interface JsonBounds {
+  maxDepth: number;
+  maxArrayLength: number;
+  maxStringLength: number;
+}
+
+/** An HTTP error Fastify's error path and our exception filter both understand. */
+export class BodyBoundError extends Error {
+  constructor(
+    readonly statusCode: 400 | 413,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/**
+ * Walks a parsed body once (iteratively: a hostile nesting cannot overflow the stack) and
+ * throws BodyBoundError for the first bound it breaks. Object keys count as strings.
+ */
+export function checkJsonBounds(value: unknown, bounds: JsonBounds): void {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node === 'string') {
+      if (node.length > bounds.maxStringLength) {
+        throw new BodyBoundError(413, `a JSON string is longer than ${bounds.maxStringLength} characters`);
+      }
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    if (depth > bounds.maxDepth) throw new BodyBoundError(400, `JSON is nested deeper than ${bounds.maxDepth} levels`);
+    if (Array.isArray(node)) {
+      if (node.length > bounds.maxArrayLength) {
+        throw new BodyBoundError(413, `a JSON array has more than ${bounds.maxArrayLength} items`);
+      }
+      for (const item of node) stack.push([item, depth + 1]);
+      continue;
+    }
+    for (const [key, item] of Object.entries(node)) {
+      if (key.length > bounds.maxStringLength) {
+        throw new BodyBoundError(413, `a JSON key is longer than ${bounds.maxStringLength} characters`);
+      }
+      stack.push([item, depth + 1]);
+    }
+  }
+}
