@@ -121,14 +121,18 @@ describe('crash safety (SIGKILL at random moments)', () => {
       }
     };
 
-    for (let round = 0; round < KILLS; round++) {
-      startups.push(await startServer());
-      // Retry what was unanswered with the same keys: committed ones come back, the rest are created now.
+    /** Retries what was unanswered with the same keys: committed ones come back, the rest are created now. */
+    const retryUnanswered = async (): Promise<void> => {
       for (const { key, raw } of [...unanswered.values()]) {
         const asset = await post(base, '/assets/create', textSeed(raw, { name: raw.slice(0, 20) }), { 'idempotency-key': key });
         unanswered.delete(key);
         expected.set(asset.id, { raw, name: raw.slice(0, 20), maybe: new Set() });
       }
+    };
+
+    for (let round = 0; round < KILLS; round++) {
+      startups.push(await startServer());
+      await retryUnanswered();
       let dead = false;
       const clients = Array.from({ length: CLIENTS }, () => client(() => dead));
       await new Promise((r) => setTimeout(r, 200 + Math.random() * 800));
@@ -139,6 +143,7 @@ describe('crash safety (SIGKILL at random moments)', () => {
     }
 
     startups.push(await startServer());
+    await retryUnanswered();
     for (const [id, entry] of expected) {
       const res = await fetch(`${base}/asset/${id}?transferables=true`);
       expect(res.status).toBe(200);

@@ -190,15 +190,26 @@ describe('limits', () => {
       ['an array longer than the bound', () => JSON.stringify({ asset: { metadata: { tags: Array.from({ length: 101 }, (_, i) => ({ text: `t${i}` })) } } }), 413, /more than 100 items/],
       ['a string longer than the bound', () => JSON.stringify(textSeed('x'.repeat(5001))), 413, /longer than 5000 characters/],
       ['a key longer than the bound', () => JSON.stringify({ ['k'.repeat(5001)]: 1 }), 413, /key is longer/],
+      ['a NUL character in a string (PostgreSQL text cannot hold it)', () => JSON.stringify(textSeed('a\u0000b')), 400, /NUL/],
     ])('refuses %s and writes nothing', async (_what, body, status, message) => {
       const before = await server.counts(WRITTEN);
       expectError(await http(server.baseUrl, 'POST', '/assets/create', body()), status, message);
       expect(await server.counts(WRITTEN)).toBe(before);
     });
 
+    it('refuses NUL in the request target', async () => {
+      expectError(await http(server.baseUrl, 'GET', '/assets/search?query=a%00b'), 400, /NUL/);
+    });
+
     it('refuses a request target longer than the bound with 414', async () => {
       expectError(await http(server.baseUrl, 'GET', `/assets?x=${'a'.repeat(600)}`), 414, /longer than 512/);
       expect((await http(server.baseUrl, 'GET', '/assets')).status).toBe(200);
+    });
+
+    it('refuses dot segments, which would otherwise alias another route', async () => {
+      for (const path of ['/assets/.', '/assets/..', '/asset/%2e%2e/formats', '/asset/%2E/formats']) {
+        expectError(raw(await nodeRequest(`${server.baseUrl}${path}`, 'GET')), 400, /segments/);
+      }
     });
 
     it('refuses a body over TROVE_BODY_LIMIT with 413', async () => {

@@ -15,6 +15,8 @@ import { TROVE_VERSION } from '../../version';
 
 /** Question answering: its own, lower rate limit (the qgpt stream's upgrades count too). */
 const QGPT_LIMITED = /^\/qgpt\/(question|relevance|stream)(?:[/?]|$)/;
+/** `.` and `..` path segments, also percent-encoded: no route has them, and they must not alias another. */
+const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
 /** Seconds a client is told to wait when the process is overloaded. */
 const OVERLOAD_RETRY_AFTER = 5;
 
@@ -28,6 +30,14 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   fastify.addHook('onRequest', (request, reply, done) => {
     if (request.url.length > config.maxUrlLength) {
       void reply.status(414).send(errorBody(414, `the request target is longer than ${config.maxUrlLength} characters`));
+      return;
+    }
+    if (/%00/.test(request.url)) {
+      void reply.status(400).send(errorBody(400, 'the request target must not contain NUL (%00)'));
+      return;
+    }
+    if (DOT_SEGMENT.test(request.url.split('?')[0])) {
+      void reply.status(400).send(errorBody(400, 'the path must not contain "." or ".." segments'));
       return;
     }
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
@@ -119,5 +129,44 @@ export function openApiDocument(app: NestFastifyApplication): OpenAPIObject {
     )
     .setVersion(TROVE_VERSION)
     .build();
-  return SwaggerModule.createDocument(app, builder);
+  return documentErrors(SwaggerModule.createDocument(app, builder));
+}
+
+/** Every error any operation can answer, all with the one ErrorBody shape. */
+const ERROR_RESPONSES: Record<string, string> = {
+  '400': 'Invalid input (malformed JSON, wrong types, unknown fields, invalid ids); nothing was changed',
+  '401': 'An API key is required (TROVE_API_KEYS), or the connector application never connected',
+  '403': 'Host or Origin not allowed',
+  '404': 'Unknown id or route',
+  '410': 'The resource was deleted',
+  '413': 'Body, array or string over its bound',
+  '414': 'Request target too long',
+  '415': 'Content type other than application/json',
+  '422': 'Idempotency-Key reused with a different request',
+  '429': 'Rate limit reached (see Retry-After)',
+  '503': 'Overloaded or storage unavailable; nothing was written (see Retry-After)',
+};
+
+function documentErrors(document: OpenAPIObject): OpenAPIObject {
+  document.components ??= {};
+  document.components.schemas ??= {};
+  document.components.schemas.ErrorBody = {
+    type: 'object',
+    required: ['statusCode', 'error', 'message'],
+    properties: {
+      statusCode: { type: 'integer', minimum: 400, maximum: 599 },
+      error: { type: 'string' },
+      message: { oneOf: [{ type: 'string' }, { type: 'array', items: { type: 'string' } }] },
+    },
+  };
+  const content = { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } };
+  for (const methods of Object.values(document.paths)) {
+    for (const operation of Object.values(methods) as Array<{ responses?: Record<string, unknown> }>) {
+      if (!operation?.responses) continue;
+      for (const [status, description] of Object.entries(ERROR_RESPONSES)) {
+        operation.responses[status] ??= { description, content };
+      }
+    }
+  }
+  return document;
 }

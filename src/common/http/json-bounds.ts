@@ -15,6 +15,9 @@ export class BodyBoundError extends Error {
   }
 }
 
+/** Text is stored as text on both dialects, and PostgreSQL text cannot hold U+0000. */
+const NUL_MESSAGE = 'JSON strings must not contain NUL (U+0000) characters';
+
 /**
  * Walks a parsed body once (iteratively: a hostile nesting cannot overflow the stack) and
  * throws BodyBoundError for the first bound it breaks. Object keys count as strings.
@@ -27,6 +30,7 @@ export function checkJsonBounds(value: unknown, bounds: JsonBounds): void {
       if (node.length > bounds.maxStringLength) {
         throw new BodyBoundError(413, `a JSON string is longer than ${bounds.maxStringLength} characters`);
       }
+      if (node.includes('\u0000')) throw new BodyBoundError(400, NUL_MESSAGE);
       continue;
     }
     if (node === null || typeof node !== 'object') continue;
@@ -42,6 +46,7 @@ export function checkJsonBounds(value: unknown, bounds: JsonBounds): void {
       if (key.length > bounds.maxStringLength) {
         throw new BodyBoundError(413, `a JSON key is longer than ${bounds.maxStringLength} characters`);
       }
+      if (key.includes('\u0000')) throw new BodyBoundError(400, NUL_MESSAGE);
       stack.push([item, depth + 1]);
     }
   }

@@ -65,7 +65,10 @@ export function nodeRequest(
 ): Promise<{ status: number; headers: Record<string, string>; text: string }> {
   return new Promise((resolve, reject) => {
     const lengths = body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {};
-    const req = httpRequest(url, { method, headers: { ...lengths, ...headers } }, (res) => {
+    // The path goes out exactly as given (a URL object would resolve `.` and `..` segments).
+    const [, origin, path] = /^(https?:\/\/[^/]+)(.*)$/.exec(url)!;
+    const { hostname, port } = new URL(origin);
+    const req = httpRequest({ hostname, port, path: path || '/', method, headers: { ...lengths, ...headers } }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, text: Buffer.concat(chunks).toString('utf8') }));

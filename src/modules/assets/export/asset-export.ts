@@ -1,8 +1,16 @@
 import { BadRequestException } from '@nestjs/common';
-import hljs from 'highlight.js';
+import type { HLJSApi } from 'highlight.js';
 import { readFileSync } from 'node:fs';
 import { languageName } from '../../intelligence/code-terms';
 import { AssetAggregate } from '../wire/asset.wire';
+
+/** highlight.js with all its grammars (~15 MB): loaded on the first export, not at start. */
+let loaded: HLJSApi | null = null;
+function hljs(): HLJSApi {
+  const mod = require('highlight.js') as HLJSApi & { default?: HLJSApi }; // eslint-disable-line @typescript-eslint/no-require-imports
+  loaded ??= mod.default ?? mod;
+  return loaded;
+}
 
 export const EXPORT_TYPES = ['MD', 'HTML'] as const;
 export type ExportType = (typeof EXPORT_TYPES)[number];
@@ -51,7 +59,7 @@ export function exportContent({ asset, formats, annotations, tags, websites }: A
 /** The highlight.js grammar for a classification code, if highlight.js knows it. */
 function grammarOf(code: string): string | undefined {
   const name = code.startsWith('hljs-') ? code.slice(5) : code;
-  return hljs.getLanguage(name) ? name : undefined;
+  return hljs().getLanguage(name) ? name : undefined;
 }
 
 function infoString(code: string): string {
@@ -107,7 +115,7 @@ ul.tags li{background:#ddf4ff;border-radius:1em;padding:0 .75em}`;
 function highlighted(code: string, language: string): { html: string; grammar?: string } {
   const grammar = grammarOf(language);
   if (!grammar || grammar === 'txt' || grammar === 'text' || grammar === 'plaintext') return { html: escapeHtml(code) };
-  return { html: hljs.highlight(code, { language: grammar, ignoreIllegals: true }).value, grammar };
+  return { html: hljs().highlight(code, { language: grammar, ignoreIllegals: true }).value, grammar };
 }
 
 /** A standalone HTML page: every user-provided string escaped, the code highlighted by highlight.js. */
