@@ -3,10 +3,12 @@ import { CqrsModule } from '@nestjs/cqrs';
 import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
+import { OutboxModule } from './common/events/outbox';
 import { AssetsModule } from './modules/assets/assets.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { IntelligenceModule } from './modules/intelligence/intelligence.module';
 import { SearchModule } from './modules/search/search.module';
+import { StreamsModule } from './modules/streams/streams.module';
 import { SystemModule } from './modules/system/system.module';
 
 @Module({})
@@ -17,12 +19,14 @@ export class AppModule {
       imports: [
         ConfigModule.forRoot(config),
         DatabaseModule,
+        OutboxModule,
         CqrsModule.forRoot(),
         IntelligenceModule,
         SearchModule,
         SystemModule,
         AssetsModule,
         ConversationsModule,
+        StreamsModule,
       ],
     };
   }

@@ -1,6 +1,7 @@
 import { CommandHandler, EventBus, ICommandHandler, Command } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { SearchIndex } from '../../search/search-index.service';
 import { ApplicationRegistry } from '../../system/application.registry';
@@ -36,6 +37,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     private readonly classifier: FormatClassifier,
     private readonly search: SearchIndex,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ seed, transferables }: CreateAssetCommand): Promise<AssetWire> {
@@ -88,7 +90,9 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
       if (metadata?.websites?.length) await this.writer.setWebsites(em, id, metadata.websites);
       if (metadata?.annotations?.length) await this.writer.addAnnotations(em, id, metadata.annotations);
       await this.search.index(em, id);
-      return assetWire(await this.reader.one(em, id), transferables);
+      const wire = assetWire(await this.reader.one(em, id), transferables);
+      await this.outbox.append(em, 'assets', id);
+      return wire;
     });
     this.applications.remember(seeded.application, applicationId);
     if (pending) this.classifier.refineLater([formatId]);
