@@ -6,6 +6,7 @@ import { AppConfig } from '../config/app-config';
 import { AllExceptionsFilter } from '../errors/all-exceptions.filter';
 import { originAllowed } from './cors';
 import { validationPipe } from './validation';
+import { TroveWsAdapter } from './ws-adapter';
 import { TROVE_VERSION } from '../../version';
 
 /** Everything about the HTTP surface that is not a route: used by main.ts and by every test. */
@@ -13,6 +14,7 @@ export function configureApp(app: NestFastifyApplication, config: AppConfig): vo
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const logger = new Logger('HTTP');
 
+  app.useWebSocketAdapter(new TroveWsAdapter(app, config));
   app.useGlobalPipes(validationPipe);
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableCors({
