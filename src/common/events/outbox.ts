@@ -43,7 +43,14 @@ export const OUTBOX_LOCK = 0x74726f7653;
  */
 @Injectable()
 export class Outbox {
+  private readonly listeners: (() => void)[] = [];
+
   constructor(private readonly db: Database) {}
+
+  /** Called at every append, inside the (not yet committed) transaction. */
+  onAppend(listener: () => void): void {
+    this.listeners.push(listener);
+  }
 
   append(em: EntityManager, topic: StreamTopicName, id: string, options: { deleted?: boolean } = {}): Promise<void> {
     return this.appendMany(em, [{ topic, id, deleted: options.deleted }]);
@@ -61,6 +68,7 @@ export class Outbox {
     });
     if (pg) await this.db.query(em, `SELECT pg_advisory_xact_lock($1), pg_notify($2, '')`, [OUTBOX_LOCK, STREAM_CHANNEL]);
     await this.db.query(em, `INSERT INTO stream_events (topic, entity_id, deleted, created_at) VALUES ${rows.join(', ')}`, params);
+    this.listeners.forEach((listener) => listener());
   }
 }
 

@@ -4,7 +4,7 @@ import Redis from 'ioredis';
 import { Client } from 'pg';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
-import { STREAM_CHANNEL } from '../../common/events/outbox';
+import { Outbox, STREAM_CHANNEL } from '../../common/events/outbox';
 import { AssetChangedEvent } from '../assets/events/asset-changed.event';
 import { ConversationChangedEvent } from '../conversations/events/conversation-changed.event';
 import { OutboxReader } from './outbox.reader';
@@ -20,8 +20,8 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
  * outbox does), so a lost signal only delays a frame until the next one or the poll:
  * - PostgreSQL: LISTEN on the channel that every append NOTIFYs (delivered at commit, to
  *   every instance);
- * - the CQRS EventBus: the changed-events published after commit (this instance; on SQLite
- *   the main path);
+ * - SQLite: every append schedules a wake-up right after the commit of its batch (see the
+ *   constructor), and the changed-events on the CQRS EventBus (published after commit) do too;
  * - Redis pub/sub when TROVE_REDIS_URL is set: a local commit is announced to the other
  *   instances (e.g. several processes on one SQLite file);
  * - a poll every TROVE_STREAM_POLL_MS.
@@ -41,7 +41,13 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
     private readonly db: Database,
     private readonly hub: StreamHub,
     private readonly outbox: OutboxReader,
-  ) {}
+    appends: Outbox,
+  ) {
+    // SQLite: a read waits for the writer holding the database, i.e. for the COMMIT (or
+    // rollback) of the batch that appended, so this fires right after the commit. PostgreSQL
+    // needs nothing: its NOTIFY reaches this instance's LISTEN as well.
+    if (db.dialect === 'sqlite') appends.onAppend(() => void db.read(async () => undefined).then(() => this.committed(), () => undefined));
+  }
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.db.dialect === 'postgres') await this.listen();
