@@ -84,6 +84,8 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private tailing: Promise<void> | null = null;
   private again = false;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** Openings and catch-ups in flight: shutdown waits for them before the database closes. */
+  private readonly inflight = new Set<Promise<void>>();
   /** For tests and benchmarks: sockets closed for being slow, and the largest send buffer seen. */
   readonly stats = { slowClosed: 0, peakBuffered: 0 };
 
@@ -136,6 +138,12 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
       ),
     );
     await this.tailing;
+    await Promise.all(this.inflight);
+  }
+
+  private track(work: Promise<void>, sub: Subscriber): void {
+    const tracked = work.catch((error) => this.fail(sub, error)).finally(() => this.inflight.delete(tracked));
+    this.inflight.add(tracked);
   }
 
   /** Number of open stream sockets (for tests and benchmarks). */
@@ -174,7 +182,7 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
       subscribers.delete(sub);
       this.sockets.delete(socket);
     });
-    void this.open(sub, sinceRaw === null ? null : Number(sinceRaw)).catch((error) => this.fail(sub, error));
+    this.track(this.open(sub, sinceRaw === null ? null : Number(sinceRaw)), sub);
   }
 
   /** Reads the outbox soon (coalesced: at most one read in flight and one queued). */
@@ -282,7 +290,7 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
         if (!sub.live || event.id <= sub.cursor) continue;
         if (!frame) {
           // The socket went live while this batch was being prepared: it reads the rest itself.
-          void this.catchUp(sub).catch((error) => this.fail(sub, error));
+          this.track(this.catchUp(sub), sub);
           continue;
         }
         if (this.send(sub, frame, event.id)) sub.cursor = event.id;

@@ -35,6 +35,7 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
   private redisSub: Redis | null = null;
   private redisPub: Redis | null = null;
   private stopping = false;
+  private pruning: Promise<number> = Promise.resolve(0);
 
   constructor(
     private readonly config: AppConfig,
@@ -60,6 +61,7 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.timers.forEach(clearInterval);
+    await this.pruning;
     await this.listener?.end().catch(() => undefined);
     this.redisSub?.disconnect();
     this.redisPub?.disconnect();
@@ -77,7 +79,13 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
     this.timers.push(timer);
   }
 
-  async prune(): Promise<number> {
+  prune(): Promise<number> {
+    if (this.stopping) return Promise.resolve(0);
+    return (this.pruning = this.pruning.then(() => this.pruneOnce()));
+  }
+
+  private async pruneOnce(): Promise<number> {
+    if (this.stopping) return 0;
     const cutoff = new Date(Date.now() - this.config.streamRetentionHours * 3600_000).toISOString();
     try {
       return await this.outbox.prune(cutoff);
