@@ -4,11 +4,13 @@ import { AppConfig } from './common/config/app-config';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
 import { NetModule } from './common/net/net.module';
+import { OutboxModule } from './common/events/outbox';
 import { AssetsModule } from './modules/assets/assets.module';
 import { ConnectorModule } from './modules/connector/connector.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { IntelligenceModule } from './modules/intelligence/intelligence.module';
 import { SearchModule } from './modules/search/search.module';
+import { StreamsModule } from './modules/streams/streams.module';
 import { SystemModule } from './modules/system/system.module';
 
 @Module({})
@@ -20,6 +22,7 @@ export class AppModule {
         ConfigModule.forRoot(config),
         DatabaseModule,
         NetModule,
+        OutboxModule,
         CqrsModule.forRoot(),
         IntelligenceModule,
         SearchModule,
@@ -27,6 +30,7 @@ export class AppModule {
         AssetsModule,
         ConversationsModule,
         ConnectorModule,
+        StreamsModule,
       ],
     };
   }

@@ -4,6 +4,7 @@ import { AddressInfo, connect } from 'node:net';
 import { OutboundHttp } from '../../src/common/net/outbound-http';
 import { expectError, http, nodeRequest, statusOf } from './support/http';
 import { textSeed } from './support/seeds';
+import { StreamClient } from './support/ws';
 import { TestServer, startTestServer } from './support/server';
 
 const KEY = 'trove-test-key-0123456789';
@@ -48,6 +49,15 @@ describe('authentication with API keys', () => {
       connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'x-api-key': 'wrong-key-wrong-key',
     });
     expect(upgrade.status).toBe(401);
+  });
+
+  it('WebSocket upgrades need the key too (401), and stream with it', async () => {
+    await expect(StreamClient.open(server.baseUrl, '/assets/stream/identifiers')).rejects.toThrow(/HTTP 401/);
+    await expect(StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { 'x-api-key': 'wrong-key-wrong-key' } })).rejects.toThrow(/HTTP 401/);
+    await expect(StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { host: 'attacker.example' } })).rejects.toThrow(/HTTP 403/);
+    const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { authorization: `Bearer ${KEY}` } });
+    expect(await stream.next()).toEqual({ iterable: expect.any(Array) });
+    stream.socket.close();
   });
 
   it('accepts Bearer and X-API-Key, through the SDK too; a refused create writes nothing', async () => {

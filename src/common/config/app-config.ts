@@ -49,6 +49,18 @@ export class AppConfig {
   headersTimeoutMs: number;
   /** Private/loopback hosts that server-side fetches may reach beyond configured providers (TROVE_OUTBOUND_ALLOW, comma-separated). */
   outboundAllow: string[];
+  /** How long change-stream events stay resumable with `?since=`, in hours (TROVE_STREAM_RETENTION_HOURS). */
+  streamRetentionHours: number;
+  /** Fallback poll of the change-stream outbox, in ms: wake-ups are never the only carrier (TROVE_STREAM_POLL_MS). */
+  streamPollMs: number;
+  /** Redis URL for cross-instance stream wake-ups, e.g. redis://127.0.0.1:6379; optional (TROVE_REDIS_URL). */
+  redisUrl: string | null;
+  /** Bytes a WebSocket may have waiting to be sent before it is closed with 1013 (TROVE_WS_SEND_BUFFER). */
+  wsSendBuffer: number;
+  /** Largest accepted incoming WebSocket message, in bytes; larger ones close with 1009 (TROVE_WS_MAX_PAYLOAD). */
+  wsMaxPayload: number;
+  /** WebSocket ping interval in ms; a peer that has not answered by the next ping is dropped (TROVE_WS_HEARTBEAT_MS). */
+  wsHeartbeatMs: number;
 
   get sqlitePath(): string {
     return join(this.dataDir, 'trove.db');
@@ -158,6 +170,18 @@ export function loadConfig(env: Env): AppConfig {
     problems.push('TROVE_HEADERS_TIMEOUT_MS must not exceed TROVE_REQUEST_TIMEOUT_MS');
   }
   config.outboundAllow = list('TROVE_OUTBOUND_ALLOW').map((h) => h.toLowerCase());
+
+  config.streamRetentionHours = int('TROVE_STREAM_RETENTION_HOURS', 168, 1, 24 * 365);
+  config.streamPollMs = int('TROVE_STREAM_POLL_MS', 1000, 10, 60_000);
+  config.wsSendBuffer = int('TROVE_WS_SEND_BUFFER', 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
+  config.wsMaxPayload = int('TROVE_WS_MAX_PAYLOAD', 1024 * 1024, 1024, 256 * 1024 * 1024);
+  config.wsHeartbeatMs = int('TROVE_WS_HEARTBEAT_MS', 30_000, 100, 600_000);
+  const redis = env.TROVE_REDIS_URL?.trim();
+  config.redisUrl = null;
+  if (redis) {
+    if (!/^rediss?:\/\/[^\s]+$/.test(redis)) problems.push(`TROVE_REDIS_URL must start with redis:// or rediss:// (got "${redis}")`);
+    else config.redisUrl = redis;
+  }
 
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -152,6 +152,15 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
     return this.lock ? this.lock.runExclusive(run, 1) : run();
   }
 
+  /**
+   * Runs read-only `work` on one consistent snapshot: on PostgreSQL one REPEATABLE READ
+   * transaction (every statement sees the same commits); on SQLite `read` already is one.
+   */
+  readConsistent<T>(work: Work<T>): Promise<T> {
+    if (this.lock) return this.read(work);
+    return this.dataSource.transaction('REPEATABLE READ', (em) => work(em));
+  }
+
   private async drain(): Promise<void> {
     this.draining = true;
     try {

@@ -11,6 +11,7 @@ import { AccessPolicy } from './access';
 import { originAllowed } from './cors';
 import { checkJsonBounds } from './json-bounds';
 import { validationPipe } from './validation';
+import { TroveWsAdapter } from './ws-adapter';
 import { TROVE_VERSION } from '../../version';
 
 /** Question answering: its own, lower rate limit (the qgpt stream's upgrades count too). */
@@ -85,6 +86,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     fastify.addHook('onRequest', limiter);
   }
 
+  app.useWebSocketAdapter(new TroveWsAdapter(app, config));
   app.useGlobalPipes(validationPipe);
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableCors({

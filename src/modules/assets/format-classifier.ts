@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EventBus } from '@nestjs/cqrs';
 import { Database } from '../../common/database/database.service';
+import { Outbox } from '../../common/events/outbox';
 import { LanguageClassification, LanguageDetector } from '../intelligence/language-detector.service';
 import { SearchIndex } from '../search/search-index.service';
 import { AssetChangedEvent } from './events/asset-changed.event';
@@ -39,6 +40,7 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
     private readonly db: Database,
     private readonly search: SearchIndex,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async classify(text: string): Promise<FormatClassification> {
@@ -100,6 +102,7 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
       );
       if (result.affected === 0) return false;
       await this.search.index(em, format.assetId); // the index keeps each asset's languages for filters
+      await this.outbox.append(em, 'assets', format.assetId);
       return true;
     });
     if (changed) this.events.publish(new AssetChangedEvent(format.assetId, 'updated'));

@@ -49,9 +49,12 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promi
  * port, with a fresh throwaway database: a temporary SQLite directory, or a new
  * PostgreSQL database when TEST_DATABASE_URL is set.
  */
-export async function startTestServer(env: Record<string, string> = {}): Promise<TestServer> {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trove-test-'));
-  const pg = testDatabaseUrl ? await freshPostgresDatabase() : null;
+export async function startTestServer(env: Record<string, string> = {}, options: { shareWith?: TestServer } = {}): Promise<TestServer> {
+  // `shareWith`: a second instance on the first one's database (same SQLite directory or
+  // PostgreSQL database), left in place when this one closes.
+  const shared = options.shareWith?.config;
+  const dataDir = shared ? shared.dataDir : mkdtempSync(join(tmpdir(), 'trove-test-'));
+  const pg = shared ? (shared.databaseUrl ? { url: shared.databaseUrl, drop: async () => undefined } : null) : testDatabaseUrl ? await freshPostgresDatabase() : null;
   const config = loadConfig({
     ...process.env,
     TROVE_LOG_LEVEL: 'warn',
@@ -84,7 +87,7 @@ export async function startTestServer(env: Record<string, string> = {}): Promise
     close: async () => {
       await app.close();
       await pg?.drop();
-      rmSync(dataDir, { recursive: true, force: true });
+      if (!shared) rmSync(dataDir, { recursive: true, force: true });
     },
   };
 }

@@ -2,6 +2,7 @@ import { NotFoundException } from '@nestjs/common';
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { EntityManager, ObjectLiteral } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { SearchIndex } from '../../search/search-index.service';
 import { AssetReader } from '../asset.reader';
@@ -62,6 +63,7 @@ export class ChangeAssetLinkHandler implements ICommandHandler<ChangeAssetLinkCo
     private readonly reader: AssetReader,
     private readonly search: SearchIndex,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ assetId, kind, targetId, link }: ChangeAssetLinkCommand): Promise<void> {
@@ -80,6 +82,7 @@ export class ChangeAssetLinkHandler implements ICommandHandler<ChangeAssetLinkCo
       await em.update(AssetEntity, { id: assetId }, { updatedAt: now });
       await em.update(spec.target, { id: targetId }, { updatedAt: now });
       await this.search.index(em, assetId);
+      await this.outbox.append(em, 'assets', assetId);
       return true;
     });
     if (!changed) return;

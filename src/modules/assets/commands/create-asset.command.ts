@@ -1,6 +1,7 @@
 import { CommandHandler, EventBus, ICommandHandler, Command } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { SearchIndex } from '../../search/search-index.service';
 import { ApplicationRegistry } from '../../system/application.registry';
@@ -40,6 +41,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     private readonly search: SearchIndex,
     private readonly events: EventBus,
     private readonly idempotency: IdempotencyKeys,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ seed, transferables, idempotencyKey }: CreateAssetCommand): Promise<AssetWire> {
@@ -110,7 +112,9 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
       if (metadata?.annotations?.length) await this.writer.addAnnotations(em, id, metadata.annotations);
       await this.search.index(em, id);
       if (idempotent) await this.idempotency.record(em, idempotent, id);
-      return assetWire(await this.reader.one(em, id), transferables);
+      const wire = assetWire(await this.reader.one(em, id), transferables);
+      await this.outbox.append(em, 'assets', id);
+      return wire;
     });
     if (replayed) return created;
     this.applications.remember(seeded.application, applicationId);

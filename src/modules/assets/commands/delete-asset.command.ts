@@ -1,5 +1,6 @@
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { SearchIndex } from '../../search/search-index.service';
 import { AnnotationEntity } from '../annotation.entity';
@@ -29,6 +30,7 @@ export class DeleteAssetHandler implements ICommandHandler<DeleteAssetCommand> {
     private readonly reader: AssetReader,
     private readonly search: SearchIndex,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ assetId }: DeleteAssetCommand): Promise<string> {
@@ -40,6 +42,7 @@ export class DeleteAssetHandler implements ICommandHandler<DeleteAssetCommand> {
       const now = nowIso();
       await em.update(AssetEntity, { id: assetId }, { deletedAt: now, updatedAt: now, name: null, mechanism: 'DELETED' });
       await this.search.remove(em, assetId);
+      await this.outbox.append(em, 'assets', assetId, { deleted: true });
     });
     this.events.publish(new AssetChangedEvent(assetId, 'deleted'));
     return assetId;

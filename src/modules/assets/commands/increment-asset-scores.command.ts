@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { AssetReader } from '../asset.reader';
 import { AssetEntity } from '../asset.entity';
 import { SeededScoreIncrementDto } from '../../../common/wire/dto/seeded-score-increment.dto';
@@ -39,6 +40,7 @@ export class IncrementAssetScoresHandler implements ICommandHandler<IncrementAss
     private readonly db: Database,
     private readonly reader: AssetReader,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ assetId, increment }: IncrementAssetScoresCommand): Promise<void> {
@@ -62,6 +64,7 @@ export class IncrementAssetScoresHandler implements ICommandHandler<IncrementAss
       if (manual) set.scoreManual = () => `"score_manual" + ${manual}`;
       if (automatic) set.scoreAutomatic = () => `"score_automatic" + ${automatic}`;
       await em.createQueryBuilder().update(AssetEntity).set(set).where('id = :id', { id: assetId }).execute();
+      await this.outbox.append(em, 'assets', assetId);
     });
     this.events.publish(new AssetChangedEvent(assetId, 'updated'));
     this.events.publish(new AssetActivityEvent(assetId, 'scored', { kinds }));

@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { ClassificationGenericEnum, ClassificationSpecificEnum } from '../../../common/wire/enums';
 import { TEXT_CODES } from '../../intelligence/language/languages';
@@ -52,6 +53,7 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
     private readonly reader: AssetReader,
     private readonly search: SearchIndex,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ input, transferables }: ReclassifyAssetCommand): Promise<AssetWire> {
@@ -72,7 +74,9 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
         await this.search.index(em, assetId);
       }
       const before = changed[0] ? { generic: changed[0].generic, specific: changed[0].specific } : null;
-      return { wire: assetWire(await this.reader.one(em, assetId), transferables), previous: before };
+      const wire = assetWire(await this.reader.one(em, assetId), transferables);
+      if (changed.length) await this.outbox.append(em, 'assets', assetId);
+      return { wire, previous: before };
     });
     if (previous) {
       this.events.publish(new AssetChangedEvent(assetId, 'updated'));

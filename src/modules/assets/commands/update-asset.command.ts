@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { LanguageDetector } from '../../intelligence/language-detector.service';
 import { SearchIndex } from '../../search/search-index.service';
@@ -33,6 +34,7 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
     private readonly detector: LanguageDetector,
     private readonly search: SearchIndex,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ asset: dto, transferables }: UpdateAssetCommand): Promise<AssetWire> {
@@ -84,7 +86,9 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
       if (dto.tags) await this.writer.setTags(em, asset.id, dto.tags.iterable);
       if (dto.websites) await this.writer.setWebsites(em, asset.id, dto.websites.iterable);
       await this.search.index(em, asset.id);
-      return assetWire(await this.reader.one(em, asset.id), transferables);
+      const wire = assetWire(await this.reader.one(em, asset.id), transferables);
+      await this.outbox.append(em, 'assets', asset.id);
+      return wire;
     });
     this.events.publish(new AssetChangedEvent(dto.id, 'updated'));
     this.events.publish(new AssetActivityEvent(dto.id, 'updated'));

@@ -1,5 +1,6 @@
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { AssetReader } from '../../assets/asset.reader';
 import { LINKS, LinkKind } from '../conversation-links';
@@ -29,6 +30,7 @@ export class ChangeConversationLinkHandler implements ICommandHandler<ChangeConv
     private readonly reader: ConversationReader,
     private readonly assets: AssetReader,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ conversationId, kind, targetId, linked }: ChangeConversationLinkCommand): Promise<void> {
@@ -43,6 +45,11 @@ export class ChangeConversationLinkHandler implements ICommandHandler<ChangeConv
       if (linked) await em.insert(spec.join, { ...key, createdAt: now });
       else await em.delete(spec.join, key);
       await em.update(ConversationEntity, { id: conversationId }, { updatedAt: now });
+      // An asset's conversations changed too (GET /asset/{id}/conversations).
+      await this.outbox.appendMany(em, [
+        { topic: 'conversations', id: conversationId },
+        ...(kind === 'asset' ? [{ topic: 'assets' as const, id: targetId }] : []),
+      ]);
       return true;
     });
     if (changed) this.events.publish(new ConversationChangedEvent(conversationId, 'updated'));

@@ -2,6 +2,7 @@ import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { AssetReader } from '../../assets/asset.reader';
 import { TEXT_GENERATOR, TextGenerator } from '../../intelligence/text/text-generator';
@@ -31,6 +32,7 @@ export class CreateConversationFromAssetHandler implements ICommandHandler<Creat
     private readonly writer: ConversationWriter,
     @Inject(TEXT_GENERATOR) private readonly text: TextGenerator,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ assetId }: CreateConversationFromAssetCommand): Promise<ConversationsCreateFromAssetOutputWire> {
@@ -48,7 +50,12 @@ export class CreateConversationFromAssetHandler implements ICommandHandler<Creat
       const asset = await this.assets.require(em, assetId);
       await em.insert(ConversationEntity, newConversation(id, { type: 'COPILOT', name: asset.name }));
       await em.insert(ConversationAssetEntity, { conversationId: id, assetId, createdAt: nowIso() });
-      return this.writer.addMessages(em, id, [{ role: 'ASSISTANT', text: description }]);
+      const messages = await this.writer.addMessages(em, id, [{ role: 'ASSISTANT', text: description }]);
+      await this.outbox.appendMany(em, [
+        { topic: 'conversations', id },
+        { topic: 'assets', id: assetId },
+      ]);
+      return messages;
     });
     this.events.publish(new ConversationChangedEvent(id, 'created'));
     this.events.publish(new ConversationMessageAddedEvent(id, message.id, message.role));

@@ -3,6 +3,7 @@ import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs
 import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { textOf } from '../../assets/asset-text';
 import { AssetReader } from '../../assets/asset.reader';
@@ -57,6 +58,7 @@ export class CreateConversationHandler implements ICommandHandler<CreateConversa
     private readonly writer: ConversationWriter,
     private readonly assets: AssetReader,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ seed = {} }: CreateConversationCommand): Promise<ConversationWire> {
@@ -71,7 +73,13 @@ export class CreateConversationHandler implements ICommandHandler<CreateConversa
       const added = await this.writer.addMessages(em, id, messages);
       for (const annotation of seed.annotations ?? []) await this.writer.addAnnotation(em, id, annotation);
       await this.link(em, id, seed);
-      return { wire: conversationWire(await this.reader.one(em, id)), messageIds: added.map((m) => [m.id, m.role]) };
+      const wire = conversationWire(await this.reader.one(em, id));
+      const assetIds = [...new Set((seed.assets?.iterable ?? []).map((a) => a.id))];
+      await this.outbox.appendMany(em, [
+        { topic: 'conversations', id },
+        ...assetIds.map((assetId) => ({ topic: 'assets' as const, id: assetId })),
+      ]);
+      return { wire, messageIds: added.map((m) => [m.id, m.role]) };
     });
     this.events.publish(new ConversationChangedEvent(id, 'created'));
     for (const [messageId, role] of messageIds) this.events.publish(new ConversationMessageAddedEvent(id, messageId, role));

@@ -1,9 +1,10 @@
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { ConversationAnnotationEntity } from '../conversation-annotation.entity';
 import { JOIN_ENTITIES } from '../conversation-links';
-import { ConversationGroundingMessageEntity } from '../conversation-link.entity';
+import { ConversationAssetEntity, ConversationGroundingMessageEntity } from '../conversation-link.entity';
 import { ConversationMessageEntity } from '../conversation-message.entity';
 import { ConversationReader } from '../conversation.reader';
 import { ConversationEntity } from '../conversation.entity';
@@ -25,6 +26,7 @@ export class DeleteConversationHandler implements ICommandHandler<DeleteConversa
     private readonly db: Database,
     private readonly reader: ConversationReader,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ conversationId }: DeleteConversationCommand): Promise<void> {
@@ -44,11 +46,17 @@ export class DeleteConversationHandler implements ICommandHandler<DeleteConversa
         .from(ConversationGroundingMessageEntity)
         .where(`message_id IN (SELECT id FROM conversation_messages WHERE conversation_id = :conversationId)`, { conversationId })
         .execute();
+      const assets = await em.find(ConversationAssetEntity, { select: { assetId: true }, where: { conversationId } });
       for (const entity of JOIN_ENTITIES) await em.delete(entity, { conversationId });
       await em.delete(ConversationAnnotationEntity, { conversationId });
       await em.delete(ConversationMessageEntity, { conversationId });
       const now = nowIso();
       await em.update(ConversationEntity, { id: conversationId }, { deletedAt: now, updatedAt: now, name: null });
+      await this.outbox.appendMany(em, [
+        { topic: 'conversations', id: conversationId, deleted: true },
+        ...others.map((o) => ({ topic: 'conversations' as const, id: o.id })),
+        ...assets.map((a) => ({ topic: 'assets' as const, id: a.assetId })),
+      ]);
       return others.map((o) => o.id);
     });
     this.events.publish(new ConversationChangedEvent(conversationId, 'deleted'));

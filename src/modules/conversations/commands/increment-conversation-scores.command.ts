@@ -1,6 +1,7 @@
 import { BadRequestException } from '@nestjs/common';
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { ConversationReader } from '../conversation.reader';
 import { ConversationEntity } from '../conversation.entity';
 import { SeededScoreIncrementDto } from '../../../common/wire/dto/seeded-score-increment.dto';
@@ -38,6 +39,7 @@ export class IncrementConversationScoresHandler implements ICommandHandler<Incre
     private readonly db: Database,
     private readonly reader: ConversationReader,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ conversationId, increment }: IncrementConversationScoresCommand): Promise<void> {
@@ -61,6 +63,7 @@ export class IncrementConversationScoresHandler implements ICommandHandler<Incre
       if (manual) set.scoreManual = () => `"score_manual" + ${manual}`;
       if (automatic) set.scoreAutomatic = () => `"score_automatic" + ${automatic}`;
       await em.createQueryBuilder().update(ConversationEntity).set(set).where('id = :id', { id: conversationId }).execute();
+      await this.outbox.append(em, 'conversations', conversationId);
     });
     this.events.publish(new ConversationChangedEvent(conversationId, 'updated'));
   }

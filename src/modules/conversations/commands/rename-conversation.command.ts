@@ -1,6 +1,7 @@
 import { Inject } from '@nestjs/common';
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { TEXT_GENERATOR, TextGenerator } from '../../intelligence/text/text-generator';
 import { ConversationReader } from '../conversation.reader';
@@ -26,6 +27,7 @@ export class RenameConversationHandler implements ICommandHandler<RenameConversa
     private readonly reader: ConversationReader,
     @Inject(TEXT_GENERATOR) private readonly text: TextGenerator,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ conversationId }: RenameConversationCommand): Promise<ConversationWire> {
@@ -40,7 +42,9 @@ export class RenameConversationHandler implements ICommandHandler<RenameConversa
     const renamed = await this.db.transaction(async (em) => {
       await this.reader.require(em, conversationId);
       if (title) await em.update(ConversationEntity, { id: conversationId }, { name: title, updatedAt: nowIso() });
-      return conversationWire(await this.reader.one(em, conversationId));
+      const wire = conversationWire(await this.reader.one(em, conversationId));
+      if (title) await this.outbox.append(em, 'conversations', conversationId);
+      return wire;
     });
     if (title) this.events.publish(new ConversationChangedEvent(conversationId, 'updated'));
     return renamed;

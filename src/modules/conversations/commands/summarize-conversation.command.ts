@@ -2,6 +2,7 @@ import { BadRequestException, Inject, NotFoundException } from '@nestjs/common';
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { In } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { TEXT_GENERATOR, TextGenerator } from '../../intelligence/text/text-generator';
 import { ConversationMessageEntity } from '../conversation-message.entity';
@@ -36,6 +37,7 @@ export class SummarizeConversationHandler implements ICommandHandler<SummarizeCo
     private readonly writer: ConversationWriter,
     @Inject(TEXT_GENERATOR) private readonly text: TextGenerator,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ conversationId, input }: SummarizeConversationCommand): Promise<ConversationSummarizeOutputWire> {
@@ -58,6 +60,7 @@ export class SummarizeConversationHandler implements ICommandHandler<SummarizeCo
       await this.reader.require(em, conversationId);
       const row = await this.writer.addAnnotation(em, conversationId, { type: 'SUMMARY', text: summary, mechanism: 'AUTOMATIC' });
       await em.update(ConversationEntity, { id: conversationId }, { updatedAt: nowIso() });
+      await this.outbox.append(em, 'conversations', conversationId);
       return row;
     });
     this.events.publish(new ConversationChangedEvent(conversationId, 'updated'));

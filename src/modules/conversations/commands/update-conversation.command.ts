@@ -2,6 +2,7 @@ import { BadRequestException } from '@nestjs/common';
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { EntityManager, In } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
+import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { ConversationAnnotationEntity } from '../conversation-annotation.entity';
 import { ConversationMessageEntity } from '../conversation-message.entity';
@@ -29,6 +30,7 @@ export class UpdateConversationHandler implements ICommandHandler<UpdateConversa
     private readonly db: Database,
     private readonly reader: ConversationReader,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   async execute({ conversation: dto }: UpdateConversationCommand): Promise<ConversationWire> {
@@ -50,7 +52,9 @@ export class UpdateConversationHandler implements ICommandHandler<UpdateConversa
       await em.update(ConversationEntity, { id: conversation.id }, changes);
       if (dto.annotations) await this.setAnnotations(em, conversation.id, dto, now);
       if (indices) await this.applyIndices(em, conversation.id, indices, now);
-      return conversationWire(await this.reader.one(em, conversation.id));
+      const wire = conversationWire(await this.reader.one(em, conversation.id));
+      await this.outbox.append(em, 'conversations', conversation.id);
+      return wire;
     });
     this.events.publish(new ConversationChangedEvent(dto.id, 'updated'));
     return updated;

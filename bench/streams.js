@@ -1,0 +1,229 @@
+// Change streams: 1,000 WebSocket subscribers on one Trove instance (dist build, SQLite).
+//   npm run bench:streams        (builds first; ~2 minutes; prints Markdown tables)
+// Env: BENCH_SUBSCRIBERS (default 1000), BENCH_WORKERS (client processes, default 2),
+//      BENCH_SECONDS per rate (default 10), BENCH_RATES (changes/s, default "50,100,150,200"),
+//      DATABASE_URL (optional: run the instance on PostgreSQL instead of SQLite).
+//
+// A change is POST /assets/create (language given, so no detection cost) sent open-loop at a
+// fixed rate over keep-alive connections. Every subscriber listens on
+// /assets/stream/identifiers?ids=true. For each change: latency = arrival of its frame at the
+// LAST of the subscribers minus the arrival of the HTTP 200 (same clock: performance.timeOrigin
+// + performance.now() in every process). Loss = a subscriber missing a change or closed;
+// reorder = event ids not strictly increasing on a socket, or sockets disagreeing on the order.
+const { fork, spawn } = require('node:child_process');
+const { mkdtempSync, rmSync } = require('node:fs');
+const { tmpdir, cpus } = require('node:os');
+const { join } = require('node:path');
+const { performance } = require('node:perf_hooks');
+
+const now = () => performance.timeOrigin + performance.now();
+
+// ---------------------------------------------------------------- client worker
+if (process.argv[2] === 'worker') {
+  const WebSocket = require('ws');
+  const [, , , url, countText] = process.argv;
+  const count = Number(countText);
+  const sockets = [];
+  let opened = 0;
+  for (let i = 0; i < count; i++) {
+    const state = { ids: [], events: [], arrivals: [], first: false, closed: null };
+    const socket = new WebSocket(url, { perMessageDeflate: false });
+    socket.on('message', (data) => {
+      const at = now();
+      const frame = JSON.parse(data.toString());
+      if (!state.first) {
+        state.first = true;
+        if (++opened === count) process.send({ type: 'ready' });
+        return;
+      }
+      state.ids.push(frame.iterable[0].asset.id);
+      state.events.push(frame.event_id);
+      state.arrivals.push(at);
+    });
+    socket.on('close', (code) => (state.closed = code));
+    socket.on('error', () => undefined);
+    sockets.push(state);
+  }
+  process.on('message', (message) => {
+    if (message.type === 'reset') {
+      for (const s of sockets) {
+        s.ids = [];
+        s.events = [];
+        s.arrivals = [];
+      }
+      process.send({ type: 'reset' });
+    }
+    if (message.type === 'report') {
+      // Per change id: how many sockets got it and the latest arrival; per socket: order.
+      const got = new Map();
+      let reordered = 0;
+      let closed = 0;
+      for (const s of sockets) {
+        if (s.closed !== null) closed++;
+        for (let i = 1; i < s.events.length; i++) if (!(s.events[i] > s.events[i - 1])) reordered++;
+        for (let i = 0; i < s.ids.length; i++) {
+          const entry = got.get(s.ids[i]) ?? { n: 0, last: 0 };
+          entry.n++;
+          entry.last = Math.max(entry.last, s.arrivals[i]);
+          got.set(s.ids[i], entry);
+        }
+      }
+      // Sequences of (id, event id) as hashes: every socket must have seen the same one.
+      const { createHash } = require('node:crypto');
+      const sequences = new Set(sockets.map((s) => createHash('sha1').update(s.ids.map((id, i) => `${id}:${s.events[i]}`).join(',')).digest('hex')));
+      process.send({ type: 'report', got: [...got], reordered, closed, sequences: [...sequences] });
+    }
+  });
+  return;
+}
+
+// ---------------------------------------------------------------- driver
+const SUBSCRIBERS = Number(process.env.BENCH_SUBSCRIBERS ?? 1000);
+const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
+const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
+const RATES = (process.env.BENCH_RATES ?? '50,100,150,200').split(',').map(Number);
+const PORT = 39393;
+const root = join(__dirname, '..');
+
+function start(env) {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, ['dist/src/main.js'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    const onData = (d) => {
+      out += d;
+      if (/listening on/.test(out)) resolve(child);
+    };
+    child.stdout.on('data', onData);
+    child.stderr.on('data', onData);
+    child.on('exit', (code) => reject(new Error(`trove exited ${code}: ${out}`)));
+  });
+}
+
+const ask = (worker, type) =>
+  new Promise((resolve) => {
+    const onMessage = (m) => {
+      if (m.type === type) {
+        worker.off('message', onMessage);
+        resolve(m);
+      }
+    };
+    worker.on('message', onMessage);
+    if (type !== 'ready') worker.send({ type });
+  });
+
+function percentile(sorted, p) {
+  if (!sorted.length) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
+}
+
+async function change(base, i) {
+  const raw = `export const change${i} = ${i}; // streamed`;
+  const body = JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw } }, classification: { generic: 'CODE', specific: 'ts' } } } });
+  const res = await fetch(`${base}/assets/create?transferables=false`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const at = now();
+  if (res.status !== 200) throw new Error(`create: HTTP ${res.status}`);
+  return { id: (await res.json()).id, at };
+}
+
+/** Sends `rate` changes per second for SECONDS, open loop; resolves with every {id, at}. */
+async function drive(base, rate) {
+  const total = rate * SECONDS;
+  const started = now();
+  const pending = [];
+  let lateStarts = 0;
+  for (let i = 0; i < total; i++) {
+    const due = started + (i * 1000) / rate;
+    const wait = due - now();
+    if (wait > 1) await new Promise((r) => setTimeout(r, wait));
+    else if (wait < -50) lateStarts++;
+    pending.push(change(base, i));
+  }
+  const done = await Promise.all(pending);
+  return { done, elapsed: (now() - started) / 1000, lateStarts };
+}
+
+(async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'trove-bench-streams-'));
+  const children = [];
+  const workers = [];
+  try {
+    const env = { PORT: String(PORT), TROVE_DATA_DIR: join(dir, 'trove'), TROVE_LOG_LEVEL: 'log' };
+    if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
+    children.push(await start(env));
+    const base = `http://127.0.0.1:${PORT}`;
+    const url = `ws://127.0.0.1:${PORT}/assets/stream/identifiers?ids=true`;
+    const per = Math.ceil(SUBSCRIBERS / WORKERS);
+    for (let w = 0; w < WORKERS; w++) {
+      const n = Math.min(per, SUBSCRIBERS - w * per);
+      const worker = fork(__filename, ['worker', url, String(n)], { stdio: 'inherit' });
+      workers.push(worker);
+    }
+    const connectStart = now();
+    await Promise.all(workers.map((w) => ask(w, 'ready')));
+    const connectMs = now() - connectStart;
+    await change(base, -1); // warm-up
+    await new Promise((r) => setTimeout(r, 1000));
+
+    const rows = [];
+    for (const rate of RATES) {
+      await Promise.all(workers.map((w) => ask(w, 'reset')));
+      const { done, elapsed, lateStarts } = await drive(base, rate);
+      await new Promise((r) => setTimeout(r, 3000)); // let the last frames arrive
+      const reports = await Promise.all(workers.map((w) => ask(w, 'report')));
+      const got = new Map();
+      let reordered = 0;
+      let closed = 0;
+      const sequences = new Set();
+      for (const r of reports) {
+        reordered += r.reordered;
+        closed += r.closed;
+        for (const [id, entry] of r.got) {
+          const prev = got.get(id) ?? { n: 0, last: 0 };
+          got.set(id, { n: prev.n + entry.n, last: Math.max(prev.last, entry.last) });
+        }
+        r.sequences.forEach((h) => sequences.add(h));
+      }
+      let lost = 0;
+      const latencies = [];
+      for (const { id, at } of done) {
+        const entry = got.get(id);
+        lost += SUBSCRIBERS - (entry?.n ?? 0);
+        if (entry && entry.n === SUBSCRIBERS) latencies.push(entry.last - at);
+      }
+      latencies.sort((a, b) => a - b);
+      const row = {
+        rate,
+        achieved: done.length / elapsed,
+        frames: done.length * SUBSCRIBERS,
+        lost,
+        reordered,
+        closed,
+        sequences: sequences.size,
+        p50: percentile(latencies, 50),
+        p99: percentile(latencies, 99),
+        max: latencies[latencies.length - 1],
+        lateStarts,
+      };
+      rows.push(row);
+      console.error(JSON.stringify(row));
+    }
+    const fmt = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
+    console.log(
+      `\n${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (shared), ${SUBSCRIBERS} subscribers in ${WORKERS} client processes on the same machine, ` +
+        `${SECONDS} s per rate, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; connecting all subscribers took ${connectMs.toFixed(0)} ms\n`,
+    );
+    console.log('| changes/s asked | achieved | frames expected | lost | reordered | distinct orders | sockets closed | last subscriber p50 ms | p99 ms | max ms |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    for (const r of rows) {
+      console.log(`| ${r.rate} | ${r.achieved.toFixed(1)} | ${r.frames} | ${r.lost} | ${r.reordered} | ${r.sequences} | ${r.closed} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} |`);
+    }
+  } finally {
+    for (const w of workers) w.kill('SIGTERM');
+    for (const child of children) child.kill('SIGTERM');
+    await new Promise((r) => setTimeout(r, 500));
+    rmSync(dir, { recursive: true, force: true });
+  }
+})().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});

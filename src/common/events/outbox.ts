@@ -1,0 +1,78 @@
+import { Global, Injectable, Module } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Database } from '../database/database.service';
+
+/** Topics of the change streams: one per kind of record a stream announces. */
+export type StreamTopicName = 'assets' | 'conversations' | 'models';
+
+export interface OutboxEntry {
+  topic: StreamTopicName;
+  /** Id of the record that changed. */
+  id: string;
+  /** True when the record was deleted. */
+  deleted?: boolean;
+}
+
+/** One committed outbox row, as the tailers read it. */
+export interface StreamEvent {
+  id: number;
+  topic: StreamTopicName;
+  entityId: string;
+  deleted: boolean;
+}
+
+/** PostgreSQL NOTIFY channel that wakes the tailers of every instance when an append commits. */
+export const STREAM_CHANNEL = 'trove_stream';
+/**
+ * Key of the transaction-level advisory lock that serialises appends on PostgreSQL ("troveS").
+ * Held from the append to the end of the transaction, so outbox ids commit in increasing order.
+ */
+export const OUTBOX_LOCK = 0x74726f7653;
+
+/**
+ * The change-stream outbox (`stream_events`). Every write a stream reports calls `append`
+ * INSIDE its transaction, so the change and its event commit together or not at all.
+ *
+ * Ordering: on SQLite there is one writer and a batch becomes visible at once. On
+ * PostgreSQL a sequence hands out ids in call order but transactions may commit in another
+ * order, and a tailer reading `id > last` would then skip a lower id that commits later.
+ * `append` therefore first takes a transaction-level advisory lock: every appending
+ * transaction holds it from its append until it commits or rolls back, so the next one can
+ * only draw a higher id after the previous is visible (locks are released after the commit
+ * is visible). Call `append` last in the transaction: it serialises the end of writes only.
+ */
+@Injectable()
+export class Outbox {
+  private readonly listeners: (() => void)[] = [];
+
+  constructor(private readonly db: Database) {}
+
+  /** Called at every append, inside the (not yet committed) transaction. */
+  onAppend(listener: () => void): void {
+    this.listeners.push(listener);
+  }
+
+  append(em: EntityManager, topic: StreamTopicName, id: string, options: { deleted?: boolean } = {}): Promise<void> {
+    return this.appendMany(em, [{ topic, id, deleted: options.deleted }]);
+  }
+
+  async appendMany(em: EntityManager, entries: OutboxEntry[]): Promise<void> {
+    if (!entries.length) return;
+    const pg = this.db.dialect === 'postgres';
+    const now = new Date().toISOString();
+    const params: unknown[] = [];
+    const rows = entries.map((entry) => {
+      params.push(entry.topic, entry.id, entry.deleted === true, now);
+      const n = params.length;
+      return pg ? `($${n - 3}, $${n - 2}, $${n - 1}, $${n})` : `(?${n - 3}, ?${n - 2}, ?${n - 1}, ?${n})`;
+    });
+    if (pg) await this.db.query(em, `SELECT pg_advisory_xact_lock($1), pg_notify($2, '')`, [OUTBOX_LOCK, STREAM_CHANNEL]);
+    await this.db.query(em, `INSERT INTO stream_events (topic, entity_id, deleted, created_at) VALUES ${rows.join(', ')}`, params);
+    this.listeners.forEach((listener) => listener());
+  }
+}
+
+/** Makes the Outbox injectable in every module that writes. */
+@Global()
+@Module({ providers: [Outbox], exports: [Outbox] })
+export class OutboxModule {}

@@ -1,0 +1,365 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import type { IncomingMessage } from 'node:http';
+import { WebSocket } from 'ws';
+import { AppConfig } from '../../common/config/app-config';
+import { Database } from '../../common/database/database.service';
+import { StreamEvent } from '../../common/events/outbox';
+import { AssetReader } from '../assets/asset.reader';
+import { OutboxReader } from './outbox.reader';
+import { StreamTopics, StreamView, assetsView, identifiersView } from './stream-topics';
+
+/** Paths served by the hub. */
+export const STREAM_PATHS = {
+  assetIdentifiers: '/assets/stream/identifiers',
+  conversationIdentifiers: '/conversations/stream/identifiers',
+  modelIdentifiers: '/models/stream/identifiers',
+  assets: '/assets/stream',
+  assetTransferables: '/assets/stream/transferables',
+  health: '/.well-known/stream/health',
+} as const;
+
+/** Close codes. 1001 going away (shutdown), 1008 bad query, 1011 server error, 1013 slow consumer. */
+export const CLOSE = { shutdown: 1001, policy: 1008, error: 1011, slow: 1013, resync: 4000 } as const;
+
+/** Outbox events read per query, by the tailer and by a catching-up socket. */
+const BATCH = 500;
+/** How long shutdown waits for clients to answer the 1001 close before cutting them off. */
+const CLOSE_GRACE_MS = 1000;
+/** How long a catching-up socket may keep more than the bound waiting before it is closed with 1013. */
+const DRAIN_WAIT_MS = 10_000;
+
+interface Subscriber {
+  socket: WebSocket;
+  view: StreamView;
+  /** `?ids=true`: every frame carries `event_id`. */
+  ids: boolean;
+  /** Id of the last outbox event this socket has been given (or that its first frame covers). */
+  cursor: number;
+  /** Live sockets get frames from the tailer; the others are reading the outbox themselves. */
+  live: boolean;
+  catchingUp: boolean;
+}
+
+/** One frame of one view for one event, serialised once for every socket of the view. */
+class Prepared {
+  private plain?: Buffer;
+  private withId?: Buffer;
+  constructor(
+    readonly body: string,
+    readonly eventId: number,
+  ) {}
+  data(ids: boolean): Buffer {
+    if (!ids) return (this.plain ??= Buffer.from(this.body));
+    return (this.withId ??= Buffer.from(withEventId(this.body, this.eventId)));
+  }
+}
+
+function withEventId(body: string, eventId: number): string {
+  return `${body.slice(0, -1)},"event_id":${eventId}}`;
+}
+
+/**
+ * The change streams of this instance. One tail loop reads the outbox (`id > position`, in id
+ * order) whenever it is woken (StreamWakeups: NOTIFY, Redis, EventBus, a slow poll) and hands
+ * each event to the live sockets of its topic; a frame is made once per view and event.
+ *
+ * A new socket first gets its snapshot together with the outbox head it reflects (one
+ * consistent read), or starts from `?since=`; it then reads the outbox itself from there
+ * ("catching up") until it has reached the tail position, and only then goes live. Position
+ * and sends change in one synchronous step, so a socket never misses nor repeats an event
+ * across that switch. A socket whose send buffer is over the bound is closed with 1013 and
+ * told where to resume.
+ */
+@Injectable()
+export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Streams');
+  readonly views = new Map<string, StreamView>();
+  private readonly byView = new Map<StreamView, Set<Subscriber>>();
+  /** Every open socket (streams and health) and whether it answered the last ping. */
+  private readonly sockets = new Map<WebSocket, { alive: boolean; health: boolean }>();
+  /** Highest outbox id handed to the live sockets. */
+  private position = 0;
+  private started = false;
+  private stopping = false;
+  private tailing: Promise<void> | null = null;
+  private again = false;
+  private heartbeat: NodeJS.Timeout | null = null;
+  /** Openings and catch-ups in flight: shutdown waits for them before the database closes. */
+  private readonly inflight = new Set<Promise<void>>();
+  /** For tests and benchmarks: sockets closed for being slow, and the largest send buffer seen. */
+  readonly stats = { slowClosed: 0, peakBuffered: 0 };
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly db: Database,
+    private readonly outbox: OutboxReader,
+    topics: StreamTopics,
+    assets: AssetReader,
+  ) {
+    for (const view of [
+      identifiersView(STREAM_PATHS.assetIdentifiers, topics, 'assets'),
+      identifiersView(STREAM_PATHS.conversationIdentifiers, topics, 'conversations'),
+      identifiersView(STREAM_PATHS.modelIdentifiers, topics, 'models'),
+      assetsView(STREAM_PATHS.assets, assets, false),
+      assetsView(STREAM_PATHS.assetTransferables, assets, true),
+    ]) {
+      this.views.set(view.path, view);
+      this.byView.set(view, new Set());
+    }
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    this.position = await this.db.read((em) => this.outbox.head(em));
+    this.started = true;
+    this.heartbeat = setInterval(() => this.beat(), this.config.wsHeartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  /** Closes every socket with 1001 (they may resume elsewhere with `since`), then stops. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    const open = [...this.sockets.keys()];
+    await Promise.all(
+      open.map(
+        (socket) =>
+          new Promise<void>((resolve) => {
+            if (socket.readyState === WebSocket.CLOSED) return resolve();
+            const timer = setTimeout(() => {
+              socket.terminate();
+              resolve();
+            }, CLOSE_GRACE_MS);
+            socket.once('close', () => {
+              clearTimeout(timer);
+              resolve();
+            });
+            socket.close(CLOSE.shutdown, 'server shutting down');
+          }),
+      ),
+    );
+    await this.tailing;
+    await Promise.all(this.inflight);
+  }
+
+  private track(work: Promise<void>, sub: Subscriber): void {
+    const tracked = work.catch((error) => this.fail(sub, error)).finally(() => this.inflight.delete(tracked));
+    this.inflight.add(tracked);
+  }
+
+  /** Number of open stream sockets (for tests and benchmarks). */
+  get size(): number {
+    return this.sockets.size;
+  }
+
+  /** Takes a freshly upgraded socket of one of STREAM_PATHS. */
+  attach(socket: WebSocket, request: IncomingMessage, path: string): void {
+    if (this.stopping) return socket.close(CLOSE.shutdown, 'server shutting down');
+    const entry = { alive: true, health: path === STREAM_PATHS.health };
+    this.sockets.set(socket, entry);
+    socket.on('pong', () => (entry.alive = true));
+    socket.on('error', (error) => this.logger.debug(`socket error on ${path}: ${error.message}`));
+    if (entry.health) {
+      socket.once('close', () => this.sockets.delete(socket));
+      socket.send('ok');
+      return;
+    }
+    const view = this.views.get(path)!;
+    const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
+    const sinceRaw = query.get('since');
+    const idsRaw = query.get('ids');
+    if (sinceRaw !== null && (!/^\d+$/.test(sinceRaw) || !Number.isSafeInteger(Number(sinceRaw)))) {
+      this.sockets.delete(socket);
+      return socket.close(CLOSE.policy, 'since must be a non-negative integer event id');
+    }
+    if (idsRaw !== null && idsRaw !== 'true' && idsRaw !== 'false') {
+      this.sockets.delete(socket);
+      return socket.close(CLOSE.policy, 'ids must be true or false');
+    }
+    const sub: Subscriber = { socket, view, ids: idsRaw === 'true', cursor: 0, live: false, catchingUp: false };
+    const subscribers = this.byView.get(view)!;
+    subscribers.add(sub);
+    socket.once('close', () => {
+      subscribers.delete(sub);
+      this.sockets.delete(socket);
+    });
+    this.track(this.open(sub, sinceRaw === null ? null : Number(sinceRaw)), sub);
+  }
+
+  /** Reads the outbox soon (coalesced: at most one read in flight and one queued). */
+  wake(): void {
+    if (!this.started || this.stopping) return;
+    if (this.tailing) {
+      this.again = true;
+      return;
+    }
+    this.tailing = this.tail().finally(() => (this.tailing = null));
+  }
+
+  private async open(sub: Subscriber, since: number | null): Promise<void> {
+    if (since === null) {
+      const { head, frame } = await this.db.readConsistent(async (em) => ({
+        head: await this.outbox.head(em),
+        frame: await sub.view.snapshot(em),
+      }));
+      sub.cursor = head;
+      if (!this.send(sub, JSON.stringify(frame), head)) return;
+    } else {
+      const head = await this.db.read((em) => this.outbox.head(em));
+      if (since > head) return this.resync(sub, `event ${since} is unknown here (latest is ${head})`);
+      sub.cursor = since;
+    }
+    await this.catchUp(sub);
+  }
+
+  /** Sends the socket every event after its cursor from the outbox, then makes it live. */
+  private async catchUp(sub: Subscriber): Promise<void> {
+    if (sub.catchingUp) return;
+    sub.catchingUp = true;
+    sub.live = false;
+    try {
+      while (sub.socket.readyState === WebSocket.OPEN && !this.stopping) {
+        const from = sub.cursor;
+        const { pruned, events, frames } = await this.db.readConsistent(async (em) => {
+          const events = await this.outbox.after(em, from, BATCH);
+          const frames: (string | null)[] = [];
+          for (const event of events) frames.push(event.topic === sub.view.topic ? JSON.stringify(await sub.view.change(em, event)) : null);
+          return { pruned: await this.outbox.prunedThrough(em), events, frames };
+        });
+        if (from < pruned) return this.resync(sub, `events after ${from} are no longer kept`);
+        for (let i = 0; i < events.length; i++) {
+          const frame = frames[i];
+          // Catching up reads at the socket's pace: wait for its buffer to drain, up to a limit.
+          if (frame !== null && !(await this.drained(sub))) return;
+          if (frame !== null && !this.send(sub, frame, events[i].id)) return;
+          sub.cursor = events[i].id;
+        }
+        // Synchronously with the tailer's position: from here on the tailer hands over.
+        if (events.length < BATCH && sub.cursor >= this.position) {
+          sub.live = true;
+          return;
+        }
+      }
+    } finally {
+      sub.catchingUp = false;
+    }
+  }
+
+  private async tail(): Promise<void> {
+    do {
+      this.again = false;
+      try {
+        let full: boolean;
+        do {
+          full = await this.tailOnce();
+        } while (full && !this.stopping);
+      } catch (error) {
+        // Nothing was handed out past `position`: the next wake-up or poll reads it again.
+        if (!this.stopping) this.logger.error(`reading the change outbox failed: ${(error as Error).message}`);
+        return;
+      }
+    } while (this.again && !this.stopping);
+  }
+
+  /** One batch: frames are made first (reads), then handed out in one synchronous step. */
+  private async tailOnce(): Promise<boolean> {
+    const from = this.position;
+    const watched = [...this.byView].filter(([, subs]) => subs.size > 0).map(([view]) => view);
+    const { events, frames } = await this.db.read(async (em) => {
+      const events = await this.outbox.after(em, from, BATCH);
+      const frames: Map<StreamView, Prepared>[] = [];
+      for (const event of events) {
+        const perView = new Map<StreamView, Prepared>();
+        for (const view of watched) {
+          if (view.topic === event.topic) perView.set(view, new Prepared(JSON.stringify(await view.change(view.reads ? em : null, event)), event.id));
+        }
+        frames.push(perView);
+      }
+      return { events, frames };
+    });
+    if (this.position !== from || !events.length) return false;
+    for (let i = 0; i < events.length; i++) this.handOut(events[i], frames[i]);
+    this.position = events[events.length - 1].id;
+    return events.length === BATCH;
+  }
+
+  private handOut(event: StreamEvent, frames: Map<StreamView, Prepared>): void {
+    for (const [view, subs] of this.byView) {
+      if (view.topic !== event.topic) continue;
+      const frame = frames.get(view);
+      for (const sub of subs) {
+        if (!sub.live || event.id <= sub.cursor) continue;
+        if (!frame) {
+          // The socket went live while this batch was being prepared: it reads the rest itself.
+          this.track(this.catchUp(sub), sub);
+          continue;
+        }
+        if (this.send(sub, frame, event.id)) sub.cursor = event.id;
+      }
+    }
+  }
+
+  /**
+   * Sends one frame unless the socket already has more than the bound waiting (a slow or
+   * stalled reader): then it is closed with 1013 and the event id to resume from. A socket
+   * therefore never holds more than the bound plus one frame.
+   */
+  private send(sub: Subscriber, frame: string | Prepared, eventId: number): boolean {
+    const socket = sub.socket;
+    if (socket.readyState !== WebSocket.OPEN) return false;
+    if (socket.bufferedAmount > this.config.wsSendBuffer) {
+      this.stats.slowClosed += 1;
+      sub.live = false;
+      socket.close(CLOSE.slow, `too slow; resume with since=${sub.cursor}`);
+      return false;
+    }
+    if (typeof frame === 'string') socket.send(sub.ids ? withEventId(frame, eventId) : frame);
+    else socket.send(frame.data(sub.ids), { binary: false });
+    if (socket.bufferedAmount > this.stats.peakBuffered) this.stats.peakBuffered = socket.bufferedAmount;
+    return true;
+  }
+
+  /**
+   * True once the socket has at most the bound waiting; a socket that stays over it for
+   * DRAIN_WAIT_MS is closed with 1013 (false).
+   */
+  private async drained(sub: Subscriber): Promise<boolean> {
+    const socket = sub.socket;
+    const deadline = Date.now() + DRAIN_WAIT_MS;
+    // Wait down to half the bound (not just under it): fewer, larger bursts.
+    while (socket.readyState === WebSocket.OPEN && socket.bufferedAmount > this.config.wsSendBuffer / 2 && Date.now() < deadline) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    if (socket.readyState !== WebSocket.OPEN) return false;
+    if (socket.bufferedAmount > this.config.wsSendBuffer) {
+      this.stats.slowClosed += 1;
+      socket.close(CLOSE.slow, `too slow; resume with since=${sub.cursor}`);
+      return false;
+    }
+    return true;
+  }
+
+  private resync(sub: Subscriber, why: string): void {
+    this.logger.debug(`resync ${sub.view.path}: ${why}`);
+    if (sub.socket.readyState === WebSocket.OPEN) sub.socket.close(CLOSE.resync, 'resync');
+  }
+
+  private fail(sub: Subscriber, error: unknown): void {
+    if (this.stopping) return; // the database may already be closed; the socket gets 1001
+    this.logger.error(`stream ${sub.view.path} failed: ${(error as Error).message}`);
+    if (sub.socket.readyState === WebSocket.OPEN) sub.socket.close(CLOSE.error, `internal error; resume with since=${sub.cursor}`);
+  }
+
+  /** Pings every socket; one that has not answered since the last ping is dropped. Health sockets also get `ok`. */
+  private beat(): void {
+    for (const [socket, entry] of this.sockets) {
+      if (!entry.alive) {
+        socket.terminate();
+        continue;
+      }
+      entry.alive = false;
+      if (socket.readyState !== WebSocket.OPEN) continue;
+      socket.ping();
+      if (entry.health) socket.send('ok');
+    }
+  }
+}

@@ -1,0 +1,104 @@
+import { GoneException, Injectable, NotFoundException } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { Database } from '../../common/database/database.service';
+import { StreamEvent, StreamTopicName } from '../../common/events/outbox';
+import { AssetReader } from '../assets/asset.reader';
+import { assetWire } from '../assets/wire/asset.wire';
+
+/**
+ * A kind of record the identifier streams announce. `snapshot` lists every current id in the
+ * order of the first frame; `key` names the record in a StreamedIdentifier (`{"asset": {"id"}}`).
+ * Another module registers its own topic with `StreamTopics.register` (the models module does
+ * for `models`; until then the models stream has an empty snapshot).
+ */
+export interface StreamTopic {
+  name: StreamTopicName;
+  key: 'asset' | 'conversation' | 'model';
+  snapshot(em: EntityManager): Promise<string[]>;
+}
+
+/** The registered topics. */
+@Injectable()
+export class StreamTopics {
+  private readonly topics = new Map<StreamTopicName, StreamTopic>();
+
+  constructor(db: Database, assets: AssetReader) {
+    this.register({
+      name: 'assets',
+      key: 'asset',
+      snapshot: async (em) => (await assets.list(em)).map((a) => a.id),
+    });
+    this.register({
+      name: 'conversations',
+      key: 'conversation',
+      snapshot: async (em) =>
+        (await db.query<{ id: string }>(em, 'SELECT id FROM conversations WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC')).map((r) => r.id),
+    });
+    this.register({ name: 'models', key: 'model', snapshot: async () => [] });
+  }
+
+  register(topic: StreamTopic): void {
+    this.topics.set(topic.name, topic);
+  }
+
+  get(name: StreamTopicName): StreamTopic {
+    return this.topics.get(name)!;
+  }
+}
+
+/**
+ * What one WebSocket path sends: the first frame (the current state) and one frame per
+ * outbox event of its topic. Frames are plain objects, serialised once per event and shared
+ * by every socket of the view.
+ */
+export interface StreamView {
+  path: string;
+  topic: StreamTopicName;
+  /** True when `change` reads the database (full records); false for identifiers. */
+  reads: boolean;
+  snapshot(em: EntityManager): Promise<object>;
+  change(em: EntityManager | null, event: StreamEvent): Promise<object>;
+}
+
+/** `/x/stream/identifiers`: StreamedIdentifiers frames. */
+export function identifiersView(path: string, topics: StreamTopics, name: StreamTopicName): StreamView {
+  return {
+    path,
+    topic: name,
+    reads: false,
+    snapshot: async (em) => {
+      const topic = topics.get(name);
+      return { iterable: (await topic.snapshot(em)).map((id) => ({ [topic.key]: { id } })) };
+    },
+    change: async (_em, event) => {
+      const item: Record<string, unknown> = { [topics.get(name).key]: { id: event.entityId } };
+      if (event.deleted) item.deleted = true;
+      return { iterable: [item] };
+    },
+  };
+}
+
+/**
+ * `/assets/stream` (no format content) and `/assets/stream/transferables` (with it): Assets
+ * frames. A change frame carries the asset as it is when the frame is made; a deleted asset
+ * has no Asset left to send, so its frame is `{"iterable": [], "indices": {"<id>": -1}}`
+ * (-1 marks a deletion, as in Conversation.messages.indices).
+ */
+export function assetsView(path: string, reader: AssetReader, transferables: boolean): StreamView {
+  const gone = (id: string) => ({ iterable: [], indices: { [id]: -1 } });
+  return {
+    path,
+    topic: 'assets',
+    reads: true,
+    snapshot: async (em) => ({ iterable: (await reader.aggregates(em, await reader.list(em))).map((a) => assetWire(a, transferables)) }),
+    change: async (em, event) => {
+      if (event.deleted) return gone(event.entityId);
+      try {
+        return { iterable: [assetWire(await reader.one(em!, event.entityId), transferables)] };
+      } catch (error) {
+        if (error instanceof GoneException || error instanceof NotFoundException) return gone(event.entityId);
+        throw error;
+      }
+    },
+  };
+}

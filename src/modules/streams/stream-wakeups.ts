@@ -1,0 +1,148 @@
+import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { EventsHandler, IEventHandler } from '@nestjs/cqrs';
+import Redis from 'ioredis';
+import { Client } from 'pg';
+import { AppConfig } from '../../common/config/app-config';
+import { Database } from '../../common/database/database.service';
+import { Outbox, STREAM_CHANNEL } from '../../common/events/outbox';
+import { AssetChangedEvent } from '../assets/events/asset-changed.event';
+import { ConversationChangedEvent } from '../conversations/events/conversation-changed.event';
+import { OutboxReader } from './outbox.reader';
+import { StreamHub } from './stream-hub';
+
+/** Wait before reconnecting a lost LISTEN or Redis connection. */
+const RECONNECT_MS = 1000;
+/** Pruning of events older than the retention runs this often. */
+const PRUNE_EVERY_MS = 10 * 60 * 1000;
+
+/**
+ * What wakes the tail loop of StreamHub. None of these carries the events themselves (the
+ * outbox does), so a lost signal only delays a frame until the next one or the poll:
+ * - PostgreSQL: LISTEN on the channel that every append NOTIFYs (delivered at commit, to
+ *   every instance);
+ * - SQLite: every append schedules a wake-up right after the commit of its batch (see the
+ *   constructor), and the changed-events on the CQRS EventBus (published after commit) do too;
+ * - Redis pub/sub when TROVE_REDIS_URL is set: a local commit is announced to the other
+ *   instances (e.g. several processes on one SQLite file);
+ * - a poll every TROVE_STREAM_POLL_MS.
+ * It also prunes events older than TROVE_STREAM_RETENTION_HOURS.
+ */
+@Injectable()
+export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger('Streams');
+  private readonly timers: NodeJS.Timeout[] = [];
+  private listener: Client | null = null;
+  private redisSub: Redis | null = null;
+  private redisPub: Redis | null = null;
+  private stopping = false;
+  private pruning: Promise<number> = Promise.resolve(0);
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly db: Database,
+    private readonly hub: StreamHub,
+    private readonly outbox: OutboxReader,
+    appends: Outbox,
+  ) {
+    // SQLite: a read waits for the writer holding the database, i.e. for the COMMIT (or
+    // rollback) of the batch that appended, so this fires right after the commit. PostgreSQL
+    // needs nothing: its NOTIFY reaches this instance's LISTEN as well.
+    if (db.dialect === 'sqlite') appends.onAppend(() => void db.read(async () => undefined).then(() => this.committed(), () => undefined));
+  }
+
+  async onApplicationBootstrap(): Promise<void> {
+    if (this.db.dialect === 'postgres') await this.listen();
+    if (this.config.redisUrl) this.connectRedis(this.config.redisUrl);
+    this.every(this.config.streamPollMs, () => this.hub.wake());
+    this.every(PRUNE_EVERY_MS, () => void this.prune());
+    void this.prune();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
+    this.timers.forEach(clearInterval);
+    await this.pruning;
+    await this.listener?.end().catch(() => undefined);
+    this.redisSub?.disconnect();
+    this.redisPub?.disconnect();
+  }
+
+  /** A change committed on this instance: wake the local tailer and tell the others. */
+  committed(): void {
+    this.hub.wake();
+    this.redisPub?.publish(STREAM_CHANNEL, '').catch(() => undefined);
+  }
+
+  private every(ms: number, run: () => void): void {
+    const timer = setInterval(run, ms);
+    timer.unref();
+    this.timers.push(timer);
+  }
+
+  prune(): Promise<number> {
+    if (this.stopping) return Promise.resolve(0);
+    return (this.pruning = this.pruning.then(() => this.pruneOnce()));
+  }
+
+  private async pruneOnce(): Promise<number> {
+    if (this.stopping) return 0;
+    const cutoff = new Date(Date.now() - this.config.streamRetentionHours * 3600_000).toISOString();
+    try {
+      return await this.outbox.prune(cutoff);
+    } catch (error) {
+      if (!this.stopping) this.logger.warn(`pruning old stream events failed: ${(error as Error).message}`);
+      return 0;
+    }
+  }
+
+  private async listen(): Promise<void> {
+    const client = new Client({ connectionString: this.config.databaseUrl! });
+    const retry = () => {
+      if (this.listener !== client || this.stopping) return;
+      this.listener = null;
+      client.end().catch(() => undefined);
+      setTimeout(() => void this.listen().catch(() => retry()), RECONNECT_MS).unref();
+    };
+    this.listener = client;
+    client.on('notification', () => this.hub.wake());
+    client.on('error', (error) => {
+      this.logger.warn(`LISTEN connection lost (${error.message}); polling until it is back`);
+      retry();
+    });
+    try {
+      await client.connect();
+      await client.query(`LISTEN ${STREAM_CHANNEL}`);
+    } catch (error) {
+      this.logger.warn(`LISTEN failed (${(error as Error).message}); polling until it works`);
+      retry();
+      return;
+    }
+    this.hub.wake(); // whatever committed while not listening
+  }
+
+  private connectRedis(url: string): void {
+    const options = { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => RECONNECT_MS };
+    this.redisPub = new Redis(url, options);
+    this.redisSub = new Redis(url, { ...options, enableOfflineQueue: true });
+    let warned = false;
+    for (const redis of [this.redisPub, this.redisSub]) {
+      redis.on('error', (error) => {
+        if (!warned) this.logger.warn(`Redis wake-ups unavailable (${error.message}); polling covers it`);
+        warned = true;
+      });
+      redis.on('ready', () => (warned = false));
+    }
+    this.redisSub.on('message', () => this.hub.wake());
+    this.redisSub.subscribe(STREAM_CHANNEL).catch(() => undefined);
+  }
+}
+
+/** The changed-events are published after commit: each one wakes the streams. */
+@EventsHandler(AssetChangedEvent, ConversationChangedEvent)
+export class WakeStreamsOnChange implements IEventHandler<AssetChangedEvent | ConversationChangedEvent> {
+  constructor(private readonly wakeups: StreamWakeups) {}
+
+  handle(): void {
+    this.wakeups.committed();
+  }
+}

@@ -1,0 +1,28 @@
+import { OnGatewayConnection, WebSocketGateway } from '@nestjs/websockets';
+import type { IncomingMessage } from 'node:http';
+import type { WebSocket } from 'ws';
+import { STREAM_PATHS, StreamHub } from './stream-hub';
+
+/** One gateway per path (WsAdapter routes by exact path); each hands its sockets to the hub. */
+function gateway(path: string) {
+  @WebSocketGateway({ path })
+  class StreamGateway implements OnGatewayConnection {
+    constructor(readonly hub: StreamHub) {}
+
+    handleConnection(socket: WebSocket, request: IncomingMessage): void {
+      this.hub.attach(socket, request, path);
+    }
+  }
+  return StreamGateway;
+}
+
+export const AssetIdentifiersGateway = gateway(STREAM_PATHS.assetIdentifiers);
+export const ConversationIdentifiersGateway = gateway(STREAM_PATHS.conversationIdentifiers);
+export const ModelIdentifiersGateway = gateway(STREAM_PATHS.modelIdentifiers);
+export const AssetsGateway = gateway(STREAM_PATHS.assets);
+export const AssetTransferablesGateway = gateway(STREAM_PATHS.assetTransferables);
+export const StreamHealthGateway = gateway(STREAM_PATHS.health);
+
+export const STREAM_GATEWAYS = [
+  AssetIdentifiersGateway, ConversationIdentifiersGateway, ModelIdentifiersGateway, AssetsGateway, AssetTransferablesGateway, StreamHealthGateway,
+];
