@@ -6,6 +6,8 @@ import { DatabaseModule } from './common/database/database.module';
 import { AssetsModule } from './modules/assets/assets.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { IntelligenceModule } from './modules/intelligence/intelligence.module';
+import { ModelsModule } from './modules/models/models.module';
+import { QgptModule } from './modules/qgpt/qgpt.module';
 import { SearchModule } from './modules/search/search.module';
 import { SystemModule } from './modules/system/system.module';
 
@@ -19,10 +21,12 @@ export class AppModule {
         DatabaseModule,
         CqrsModule.forRoot(),
         IntelligenceModule,
+        ModelsModule,
         SearchModule,
         SystemModule,
         AssetsModule,
         ConversationsModule,
+        QgptModule,
       ],
     };
   }

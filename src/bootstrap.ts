@@ -1,6 +1,7 @@
 import { Logger, LogLevel } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import { WsAdapter } from '@nestjs/platform-ws';
 import { mkdirSync } from 'node:fs';
 import { AppConfig } from './common/config/app-config';
 import { configureApp } from './common/http/configure-app';
@@ -18,6 +19,8 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
     bodyParser: false, // configureApp installs the JSON parser
   });
   configureApp(app, config);
+  // WebSocket routes (/qgpt/stream, ...) share the HTTP server's port.
+  app.useWebSocketAdapter(new WsAdapter(app));
   app.enableShutdownHooks();
   return app;
 }

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 
 /**
  * The whole configuration of a Trove process, read once at boot from the environment.
@@ -20,6 +20,22 @@ export class AppConfig {
   corsOrigins: string[];
   /** Nest log levels to print (TROVE_LOG_LEVEL: error, warn, log, debug, verbose). */
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** Base URL of an Ollama server (TROVE_OLLAMA_URL, e.g. http://127.0.0.1:11434); null: no Ollama provider. */
+  ollamaUrl: string | null;
+  /** Base URL of an OpenAI-compatible API including its /v1 (TROVE_OPENAI_URL); null: no such provider. */
+  openaiUrl: string | null;
+  /** Bearer key sent to the OpenAI-compatible API (TROVE_OPENAI_API_KEY). */
+  openaiApiKey: string | null;
+  /** Local GGUF files or directories of them for node-llama-cpp (TROVE_GGUF_PATHS, comma-separated absolute paths). */
+  ggufPaths: string[];
+  /** The model used when a request names none (TROVE_DEFAULT_MODEL): a model id, `provider:name`, or `offline`. */
+  defaultModel: string;
+  /** Time allowed for one provider call before it fails with 503 (TROVE_PROVIDER_TIMEOUT_MS). */
+  providerTimeoutMs: number;
+  /** Directories a relevance query may read local files under (TROVE_QGPT_ROOTS, comma-separated absolute paths). */
+  qgptRoots: string[];
+  /** Largest local file a relevance query reads, in bytes (TROVE_QGPT_FILE_LIMIT). */
+  qgptFileLimit: number;
 
   get sqlitePath(): string {
     return join(this.dataDir, 'trove.db');
@@ -91,6 +107,40 @@ export function loadConfig(env: Env): AppConfig {
     problems.push(`TROVE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${level}")`);
   }
   config.logLevel = level as AppConfig['logLevel'];
+
+  const baseUrl = (name: string): string | null => {
+    const raw = env[name]?.trim();
+    if (!raw) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!['http:', 'https:'].includes(parsed.protocol)) throw new Error();
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be an http:// or https:// URL (got "${raw}")`);
+      return null;
+    }
+  };
+  const absolutePaths = (name: string): string[] => {
+    const list = (env[name] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+    for (const p of list) if (!isAbsolute(p)) problems.push(`${name} entries must be absolute paths (got "${p}")`);
+    return list.filter((p) => isAbsolute(p)).map((p) => resolve(p));
+  };
+  config.ollamaUrl = baseUrl('TROVE_OLLAMA_URL');
+  config.openaiUrl = baseUrl('TROVE_OPENAI_URL');
+  config.openaiApiKey = env.TROVE_OPENAI_API_KEY?.trim() || null;
+  if (config.openaiApiKey && !config.openaiUrl) problems.push('TROVE_OPENAI_API_KEY is set but TROVE_OPENAI_URL is not');
+  config.ggufPaths = absolutePaths('TROVE_GGUF_PATHS');
+  config.defaultModel = env.TROVE_DEFAULT_MODEL?.trim() || 'offline';
+  const provider = config.defaultModel.includes(':') ? config.defaultModel.split(':')[0] : null;
+  if (provider && !['offline', 'ollama', 'openai', 'llama_cpp'].includes(provider)) {
+    problems.push(`TROVE_DEFAULT_MODEL must be a model id, offline, or provider:name with provider ollama, openai or llama_cpp (got "${config.defaultModel}")`);
+  }
+  if (provider === 'ollama' && !config.ollamaUrl) problems.push('TROVE_DEFAULT_MODEL names an Ollama model but TROVE_OLLAMA_URL is not set');
+  if (provider === 'openai' && !config.openaiUrl) problems.push('TROVE_DEFAULT_MODEL names an OpenAI-compatible model but TROVE_OPENAI_URL is not set');
+  if (provider === 'llama_cpp' && config.ggufPaths.length === 0) problems.push('TROVE_DEFAULT_MODEL names a GGUF model but TROVE_GGUF_PATHS is not set');
+  config.providerTimeoutMs = int('TROVE_PROVIDER_TIMEOUT_MS', 120_000, 100, 3_600_000);
+  config.qgptRoots = absolutePaths('TROVE_QGPT_ROOTS');
+  config.qgptFileLimit = int('TROVE_QGPT_FILE_LIMIT', 1024 * 1024, 1, 64 * 1024 * 1024);
 
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -1,0 +1,84 @@
+import { Injectable } from '@nestjs/common';
+import { EventBus } from '@nestjs/cqrs';
+import { In } from 'typeorm';
+import { Database } from '../../common/database/database.service';
+import { nowIso } from '../../common/wire/common.wire';
+import { ModelEntity } from './model.entity';
+import { ModelChangedEvent } from './events/model-changed.event';
+
+/**
+ * Every write to the models table, each in one Database.transaction, each followed by a
+ * ModelChangedEvent after commit (the hook for a models stream / outbox).
+ */
+@Injectable()
+export class ModelStore {
+  constructor(
+    private readonly db: Database,
+    private readonly events: EventBus,
+  ) {}
+
+  all(): Promise<ModelEntity[]> {
+    return this.db.read((em) => em.find(ModelEntity, { order: { createdAt: 'ASC', id: 'ASC' } }));
+  }
+
+  one(id: string): Promise<ModelEntity | null> {
+    return this.db.read((em) => em.findOne(ModelEntity, { where: { id } }));
+  }
+
+  /** Records provider models not seen before (stable id and `created`); returns the rows of all of them. */
+  async recordDiscovered(rows: Array<Omit<ModelEntity, 'createdAt' | 'updatedAt'>>): Promise<Map<string, ModelEntity>> {
+    if (rows.length === 0) return new Map();
+    const ids = rows.map((r) => r.id);
+    const known = await this.db.read((em) => em.find(ModelEntity, { where: { id: In(ids) } }));
+    const byId = new Map(known.map((r) => [r.id, r]));
+    const fresh = rows.filter((r) => !byId.has(r.id));
+    if (fresh.length) {
+      const inserted = await this.db.transaction(async (em) => {
+        const out: ModelEntity[] = [];
+        for (const row of fresh) {
+          // Another request (or instance) may record the same model at the same time.
+          const exists = await em.findOne(ModelEntity, { where: { id: row.id } });
+          if (exists) {
+            byId.set(exists.id, exists);
+            continue;
+          }
+          const now = nowIso();
+          const entity = { ...row, createdAt: now, updatedAt: now } as ModelEntity;
+          await em.insert(ModelEntity, entity);
+          out.push(entity);
+        }
+        return out;
+      });
+      for (const row of inserted) {
+        byId.set(row.id, row);
+        this.events.publish(new ModelChangedEvent(row.id, false));
+      }
+    }
+    return byId;
+  }
+
+  /** Creates a custom model, or returns the existing one with the same fingerprint (no duplicates). */
+  async createCustom(row: Omit<ModelEntity, 'createdAt' | 'updatedAt'>): Promise<{ entity: ModelEntity; created: boolean }> {
+    const result = await this.db.transaction(async (em) => {
+      const existing = await em.findOne(ModelEntity, { where: { fingerprint: row.fingerprint } });
+      if (existing) return { entity: existing, created: false };
+      const now = nowIso();
+      const entity = { ...row, createdAt: now, updatedAt: now } as ModelEntity;
+      await em.insert(ModelEntity, entity);
+      return { entity, created: true };
+    });
+    if (result.created) this.events.publish(new ModelChangedEvent(result.entity.id, false));
+    return result;
+  }
+
+  /** Removes model rows (a deleted custom model, a model its provider deleted). */
+  async remove(ids: string[]): Promise<void> {
+    if (ids.length === 0) return;
+    const removed = await this.db.transaction(async (em) => {
+      const rows = await em.find(ModelEntity, { where: { id: In(ids) } });
+      if (rows.length) await em.delete(ModelEntity, { id: In(rows.map((r) => r.id)) });
+      return rows.map((r) => r.id);
+    });
+    for (const id of removed) this.events.publish(new ModelChangedEvent(id, true));
+  }
+}
