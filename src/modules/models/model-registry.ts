@@ -194,6 +194,8 @@ export class ModelRegistry {
     const colon = wanted.indexOf(':');
     const prefix = colon > 0 ? wanted.slice(0, colon) : '';
     if (this.byKind.has(prefix as ProviderKind)) return this.direct(prefix, wanted.slice(colon + 1));
+    const setting = { ollama: 'TROVE_OLLAMA_URL', openai: 'TROVE_OPENAI_URL', llama_cpp: 'TROVE_GGUF_PATHS' }[prefix];
+    if (setting) throw new BadRequestException(`model provider ${prefix} is not configured (set ${setting})`);
     // A provider's own model name ("llama3.2:1b", "gpt-4o-mini"): whichever provider lists it.
     const match = (await this.list()).find((v) => !v.custom && (v.unique === wanted || v.name === wanted));
     if (!match) throw new NotFoundException(`model "${wanted}" not found (GET /models lists the models)`);
