@@ -1,4 +1,4 @@
-import { BadRequestException, Inject, Injectable, Logger, NotFoundException } from '@nestjs/common';
+import { BadRequestException, Inject, Injectable, Logger, NotFoundException, OnApplicationShutdown } from '@nestjs/common';
 import { AppConfig } from '../../common/config/app-config';
 import { DiscoveredModel, MODEL_PROVIDERS, ModelProvider, ProviderKind } from '../intelligence/providers/model-provider';
 import { OFFLINE_UNIQUE } from '../intelligence/providers/offline.provider';
@@ -55,7 +55,7 @@ export interface ResolvedModel {
  * provider's model name, or `offline`) to a provider. Writes go through ModelStore.
  */
 @Injectable()
-export class ModelRegistry {
+export class ModelRegistry implements OnApplicationShutdown {
   private readonly logger = new Logger('Models');
   private readonly byKind: Map<ProviderKind, ModelProvider>;
 
@@ -65,6 +65,10 @@ export class ModelRegistry {
     private readonly config: AppConfig,
   ) {
     this.byKind = new Map(providers.map((p) => [p.kind, p]));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.providers.map((p) => p.close?.()));
   }
 
   provider(kind: string): ModelProvider | undefined {

@@ -1,41 +1,32 @@
 import { Logger } from '@nestjs/common';
+import { ChildProcess, fork } from 'node:child_process';
 import { readdirSync, statSync } from 'node:fs';
 import { basename, join } from 'node:path';
 import { ChatMessage, ChatOptions, DiscoveredModel, ModelProvider } from './model-provider';
 import { ProviderError } from './provider-error';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
-type LlamaModule = any;
+const WORKER = join(__dirname, 'llama-cpp.worker.mjs');
 
-const PACKAGE = 'node-llama-cpp';
-
-/** Loaded lazily: node-llama-cpp is an optional dependency (its prebuilt binary comes from the npm registry). */
-async function importLlama(): Promise<LlamaModule> {
-  try {
-    // A variable keeps TypeScript from resolving (and requiring) the optional package at build time.
-    const name = PACKAGE;
-    return await (new Function('n', 'return import(n)') as (n: string) => Promise<LlamaModule>)(name);
-  } catch (error) {
-    throw new ProviderError(503, `local GGUF models need the optional package node-llama-cpp (npm install node-llama-cpp@3.22.1): ${(error as Error).message}`);
-  }
-}
-
-interface Loaded {
-  model: any;
-  context: any | null;
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: Error): void;
+  onChunk?: (chunk: string) => void;
 }
 
 /**
- * Local GGUF files through node-llama-cpp: TROVE_GGUF_PATHS names files or directories of
- * them; nothing is ever downloaded. A model is loaded on first use (or POST /models/unload
- * frees it); chat runs a LlamaChatSession over the messages, streaming text chunks.
+ * Local GGUF files through node-llama-cpp (an optional dependency; its prebuilt binary comes
+ * from the npm registry). TROVE_GGUF_PATHS names files or directories of them; nothing is
+ * ever downloaded. The library runs in a child process (llama-cpp.worker.mjs), started on
+ * first use: a native crash fails the requests in flight with a 502, not the service.
  */
 export class LlamaCppProvider implements ModelProvider {
   readonly kind = 'llama_cpp' as const;
   readonly label = 'node-llama-cpp';
   private readonly logger = new Logger('LlamaCpp');
-  private llama: Promise<any> | null = null;
-  private readonly loaded = new Map<string, Promise<Loaded>>();
+  private worker: ChildProcess | null = null;
+  private readonly pending = new Map<number, Pending>();
+  private readonly loadedFiles = new Set<string>();
+  private nextId = 1;
 
   constructor(private readonly paths: string[]) {}
 
@@ -58,113 +49,116 @@ export class LlamaCppProvider implements ModelProvider {
     return this.files().map((file) => ({
       unique: file,
       name: basename(file, '.gguf'),
-      loaded: this.loaded.has(file),
+      loaded: this.loadedFiles.has(file),
       downloaded: true,
       cloud: false,
       embedding: /embed/i.test(basename(file)),
       bytes: statSync(file).size,
-      description: `Local GGUF file ${file}, run by node-llama-cpp on this machine`,
+      description: `Local GGUF file ${file}, run by node-llama-cpp on this machine's CPU`,
     }));
   }
 
-  private async model(file: string): Promise<Loaded> {
+  private start(): ChildProcess {
+    if (this.worker) return this.worker;
+    const worker = fork(WORKER, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
+    worker.stderr?.on('data', (data: Buffer) => this.logger.debug(data.toString().trim()));
+    worker.on('message', (message: { id: number; chunk?: string; ok?: boolean; result?: unknown; error?: string; missing?: boolean }) => {
+      const job = this.pending.get(message.id);
+      if (!job) return;
+      if (message.chunk !== undefined) return job.onChunk?.(message.chunk);
+      this.pending.delete(message.id);
+      if (message.ok) job.resolve(message.result);
+      else if (message.missing) job.reject(new ProviderError(503, `local GGUF models need the optional package node-llama-cpp (npm install node-llama-cpp@3.22.1): ${message.error}`));
+      else job.reject(new ProviderError(502, `node-llama-cpp: ${message.error}`));
+    });
+    worker.on('exit', (code, signal) => {
+      if (this.worker === worker) this.worker = null;
+      this.loadedFiles.clear();
+      for (const [id, job] of this.pending) {
+        this.pending.delete(id);
+        job.reject(new ProviderError(502, `the node-llama-cpp worker stopped (${signal ?? `exit code ${code}`})`));
+      }
+    });
+    worker.unref();
+    (worker as unknown as { channel?: { unref(): void } }).channel?.unref();
+    this.worker = worker;
+    return worker;
+  }
+
+  private call<T>(op: string, args: Record<string, unknown>, onChunk?: (chunk: string) => void): { id: number; done: Promise<T> } {
+    const worker = this.start();
+    const id = this.nextId++;
+    const done = new Promise<T>((resolve, reject) => this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onChunk }));
+    worker.send({ id, op, ...args });
+    return { id, done };
+  }
+
+  private check(file: string): void {
     if (!this.files().includes(file)) throw new ProviderError(404, `${file} is not a GGUF file under TROVE_GGUF_PATHS`);
-    let entry = this.loaded.get(file);
-    if (!entry) {
-      entry = (async () => {
-        const lib = await importLlama();
-        this.llama ??= lib.getLlama({ gpu: false, build: 'never' });
-        const llama = await this.llama;
-        try {
-          return { model: await llama.loadModel({ modelPath: file }), context: null };
-        } catch (error) {
-          throw new ProviderError(502, `node-llama-cpp could not load ${file}: ${(error as Error).message}`);
-        }
-      })();
-      this.loaded.set(file, entry);
-      entry.catch(() => this.loaded.delete(file));
-    }
-    return entry;
   }
 
   async *chat(file: string, messages: ChatMessage[], options: ChatOptions = {}): AsyncIterable<string> {
-    const lib = await importLlama();
-    const { model } = await this.model(file);
-    const context = await model.createContext({ contextSize: Math.min(4096, model.trainContextSize ?? 4096) });
+    this.check(file);
+    const queue: string[] = [];
+    let wake: (() => void) | null = null;
+    let finished = false;
+    let failure: Error | null = null;
+    const { id, done } = this.call('chat', { file, messages, maxTokens: options.maxTokens, temperature: options.temperature }, (chunk) => {
+      queue.push(chunk);
+      wake?.();
+    });
+    this.loadedFiles.add(file);
+    done
+      .catch((error: Error) => (failure = error))
+      .finally(() => {
+        finished = true;
+        wake?.();
+      });
+    const abort = () => this.worker?.send({ id: this.nextId++, op: 'abort', target: id });
+    options.signal?.addEventListener('abort', abort, { once: true });
     try {
-      const history = messages.slice(0, -1).map((m) =>
-        m.role === 'system' ? { type: 'system', text: m.content } : m.role === 'user' ? { type: 'user', text: m.content } : { type: 'model', response: [m.content] },
-      );
-      const last = messages[messages.length - 1];
-      const session = new lib.LlamaChatSession({ contextSequence: context.getSequence() });
-      session.setChatHistory(history);
-      // node-llama-cpp reports text through a callback; a small queue turns it into a stream.
-      const queue: string[] = [];
-      let wake: (() => void) | null = null;
-      let done = false;
-      let failure: unknown = null;
-      session
-        .prompt(last?.content ?? '', {
-          maxTokens: options.maxTokens ?? 512,
-          temperature: options.temperature,
-          signal: options.signal,
-          stopOnAbortSignal: true,
-          onTextChunk: (chunk: string) => {
-            queue.push(chunk);
-            wake?.();
-          },
-        })
-        .catch((error: unknown) => (failure = error))
-        .finally(() => {
-          done = true;
-          wake?.();
-        });
-      while (true) {
+      for (;;) {
         if (queue.length) {
           yield queue.shift()!;
           continue;
         }
-        if (done) break;
+        if (finished) break;
         await new Promise<void>((resolve) => (wake = resolve));
         wake = null;
       }
-      if (failure) throw failure instanceof ProviderError ? failure : new ProviderError(502, `node-llama-cpp failed: ${(failure as Error).message}`);
+      if (failure) throw failure;
     } finally {
-      await context.dispose();
+      options.signal?.removeEventListener('abort', abort);
+      if (!finished) abort();
     }
   }
 
   async embed(file: string, texts: string[]): Promise<number[][]> {
-    const { model } = await this.model(file);
-    const context = await model.createEmbeddingContext();
-    try {
-      const out: number[][] = [];
-      for (const text of texts) out.push([...(await context.getEmbeddingFor(text)).vector]);
-      return out;
-    } finally {
-      await context.dispose();
-    }
+    this.check(file);
+    const vectors = await this.call<number[][]>('embed', { file, texts }).done;
+    this.loadedFiles.add(file);
+    return vectors;
   }
 
   async load(file: string): Promise<void> {
-    await this.model(file);
+    this.check(file);
+    await this.call('load', { file }).done;
+    this.loadedFiles.add(file);
   }
 
   async unload(file: string): Promise<void> {
-    const entry = this.loaded.get(file);
-    if (!entry) return;
-    this.loaded.delete(file);
-    const { model } = await entry.catch(() => ({ model: null }));
-    await model?.dispose();
-  }
-
-  /** Loaded files (for unload-all). */
-  loadedFiles(): string[] {
-    return [...this.loaded.keys()];
+    if (!this.worker || !this.loadedFiles.has(file)) return;
+    await this.call('unload', { file }).done;
+    this.loadedFiles.delete(file);
   }
 
   async deleteCache(): Promise<boolean> {
     // The user's own file: Trove downloaded nothing and deletes nothing.
     return false;
+  }
+
+  async close(): Promise<void> {
+    this.worker?.kill();
+    this.worker = null;
   }
 }

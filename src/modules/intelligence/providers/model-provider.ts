@@ -51,6 +51,8 @@ export interface ModelProvider {
   unload(model: string): Promise<void>;
   /** Removes the files the provider downloaded for the model; false when it holds none it may remove. */
   deleteCache(model: string): Promise<boolean>;
+  /** Releases what the provider holds (child processes) at shutdown. */
+  close?(): Promise<void>;
 }
 
 /** The providers configured in this process (injection token). */
