@@ -149,7 +149,10 @@ export class QgptStreamSession {
         }
       }
       if (signal.aborted) return;
-      await this.store(conversation, 'USER', query);
+      // The question is stored while the model starts answering (its commit is not on the
+      // path to the first chunk); the answer is stored after it.
+      const questionStored = this.store(conversation, 'USER', query);
+      questionStored.catch(() => undefined);
 
       let answer = '';
       try {
@@ -161,6 +164,7 @@ export class QgptStreamSession {
       } catch (error) {
         if (!signal.aborted) throw error;
       }
+      await questionStored;
       if (answer) await this.store(conversation, 'ASSISTANT', answer);
       if (!signal.aborted) send({ ...(request ? { request } : {}), conversation, status: 'COMPLETED' });
     } catch (error) {
