@@ -1,4 +1,5 @@
 import { BadRequestException, Inject, Injectable, Logger, NotFoundException, OnApplicationShutdown } from '@nestjs/common';
+import { createHash } from 'node:crypto';
 import { AppConfig } from '../../common/config/app-config';
 import { DiscoveredModel, MODEL_PROVIDERS, ModelProvider, ProviderKind } from '../intelligence/providers/model-provider';
 import { OFFLINE_UNIQUE } from '../intelligence/providers/offline.provider';
@@ -104,7 +105,7 @@ export class ModelRegistry implements OnApplicationShutdown {
         systemPrompt: null,
         parameters: null,
         seed: '{}',
-        fingerprint: `${kind}:${model.unique}`.slice(0, 128),
+        fingerprint: `discovered:${createHash('sha256').update(`${kind}:${model.unique}`).digest('hex')}`,
       })),
     );
     const views = discovered.map(({ kind, model }) => {

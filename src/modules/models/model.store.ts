@@ -36,16 +36,13 @@ export class ModelStore {
       const inserted = await this.db.transaction(async (em) => {
         const out: ModelEntity[] = [];
         for (const row of fresh) {
-          // Another request (or instance) may record the same model at the same time.
-          const exists = await em.findOne(ModelEntity, { where: { id: row.id } });
-          if (exists) {
-            byId.set(exists.id, exists);
-            continue;
-          }
+          // Another request (or instance) may record the same model at the same time: the first insert wins.
           const now = nowIso();
           const entity = { ...row, createdAt: now, updatedAt: now } as ModelEntity;
-          await em.insert(ModelEntity, entity);
-          out.push(entity);
+          await em.createQueryBuilder().insert().into(ModelEntity).values(entity).orIgnore().execute();
+          const stored = await em.findOne(ModelEntity, { where: { id: row.id } });
+          if (stored && stored.createdAt === now) out.push(stored);
+          else if (stored) byId.set(stored.id, stored);
         }
         return out;
       });
@@ -64,8 +61,10 @@ export class ModelStore {
       if (existing) return { entity: existing, created: false };
       const now = nowIso();
       const entity = { ...row, createdAt: now, updatedAt: now } as ModelEntity;
-      await em.insert(ModelEntity, entity);
-      return { entity, created: true };
+      // Two identical creates at once (PostgreSQL, several instances): the unique fingerprint keeps one.
+      await em.createQueryBuilder().insert().into(ModelEntity).values(entity).orIgnore().execute();
+      const stored = (await em.findOne(ModelEntity, { where: { fingerprint: row.fingerprint } }))!;
+      return { entity: stored, created: stored.id === entity.id };
     });
     if (result.created) this.events.publish(new ModelChangedEvent(result.entity.id, false));
     return result;
