@@ -125,6 +125,7 @@ export class QgptStreamSession {
     inFlight.add(entry);
     const signal = entry.controller.signal;
     let conversation = given ?? '';
+    let questionStored: Promise<void> | null = null;
     try {
       const query = (relevance ?? question)!.query;
       const model = await this.registry.resolve((relevance ?? question)!.model);
@@ -151,7 +152,7 @@ export class QgptStreamSession {
       if (signal.aborted) return;
       // The question is stored while the model starts answering (its commit is not on the
       // path to the first chunk); the answer is stored after it.
-      const questionStored = this.store(conversation, 'USER', query);
+      questionStored = this.store(conversation, 'USER', query);
       questionStored.catch(() => undefined);
 
       let answer = '';
@@ -168,6 +169,8 @@ export class QgptStreamSession {
       if (answer) await this.store(conversation, 'ASSISTANT', answer);
       if (!signal.aborted) send({ ...(request ? { request } : {}), conversation, status: 'COMPLETED' });
     } catch (error) {
+      // The question is committed (or failed) before the client hears of the failure.
+      await questionStored?.catch(() => undefined);
       if (signal.aborted) return;
       const status = error instanceof HttpException ? error.getStatus() : 500;
       if (status >= 500 && !(error instanceof HttpException)) this.logger.error((error as Error)?.stack ?? String(error));
