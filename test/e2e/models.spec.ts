@@ -1,4 +1,4 @@
-import { ModelsApi, QGPTApi } from '@pieces.app/pieces-os-client';
+import { ModelApi, ModelsApi, QGPTApi } from '@pieces.app/pieces-os-client';
 import { expectError, http } from './support/http';
 import { FakeLlm, OPENAI_KEY, startFakeLlm } from './support/fake-llm';
 import { textSeed } from './support/seeds';
@@ -221,6 +221,24 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     await new ModelsApi(server.sdk).modelsDeleteSpecificModel({ model: created.json.id });
     const left = (await http(server.baseUrl, 'GET', '/models')).json.iterable.filter((m: { custom: boolean }) => m.custom);
     expect(left).toEqual([]);
+  });
+
+  it('loads and unloads one model, and reads one model (the SDK ModelApi)', async () => {
+    const api = new ModelApi(server.sdk);
+    const llama = await byUnique('llama3.2:1b');
+    fake.loaded.clear();
+    const loaded = await api.modelSpecificModelLoad({ model: llama.id });
+    expect(loaded.loaded).toBe(true);
+    expect(fake.loaded.has('llama3.2:1b')).toBe(true);
+    const unloaded = await api.modelSpecificModelUnload({ model: llama.id });
+    expect(unloaded.loaded).toBe(false);
+    expect(fake.requests.filter((r) => r.path === '/api/generate').map((r) => r.body.keep_alive)).toEqual([undefined, 0]);
+    const one = await http(server.baseUrl, 'GET', `/model/${llama.id}`);
+    expectWire('Model', one.json);
+    expect(one.json.id).toBe(llama.id);
+    expectError(await http(server.baseUrl, 'GET', `/model/${UNKNOWN}`), 404, /not found/);
+    expectError(await http(server.baseUrl, 'POST', `/model/${UNKNOWN}/load`), 404, /not found/);
+    fake.loaded.add('llama3.2:1b');
   });
 
   it('unloads the loaded Ollama models with keep_alive 0', async () => {

@@ -13,6 +13,9 @@ import { UnloadModelsHandler } from './commands/unload-models.command';
 import { ModelRegistry } from './model-registry';
 import { ModelStore } from './model.store';
 import { ModelsController } from './models.controller';
+import { ModelController } from './model.controller';
+import { GetModelHandler } from './queries/get-model.query';
+import { LoadModelHandler } from './commands/load-model.command';
 import { ListModelsHandler } from './queries/list-models.query';
 import { RoutedTextGenerator } from './routed-text-generator';
 
@@ -31,7 +34,7 @@ export function providersFromConfig(config: AppConfig): ModelProvider[] {
  */
 @Global()
 @Module({
-  controllers: [ModelsController],
+  controllers: [ModelsController, ModelController],
   providers: [
     { provide: MODEL_PROVIDERS, inject: [AppConfig], useFactory: providersFromConfig },
     ModelStore,
@@ -43,6 +46,8 @@ export function providersFromConfig(config: AppConfig): ModelProvider[] {
     DeleteModelHandler,
     DeleteModelCacheHandler,
     UnloadModelsHandler,
+    GetModelHandler,
+    LoadModelHandler,
   ],
   exports: [ModelRegistry, ModelStore, TEXT_GENERATOR],
 })

@@ -27,6 +27,10 @@ const EMBEDDING_FAMILIES = /bert|embed|minilm/i;
 export class OllamaProvider implements ModelProvider {
   readonly kind = 'ollama' as const;
   readonly label: string;
+  /** Listing is on the path of GET /models: a provider that hangs must not hold it for long. */
+  private get listTimeoutMs(): number {
+    return Math.min(this.timeoutMs, 5_000);
+  }
 
   constructor(
     private readonly baseUrl: string,
@@ -37,8 +41,8 @@ export class OllamaProvider implements ModelProvider {
 
   async list(): Promise<DiscoveredModel[]> {
     const [tags, ps] = await Promise.all([
-      providerJson<{ models?: OllamaTag[] }>(this.label, `${this.baseUrl}/api/tags`, { timeoutMs: this.timeoutMs }),
-      providerJson<{ models?: OllamaTag[] }>(this.label, `${this.baseUrl}/api/ps`, { timeoutMs: this.timeoutMs }),
+      providerJson<{ models?: OllamaTag[] }>(this.label, `${this.baseUrl}/api/tags`, { timeoutMs: this.listTimeoutMs }),
+      providerJson<{ models?: OllamaTag[] }>(this.label, `${this.baseUrl}/api/ps`, { timeoutMs: this.listTimeoutMs }),
     ]);
     const loaded = new Set((ps.models ?? []).map((m) => m.name ?? m.model));
     return (tags.models ?? []).map((m) => {

@@ -13,6 +13,10 @@ const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
 export class OpenAiProvider implements ModelProvider {
   readonly kind = 'openai' as const;
   readonly label: string;
+  /** Listing is on the path of GET /models: a provider that hangs must not hold it for long. */
+  private get listTimeoutMs(): number {
+    return Math.min(this.timeoutMs, 5_000);
+  }
   private readonly cloud: boolean;
 
   constructor(
@@ -31,7 +35,7 @@ export class OpenAiProvider implements ModelProvider {
   async list(): Promise<DiscoveredModel[]> {
     const out = await providerJson<{ data?: Array<{ id: string; owned_by?: string }> }>(this.label, `${this.baseUrl}/models`, {
       headers: this.headers,
-      timeoutMs: this.timeoutMs,
+      timeoutMs: this.listTimeoutMs,
     });
     return (out.data ?? []).map((m) => ({
       unique: m.id,
