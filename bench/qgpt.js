@@ -113,7 +113,7 @@ async function main() {
         const input = { query: question(), options: { database: true, question: answer } };
         const t0 = performance.now();
         const { docs, priors } = await engine.space(input);
-        const snippets = engine.rank(input.query, docs, priors);
+        const snippets = await engine.rank(input.query, docs, priors);
         if (answer) engine.offlineAnswers(input.query, snippets);
         const t1 = performance.now();
         const res = await post('/qgpt/relevance', { ...input, query: question() });

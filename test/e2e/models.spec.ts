@@ -272,6 +272,29 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     expect(fake.requests.find((r) => r.path === '/v1/embeddings')?.body.encoding_format).toBe('float');
   });
 
+  it('re-ranks relevance passages with the configured embedding model', async () => {
+    const embedding = await startTestServer({ TROVE_OLLAMA_URL: fake.ollamaUrl, TROVE_EMBEDDING_MODEL: 'ollama:nomic-embed-text:latest' });
+    try {
+      fake.requests.length = 0;
+      const seeds = ['Rotate logs daily with logrotate.', 'Bananas are yellow.', 'Logs rotate when they grow large.'];
+      const res = await http(embedding.baseUrl, 'POST', '/qgpt/relevance', { query: 'rotate logs', seeds: { iterable: seeds.map((t) => textSeed(t)) } });
+      expect(res.status).toBe(200);
+      expectWire('QGPTRelevanceOutput', res.json);
+      const embed = fake.requests.find((r) => r.path === '/api/embed')!;
+      expect(embed.body.model).toBe('nomic-embed-text:latest');
+      expect(embed.body.input[0]).toBe('rotate logs');
+      expect(embed.body.input.slice(1).sort()).toEqual([seeds[0], seeds[2]].sort());
+      for (const r of res.json.relevant.iterable) expect(r.score).toBeGreaterThan(0);
+      // The embedding provider failing is the provider's status on relevance.
+      fake.fail({ path: '/api/embed', status: 429, headers: { 'retry-after': '2' } });
+      const limited = await http(embedding.baseUrl, 'POST', '/qgpt/relevance', { query: 'rotate logs', seeds: { iterable: seeds.map((t) => textSeed(t)) } });
+      expectError(limited, 429, /rate limiting/);
+      expect(limited.headers.get('retry-after')).toBe('2');
+    } finally {
+      await embedding.close();
+    }
+  });
+
   it('conversation rename uses the selected default model', async () => {
     const selected = await startTestServer({ TROVE_OLLAMA_URL: fake.ollamaUrl, TROVE_DEFAULT_MODEL: 'ollama:llama3.2:1b' });
     try {

@@ -30,6 +30,8 @@ export class AppConfig {
   ggufPaths: string[];
   /** The model used when a request names none (TROVE_DEFAULT_MODEL): a model id, `provider:name`, or `offline`. */
   defaultModel: string;
+  /** Model that embeds relevance passages for re-ranking (TROVE_EMBEDDING_MODEL, `provider:name`); null: lexical ranking only. */
+  embeddingModel: string | null;
   /** Time allowed for one provider call before it fails with 503 (TROVE_PROVIDER_TIMEOUT_MS). */
   providerTimeoutMs: number;
   /** Directories a relevance query may read local files under (TROVE_QGPT_ROOTS, comma-separated absolute paths). */
@@ -138,6 +140,17 @@ export function loadConfig(env: Env): AppConfig {
   if (provider === 'ollama' && !config.ollamaUrl) problems.push('TROVE_DEFAULT_MODEL names an Ollama model but TROVE_OLLAMA_URL is not set');
   if (provider === 'openai' && !config.openaiUrl) problems.push('TROVE_DEFAULT_MODEL names an OpenAI-compatible model but TROVE_OPENAI_URL is not set');
   if (provider === 'llama_cpp' && config.ggufPaths.length === 0) problems.push('TROVE_DEFAULT_MODEL names a GGUF model but TROVE_GGUF_PATHS is not set');
+  config.embeddingModel = env.TROVE_EMBEDDING_MODEL?.trim() || null;
+  if (config.embeddingModel) {
+    const kind = config.embeddingModel.split(':')[0];
+    const needs: Record<string, [string, boolean]> = {
+      ollama: ['TROVE_OLLAMA_URL', Boolean(config.ollamaUrl)],
+      openai: ['TROVE_OPENAI_URL', Boolean(config.openaiUrl)],
+      llama_cpp: ['TROVE_GGUF_PATHS', config.ggufPaths.length > 0],
+    };
+    if (!needs[kind]) problems.push(`TROVE_EMBEDDING_MODEL must be provider:name with provider ollama, openai or llama_cpp (got "${config.embeddingModel}")`);
+    else if (!needs[kind][1]) problems.push(`TROVE_EMBEDDING_MODEL names a ${kind} model but ${needs[kind][0]} is not set`);
+  }
   config.providerTimeoutMs = int('TROVE_PROVIDER_TIMEOUT_MS', 120_000, 100, 3_600_000);
   config.qgptRoots = absolutePaths('TROVE_QGPT_ROOTS');
   config.qgptFileLimit = int('TROVE_QGPT_FILE_LIMIT', 1024 * 1024, 1, 64 * 1024 * 1024);

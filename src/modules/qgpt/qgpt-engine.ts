@@ -7,7 +7,8 @@ import { ChatMessage, collect } from '../intelligence/providers/model-provider';
 import { outlineCode } from '../intelligence/text/code-outline';
 import { bestPassages, contentTerms, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
 import { ExtractiveTextEngine } from '../intelligence/text/extractive-text-engine';
-import { ResolvedModel } from '../models/model-registry';
+import { ModelRegistry, ResolvedModel } from '../models/model-registry';
+import { AppConfig } from '../../common/config/app-config';
 import { SearchEngine } from '../search/search-engine.service';
 import { ApplicationRegistry } from '../system/application.registry';
 import { ApplicationWire, applicationWire } from '../system/wire/application.wire';
@@ -20,6 +21,8 @@ import { QGPTQuestionAnswerWire, RelevantQGPTSeedWire } from './wire/qgpt.wire';
 const RELEVANT = 5;
 const ANSWERS = 3;
 const CANDIDATES = 20;
+/** Lexical top passages re-ranked by embeddings. */
+const RERANK = 30;
 /** Context sent to a language model. */
 const CONTEXT_CHARS = 12_000;
 
@@ -49,6 +52,8 @@ export class QgptEngine {
     private readonly cache: SnippetCache,
     private readonly extractive: ExtractiveTextEngine,
     private readonly applications: ApplicationRegistry,
+    private readonly registry: ModelRegistry,
+    private readonly config: AppConfig,
   ) {}
 
   /** The documents of exactly one query space. */
@@ -95,10 +100,25 @@ export class QgptEngine {
     return { docs, priors: docs.map((_, i) => 1 - i / Math.max(1, docs.length)) };
   }
 
-  /** The best passages of the documents, cached under fresh ids. */
-  rank(query: string, docs: Document[], priors: number[], n = RELEVANT): Snippet[] {
+  /**
+   * The best passages of the documents, cached under fresh ids. With an embedding model
+   * configured (TROVE_EMBEDDING_MODEL), the lexical top passages are embedded with the query
+   * and re-ranked by half lexical score, half cosine similarity.
+   */
+  async rank(query: string, docs: Document[], priors: number[], n = RELEVANT): Promise<Snippet[]> {
     const passages = docs.flatMap((d, i) => passagesOf(d.text, i));
-    return bestPassages(rankPassages(query, passages, priors), n).map((p) => {
+    let ranked = rankPassages(query, passages, priors);
+    const embedder = this.config.embeddingModel ? await this.registry.resolve(this.config.embeddingModel) : null;
+    if (embedder && ranked.length) {
+      const top = ranked.slice(0, RERANK);
+      const [q, ...vectors] = await embedder.provider.embed(embedder.unique, [query, ...top.map((p) => p.text)]);
+      ranked = top
+        .map((p, i) => ({ ...p, score: Math.round((0.5 * p.score + 0.5 * Math.max(0, cosine(q, vectors[i]))) * 1e4) / 1e4 }))
+        .map((p, i) => ({ p, i }))
+        .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
+        .map(({ p }) => p);
+    }
+    return bestPassages(ranked, n).map((p) => {
       const snippet: Snippet = { id: randomUUID(), text: p.text, score: p.score, assetId: docs[p.doc].assetId, path: docs[p.doc].path };
       this.cache.put(snippet);
       return snippet;
@@ -250,6 +270,18 @@ export class QgptEngine {
     }
     return this.selfApplication;
   }
+}
+
+function cosine(a: number[], b: number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < Math.min(a.length, b.length); i++) {
+    dot += a[i] * b[i];
+    na += a[i] * a[i];
+    nb += b[i] * b[i];
+  }
+  return na && nb ? dot / Math.sqrt(na * nb) : 0;
 }
 
 function assetDocument(aggregate: AssetAggregate): Document {

@@ -103,7 +103,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       res.writeHead(200);
       return res.end();
     }
-    if (path === '/api/embed') return json(res, 200, { model: body.model, embeddings: body.input.map((_: string, i: number) => [i, 0.5, -0.5]) });
+    if (path === '/api/embed') {
+      // Embedding models get letter frequencies (similar texts, similar vectors); others a fixed pattern.
+      const letters = (t: string) => Array.from({ length: 26 }, (_, k) => (t.toLowerCase().match(new RegExp(String.fromCharCode(97 + k), 'g')) ?? []).length);
+      const vectors = body.input.map((t: string, i: number) => (body.model.includes('embed') ? letters(t) : [i, 0.5, -0.5]));
+      return json(res, 200, { model: body.model, embeddings: vectors });
+    }
     if (path === '/api/chat') {
       if (!fake.ollamaModels.includes(body.model)) return json(res, 404, { error: `model '${body.model}' not found` });
       fake.loaded.add(body.model);

@@ -28,7 +28,7 @@ export class QuestionHandler implements IQueryHandler<QuestionQuery> {
     const model = await this.registry.resolve(input.model);
     if (snippets.length === 0 && model.offline) {
       const { docs, priors } = await this.engine.database(input.query);
-      snippets = this.engine.rank(input.query, docs, priors);
+      snippets = await this.engine.rank(input.query, docs, priors);
     }
     return { answers: { iterable: await this.engine.answers(model, input.query, snippets) } };
   }

@@ -25,7 +25,7 @@ export class RelevanceHandler implements IQueryHandler<RelevanceQuery> {
   async execute({ input }: RelevanceQuery): Promise<QGPTRelevanceOutputWire> {
     const model = input.options?.question ? await this.registry.resolve(input.model) : null;
     const { docs, priors } = await this.engine.space(input);
-    const snippets = this.engine.rank(input.query, docs, priors);
+    const snippets = await this.engine.rank(input.query, docs, priors);
     const relevant = { iterable: await Promise.all(snippets.map((s) => this.engine.seedWire(s))) };
     if (!model) return { relevant };
     return { relevant, answer: { answers: { iterable: await this.engine.answers(model, input.query, snippets) } } };

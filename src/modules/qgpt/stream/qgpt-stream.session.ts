@@ -136,7 +136,7 @@ export class QgptStreamSession {
       let snippets: Snippet[];
       if (relevance) {
         const { docs, priors } = await this.engine.space(relevance);
-        snippets = this.engine.rank(query, docs, priors);
+        snippets = await this.engine.rank(query, docs, priors);
         if (!relevance.options?.question) {
           const relevant = { iterable: await Promise.all(snippets.map((s) => this.engine.seedWire(s))) };
           if (!signal.aborted) send({ ...(request ? { request } : {}), conversation, status: 'COMPLETED', relevance: { relevant } });
@@ -146,7 +146,7 @@ export class QgptStreamSession {
         snippets = this.engine.snippetsOf(question!.relevant.iterable);
         if (snippets.length === 0 && model.offline) {
           const { docs, priors } = await this.engine.database(query);
-          snippets = this.engine.rank(query, docs, priors);
+          snippets = await this.engine.rank(query, docs, priors);
         }
       }
       if (signal.aborted) return;
