@@ -1,4 +1,5 @@
 import { ModelApi, ModelsApi, QGPTApi } from '@pieces.app/pieces-os-client';
+import { loadConfig } from '../../src/common/config/app-config';
 import { expectError, http } from './support/http';
 import { FakeLlm, OPENAI_KEY, startFakeLlm } from './support/fake-llm';
 import { textSeed } from './support/seeds';
@@ -78,9 +79,15 @@ describe('models with the offline engine only', () => {
     expect(res.text).toBe('');
   });
 
-  it('refuses a default model whose provider is not configured at boot', async () => {
-    await expect(startTestServer({ TROVE_DEFAULT_MODEL: 'ollama:llama3' })).rejects.toThrow(/TROVE_OLLAMA_URL/);
-    await expect(startTestServer({ TROVE_OLLAMA_URL: 'ftp://x' })).rejects.toThrow(/TROVE_OLLAMA_URL/);
+  it('refuses bad model and QGPT settings at boot', () => {
+    expect(() => loadConfig({ TROVE_DEFAULT_MODEL: 'ollama:llama3' })).toThrow(/TROVE_OLLAMA_URL/);
+    expect(() => loadConfig({ TROVE_OLLAMA_URL: 'ftp://x' })).toThrow(/TROVE_OLLAMA_URL/);
+    expect(() => loadConfig({ TROVE_DEFAULT_MODEL: 'llama3.2:1b' })).not.toThrow();
+    expect(() => loadConfig({ TROVE_EMBEDDING_MODEL: 'openai:text-embedding-3-small' })).toThrow(/TROVE_OPENAI_URL/);
+    expect(() => loadConfig({ TROVE_OPENAI_API_KEY: 'sk-x' })).toThrow(/TROVE_OPENAI_URL/);
+    expect(() => loadConfig({ TROVE_QGPT_ROOTS: 'relative/dir' })).toThrow(/TROVE_QGPT_ROOTS/);
+    expect(() => loadConfig({ TROVE_GGUF_PATHS: 'models' })).toThrow(/TROVE_GGUF_PATHS/);
+    expect(() => loadConfig({ TROVE_QGPT_FILE_LIMIT: '0' })).toThrow(/TROVE_QGPT_FILE_LIMIT/);
   });
 });
 

@@ -133,10 +133,9 @@ export function loadConfig(env: Env): AppConfig {
   if (config.openaiApiKey && !config.openaiUrl) problems.push('TROVE_OPENAI_API_KEY is set but TROVE_OPENAI_URL is not');
   config.ggufPaths = absolutePaths('TROVE_GGUF_PATHS');
   config.defaultModel = env.TROVE_DEFAULT_MODEL?.trim() || 'offline';
+  // `provider:name` is checked here; any other value (a model id, a provider's own name such as
+  // llama3.2:1b) is resolved per request and answers 404 while no provider lists it.
   const provider = config.defaultModel.includes(':') ? config.defaultModel.split(':')[0] : null;
-  if (provider && !['offline', 'ollama', 'openai', 'llama_cpp'].includes(provider)) {
-    problems.push(`TROVE_DEFAULT_MODEL must be a model id, offline, or provider:name with provider ollama, openai or llama_cpp (got "${config.defaultModel}")`);
-  }
   if (provider === 'ollama' && !config.ollamaUrl) problems.push('TROVE_DEFAULT_MODEL names an Ollama model but TROVE_OLLAMA_URL is not set');
   if (provider === 'openai' && !config.openaiUrl) problems.push('TROVE_DEFAULT_MODEL names an OpenAI-compatible model but TROVE_OPENAI_URL is not set');
   if (provider === 'llama_cpp' && config.ggufPaths.length === 0) problems.push('TROVE_DEFAULT_MODEL names a GGUF model but TROVE_GGUF_PATHS is not set');

@@ -7,6 +7,8 @@ import { AppConfig } from '../../common/config/app-config';
 /** Files read from one directory path at most, and directory levels walked. */
 const MAX_FILES = 200;
 const MAX_DEPTH = 4;
+/** Bytes read for one request in all, whatever the paths. */
+const MAX_TOTAL = 32 * 1024 * 1024;
 
 export interface LocalDocument {
   path: string;
@@ -40,6 +42,7 @@ export class LocalFiles {
       throw new ForbiddenException('reading local paths is off: set TROVE_QGPT_ROOTS to the directories relevance may read');
     }
     const out: LocalDocument[] = [];
+    const budget = { left: MAX_TOTAL };
     for (const path of paths) {
       if (path.includes('\u0000')) throw new BadRequestException('paths must not contain NUL bytes');
       if (!isAbsolute(path)) throw new BadRequestException(`paths must be absolute (got "${path}")`);
@@ -52,19 +55,21 @@ export class LocalFiles {
       if (!(await this.inside(real))) throw new ForbiddenException(`${path} is outside the directories TROVE_QGPT_ROOTS allows`);
       const info = await stat(real);
       if (info.isDirectory()) {
-        await this.walk(real, 0, out);
+        await this.walk(real, 0, out, budget);
         continue;
       }
       if (!info.isFile()) throw new BadRequestException(`${path} is not a regular file`);
       if (info.size > this.config.qgptFileLimit) throw new BadRequestException(`${path} is larger than TROVE_QGPT_FILE_LIMIT (${this.config.qgptFileLimit} bytes)`);
+      if (info.size > budget.left) throw new BadRequestException(`the paths of one request may hold at most ${MAX_TOTAL} bytes`);
       const text = await this.readFile(real);
       if (text === null) throw new BadRequestException(`${path} is not a text file`);
+      budget.left -= info.size;
       out.push({ path: real, text });
     }
     return out;
   }
 
-  private async walk(dir: string, depth: number, out: LocalDocument[]): Promise<void> {
+  private async walk(dir: string, depth: number, out: LocalDocument[], budget: { left: number }): Promise<void> {
     if (depth > MAX_DEPTH) return;
     const entries = (await readdir(dir)).filter((n) => !n.startsWith('.')).sort();
     for (const name of entries) {
@@ -77,10 +82,13 @@ export class LocalFiles {
       }
       if (!(await this.inside(real))) continue;
       const info = await stat(real);
-      if (info.isDirectory()) await this.walk(real, depth + 1, out);
-      else if (info.isFile() && info.size <= this.config.qgptFileLimit) {
+      if (info.isDirectory()) await this.walk(real, depth + 1, out, budget);
+      else if (info.isFile() && info.size <= this.config.qgptFileLimit && info.size <= budget.left) {
         const text = await this.readFile(real);
-        if (text !== null && text.trim()) out.push({ path: real, text });
+        if (text !== null && text.trim()) {
+          budget.left -= info.size;
+          out.push({ path: real, text });
+        }
       }
     }
   }
