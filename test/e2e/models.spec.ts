@@ -302,7 +302,7 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     }
   });
 
-  it('conversation rename uses the selected default model', async () => {
+  it('conversation rename and summarize use the selected default model', async () => {
     const selected = await startTestServer({ TROVE_OLLAMA_URL: fake.ollamaUrl, TROVE_DEFAULT_MODEL: 'ollama:llama3.2:1b' });
     try {
       fake.chunks = ['Adding numbers'];
@@ -310,6 +310,15 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
       const renamed = await http(selected.baseUrl, 'POST', `/conversation/${created.json.id}/rename`);
       expect(renamed.status).toBe(200);
       expect(renamed.json.name).toBe('Adding numbers');
+      fake.chunks = ['The user asks how to add numbers.'];
+      fake.requests.length = 0;
+      const summary = await http(selected.baseUrl, 'POST', `/conversation/${created.json.id}/summarize`, {});
+      expect(summary.status).toBe(200);
+      const asked = fake.requests.find((r) => r.path === '/api/chat')!.body.messages.at(-1).content;
+      expect(asked).toMatch(/^Summarize/);
+      expect(asked).toContain('How do I add numbers?');
+      const conversation = await http(selected.baseUrl, 'GET', `/conversation/${created.json.id}`);
+      expect(JSON.stringify(conversation.json.annotations)).toContain('The user asks how to add numbers.');
     } finally {
       fake.chunks = ['Hello', ' from', ' the', ' fake', ' model.'];
       await selected.close();
