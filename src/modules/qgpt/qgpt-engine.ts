@@ -21,6 +21,9 @@ import { QGPTQuestionAnswerWire, RelevantQGPTSeedWire } from './wire/qgpt.wire';
 const RELEVANT = 5;
 const ANSWERS = 3;
 const CANDIDATES = 20;
+const CANDIDATE_TEXT = `SELECT a.id AS id, a.name AS name, f.raw AS raw FROM assets a JOIN formats f ON f.asset_id = a.id AND f.position = (SELECT MIN(g.position) FROM formats g WHERE g.asset_id = a.id) WHERE a.deleted_at IS NULL AND a.id`;
+const CANDIDATE_TEXT_SQLITE = `${CANDIDATE_TEXT} IN (SELECT value FROM json_each(?1))`;
+const CANDIDATE_TEXT_PG = `${CANDIDATE_TEXT} = ANY($1::varchar[])`;
 /** Lexical top passages re-ranked by embeddings. */
 const RERANK = 30;
 /** Context sent to a language model. */
@@ -95,8 +98,21 @@ export class QgptEngine {
   /** Candidate assets for a question from the search index (key terms, bm25), best first. */
   async database(query: string): Promise<{ docs: Document[]; priors: number[] }> {
     if (contentTerms(query).length === 0) return { docs: [], priors: [] };
-    const found = await this.db.read((em) => this.search.similar(em, [{ text: query, weight: 1 }], CANDIDATES));
-    const docs = found.map(assetDocument);
+    const docs = await this.db.read(async (em) => {
+      const ids = await this.search.similarIds(em, [{ text: query, weight: 1 }], CANDIDATES);
+      if (ids.length === 0) return [];
+      // Only what the passages need: the name and the text of the first format.
+      const rows = await this.db.query<{ id: string; name: string | null; raw: string }>(
+        em,
+        this.config.dialect === 'postgres' ? CANDIDATE_TEXT_PG : CANDIDATE_TEXT_SQLITE,
+        [this.config.dialect === 'postgres' ? ids : JSON.stringify(ids)],
+      );
+      const byId = new Map(rows.map((r) => [r.id, r]));
+      return ids.flatMap((id) => {
+        const row = byId.get(id);
+        return row ? [{ text: [row.name ?? '', row.raw].filter(Boolean).join('\n\n'), assetId: id }] : [];
+      });
+    });
     return { docs, priors: docs.map((_, i) => 1 - i / Math.max(1, docs.length)) };
   }
 
