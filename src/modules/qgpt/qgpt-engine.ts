@@ -21,9 +21,11 @@ import { QGPTQuestionAnswerWire, RelevantQGPTSeedWire } from './wire/qgpt.wire';
 const RELEVANT = 5;
 const ANSWERS = 3;
 const CANDIDATES = 20;
-const CANDIDATE_TEXT = `SELECT a.id AS id, a.name AS name, f.raw AS raw FROM assets a JOIN formats f ON f.asset_id = a.id AND f.position = (SELECT MIN(g.position) FROM formats g WHERE g.asset_id = a.id) WHERE a.deleted_at IS NULL AND a.id`;
-const CANDIDATE_TEXT_SQLITE = `${CANDIDATE_TEXT} IN (SELECT value FROM json_each(?1))`;
-const CANDIDATE_TEXT_PG = `${CANDIDATE_TEXT} = ANY($1::varchar[])`;
+/** The name and first format's text of candidate assets, driven by the id list (SQLite: CROSS JOIN keeps that order of loops). */
+const CANDIDATE_COLUMNS = `a.id AS id, a.name AS name, f.raw AS raw`;
+const FIRST_FORMAT = `f.asset_id = a.id AND f.position = (SELECT MIN(g.position) FROM formats g WHERE g.asset_id = a.id)`;
+const CANDIDATE_TEXT_SQLITE = `SELECT ${CANDIDATE_COLUMNS} FROM json_each(?1) AS j CROSS JOIN assets a ON a.id = j.value JOIN formats f ON ${FIRST_FORMAT} WHERE a.deleted_at IS NULL`;
+const CANDIDATE_TEXT_PG = `SELECT ${CANDIDATE_COLUMNS} FROM assets a JOIN formats f ON ${FIRST_FORMAT} WHERE a.deleted_at IS NULL AND a.id = ANY($1::varchar[])`;
 /** Lexical top passages re-ranked by embeddings. */
 const RERANK = 30;
 /** Context sent to a language model. */
