@@ -9,6 +9,8 @@ import { AssetsModule } from './modules/assets/assets.module';
 import { ConnectorModule } from './modules/connector/connector.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { IntelligenceModule } from './modules/intelligence/intelligence.module';
+import { ModelsModule } from './modules/models/models.module';
+import { QgptModule } from './modules/qgpt/qgpt.module';
 import { SearchModule } from './modules/search/search.module';
 import { StreamsModule } from './modules/streams/streams.module';
 import { SystemModule } from './modules/system/system.module';
@@ -25,12 +27,14 @@ export class AppModule {
         OutboxModule,
         CqrsModule.forRoot(),
         IntelligenceModule,
+        ModelsModule,
         SearchModule,
         SystemModule,
         AssetsModule,
         ConversationsModule,
         ConnectorModule,
         StreamsModule,
+        QgptModule,
       ],
     };
   }

@@ -39,11 +39,28 @@ describe('change streams (WebSocket)', () => {
   afterAll(() => server.close());
 
   it('sends one first frame even when there is nothing: {"iterable": []} on every identifier stream', async () => {
-    for (const path of ['/assets/stream/identifiers', '/conversations/stream/identifiers', '/models/stream/identifiers', '/assets/stream', '/assets/stream/transferables']) {
+    for (const path of ['/assets/stream/identifiers', '/conversations/stream/identifiers', '/assets/stream', '/assets/stream/transferables']) {
       const client = await track(open(path));
       expect(await client.next()).toEqual({ iterable: [] });
       await client.quiet(100);
     }
+  });
+
+  it('model identifiers: the listed models first (the offline engine), then a frame per custom model created and deleted', async () => {
+    const listed = (await http(server.baseUrl, 'GET', '/models')).json.iterable.map((m: { id: string }) => m.id);
+    const client = await track(open('/models/stream/identifiers'));
+    const snapshot = await client.next();
+    expect(ids(snapshot, 'model')).toEqual(listed);
+    expect(listed.length).toBeGreaterThanOrEqual(1);
+    const seeded = {
+      version: '1', created: { value: '2024-01-01T00:00:00.000Z', readable: 'Jan 1, 2024' }, name: 'Streamed', cloud: false,
+      type: 'BALANCED', usage: 'CODE_CONVERSATION', configuration: { base: 'offline' },
+    };
+    const created = await http(server.baseUrl, 'POST', '/models/create', seeded);
+    expect(created.status).toBe(200);
+    expect(await client.next()).toEqual({ iterable: [{ model: { id: created.json.id } }] });
+    expect((await http(server.baseUrl, 'POST', `/models/${created.json.id}/delete`)).status).toBeLessThan(300);
+    expect(await client.next()).toEqual({ iterable: [{ model: { id: created.json.id }, deleted: true }] });
   });
 
   it('/.well-known/stream/health sends "ok" on open and then periodically', async () => {

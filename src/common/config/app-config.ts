@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { isAbsolute, join, resolve } from 'node:path';
 import { ApplicationNameEnum } from '../wire/enums';
 
 /**
@@ -61,6 +61,24 @@ export class AppConfig {
   wsMaxPayload: number;
   /** WebSocket ping interval in ms; a peer that has not answered by the next ping is dropped (TROVE_WS_HEARTBEAT_MS). */
   wsHeartbeatMs: number;
+  /** Base URL of an Ollama server (TROVE_OLLAMA_URL, e.g. http://127.0.0.1:11434); null: no Ollama provider. */
+  ollamaUrl: string | null;
+  /** Base URL of an OpenAI-compatible API including its /v1 (TROVE_OPENAI_URL); null: no such provider. */
+  openaiUrl: string | null;
+  /** Bearer key sent to the OpenAI-compatible API (TROVE_OPENAI_API_KEY). */
+  openaiApiKey: string | null;
+  /** Local GGUF files or directories of them for node-llama-cpp (TROVE_GGUF_PATHS, comma-separated absolute paths). */
+  ggufPaths: string[];
+  /** The model used when a request names none (TROVE_DEFAULT_MODEL): a model id, `provider:name`, or `offline`. */
+  defaultModel: string;
+  /** Model that embeds relevance passages for re-ranking (TROVE_EMBEDDING_MODEL, `provider:name`); null: lexical ranking only. */
+  embeddingModel: string | null;
+  /** Time allowed for one provider call before it fails with 503 (TROVE_PROVIDER_TIMEOUT_MS). */
+  providerTimeoutMs: number;
+  /** Directories a relevance query may read local files under (TROVE_QGPT_ROOTS, comma-separated absolute paths). */
+  qgptRoots: string[];
+  /** Largest local file a relevance query reads, in bytes (TROVE_QGPT_FILE_LIMIT). */
+  qgptFileLimit: number;
 
   get sqlitePath(): string {
     return join(this.dataDir, 'trove.db');
@@ -182,6 +200,49 @@ export function loadConfig(env: Env): AppConfig {
     if (!/^rediss?:\/\/[^\s]+$/.test(redis)) problems.push(`TROVE_REDIS_URL must start with redis:// or rediss:// (got "${redis}")`);
     else config.redisUrl = redis;
   }
+  const baseUrl = (name: string): string | null => {
+    const raw = env[name]?.trim();
+    if (!raw) return null;
+    try {
+      const parsed = new URL(raw);
+      if (!['http:', 'https:'].includes(parsed.protocol)) throw new Error();
+      return raw.replace(/\/+$/, '');
+    } catch {
+      problems.push(`${name} must be an http:// or https:// URL (got "${raw}")`);
+      return null;
+    }
+  };
+  const absolutePaths = (name: string): string[] => {
+    const list = (env[name] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
+    for (const p of list) if (!isAbsolute(p)) problems.push(`${name} entries must be absolute paths (got "${p}")`);
+    return list.filter((p) => isAbsolute(p)).map((p) => resolve(p));
+  };
+  config.ollamaUrl = baseUrl('TROVE_OLLAMA_URL');
+  config.openaiUrl = baseUrl('TROVE_OPENAI_URL');
+  config.openaiApiKey = env.TROVE_OPENAI_API_KEY?.trim() || null;
+  if (config.openaiApiKey && !config.openaiUrl) problems.push('TROVE_OPENAI_API_KEY is set but TROVE_OPENAI_URL is not');
+  config.ggufPaths = absolutePaths('TROVE_GGUF_PATHS');
+  config.defaultModel = env.TROVE_DEFAULT_MODEL?.trim() || 'offline';
+  // `provider:name` is checked here; any other value (a model id, a provider's own name such as
+  // llama3.2:1b) is resolved per request and answers 404 while no provider lists it.
+  const provider = config.defaultModel.includes(':') ? config.defaultModel.split(':')[0] : null;
+  if (provider === 'ollama' && !config.ollamaUrl) problems.push('TROVE_DEFAULT_MODEL names an Ollama model but TROVE_OLLAMA_URL is not set');
+  if (provider === 'openai' && !config.openaiUrl) problems.push('TROVE_DEFAULT_MODEL names an OpenAI-compatible model but TROVE_OPENAI_URL is not set');
+  if (provider === 'llama_cpp' && config.ggufPaths.length === 0) problems.push('TROVE_DEFAULT_MODEL names a GGUF model but TROVE_GGUF_PATHS is not set');
+  config.embeddingModel = env.TROVE_EMBEDDING_MODEL?.trim() || null;
+  if (config.embeddingModel) {
+    const kind = config.embeddingModel.split(':')[0];
+    const needs: Record<string, [string, boolean]> = {
+      ollama: ['TROVE_OLLAMA_URL', Boolean(config.ollamaUrl)],
+      openai: ['TROVE_OPENAI_URL', Boolean(config.openaiUrl)],
+      llama_cpp: ['TROVE_GGUF_PATHS', config.ggufPaths.length > 0],
+    };
+    if (!needs[kind]) problems.push(`TROVE_EMBEDDING_MODEL must be provider:name with provider ollama, openai or llama_cpp (got "${config.embeddingModel}")`);
+    else if (!needs[kind][1]) problems.push(`TROVE_EMBEDDING_MODEL names a ${kind} model but ${needs[kind][0]} is not set`);
+  }
+  config.providerTimeoutMs = int('TROVE_PROVIDER_TIMEOUT_MS', 120_000, 100, 3_600_000);
+  config.qgptRoots = absolutePaths('TROVE_QGPT_ROOTS');
+  config.qgptFileLimit = int('TROVE_QGPT_FILE_LIMIT', 1024 * 1024, 1, 64 * 1024 * 1024);
 
   if (problems.length) throw new ConfigError(problems);
   return config;

@@ -33,7 +33,9 @@ export class AllExceptionsFilter implements ExceptionFilter {
     if (host.getType() !== 'http') return;
     const reply = host.switchToHttp().getResponse<FastifyReply>();
     const body = toErrorBody(exception, this.logger);
-    if (body.statusCode === 503) reply.header('retry-after', '1');
+    const retryAfter = (exception as { retryAfter?: unknown })?.retryAfter;
+    if (typeof retryAfter === 'string' && retryAfter) reply.header('retry-after', retryAfter);
+    else if (body.statusCode === 503 || body.statusCode === 429) reply.header('retry-after', '1');
     void reply.status(body.statusCode).type('application/json; charset=utf-8').send(body);
   }
 }

@@ -153,6 +153,13 @@ export class SearchEngine {
    * weighted by the input's weight. The inputs themselves are excluded.
    */
   async similar(em: EntityManager, seeds: Array<{ id?: string; text?: string; weight: number }>, limit: number): Promise<AssetAggregate[]> {
+    const ranked = await this.similarIds(em, seeds, limit);
+    const aggregates = await this.aggregates(em, ranked);
+    return ranked.filter((id) => aggregates.has(id)).map((id) => aggregates.get(id)!);
+  }
+
+  /** The ids `similar` would load, best first (live assets are checked by the caller's load). */
+  async similarIds(em: EntityManager, seeds: Array<{ id?: string; text?: string; weight: number }>, limit: number): Promise<string[]> {
     const used = seeds.slice(0, MAX_SEEDS);
     const stored = await this.store.documents(em, used.flatMap((s) => (s.id ? [s.id] : [])));
     const perSeed = used.map((seed) => {
@@ -184,9 +191,7 @@ export class SearchEngine {
       const ids = await this.store.words(em, key.map((k) => [[k.term]]), 'OR', { pseudo: false, exclude }, limit);
       ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + used[i].weight / (RRF_K + rank + 1)));
     }
-    const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([id]) => id);
-    const aggregates = await this.aggregates(em, ranked);
-    return ranked.filter((id) => aggregates.has(id)).map((id) => aggregates.get(id)!);
+    return [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([id]) => id);
   }
 
   /** Vocabulary terms within the allowed edit distance, closest and most common first. */

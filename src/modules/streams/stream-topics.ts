@@ -4,12 +4,12 @@ import { Database } from '../../common/database/database.service';
 import { StreamEvent, StreamTopicName } from '../../common/events/outbox';
 import { AssetReader } from '../assets/asset.reader';
 import { assetWire } from '../assets/wire/asset.wire';
+import { ModelRegistry } from '../models/model-registry';
 
 /**
  * A kind of record the identifier streams announce. `snapshot` lists every current id in the
  * order of the first frame; `key` names the record in a StreamedIdentifier (`{"asset": {"id"}}`).
- * Another module registers its own topic with `StreamTopics.register` (the models module does
- * for `models`; until then the models stream has an empty snapshot).
+ * The models snapshot is what `GET /models` lists (providers that are down are left out).
  */
 export interface StreamTopic {
   name: StreamTopicName;
@@ -22,7 +22,7 @@ export interface StreamTopic {
 export class StreamTopics {
   private readonly topics = new Map<StreamTopicName, StreamTopic>();
 
-  constructor(db: Database, assets: AssetReader) {
+  constructor(db: Database, assets: AssetReader, models: ModelRegistry) {
     this.register({
       name: 'assets',
       key: 'asset',
@@ -34,7 +34,7 @@ export class StreamTopics {
       snapshot: async (em) =>
         (await db.query<{ id: string }>(em, 'SELECT id FROM conversations WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC')).map((r) => r.id),
     });
-    this.register({ name: 'models', key: 'model', snapshot: async () => [] });
+    this.register({ name: 'models', key: 'model', snapshot: async () => (await models.list()).map((m) => m.id) });
   }
 
   register(topic: StreamTopic): void {

@@ -312,6 +312,89 @@ Object.assign(schemas, {
   AssetsSearchWithFiltersOutput: { type: 'object', required: ['results'], properties: { results: searchedAssets } },
 });
 
+// Question answering and models (src/modules/qgpt, src/modules/models).
+const qgptAnswers = {
+  type: 'object',
+  required: ['answers'],
+  properties: { answers: iterable({ type: 'object', required: ['score', 'text'], properties: { score: { type: 'number' }, text: { type: 'string' } } }) },
+};
+const relevantSeed = {
+  type: 'object',
+  required: ['id', 'seed'],
+  properties: {
+    id: uuid,
+    path: { type: 'string' },
+    asset: identified,
+    score: { type: 'number', minimum: 0, maximum: 1 },
+    seed: {
+      type: 'object',
+      required: ['type', 'asset'],
+      properties: {
+        type: enumOf('SEEDED_ASSET'),
+        asset: {
+          type: 'object',
+          required: ['application', 'format'],
+          properties: {
+            application,
+            format: {
+              type: 'object',
+              required: ['fragment'],
+              properties: { fragment: { type: 'object', required: ['string'], properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string' } } } } } },
+            },
+          },
+        },
+      },
+    },
+  },
+};
+const fullModel = {
+  type: 'object',
+  required: ['id', 'version', 'created', 'name', 'cloud', 'type', 'usage', 'foundation', 'unique', 'provider', 'cpu', 'downloaded', 'loaded', 'maxTokens', 'custom'],
+  properties: {
+    id: uuid,
+    version: { type: 'string' },
+    created: ts,
+    name: { type: 'string', minLength: 1 },
+    description: { type: 'string' },
+    cloud: { type: 'boolean' },
+    type: enumOf('UNKNOWN', 'BALANCED', 'SPEED', 'ACCURACY'),
+    usage: { type: 'string', enum: ['CODE_CONVERSATION', 'TEXT_EMBEDDING'] },
+    foundation: { type: 'string' },
+    unique: { type: 'string' },
+    provider: { type: 'string' },
+    cpu: { type: 'boolean' },
+    downloaded: { type: 'boolean' },
+    loaded: { type: 'boolean' },
+    downloading: { type: 'boolean' },
+    custom: { type: 'boolean' },
+    parameters: { type: 'number' },
+    bytes: { type: 'object', required: ['value', 'readable'], properties: { value: { type: 'integer' }, readable: { type: 'string' } } },
+    maxTokens: { type: 'object', required: ['total'], properties: { total: { type: ['integer', 'null'] }, input: { type: ['integer', 'null'] }, output: { type: ['integer', 'null'] } } },
+  },
+};
+const streamOutput = {
+  type: 'object',
+  required: ['conversation', 'status'],
+  properties: {
+    request: { type: 'string' },
+    conversation: { type: 'string' },
+    status: enumOf('IN-PROGRESS', 'COMPLETED', 'FAILED', 'STOPPED', 'RESET', 'CANCELED', 'INITIALIZED'),
+    question: qgptAnswers,
+    statusCode: { type: 'integer' },
+    errorMessage: { type: 'string' },
+  },
+};
+Object.assign(schemas, {
+  QGPTQuestionOutput: qgptAnswers,
+  QGPTRelevanceOutput: { type: 'object', required: ['relevant'], properties: { relevant: iterable(relevantSeed), answer: qgptAnswers } },
+  QGPTRepromptOutput: { type: 'object', required: ['query'], properties: { query: { type: 'string', minLength: 1 } } },
+  QGPTPersonsRelatedOutput: { type: 'object', required: ['persons'], properties: { persons: iterable({ type: 'object' }) } },
+  QGPTStreamOutput: streamOutput,
+  Model: fullModel,
+  Models: iterable(fullModel),
+  ModelDeleteCacheOutput: { type: 'object', required: ['model'], properties: { model: identified } },
+});
+
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
 const validators = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, ajv.compile(schema)]));
@@ -323,3 +406,4 @@ export function expectWire(model: keyof typeof schemas, value: unknown): void {
     throw new Error(`${model} does not match COMPATIBILITY.md:\n${ajv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(value).slice(0, 2000)}`);
   }
 }
+

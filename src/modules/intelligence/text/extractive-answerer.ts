@@ -1,0 +1,198 @@
+import { identifierParts, words } from '../../search/terms';
+
+/**
+ * The offline question answerer: no language model, no generation. It cuts documents into
+ * passages (paragraphs of prose, blocks of code), scores every passage against the question
+ * with BM25 over the passages (identifier parts and light stemming included) and a coverage
+ * term (how much of the question's weight the passage contains), and returns the best
+ * passages as they are written. Deterministic: same input, same output.
+ */
+
+const STOP = new Set(
+  (
+    'a an and are as at be but by can could did do does doing for from had has have how i if in into is it its me my ' +
+    'no not of on or our please show so tell than that the their them then there these they this those to was we were ' +
+    'what when where which while who whom why will with would you your about explain give get use using used work works ' +
+    'should shall may might must just also any some all more most other such only own same too very one way ways'
+  ).split(' '),
+);
+
+/** Lowercase, stemmed content terms of a text (identifier parts included). */
+export function contentTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const word of words(text)) {
+    const lower = word.toLowerCase();
+    const candidates = [lower, ...identifierParts(word)];
+    for (const term of candidates) {
+      if (term.length < 2 || STOP.has(term) || /^\d+$/.test(term)) continue;
+      out.push(stem(term));
+    }
+  }
+  return out;
+}
+
+/** A light suffix stemmer: enough for "connections" ~ "connection" ~ "connecting". */
+export function stem(term: string): string {
+  if (term.length <= 4) return term;
+  for (const [suffix, keep] of [
+    ['ies', 'y'],
+    ['sses', 'ss'],
+    ['ing', ''],
+    ['edly', ''],
+    ['ed', ''],
+    ['es', ''],
+    ['s', ''],
+  ] as const) {
+    if (term.endsWith(suffix) && term.length - suffix.length >= 3 && !term.endsWith('ss')) return term.slice(0, -suffix.length) + keep;
+  }
+  return term;
+}
+
+export interface Passage {
+  /** Index of the document it comes from. */
+  doc: number;
+  text: string;
+}
+
+const PASSAGE_CHARS = 700;
+const MIN_PASSAGE_CHARS = 120;
+
+/** Paragraphs (blank-line separated) merged while short, split by lines while long. */
+export function passagesOf(text: string, doc = 0): Passage[] {
+  const blocks = text
+    .replace(/\r\n?/g, '\n')
+    .split(/\n\s*\n/)
+    .map((b) => b.replace(/\s+$/, ''))
+    .filter((b) => b.trim());
+  const out: Passage[] = [];
+  let current = '';
+  const flush = () => {
+    if (current.trim()) out.push({ doc, text: current.trim() });
+    current = '';
+  };
+  for (const block of blocks) {
+    if (block.length > PASSAGE_CHARS) {
+      flush();
+      let piece = '';
+      for (const line of block.split('\n')) {
+        if (piece && piece.length + line.length + 1 > PASSAGE_CHARS) {
+          out.push({ doc, text: piece.trim() });
+          piece = '';
+        }
+        piece += (piece ? '\n' : '') + line;
+      }
+      if (piece.trim()) current = piece;
+      continue;
+    }
+    if (current && current.length + block.length + 2 > PASSAGE_CHARS) flush();
+    current += (current ? '\n\n' : '') + block;
+    if (current.length >= MIN_PASSAGE_CHARS) flush();
+  }
+  flush();
+  return out.filter((p) => p.text.length > 0);
+}
+
+export interface ScoredPassage extends Passage {
+  /** 0..1: how well the passage answers the query. */
+  score: number;
+}
+
+const K1 = 1.2;
+const B = 0.75;
+
+/**
+ * Scores passages against a query. `priors` (per document, 0..1) add what an earlier stage
+ * (the search index) already knew. Returns passages with a score > 0, best first; ties keep
+ * the input order.
+ */
+export function rankPassages(query: string, passages: Passage[], priors: number[] = []): ScoredPassage[] {
+  const queryTerms = [...new Set(contentTerms(query))];
+  if (queryTerms.length === 0 || passages.length === 0) return [];
+  const termLists = passages.map((p) => contentTerms(p.text));
+  const df = new Map<string, number>();
+  for (const terms of termLists) for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
+  const n = passages.length;
+  const avg = termLists.reduce((s, t) => s + t.length, 0) / n || 1;
+  const idf = new Map(queryTerms.map((t) => [t, Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))]));
+  const totalIdf = queryTerms.reduce((s, t) => s + idf.get(t)!, 0) || 1;
+
+  const raw = termLists.map((terms) => {
+    const tf = new Map<string, number>();
+    for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
+    let bm25 = 0;
+    let covered = 0;
+    for (const t of queryTerms) {
+      const f = tf.get(t) ?? 0;
+      if (f === 0) continue;
+      covered += idf.get(t)!;
+      bm25 += (idf.get(t)! * f * (K1 + 1)) / (f + K1 * (1 - B + (B * terms.length) / avg));
+    }
+    return { bm25, coverage: covered / totalIdf };
+  });
+  const maxBm25 = Math.max(...raw.map((r) => r.bm25)) || 1;
+  return passages
+    .map((p, i) => {
+      const { bm25, coverage } = raw[i];
+      if (bm25 === 0) return { ...p, score: 0 };
+      const prior = priors[p.doc] ?? 0;
+      const score = 0.55 * coverage + 0.35 * (bm25 / maxBm25) + 0.1 * prior;
+      return { ...p, score: Math.round(score * 1e4) / 1e4 };
+    })
+    .map((p, i) => ({ p, i }))
+    .filter(({ p }) => p.score > 0)
+    .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
+    .map(({ p }) => p);
+}
+
+/** The best `n` passages, at most `perDoc` from one document. */
+export function bestPassages(ranked: ScoredPassage[], n: number, perDoc = 2): ScoredPassage[] {
+  const taken = new Map<number, number>();
+  const out: ScoredPassage[] = [];
+  for (const p of ranked) {
+    if (out.length >= n) break;
+    if ((taken.get(p.doc) ?? 0) >= perDoc) continue;
+    taken.set(p.doc, (taken.get(p.doc) ?? 0) + 1);
+    out.push(p);
+  }
+  return out;
+}
+
+/**
+ * A follow-up made standalone without a model: when the follow-up leans on what was said
+ * before (pronouns, "that", very few content words), the main terms of the latest user turn
+ * are appended, so relevance finds the same material again.
+ */
+export function standaloneQuery(followUp: string, history: Array<{ role: string; text: string }>): string {
+  const query = followUp.trim();
+  const own = new Set(contentTerms(query));
+  const leans = /\b(it|its|this|that|these|those|they|them|there|he|she|above|previous|same|one)\b/i.test(query) || own.size < 3;
+  if (!leans) return query;
+  const previous = [...history].reverse().filter((m) => m.role !== 'ASSISTANT' && m.text.trim());
+  const source = previous[0]?.text ?? [...history].reverse().find((m) => m.text.trim())?.text ?? '';
+  if (!source) return query;
+  const seen = new Set<string>();
+  const context: string[] = [];
+  for (const word of words(source)) {
+    const terms = contentTerms(word);
+    if (terms.length === 0 || terms.every((t) => own.has(t))) continue;
+    const key = word.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    context.push(word);
+    if (context.length >= 8) break;
+  }
+  return context.length ? `${query} (context: ${context.join(' ')})` : query;
+}
+
+/** Feature-hashed bag of stemmed terms, L2-normalised: a lexical vector, not a neural embedding. */
+export function hashedVector(text: string, dimensions = 256): number[] {
+  const vector = new Array<number>(dimensions).fill(0);
+  for (const term of contentTerms(text)) {
+    let h = 2166136261;
+    for (let i = 0; i < term.length; i++) h = Math.imul(h ^ term.charCodeAt(i), 16777619);
+    const index = (h >>> 0) % dimensions;
+    vector[index] += (h & 0x80000000) !== 0 ? -1 : 1;
+  }
+  const norm = Math.sqrt(vector.reduce((s, v) => s + v * v, 0)) || 1;
+  return vector.map((v) => Math.round((v / norm) * 1e6) / 1e6);
+}

@@ -1,0 +1,216 @@
+import { BadRequestException, Inject, Injectable, Logger, NotFoundException, OnApplicationShutdown } from '@nestjs/common';
+import { createHash } from 'node:crypto';
+import { AppConfig } from '../../common/config/app-config';
+import { DiscoveredModel, MODEL_PROVIDERS, ModelProvider, ProviderKind } from '../intelligence/providers/model-provider';
+import { OFFLINE_UNIQUE } from '../intelligence/providers/offline.provider';
+import { modelId } from './model-ids';
+import { ModelEntity } from './model.entity';
+import { ModelStore } from './model.store';
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+/** Generation parameters of a custom model. */
+export interface ModelParameters {
+  temperature?: number;
+  maxTokens?: number;
+}
+
+/** A model as GET /models shows it: what the provider says now plus what Trove recorded. */
+export interface ModelView {
+  id: string;
+  provider: ProviderKind;
+  unique: string;
+  name: string;
+  description: string;
+  custom: boolean;
+  loaded: boolean;
+  downloaded: boolean;
+  cloud: boolean;
+  embedding: boolean;
+  bytes?: number;
+  maxTokens?: number | null;
+  parameters?: number | null;
+  quantization?: string;
+  created: string;
+  /** Descriptive fields a custom model was created with (version, type, foundation, ...). */
+  seed: Record<string, unknown>;
+  baseModelId: string | null;
+  systemPrompt: string | null;
+  generation: ModelParameters;
+}
+
+/** What a request needs to run a model. */
+export interface ResolvedModel {
+  id: string;
+  name: string;
+  provider: ModelProvider;
+  unique: string;
+  offline: boolean;
+  systemPrompt: string | null;
+  generation: ModelParameters;
+}
+
+/**
+ * The models of every configured provider (the offline engine always first) plus the
+ * custom ones, and the resolution of a request's `model` (an id, `provider:name`, a
+ * provider's model name, or `offline`) to a provider. Writes go through ModelStore.
+ */
+@Injectable()
+export class ModelRegistry implements OnApplicationShutdown {
+  private readonly logger = new Logger('Models');
+  private readonly byKind: Map<ProviderKind, ModelProvider>;
+
+  constructor(
+    @Inject(MODEL_PROVIDERS) readonly providers: ModelProvider[],
+    private readonly store: ModelStore,
+    private readonly config: AppConfig,
+  ) {
+    this.byKind = new Map(providers.map((p) => [p.kind, p]));
+  }
+
+  async onApplicationShutdown(): Promise<void> {
+    await Promise.all(this.providers.map((p) => p.close?.()));
+  }
+
+  provider(kind: string): ModelProvider | undefined {
+    return this.byKind.get(kind as ProviderKind);
+  }
+
+  get offlineId(): string {
+    return modelId('offline', OFFLINE_UNIQUE);
+  }
+
+  /** Every model: discovered ones of reachable providers, then custom ones. A provider that is down is left out (and logged). */
+  async list(): Promise<ModelView[]> {
+    const discovered: Array<{ kind: ProviderKind; model: DiscoveredModel }> = [];
+    const listed = await Promise.all(
+      this.providers.map(async (p) => {
+        try {
+          return { p, models: await p.list() };
+        } catch (error) {
+          this.logger.warn(`${p.label}: cannot list models (${(error as Error).message})`);
+          return { p, models: [] };
+        }
+      }),
+    );
+    for (const { p, models } of listed) for (const model of models) discovered.push({ kind: p.kind, model });
+    const rows = await this.store.recordDiscovered(
+      discovered.map(({ kind, model }) => ({
+        id: modelId(kind, model.unique),
+        provider: kind,
+        unique: model.unique,
+        name: model.name,
+        custom: false,
+        baseModelId: null,
+        systemPrompt: null,
+        parameters: null,
+        seed: '{}',
+        fingerprint: `discovered:${createHash('sha256').update(`${kind}:${model.unique}`).digest('hex')}`,
+      })),
+    );
+    const views = discovered.map(({ kind, model }) => {
+      const id = modelId(kind, model.unique);
+      return this.discoveredView(kind, model, rows.get(id)?.createdAt ?? new Date(0).toISOString());
+    });
+    const byId = new Map(views.map((v) => [v.id, v]));
+    const customs = (await this.store.all()).filter((r) => r.custom);
+    for (const row of customs) {
+      const base = row.baseModelId ? byId.get(row.baseModelId) : views.find((v) => v.provider === row.provider && v.unique === row.unique);
+      views.push(this.customView(row, base));
+    }
+    return views;
+  }
+
+  private discoveredView(kind: ProviderKind, model: DiscoveredModel, created: string): ModelView {
+    return {
+      id: modelId(kind, model.unique),
+      provider: kind,
+      unique: model.unique,
+      name: model.name,
+      description: model.description ?? model.name,
+      custom: false,
+      loaded: model.loaded,
+      downloaded: model.downloaded,
+      cloud: model.cloud,
+      embedding: model.embedding,
+      bytes: model.bytes,
+      maxTokens: model.maxTokens,
+      parameters: model.parameters,
+      quantization: model.quantization,
+      created,
+      seed: {},
+      baseModelId: null,
+      systemPrompt: null,
+      generation: {},
+    };
+  }
+
+  private customView(row: ModelEntity, base: ModelView | undefined): ModelView {
+    const seed = JSON.parse(row.seed) as Record<string, unknown>;
+    return {
+      id: row.id,
+      provider: row.provider as ProviderKind,
+      unique: row.unique,
+      name: row.name,
+      description: (seed.description as string | undefined) ?? `Custom model on ${base?.name ?? row.unique}`,
+      custom: true,
+      loaded: base?.loaded ?? false,
+      downloaded: base?.downloaded ?? false,
+      cloud: base?.cloud ?? (seed.cloud as boolean | undefined) ?? false,
+      embedding: base?.embedding ?? false,
+      bytes: base?.bytes,
+      maxTokens: base?.maxTokens,
+      parameters: base?.parameters,
+      quantization: base?.quantization,
+      created: row.createdAt,
+      seed,
+      baseModelId: row.baseModelId,
+      systemPrompt: row.systemPrompt,
+      generation: row.parameters ? (JSON.parse(row.parameters) as ModelParameters) : {},
+    };
+  }
+
+  /** The model a request names, or the configured default. Unknown models are a 404. */
+  async resolve(ref?: string | null): Promise<ResolvedModel> {
+    const wanted = ref?.trim() || this.config.defaultModel;
+    const offline = (): ResolvedModel => ({
+      id: this.offlineId,
+      name: 'Trove Extractive (offline)',
+      provider: this.byKind.get('offline')!,
+      unique: OFFLINE_UNIQUE,
+      offline: true,
+      systemPrompt: null,
+      generation: {},
+    });
+    if (wanted === 'offline' || wanted === `offline:${OFFLINE_UNIQUE}` || wanted === this.offlineId) return offline();
+    if (UUID.test(wanted)) {
+      const row = await this.store.one(wanted.toLowerCase());
+      if (!row) throw new NotFoundException(`model ${wanted} not found (GET /models lists the models)`);
+      if (!row.custom) return this.direct(row.provider, row.unique, row.id, row.name);
+      const base = row.baseModelId ? await this.resolve(row.baseModelId) : this.direct(row.provider, row.unique, row.id, row.name);
+      return {
+        ...base,
+        id: row.id,
+        name: row.name,
+        systemPrompt: row.systemPrompt ?? base.systemPrompt,
+        generation: { ...base.generation, ...(row.parameters ? (JSON.parse(row.parameters) as ModelParameters) : {}) },
+      };
+    }
+    const colon = wanted.indexOf(':');
+    const prefix = colon > 0 ? wanted.slice(0, colon) : '';
+    if (this.byKind.has(prefix as ProviderKind)) return this.direct(prefix, wanted.slice(colon + 1));
+    const setting = { ollama: 'TROVE_OLLAMA_URL', openai: 'TROVE_OPENAI_URL', llama_cpp: 'TROVE_GGUF_PATHS' }[prefix];
+    if (setting) throw new BadRequestException(`model provider ${prefix} is not configured (set ${setting})`);
+    // A provider's own model name ("llama3.2:1b", "gpt-4o-mini"): whichever provider lists it.
+    const match = (await this.list()).find((v) => !v.custom && (v.unique === wanted || v.name === wanted));
+    if (!match) throw new NotFoundException(`model "${wanted}" not found (GET /models lists the models)`);
+    return this.direct(match.provider, match.unique, match.id, match.name);
+  }
+
+  private direct(kind: string, unique: string, id?: string, name?: string): ResolvedModel {
+    const provider = this.byKind.get(kind as ProviderKind);
+    if (!provider) throw new BadRequestException(`model provider ${kind} is not configured`);
+    if (kind === 'offline') return { id: this.offlineId, name: 'Trove Extractive (offline)', provider, unique: OFFLINE_UNIQUE, offline: true, systemPrompt: null, generation: {} };
+    return { id: id ?? modelId(kind, unique), name: name ?? unique, provider, unique, offline: false, systemPrompt: null, generation: {} };
+  }
+}

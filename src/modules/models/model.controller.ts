@@ -1,0 +1,37 @@
+import { Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiTags } from '@nestjs/swagger';
+import { uuidParam } from '../../common/wire/flags';
+import { LoadModelCommand } from './commands/load-model.command';
+import { GetModelQuery } from './queries/get-model.query';
+import { ModelWire } from './wire/model.wire';
+
+/** /model/{model}: one model, load, unload (the SDK's ModelApi; outside INTERFACE.md). */
+@ApiTags('Model')
+@Controller('model')
+export class ModelController {
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  @Get(':model')
+  @ApiOperation({ operationId: 'modelsSpecificModelSnapshot', summary: 'One model' })
+  get(@Param('model', uuidParam('model')) model: string): Promise<ModelWire> {
+    return this.queries.execute(new GetModelQuery(model));
+  }
+
+  @Post(':model/load')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'modelSpecificModelLoad', summary: 'Load a local model into memory' })
+  load(@Param('model', uuidParam('model')) model: string): Promise<ModelWire> {
+    return this.commands.execute(new LoadModelCommand(model, true));
+  }
+
+  @Post(':model/unload')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'modelSpecificModelUnload', summary: 'Unload a model from memory' })
+  unload(@Param('model', uuidParam('model')) model: string): Promise<ModelWire> {
+    return this.commands.execute(new LoadModelCommand(model, false));
+  }
+}

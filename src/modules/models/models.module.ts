@@ -1,0 +1,54 @@
+import { Global, Module } from '@nestjs/common';
+import { AppConfig } from '../../common/config/app-config';
+import { LlamaCppProvider } from '../intelligence/providers/llama-cpp.provider';
+import { MODEL_PROVIDERS, ModelProvider } from '../intelligence/providers/model-provider';
+import { OfflineProvider } from '../intelligence/providers/offline.provider';
+import { OllamaProvider } from '../intelligence/providers/ollama.provider';
+import { OpenAiProvider } from '../intelligence/providers/openai.provider';
+import { TEXT_GENERATOR } from '../intelligence/text/text-generator';
+import { CreateModelHandler } from './commands/create-model.command';
+import { DeleteModelCacheHandler } from './commands/delete-model-cache.command';
+import { DeleteModelHandler } from './commands/delete-model.command';
+import { UnloadModelsHandler } from './commands/unload-models.command';
+import { ModelRegistry } from './model-registry';
+import { ModelStore } from './model.store';
+import { ModelsController } from './models.controller';
+import { ModelController } from './model.controller';
+import { GetModelHandler } from './queries/get-model.query';
+import { LoadModelHandler } from './commands/load-model.command';
+import { ListModelsHandler } from './queries/list-models.query';
+import { RoutedTextGenerator } from './routed-text-generator';
+
+/** The configured providers: the offline engine always, the others when configured. */
+export function providersFromConfig(config: AppConfig): ModelProvider[] {
+  const providers: ModelProvider[] = [new OfflineProvider()];
+  if (config.ollamaUrl) providers.push(new OllamaProvider(config.ollamaUrl, config.providerTimeoutMs));
+  if (config.openaiUrl) providers.push(new OpenAiProvider(config.openaiUrl, config.openaiApiKey, config.providerTimeoutMs));
+  if (config.ggufPaths.length) providers.push(new LlamaCppProvider(config.ggufPaths));
+  return providers;
+}
+
+/**
+ * Models and their providers: GET/POST /models..., the registry every model user resolves
+ * through, and TEXT_GENERATOR routed to the selected model.
+ */
+@Global()
+@Module({
+  controllers: [ModelsController, ModelController],
+  providers: [
+    { provide: MODEL_PROVIDERS, inject: [AppConfig], useFactory: providersFromConfig },
+    ModelStore,
+    ModelRegistry,
+    RoutedTextGenerator,
+    { provide: TEXT_GENERATOR, useExisting: RoutedTextGenerator },
+    ListModelsHandler,
+    CreateModelHandler,
+    DeleteModelHandler,
+    DeleteModelCacheHandler,
+    UnloadModelsHandler,
+    GetModelHandler,
+    LoadModelHandler,
+  ],
+  exports: [ModelRegistry, ModelStore, TEXT_GENERATOR],
+})
+export class ModelsModule {}

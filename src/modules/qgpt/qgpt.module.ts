@@ -1,0 +1,23 @@
+import { Module } from '@nestjs/common';
+import { AssetsModule } from '../assets/assets.module';
+import { ConversationsModule } from '../conversations/conversations.module';
+import { SystemModule } from '../system/system.module';
+import { LocalFiles } from './local-files';
+import { QgptController } from './qgpt.controller';
+import { QgptEngine } from './qgpt-engine';
+import { HintsHandler } from './queries/hints.query';
+import { PersonsRelatedHandler } from './queries/persons-related.query';
+import { QuestionHandler } from './queries/question.query';
+import { RelevanceHandler } from './queries/relevance.query';
+import { RepromptHandler } from './queries/reprompt.query';
+import { SnippetCache } from './snippet-cache';
+import { QgptStreamGateway } from './stream/qgpt-stream.gateway';
+import { QgptStreamSession } from './stream/qgpt-stream.session';
+
+/** Question answering: /qgpt/relevance, question, reprompt, hints, persons/related and the /qgpt/stream WebSocket. */
+@Module({
+  imports: [AssetsModule, ConversationsModule, SystemModule],
+  controllers: [QgptController],
+  providers: [LocalFiles, SnippetCache, QgptEngine, QgptStreamSession, QgptStreamGateway, RelevanceHandler, QuestionHandler, RepromptHandler, HintsHandler, PersonsRelatedHandler],
+})
+export class QgptModule {}

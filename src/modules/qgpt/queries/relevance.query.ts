@@ -1,0 +1,33 @@
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { ModelRegistry } from '../../models/model-registry';
+import { QGPTRelevanceInputDto } from '../dto/qgpt.dto';
+import { QgptEngine } from '../qgpt-engine';
+import { QGPTRelevanceOutputWire } from '../wire/qgpt.wire';
+
+/**
+ * POST /qgpt/relevance: the passages of exactly one query space (local paths under the
+ * allowed roots, seeds, assets, or the whole database) that best match the query, with ids
+ * and scores; with options.question also the answers to it.
+ */
+export class RelevanceQuery extends Query<QGPTRelevanceOutputWire> {
+  constructor(readonly input: QGPTRelevanceInputDto) {
+    super();
+  }
+}
+
+@QueryHandler(RelevanceQuery)
+export class RelevanceHandler implements IQueryHandler<RelevanceQuery> {
+  constructor(
+    private readonly engine: QgptEngine,
+    private readonly registry: ModelRegistry,
+  ) {}
+
+  async execute({ input }: RelevanceQuery): Promise<QGPTRelevanceOutputWire> {
+    const model = input.options?.question ? await this.registry.resolve(input.model) : null;
+    const { docs, priors } = await this.engine.space(input);
+    const snippets = await this.engine.rank(input.query, docs, priors);
+    const relevant = { iterable: await Promise.all(snippets.map((s) => this.engine.seedWire(s))) };
+    if (!model) return { relevant };
+    return { relevant, answer: { answers: { iterable: await this.engine.answers(model, input.query, snippets) } } };
+  }
+}

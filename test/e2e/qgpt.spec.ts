@@ -1,0 +1,226 @@
+import { AssetsApi, QGPTApi } from '@pieces.app/pieces-os-client';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { expectError, http } from './support/http';
+import { textSeed } from './support/seeds';
+import { TestServer, startTestServer } from './support/server';
+import { expectWire } from './support/wire';
+
+interface Labelled {
+  snippets: Array<{ key: string; name: string; text: string }>;
+  questions: Array<{ query: string; expected: string }>;
+}
+const labelled: Labelled = JSON.parse(readFileSync(join(__dirname, 'fixtures', 'qgpt-retrieval.json'), 'utf8'));
+
+const UNKNOWN = '0a0b0c0d-0000-4000-8000-00000000dead';
+const TABLES = ['assets', 'formats', 'conversations', 'conversation_messages', 'models'];
+
+describe('question answering with the offline engine', () => {
+  let server: TestServer;
+  let qgpt: QGPTApi;
+  let root: string;
+  let outside: string;
+  const ids = new Map<string, string>();
+
+  beforeAll(async () => {
+    root = mkdtempSync(join(tmpdir(), 'trove-qgpt-root-'));
+    outside = mkdtempSync(join(tmpdir(), 'trove-qgpt-outside-'));
+    server = await startTestServer({ TROVE_QGPT_ROOTS: root, TROVE_QGPT_FILE_LIMIT: '4096' });
+    qgpt = new QGPTApi(server.sdk);
+    const assets = new AssetsApi(server.sdk);
+    for (const s of labelled.snippets) {
+      const asset = await assets.assetsCreateNewAsset({ seed: textSeed(s.text, { name: s.name }), transferables: false });
+      ids.set(s.key, asset.id);
+    }
+  });
+  afterAll(async () => {
+    await server.close();
+    rmSync(root, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('ranks the right snippet of the labelled set in the top 3 for at least 85% of the questions (database space)', async () => {
+    expect(labelled.snippets.length).toBeGreaterThanOrEqual(30);
+    expect(labelled.questions.length).toBeGreaterThanOrEqual(15);
+    let hits = 0;
+    const misses: string[] = [];
+    for (const q of labelled.questions) {
+      const out = await qgpt.relevance({ qGPTRelevanceInput: { query: q.query, options: { database: true } } });
+      expectWire('QGPTRelevanceOutput', out);
+      const top = out.relevant.iterable.slice(0, 3).map((r) => r.asset?.id);
+      if (top.includes(ids.get(q.expected))) hits += 1;
+      else misses.push(q.query);
+    }
+    const recall = hits / labelled.questions.length;
+    if (recall < 1) console.log(`recall@3 = ${recall}; missed: ${misses.join(' | ')}`);
+    expect(recall).toBeGreaterThanOrEqual(0.85);
+  });
+
+  it('answers from the database: the best passage is the relevant one, with scores, deterministically', async () => {
+    const input = { query: 'How do I cache users in Redis so they expire after an hour?', options: { database: true, question: true } };
+    const first = await qgpt.relevance({ qGPTRelevanceInput: input });
+    const second = await qgpt.relevance({ qGPTRelevanceInput: input });
+    expectWire('QGPTRelevanceOutput', first);
+    expect(first.answer).toBeDefined();
+    const answers = first.answer!.answers.iterable;
+    expect(answers.length).toBeGreaterThan(1);
+    expect(answers[0].text).toContain("redis.set(`user:${id}`");
+    for (const a of answers) expect(a.score).toBeGreaterThan(0);
+    expect(answers.map((a) => a.score)).toEqual([...answers.map((a) => a.score)].sort((a, b) => b - a));
+    expect(second.answer!.answers.iterable).toEqual(answers);
+    expect(first.relevant.iterable[0].asset?.id).toBe(ids.get('redis-cache'));
+  });
+
+  it('relevance over seeds ranks the matching seed first and gives ids that question accepts', async () => {
+    const seeds = ['The cat sleeps on the sofa all afternoon.', 'To rotate logs, configure logrotate with daily rotation and compress old files.', 'Bananas are yellow.'];
+    const out = await qgpt.relevance({ qGPTRelevanceInput: { query: 'how to rotate logs daily', seeds: { iterable: seeds.map((s) => textSeed(s)) } } });
+    expectWire('QGPTRelevanceOutput', out);
+    expect(out.answer).toBeUndefined();
+    const best = out.relevant.iterable[0];
+    expect(best.seed?.asset?.format?.fragment?.string?.raw).toContain('logrotate');
+    expect(best.id).toMatch(/^[0-9a-f-]{36}$/);
+    const answer = await qgpt.question({ qGPTQuestionInput: { query: 'how do I rotate logs?', relevant: { iterable: [{ id: best.id }] } } });
+    expectWire('QGPTQuestionOutput', answer);
+    expect(answer.answers.iterable[0].text).toContain('logrotate');
+  });
+
+  it('relevance over asset ids only looks at those assets', async () => {
+    const out = await qgpt.relevance({
+      qGPTRelevanceInput: { query: 'How do I cache users in Redis?', assets: { iterable: [{ id: ids.get('css-center')! }, { id: ids.get('cron')! }] } },
+    });
+    for (const r of out.relevant.iterable) expect([ids.get('css-center'), ids.get('cron')]).toContain(r.asset?.id);
+  });
+
+  it('question answers from text seeds with several scored answers', async () => {
+    const text = 'Install the CLI with npm.\n\nTo deploy, run `trove deploy --prod` from the project root; it uploads the build.\n\nLogs are in ~/.trove/logs.';
+    const out = await qgpt.question({ qGPTQuestionInput: { query: 'How do I deploy to production?', relevant: { iterable: [{ seed: textSeed(text) }] } } });
+    expectWire('QGPTQuestionOutput', out);
+    expect(out.answers.iterable[0].text).toContain('trove deploy --prod');
+  });
+
+  it('question with no snippets searches the whole store offline', async () => {
+    const out = await qgpt.question({ qGPTQuestionInput: { query: 'How do I compute a running total of payments in SQL?', relevant: { iterable: [] } } });
+    expect(out.answers.iterable[0].text).toContain('OVER (ORDER BY day)');
+  });
+
+  it('reprompt makes a follow-up standalone with the terms of the previous question', async () => {
+    const ts = { value: new Date('2024-01-01T00:00:00.000Z'), readable: 'Jan 1, 2024' };
+    const out = await qgpt.reprompt({
+      qGPTRepromptInput: {
+        query: 'How do I test it?',
+        conversation: { iterable: [
+          { role: 'USER', text: 'How do I configure the Redis cache for user sessions?', timestamp: ts },
+          { role: 'ASSISTANT', text: 'Use cache-aside with an expiry.', timestamp: ts },
+        ] } as never,
+      },
+    });
+    expectWire('QGPTRepromptOutput', out);
+    expect(out.query).toMatch(/^How do I test it\?/);
+    expect(out.query).toMatch(/Redis/);
+    const standalone = await qgpt.reprompt({ qGPTRepromptInput: { query: 'How do I configure nginx as a reverse proxy?', conversation: { iterable: [] } } });
+    expect(standalone.query).toBe('How do I configure nginx as a reverse proxy?');
+  });
+
+  it('hints suggests follow-up questions about the snippets, not about what was asked', async () => {
+    const code = 'class RateLimiter {\n  constructor(limit) { this.limit = limit; }\n}\nfunction acquireToken(bucket) {\n  return bucket.take();\n}';
+    const out = await qgpt.hints({ qGPTHintsInput: { query: 'what is a token bucket', answer: { score: 1, text: 'A token bucket limits request rates.' }, relevant: { iterable: [{ seed: textSeed(code) }] } } });
+    expectWire('QGPTQuestionOutput', out);
+    const texts = out.answers.iterable.map((a) => a.text);
+    expect(texts.length).toBeGreaterThan(0);
+    expect(texts.join('\n')).toMatch(/RateLimiter|acquireToken/);
+    for (const a of out.answers.iterable) expect(a.text).toMatch(/\?$/);
+  });
+
+  it('persons/related is empty: Trove records no persons and invents none', async () => {
+    const out = await qgpt.personsRelated({ qGPTPersonsRelatedInput: { seed: textSeed('git blame shows who wrote this') } });
+    expectWire('QGPTPersonsRelatedOutput', out);
+    expect(out.persons.iterable).toEqual([]);
+    const raw = await http(server.baseUrl, 'POST', '/qgpt/persons/related');
+    expect(raw.status).toBe(200);
+    expect(raw.json).toEqual({ persons: { iterable: [] } });
+  });
+
+  describe('local paths', () => {
+    beforeAll(() => {
+      writeFileSync(join(root, 'notes.md'), '# Deploy\n\nRun make release to publish the package.\n\nUnrelated: the office plant needs water.');
+      mkdirSync(join(root, 'sub'));
+      writeFileSync(join(root, 'sub', 'db.txt'), 'Back up the database nightly with pg_dump.');
+      writeFileSync(join(outside, 'secret.txt'), 'the secret release password');
+      symlinkSync(join(outside, 'secret.txt'), join(root, 'link-out.txt'));
+      writeFileSync(join(root, 'big.txt'), 'x'.repeat(5000));
+      writeFileSync(join(root, 'binary.bin'), Buffer.from([1, 2, 0, 3]));
+      execFileSync('mkfifo', [join(root, 'pipe')]);
+    });
+
+    it('reads a file under the allowed roots', async () => {
+      const out = await qgpt.relevance({ qGPTRelevanceInput: { query: 'how do I release the package', paths: [join(root, 'notes.md')], options: { question: true } } });
+      expect(out.relevant.iterable[0].path).toBe(join(root, 'notes.md'));
+      expect(out.answer!.answers.iterable[0].text).toContain('make release');
+    });
+
+    it('reads a directory, skipping what leaves the roots, binaries, oversized files and FIFOs', async () => {
+      const out = await qgpt.relevance({ qGPTRelevanceInput: { query: 'release password backup database', paths: [root] } });
+      const texts = out.relevant.iterable.map((r) => r.seed?.asset?.format?.fragment?.string?.raw ?? '').join('\n');
+      expect(texts).toContain('pg_dump');
+      expect(texts).not.toContain('secret');
+    });
+
+    it.each([
+      ['a relative path', () => 'notes.md', 400, /absolute/],
+      ['traversal out of the root', () => join(root, '..', outside.split('/').pop()!, 'secret.txt'), 403, /outside/],
+      ['a symlink pointing out', () => join(root, 'link-out.txt'), 403, /outside/],
+      ['a FIFO', () => join(root, 'pipe'), 400, /not a regular file/],
+      ['a NUL byte', () => `${root}/notes.md\u0000.txt`, 400, /NUL/],
+      ['a file over the size cap', () => join(root, 'big.txt'), 400, /TROVE_QGPT_FILE_LIMIT/],
+      ['a binary file', () => join(root, 'binary.bin'), 400, /not a text file/],
+      ['a missing file', () => join(root, 'missing.txt'), 404, /does not exist/],
+      ['a path outside every root', () => join(outside, 'secret.txt'), 403, /outside/],
+    ])('refuses %s', async (_what, path, status, message) => {
+      const res = await http(server.baseUrl, 'POST', '/qgpt/relevance', { query: 'release', paths: [path()] });
+      expectError(res, status, message);
+    });
+
+    it('refuses every local path when no roots are configured', async () => {
+      const other = await startTestServer();
+      try {
+        const res = await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'x', paths: [join(root, 'notes.md')] });
+        expectError(res, 403, /TROVE_QGPT_ROOTS/);
+      } finally {
+        await other.close();
+      }
+    });
+  });
+
+  describe('bad input: a 4xx JSON body and nothing written', () => {
+    it.each([
+      ['relevance without body', '/qgpt/relevance', undefined, 400, /query/],
+      ['relevance with no query space', '/qgpt/relevance', { query: 'x' }, 400, /exactly one query space/],
+      ['relevance with two query spaces', '/qgpt/relevance', { query: 'x', seeds: { iterable: [] }, options: { database: true } }, 400, /exactly one query space/],
+      ['relevance with an unknown field', '/qgpt/relevance', { query: 'x', options: { database: true }, bogus: 1 }, 400, /bogus/],
+      ['relevance with a query that is not a string', '/qgpt/relevance', { query: 5, options: { database: true } }, 400, /query/],
+      ['relevance with an unknown asset', '/qgpt/relevance', { query: 'x', assets: { iterable: [{ id: UNKNOWN }] } }, 404, /not found/],
+      ['relevance with an asset id that is not a UUID', '/qgpt/relevance', { query: 'x', assets: { iterable: [{ id: 'nope' }] } }, 400, /UUID/],
+      ['relevance with a seed without text', '/qgpt/relevance', { query: 'x', seeds: { iterable: [{ type: 'SEEDED_ASSET', asset: { format: {} } }] } }, 400, /fragment/],
+      ['relevance with an unknown model', '/qgpt/relevance', { query: 'x', options: { database: true, question: true }, model: UNKNOWN }, 404, /model/],
+      ['question without relevant', '/qgpt/question', { query: 'x' }, 400, /relevant/],
+      ['question with an unknown snippet id', '/qgpt/question', { query: 'x', relevant: { iterable: [{ id: UNKNOWN }] } }, 400, /not a snippet id/],
+      ['question with a snippet that has neither id nor seed', '/qgpt/question', { query: 'x', relevant: { iterable: [{}] } }, 400, /needs an id/],
+      ['reprompt without conversation', '/qgpt/reprompt', { query: 'x' }, 400, /conversation/],
+      ['reprompt with a bad role', '/qgpt/reprompt', { query: 'x', conversation: { iterable: [{ text: 'a', role: 'BOSS' }] } }, 400, /role/],
+      ['hints without relevant', '/qgpt/hints', { query: 'x' }, 400, /relevant/],
+      ['persons/related with an unknown field', '/qgpt/persons/related', { who: 'me' }, 400, /who/],
+    ])('%s', async (_name, path, body, status, message) => {
+      const before = await server.counts(TABLES);
+      const res = await http(server.baseUrl, 'POST', path, body);
+      expectError(res, status, message);
+      expect(await server.counts(TABLES)).toBe(before);
+    });
+
+    it('malformed JSON is a 400', async () => {
+      const res = await http(server.baseUrl, 'POST', '/qgpt/question', '{"query":', { 'content-type': 'application/json' });
+      expectError(res, 400);
+    });
+  });
+});

@@ -1,0 +1,161 @@
+import { IncomingMessage, Server, ServerResponse, createServer } from 'node:http';
+import { AddressInfo } from 'node:net';
+
+/**
+ * A stand-in for the external model servers, on 127.0.0.1: it speaks the Ollama REST API
+ * (/api/...) and the OpenAI API (/v1/...) closely enough for Trove's real provider code to
+ * run against it (NDJSON and SSE streaming, keys, errors, load/unload/delete state).
+ */
+export interface RecordedRequest {
+  method: string;
+  path: string;
+  headers: Record<string, string | string[] | undefined>;
+  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+export interface Failure {
+  /** Path prefix the failure applies to. */
+  path: string;
+  status: number;
+  headers?: Record<string, string>;
+  body?: string;
+  /** Fail this many times (default 1). */
+  times?: number;
+}
+
+export interface FakeLlm {
+  url: string;
+  ollamaUrl: string;
+  openaiUrl: string;
+  ollamaModels: string[];
+  loaded: Set<string>;
+  /** The answer the chat endpoints stream, one chunk each. */
+  chunks: string[];
+  /** Milliseconds between streamed chunks. */
+  delayMs: number;
+  requests: RecordedRequest[];
+  fail(failure: Failure): void;
+  close(): Promise<void>;
+}
+
+export const OPENAI_KEY = 'sk-test-key';
+
+export async function startFakeLlm(): Promise<FakeLlm> {
+  const failures: Failure[] = [];
+  const fake: FakeLlm = {
+    url: '',
+    ollamaUrl: '',
+    openaiUrl: '',
+    ollamaModels: ['llama3.2:1b', 'nomic-embed-text:latest'],
+    loaded: new Set(['llama3.2:1b']),
+    chunks: ['Hello', ' from', ' the', ' fake', ' model.'],
+    delayMs: 5,
+    requests: [],
+    fail: (f) => failures.push({ times: 1, ...f }),
+    close: async () => {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+  const json = (res: ServerResponse, status: number, body: unknown) => {
+    res.writeHead(status, { 'content-type': 'application/json' });
+    res.end(JSON.stringify(body));
+  };
+
+  const handle = async (req: IncomingMessage, res: ServerResponse) => {
+    let raw = '';
+    for await (const chunk of req) raw += chunk;
+    const path = (req.url ?? '').split('?')[0];
+    const body = raw ? JSON.parse(raw) : undefined;
+    fake.requests.push({ method: req.method ?? '', path, headers: req.headers, body });
+
+    const failure = failures.find((f) => path.startsWith(f.path));
+    if (failure) {
+      if (--failure.times! <= 0) failures.splice(failures.indexOf(failure), 1);
+      res.writeHead(failure.status, { 'content-type': 'application/json', ...failure.headers });
+      res.end(failure.body ?? JSON.stringify({ error: { message: `fake failure ${failure.status}` } }));
+      return;
+    }
+
+    // Ollama
+    if (path === '/api/tags') {
+      return json(res, 200, {
+        models: fake.ollamaModels.map((name) => ({
+          name,
+          model: name,
+          size: 1_300_000_000,
+          details: { family: name.includes('embed') ? 'nomic-bert' : 'llama', parameter_size: '1.2B', quantization_level: 'Q4_K_M' },
+        })),
+      });
+    }
+    if (path === '/api/ps') return json(res, 200, { models: [...fake.loaded].map((name) => ({ name, model: name })) });
+    if (path === '/api/generate') {
+      if (!fake.ollamaModels.includes(body.model)) return json(res, 404, { error: `model '${body.model}' not found` });
+      if (body.keep_alive === 0) fake.loaded.delete(body.model);
+      else fake.loaded.add(body.model);
+      return json(res, 200, { model: body.model, response: '', done: true });
+    }
+    if (path === '/api/delete' && req.method === 'DELETE') {
+      if (!fake.ollamaModels.includes(body.model)) return json(res, 404, { error: `model '${body.model}' not found` });
+      fake.ollamaModels = fake.ollamaModels.filter((m) => m !== body.model);
+      fake.loaded.delete(body.model);
+      res.writeHead(200);
+      return res.end();
+    }
+    if (path === '/api/embed') {
+      // Embedding models get letter frequencies (similar texts, similar vectors); others a fixed pattern.
+      const letters = (t: string) => Array.from({ length: 26 }, (_, k) => (t.toLowerCase().match(new RegExp(String.fromCharCode(97 + k), 'g')) ?? []).length);
+      const vectors = body.input.map((t: string, i: number) => (body.model.includes('embed') ? letters(t) : [i, 0.5, -0.5]));
+      return json(res, 200, { model: body.model, embeddings: vectors });
+    }
+    if (path === '/api/chat') {
+      if (!fake.ollamaModels.includes(body.model)) return json(res, 404, { error: `model '${body.model}' not found` });
+      fake.loaded.add(body.model);
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      for (const chunk of fake.chunks) {
+        if (res.destroyed) return;
+        res.write(JSON.stringify({ model: body.model, message: { role: 'assistant', content: chunk }, done: false }) + '\n');
+        await sleep(fake.delayMs);
+      }
+      return res.end(JSON.stringify({ model: body.model, message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop' }) + '\n');
+    }
+
+    // OpenAI
+    if (path.startsWith('/v1/')) {
+      if (req.headers.authorization !== `Bearer ${OPENAI_KEY}`) return json(res, 401, { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } });
+      if (path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'gpt-fake-mini', object: 'model', owned_by: 'fake' }, { id: 'text-embedding-fake', object: 'model', owned_by: 'fake' }] });
+      if (path === '/v1/embeddings') {
+        if (body.encoding_format !== 'float') return json(res, 400, { error: { message: 'encoding_format must be float' } });
+        return json(res, 200, { object: 'list', data: body.input.map((_: string, index: number) => ({ object: 'embedding', index, embedding: [index, 0.25] })) });
+      }
+      if (path === '/v1/chat/completions') {
+        if (!body.stream) return json(res, 200, { choices: [{ message: { role: 'assistant', content: fake.chunks.join('') } }] });
+        res.writeHead(200, { 'content-type': 'text/event-stream' });
+        res.write(': keep-alive\n\n');
+        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant' } }] })}\n\n`);
+        for (const chunk of fake.chunks) {
+          if (res.destroyed) return;
+          res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: chunk } }] })}\n\n`);
+          await sleep(fake.delayMs);
+        }
+        res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: {}, finish_reason: 'stop' }] })}\n\n`);
+        return res.end('data: [DONE]\n\n');
+      }
+    }
+    json(res, 404, { error: 'not found' });
+  };
+
+  const server: Server = createServer((req, res) => {
+    handle(req, res).catch((error) => {
+      if (!res.headersSent) json(res, 500, { error: String(error) });
+      else res.end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  fake.url = `http://127.0.0.1:${port}`;
+  fake.ollamaUrl = fake.url;
+  fake.openaiUrl = `${fake.url}/v1`;
+  return fake;
+}
