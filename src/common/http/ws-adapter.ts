@@ -5,6 +5,15 @@ import type { Server } from 'ws';
 import { AppConfig } from '../config/app-config';
 import { AccessPolicy } from './access';
 
+/** @fastify/rate-limit's in-memory store, the one the HTTP limiter uses, for upgrades (which bypass Fastify). */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const LocalStore = require('@fastify/rate-limit/store/LocalStore') as new (continueExceeding: boolean, backoff: boolean, size: number) => {
+  incr(key: string, cb: (error: Error | null, state: { current: number; ttl: number }) => void, windowMs: number, max: number): void;
+};
+
+/** Upgrades counted against TROVE_RATE_LIMIT_QGPT. */
+const QGPT_STREAM = '/qgpt/stream';
+
 /**
  * `@nestjs/platform-ws` on the HTTP port (gateways route by exact path; any other path is
  * refused), with the socket policy of every gateway in one place: the upgrade passes the same
@@ -15,6 +24,7 @@ import { AccessPolicy } from './access';
 export class TroveWsAdapter extends WsAdapter {
   private readonly log = new Logger('WebSocket');
   private readonly access: AccessPolicy;
+  private readonly upgrades = new LocalStore(false, false, 5000);
 
   constructor(
     app: INestApplicationContext,
@@ -29,11 +39,21 @@ export class TroveWsAdapter extends WsAdapter {
       ...options,
       maxPayload: this.config.wsMaxPayload,
       perMessageDeflate: false,
-      verifyClient: (info: { origin?: string; req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string) => void) => {
-        const refusal = this.access.check((info.req.url ?? '/').split('?')[0], info.req.headers);
-        if (!refusal) return done(true);
-        this.log.debug(`refused WebSocket upgrade to ${info.req.url}: ${refusal.message}`);
-        done(false, refusal.status, refusal.message);
+      verifyClient: (info: { origin?: string; req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void) => {
+        const path = (info.req.url ?? '/').split('?')[0];
+        const refusal = this.access.check(path, info.req.headers);
+        if (refusal) {
+          this.log.debug(`refused WebSocket upgrade to ${info.req.url}: ${refusal.message}`);
+          return done(false, refusal.status, refusal.message);
+        }
+        const max = this.config.rateLimitQgpt;
+        if (path !== QGPT_STREAM || max === 0) return done(true);
+        const who = this.access.keyIdentity(info.req.headers) ?? `ip:${info.req.socket.remoteAddress}`;
+        this.upgrades.incr(`qgpt-stream|${who}`, (_error, state) => {
+          if (state.current <= max) return done(true);
+          const seconds = Math.ceil(state.ttl / 1000);
+          done(false, 429, `rate limit of ${max} requests per minute reached; retry after ${seconds} s`, { 'Retry-After': String(seconds) });
+        }, 60_000, max);
       },
     });
   }

@@ -1,5 +1,7 @@
 import { Global, Module } from '@nestjs/common';
 import { AppConfig } from '../../common/config/app-config';
+import { OutboundHttp } from '../../common/net/outbound-http';
+import { Fetch } from '../intelligence/providers/http';
 import { LlamaCppProvider } from '../intelligence/providers/llama-cpp.provider';
 import { MODEL_PROVIDERS, ModelProvider } from '../intelligence/providers/model-provider';
 import { OfflineProvider } from '../intelligence/providers/offline.provider';
@@ -20,10 +22,18 @@ import { ListModelsHandler } from './queries/list-models.query';
 import { RoutedTextGenerator } from './routed-text-generator';
 
 /** The configured providers: the offline engine always, the others when configured. */
-export function providersFromConfig(config: AppConfig): ModelProvider[] {
+export function providersFromConfig(config: AppConfig, outbound: OutboundHttp): ModelProvider[] {
   const providers: ModelProvider[] = [new OfflineProvider()];
-  if (config.ollamaUrl) providers.push(new OllamaProvider(config.ollamaUrl, config.providerTimeoutMs));
-  if (config.openaiUrl) providers.push(new OpenAiProvider(config.openaiUrl, config.openaiApiKey, config.providerTimeoutMs));
+  // A configured provider may be local (Ollama on 127.0.0.1); anything it redirects to is checked.
+  const send: Fetch = (url, init) => outbound.fetch(url, init as never) as unknown as Promise<Response>;
+  if (config.ollamaUrl) {
+    outbound.allow(config.ollamaUrl);
+    providers.push(new OllamaProvider(config.ollamaUrl, config.providerTimeoutMs, send));
+  }
+  if (config.openaiUrl) {
+    outbound.allow(config.openaiUrl);
+    providers.push(new OpenAiProvider(config.openaiUrl, config.openaiApiKey, config.providerTimeoutMs, send));
+  }
   if (config.ggufPaths.length) providers.push(new LlamaCppProvider(config.ggufPaths));
   return providers;
 }
@@ -36,7 +46,7 @@ export function providersFromConfig(config: AppConfig): ModelProvider[] {
 @Module({
   controllers: [ModelsController, ModelController],
   providers: [
-    { provide: MODEL_PROVIDERS, inject: [AppConfig], useFactory: providersFromConfig },
+    { provide: MODEL_PROVIDERS, inject: [AppConfig, OutboundHttp], useFactory: providersFromConfig },
     ModelStore,
     ModelRegistry,
     RoutedTextGenerator,

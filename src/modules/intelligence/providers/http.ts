@@ -1,7 +1,11 @@
 import { ProviderError } from './provider-error';
 
+/** How a provider sends requests: the guarded OutboundHttp in the app (redirects to private addresses refused). */
+export type Fetch = (url: string, init: RequestInit) => Promise<Response>;
+
 /** A JSON request to a provider, with a time limit and the caller's abort signal; HTTP errors become ProviderErrors. */
 export async function providerFetch(
+  send: Fetch,
   label: string,
   url: string,
   init: { method?: string; body?: unknown; headers?: Record<string, string>; signal?: AbortSignal; timeoutMs: number },
@@ -9,7 +13,7 @@ export async function providerFetch(
   const signals = [AbortSignal.timeout(init.timeoutMs), ...(init.signal ? [init.signal] : [])];
   let response: Response;
   try {
-    response = await fetch(url, {
+    response = await send(url, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
       headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), accept: 'application/json', ...init.headers },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
@@ -22,8 +26,8 @@ export async function providerFetch(
   return response;
 }
 
-export async function providerJson<T>(label: string, url: string, init: Parameters<typeof providerFetch>[2]): Promise<T> {
-  const response = await providerFetch(label, url, init);
+export async function providerJson<T>(send: Fetch, label: string, url: string, init: Parameters<typeof providerFetch>[3]): Promise<T> {
+  const response = await providerFetch(send, label, url, init);
   try {
     return (await response.json()) as T;
   } catch (error) {

@@ -1,6 +1,6 @@
 import { ChatMessage, ChatOptions, DiscoveredModel, ModelProvider } from './model-provider';
 import { ProviderError } from './provider-error';
-import { lines, providerFetch, providerJson } from './http';
+import { Fetch, lines, providerFetch, providerJson } from './http';
 
 interface OllamaTag {
   name: string;
@@ -35,14 +35,15 @@ export class OllamaProvider implements ModelProvider {
   constructor(
     private readonly baseUrl: string,
     private readonly timeoutMs: number,
+    private readonly send: Fetch,
   ) {
     this.label = `Ollama at ${baseUrl}`;
   }
 
   async list(): Promise<DiscoveredModel[]> {
     const [tags, ps] = await Promise.all([
-      providerJson<{ models?: OllamaTag[] }>(this.label, `${this.baseUrl}/api/tags`, { timeoutMs: this.listTimeoutMs }),
-      providerJson<{ models?: OllamaTag[] }>(this.label, `${this.baseUrl}/api/ps`, { timeoutMs: this.listTimeoutMs }),
+      providerJson<{ models?: OllamaTag[] }>(this.send, this.label, `${this.baseUrl}/api/tags`, { timeoutMs: this.listTimeoutMs }),
+      providerJson<{ models?: OllamaTag[] }>(this.send, this.label, `${this.baseUrl}/api/ps`, { timeoutMs: this.listTimeoutMs }),
     ]);
     const loaded = new Set((ps.models ?? []).map((m) => m.name ?? m.model));
     return (tags.models ?? []).map((m) => {
@@ -63,7 +64,7 @@ export class OllamaProvider implements ModelProvider {
   }
 
   async *chat(model: string, messages: ChatMessage[], options: ChatOptions = {}): AsyncIterable<string> {
-    const response = await providerFetch(this.label, `${this.baseUrl}/api/chat`, {
+    const response = await providerFetch(this.send, this.label, `${this.baseUrl}/api/chat`, {
       body: {
         model,
         messages,
@@ -88,7 +89,7 @@ export class OllamaProvider implements ModelProvider {
   }
 
   async embed(model: string, texts: string[]): Promise<number[][]> {
-    const out = await providerJson<{ embeddings?: number[][] }>(this.label, `${this.baseUrl}/api/embed`, {
+    const out = await providerJson<{ embeddings?: number[][] }>(this.send, this.label, `${this.baseUrl}/api/embed`, {
       body: { model, input: texts },
       timeoutMs: this.timeoutMs,
     });
@@ -97,15 +98,15 @@ export class OllamaProvider implements ModelProvider {
   }
 
   async load(model: string): Promise<void> {
-    await providerJson(this.label, `${this.baseUrl}/api/generate`, { body: { model, stream: false }, timeoutMs: this.timeoutMs });
+    await providerJson(this.send, this.label, `${this.baseUrl}/api/generate`, { body: { model, stream: false }, timeoutMs: this.timeoutMs });
   }
 
   async unload(model: string): Promise<void> {
-    await providerJson(this.label, `${this.baseUrl}/api/generate`, { body: { model, keep_alive: 0, stream: false }, timeoutMs: this.timeoutMs });
+    await providerJson(this.send, this.label, `${this.baseUrl}/api/generate`, { body: { model, keep_alive: 0, stream: false }, timeoutMs: this.timeoutMs });
   }
 
   async deleteCache(model: string): Promise<boolean> {
-    await providerFetch(this.label, `${this.baseUrl}/api/delete`, { method: 'DELETE', body: { model }, timeoutMs: this.timeoutMs });
+    await providerFetch(this.send, this.label, `${this.baseUrl}/api/delete`, { method: 'DELETE', body: { model }, timeoutMs: this.timeoutMs });
     return true;
   }
 }

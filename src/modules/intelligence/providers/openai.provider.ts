@@ -1,6 +1,6 @@
 import { ChatMessage, ChatOptions, DiscoveredModel, ModelProvider } from './model-provider';
 import { ProviderError } from './provider-error';
-import { providerFetch, providerJson, sseData } from './http';
+import { Fetch, providerFetch, providerJson, sseData } from './http';
 
 const LOOPBACK = /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i;
 
@@ -23,6 +23,7 @@ export class OpenAiProvider implements ModelProvider {
     private readonly baseUrl: string,
     private readonly apiKey: string | null,
     private readonly timeoutMs: number,
+    private readonly send: Fetch,
   ) {
     this.label = `the OpenAI-compatible API at ${baseUrl}`;
     this.cloud = !LOOPBACK.test(new URL(baseUrl).hostname);
@@ -33,7 +34,7 @@ export class OpenAiProvider implements ModelProvider {
   }
 
   async list(): Promise<DiscoveredModel[]> {
-    const out = await providerJson<{ data?: Array<{ id: string; owned_by?: string }> }>(this.label, `${this.baseUrl}/models`, {
+    const out = await providerJson<{ data?: Array<{ id: string; owned_by?: string }> }>(this.send, this.label, `${this.baseUrl}/models`, {
       headers: this.headers,
       timeoutMs: this.listTimeoutMs,
     });
@@ -49,7 +50,7 @@ export class OpenAiProvider implements ModelProvider {
   }
 
   async *chat(model: string, messages: ChatMessage[], options: ChatOptions = {}): AsyncIterable<string> {
-    const response = await providerFetch(this.label, `${this.baseUrl}/chat/completions`, {
+    const response = await providerFetch(this.send, this.label, `${this.baseUrl}/chat/completions`, {
       body: {
         model,
         messages,
@@ -80,7 +81,7 @@ export class OpenAiProvider implements ModelProvider {
   }
 
   async embed(model: string, texts: string[]): Promise<number[][]> {
-    const out = await providerJson<{ data?: Array<{ embedding: number[]; index: number }> }>(this.label, `${this.baseUrl}/embeddings`, {
+    const out = await providerJson<{ data?: Array<{ embedding: number[]; index: number }> }>(this.send, this.label, `${this.baseUrl}/embeddings`, {
       body: { model, input: texts, encoding_format: 'float' },
       headers: this.headers,
       timeoutMs: this.timeoutMs,
