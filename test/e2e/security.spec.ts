@@ -151,6 +151,9 @@ describe('limits', () => {
       expectError(await http(server.baseUrl, 'POST', '/qgpt/question', {}), 429, /rate limit of 2/);
       expectError(await http(server.baseUrl, 'POST', '/qgpt/relevance', {}), 429);
       expect((await http(server.baseUrl, 'GET', '/assets')).status).toBe(200);
+      // The qgpt stream's upgrades (which never reach the HTTP router) have the same limit.
+      for (let i = 0; i < 2; i++) (await StreamClient.open(server.baseUrl, '/qgpt/stream')).socket.close();
+      await expect(StreamClient.open(server.baseUrl, '/qgpt/stream')).rejects.toThrow(/HTTP 429/);
     } finally {
       await server.close();
     }
@@ -181,6 +184,18 @@ describe('limits', () => {
         status = (await http(server.baseUrl, 'GET', '/assets')).status;
       }
       expect(status).toBe(200);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('answers 503 + Retry-After while memory is past TROVE_MAX_RSS_MB', async () => {
+    const server = await startTestServer({ TROVE_MAX_RSS_MB: '1' });
+    try {
+      await new Promise((r) => setTimeout(r, 500)); // the first samples
+      const res = await http(server.baseUrl, 'GET', '/assets');
+      expectError(res, 503, /overloaded \(rssBytes\)/);
+      expect(res.headers.get('retry-after')).toBe('5');
     } finally {
       await server.close();
     }

@@ -77,6 +77,11 @@ export class LanguageDetector implements OnModuleDestroy {
     await guesslangModel.dispose();
   }
 
+  /** Frees the guesslang model and its worker thread (POST /models/unload); the next detection loads it again. */
+  unload(): Promise<void> {
+    return guesslangModel.dispose();
+  }
+
   async detect(text: string): Promise<LanguageClassification> {
     return (await this.analyze(text)).classification;
   }

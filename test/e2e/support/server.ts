@@ -58,9 +58,11 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const config = loadConfig({
     ...process.env,
     TROVE_LOG_LEVEL: 'warn',
-    // ts-jest compiles modules synchronously inside this very process: that lag is the test
-    // runner's, not the server's, so the overload guard is off unless a test asks for it.
+    // ts-jest compiles modules synchronously inside this very process, and every spec file's
+    // servers share its memory: that lag and that RSS are the test runner's, not the server's,
+    // so the overload guards are off unless a test asks for them.
     TROVE_MAX_EVENT_LOOP_DELAY_MS: '0',
+    TROVE_MAX_RSS_MB: '0',
     ...env,
     PORT: '0',
     HOST: '127.0.0.1',
