@@ -164,11 +164,15 @@ describe('crash safety (SIGKILL at random moments)', () => {
     child = null;
 
     const db = new Database(join(dataDir, 'trove.db'));
-    const check = await new Promise<string>((resolve, reject) =>
-      db.get('PRAGMA integrity_check', (error, row: Record<string, string>) => (error ? reject(error) : resolve(Object.values(row)[0]))),
-    );
+    const all = <T>(sql: string) => new Promise<T[]>((resolve, reject) => db.all(sql, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+    const [check] = await all<Record<string, string>>('PRAGMA integrity_check');
+    // The change-stream outbox: ids without a gap, and an event for every asset that exists.
+    const [outbox] = await all<{ n: number; low: number; high: number }>('SELECT COUNT(*) AS n, MIN(id) AS low, MAX(id) AS high FROM stream_events');
+    const announced = new Set((await all<{ id: string }>(`SELECT DISTINCT entity_id AS id FROM stream_events WHERE topic = 'assets'`)).map((r) => r.id));
     await new Promise((r) => db.close(r));
-    expect(check).toBe('ok');
+    expect(Object.values(check)[0]).toBe('ok');
+    expect(outbox.n).toBe(outbox.high - outbox.low + 1);
+    expect([...expected.keys()].filter((id) => !announced.has(id))).toEqual([]);
     expect(acknowledged).toBeGreaterThan(KILLS);
     console.log(`crash test: ${KILLS} kills, ${acknowledged} acknowledged writes, ${expected.size} assets, startup median ${startups.sort((a, b) => a - b)[startups.length >> 1]} ms`);
   }, 600_000);
