@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
+import * as ws from 'ws';
 import { WebSocket } from 'ws';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
@@ -40,7 +41,10 @@ interface Subscriber {
   catchingUp: boolean;
 }
 
-/** One frame of one view for one event, serialised once for every socket of the view. */
+/**
+ * One frame of one view for one event, serialised and framed (WebSocket header + payload)
+ * once, then written as is to every socket of the view.
+ */
 class Prepared {
   private plain?: Buffer;
   private withId?: Buffer;
@@ -48,10 +52,37 @@ class Prepared {
     readonly body: string,
     readonly eventId: number,
   ) {}
-  data(ids: boolean): Buffer {
-    if (!ids) return (this.plain ??= Buffer.from(this.body));
-    return (this.withId ??= Buffer.from(withEventId(this.body, this.eventId)));
+  framed(ids: boolean): Buffer {
+    if (!ids) return (this.plain ??= frameText(this.body));
+    return (this.withId ??= frameText(withEventId(this.body, this.eventId)));
   }
+}
+
+/** `ws`'s framing function (exported at runtime, not in its type definitions). */
+const Sender = (ws as unknown as { Sender: { frame(data: Buffer, options: object): Buffer[] } }).Sender;
+
+/** An unmasked, final text frame (what a server sends), as one buffer. */
+function frameText(text: string): Buffer {
+  const list = Sender.frame(Buffer.from(text), { fin: true, rsv1: false, opcode: 1, mask: false, readOnly: false });
+  return list.length === 1 ? list[0] : Buffer.concat(list);
+}
+
+/** The parts of a `ws` socket used to write a pre-framed message (the same ones `send` uses). */
+interface SocketInternals {
+  _socket?: { write(data: Buffer): boolean; cork(): void; uncork(): void };
+  _sender?: { _state: number; _queue: unknown[] };
+}
+
+/**
+ * Writes a frame built once for many sockets. `ws` would frame it again for each socket;
+ * with no compression its sender writes straight to the TCP socket, so when nothing is
+ * queued in it (always, without compression or Blobs) writing the bytes ourselves is the same.
+ */
+function writeFramed(socket: WebSocket, framed: Buffer, payload: () => Buffer): void {
+  const internals = socket as unknown as SocketInternals;
+  const sender = internals._sender;
+  if (internals._socket && sender && sender._state === 0 && sender._queue.length === 0) internals._socket.write(framed);
+  else socket.send(payload(), { binary: false });
 }
 
 function withEventId(body: string, eventId: number): string {
@@ -277,9 +308,26 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
       return { events, frames };
     });
     if (this.position !== from || !events.length) return false;
+    // Several events in one batch reach each socket in one write (writev) instead of one each.
+    const corked = events.length > 1 ? this.cork() : [];
     for (let i = 0; i < events.length; i++) this.handOut(events[i], frames[i]);
     this.position = events[events.length - 1].id;
+    for (const socket of corked) socket.uncork();
     return events.length === BATCH;
+  }
+
+  private cork(): { uncork(): void }[] {
+    const corked: { uncork(): void }[] = [];
+    for (const subs of this.byView.values()) {
+      for (const sub of subs) {
+        const raw = (sub.socket as unknown as SocketInternals)._socket;
+        if (sub.live && raw) {
+          raw.cork();
+          corked.push(raw);
+        }
+      }
+    }
+    return corked;
   }
 
   private handOut(event: StreamEvent, frames: Map<StreamView, Prepared>): void {
@@ -313,7 +361,10 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
       return false;
     }
     if (typeof frame === 'string') socket.send(sub.ids ? withEventId(frame, eventId) : frame);
-    else socket.send(frame.data(sub.ids), { binary: false });
+    else {
+      const framed = frame.framed(sub.ids);
+      writeFramed(socket, framed, () => Buffer.from(sub.ids ? withEventId(frame.body, eventId) : frame.body));
+    }
     if (socket.bufferedAmount > this.stats.peakBuffered) this.stats.peakBuffered = socket.bufferedAmount;
     return true;
   }
