@@ -26,8 +26,17 @@ export const CLOSE = { shutdown: 1001, policy: 1008, error: 1011, slow: 1013, re
 const BATCH = 500;
 /** How long shutdown waits for clients to answer the 1001 close before cutting them off. */
 const CLOSE_GRACE_MS = 1000;
+/** How long a first frame may be handed to newly opened sockets after it was read. */
+const SNAPSHOT_REUSE_MS = 1000;
 /** How long a catching-up socket may keep more than the bound waiting before it is closed with 1013. */
 const DRAIN_WAIT_MS = 10_000;
+
+interface SnapshotEntry {
+  /** When the read finished (null while in flight) and the head it reflects. */
+  at: number | null;
+  head: number;
+  result: Promise<{ head: number; body: string }>;
+}
 
 interface Subscriber {
   socket: WebSocket;
@@ -115,6 +124,8 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private tailing: Promise<void> | null = null;
   private again = false;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** The latest first frame of each view (see `snapshot`); `at` is null while it is being read. */
+  private readonly snapshots = new Map<StreamView, SnapshotEntry>();
   /** Openings and catch-ups in flight: shutdown waits for them before the database closes. */
   private readonly inflight = new Set<Promise<void>>();
   /** For tests and benchmarks: sockets closed for being slow, and the largest send buffer seen. */
@@ -226,14 +237,39 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     this.tailing = this.tail().finally(() => (this.tailing = null));
   }
 
+  /**
+   * The first frame of a view with the outbox head it reflects, read in one consistent
+   * snapshot. Sockets opening together share one read (a reconnect storm of a thousand
+   * clients costs one query, not a thousand); a result is reused for SNAPSHOT_REUSE_MS while
+   * no event has been handed out since. Any such pair is correct for any socket: it then
+   * reads the outbox from that head on.
+   */
+  private snapshot(view: StreamView): Promise<{ head: number; body: string }> {
+    const cached = this.snapshots.get(view);
+    if (cached && (cached.at === null || (Date.now() - cached.at < SNAPSHOT_REUSE_MS && cached.head === this.position))) return cached.result;
+    const entry: SnapshotEntry = { at: null, head: -1, result: Promise.resolve({ head: 0, body: '' }) };
+    entry.result = this.db
+      .readConsistent(async (em) => ({ head: await this.outbox.head(em), body: JSON.stringify(await view.snapshot(em)) }))
+      .then(
+        (result) => {
+          entry.at = Date.now();
+          entry.head = result.head;
+          return result;
+        },
+        (error) => {
+          this.snapshots.delete(view);
+          throw error;
+        },
+      );
+    this.snapshots.set(view, entry);
+    return entry.result;
+  }
+
   private async open(sub: Subscriber, since: number | null): Promise<void> {
     if (since === null) {
-      const { head, frame } = await this.db.readConsistent(async (em) => ({
-        head: await this.outbox.head(em),
-        frame: await sub.view.snapshot(em),
-      }));
+      const { head, body } = await this.snapshot(sub.view);
       sub.cursor = head;
-      if (!this.send(sub, JSON.stringify(frame), head)) return;
+      if (!this.send(sub, body, head)) return;
     } else {
       const head = await this.db.read((em) => this.outbox.head(em));
       if (since > head) return this.resync(sub, `event ${since} is unknown here (latest is ${head})`);
