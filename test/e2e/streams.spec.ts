@@ -5,7 +5,9 @@ import { StreamHub } from '../../src/modules/streams/stream-hub';
 import { http } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer } from './support/server';
+import { expectWire } from './support/wire';
 import { StreamClient, refusedUpgrade } from './support/ws';
+import { ConfigError, loadConfig } from '../../src/common/config/app-config';
 
 const ids = (frame: { iterable: Record<string, { id: string }>[] }, key = 'asset') => frame.iterable.map((i) => i[key].id);
 
@@ -126,6 +128,7 @@ describe('change streams (WebSocket)', () => {
     expect(plainFrame.iterable[0].formats.iterable[0].fragment).toBeUndefined();
     expect(fullFrame.iterable[0].formats.iterable[0].fragment.string.raw).toBe('echo streamed');
     expect(fullFrame.iterable[0].preview.base.id).toBeDefined();
+    for (const frame of [snapPlain, snapFull, plainFrame, fullFrame]) expectWire('Assets', frame);
 
     await assets.assetsDeleteAsset({ asset: made.id });
     expect(await plain.next()).toEqual({ iterable: [], indices: { [made.id]: -1 } });
@@ -214,6 +217,36 @@ describe('change streams (WebSocket)', () => {
     const deadline = Date.now() + 3000;
     while (hub.size > before && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
     expect(hub.size).toBe(before);
+  });
+});
+
+describe('change streams: configuration', () => {
+  it('validates the stream and socket settings at start', () => {
+    const config = loadConfig({
+      TROVE_STREAM_RETENTION_HOURS: '2',
+      TROVE_STREAM_POLL_MS: '250',
+      TROVE_REDIS_URL: 'redis://127.0.0.1:6379',
+      TROVE_WS_SEND_BUFFER: '65536',
+      TROVE_WS_MAX_PAYLOAD: '2048',
+      TROVE_WS_HEARTBEAT_MS: '1000',
+    });
+    expect([config.streamRetentionHours, config.streamPollMs, config.redisUrl, config.wsSendBuffer, config.wsMaxPayload, config.wsHeartbeatMs]).toEqual([
+      2, 250, 'redis://127.0.0.1:6379', 65536, 2048, 1000,
+    ]);
+    const defaults = loadConfig({});
+    expect([defaults.streamRetentionHours, defaults.streamPollMs, defaults.redisUrl, defaults.wsSendBuffer, defaults.wsMaxPayload, defaults.wsHeartbeatMs]).toEqual([
+      168, 1000, null, 4 * 1024 * 1024, 1024 * 1024, 30000,
+    ]);
+    let error: unknown;
+    try {
+      loadConfig({ TROVE_STREAM_RETENTION_HOURS: '0', TROVE_STREAM_POLL_MS: 'fast', TROVE_REDIS_URL: 'http://x', TROVE_WS_SEND_BUFFER: '-1', TROVE_WS_MAX_PAYLOAD: '1', TROVE_WS_HEARTBEAT_MS: '5' });
+    } catch (e) {
+      error = e;
+    }
+    expect(error).toBeInstanceOf(ConfigError);
+    for (const name of ['TROVE_STREAM_RETENTION_HOURS', 'TROVE_STREAM_POLL_MS', 'TROVE_REDIS_URL', 'TROVE_WS_SEND_BUFFER', 'TROVE_WS_MAX_PAYLOAD', 'TROVE_WS_HEARTBEAT_MS']) {
+      expect((error as Error).message).toContain(name);
+    }
   });
 });
 
