@@ -254,10 +254,12 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
         (result) => {
           entry.at = Date.now();
           entry.head = result.head;
+          // Not kept longer than it may be reused (a first frame with content can be large).
+          setTimeout(() => this.snapshots.get(view) === entry && this.snapshots.delete(view), SNAPSHOT_REUSE_MS).unref();
           return result;
         },
         (error) => {
-          this.snapshots.delete(view);
+          if (this.snapshots.get(view) === entry) this.snapshots.delete(view);
           throw error;
         },
       );
