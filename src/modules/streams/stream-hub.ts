@@ -135,7 +135,7 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly config: AppConfig,
     private readonly db: Database,
     private readonly outbox: OutboxReader,
-    topics: StreamTopics,
+    private readonly topics: StreamTopics,
     assets: AssetReader,
   ) {
     for (const view of [
@@ -290,8 +290,12 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
         const from = sub.cursor;
         const { pruned, events, frames } = await this.db.readConsistent(async (em) => {
           const events = await this.outbox.after(em, from, BATCH);
+          const hidden = await this.topics.hidden(em, events);
           const frames: (string | null)[] = [];
-          for (const event of events) frames.push(event.topic === sub.view.topic ? JSON.stringify(await sub.view.change(em, event)) : null);
+          for (const event of events) {
+            const shown = event.topic === sub.view.topic && !hidden.has(`${event.topic}:${event.entityId}`);
+            frames.push(shown ? JSON.stringify(await sub.view.change(em, event)) : null);
+          }
           return { pruned: await this.outbox.prunedThrough(em), events, frames };
         });
         if (from < pruned) return this.resync(sub, `events after ${from} are no longer kept`);
@@ -335,11 +339,14 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     const watched = [...this.byView].filter(([, subs]) => subs.size > 0).map(([view]) => view);
     const { events, frames } = await this.db.read(async (em) => {
       const events = await this.outbox.after(em, from, BATCH);
-      const frames: Map<StreamView, Prepared>[] = [];
+      const hidden = watched.length ? await this.topics.hidden(em, events) : new Set<string>();
+      const frames: Map<StreamView, Prepared | null>[] = [];
       for (const event of events) {
-        const perView = new Map<StreamView, Prepared>();
+        const perView = new Map<StreamView, Prepared | null>();
+        const shown = !hidden.has(`${event.topic}:${event.entityId}`);
         for (const view of watched) {
-          if (view.topic === event.topic) perView.set(view, new Prepared(JSON.stringify(await view.change(view.reads ? em : null, event)), event.id));
+          if (view.topic !== event.topic) continue;
+          perView.set(view, shown ? new Prepared(JSON.stringify(await view.change(view.reads ? em : null, event)), event.id) : null);
         }
         frames.push(perView);
       }
@@ -368,13 +375,18 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     return corked;
   }
 
-  private handOut(event: StreamEvent, frames: Map<StreamView, Prepared>): void {
+  /** `frames`: per view, the frame, or null when the event is not shown (a pseudo asset). */
+  private handOut(event: StreamEvent, frames: Map<StreamView, Prepared | null>): void {
     for (const [view, subs] of this.byView) {
       if (view.topic !== event.topic) continue;
       const frame = frames.get(view);
       for (const sub of subs) {
         if (!sub.live || event.id <= sub.cursor) continue;
-        if (!frame) {
+        if (frame === null) {
+          sub.cursor = event.id;
+          continue;
+        }
+        if (frame === undefined) {
           // The socket went live while this batch was being prepared: it reads the rest itself.
           this.track(this.catchUp(sub), sub);
           continue;
