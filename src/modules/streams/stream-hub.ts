@@ -76,9 +76,14 @@ function frameText(text: string): Buffer {
   return list.length === 1 ? list[0] : Buffer.concat(list);
 }
 
+type RawSocket = { write(data: Buffer): boolean; cork(): void; uncork(): void };
+
+/** A corked socket is flushed once this much is waiting in it (so `bufferedAmount` stays a measure of the reader's backlog). */
+const CORK_FLUSH_BYTES = 64 * 1024;
+
 /** The parts of a `ws` socket used to write a pre-framed message (the same ones `send` uses). */
 interface SocketInternals {
-  _socket?: { write(data: Buffer): boolean; cork(): void; uncork(): void };
+  _socket?: RawSocket;
   _sender?: { _state: number; _queue: unknown[] };
 }
 
@@ -126,6 +131,8 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private heartbeat: NodeJS.Timeout | null = null;
   /** The latest first frame of each view (see `snapshot`); `at` is null while it is being read. */
   private readonly snapshots = new Map<StreamView, SnapshotEntry>();
+  /** The sockets corked while a batch is handed out, with the bytes written to each since. */
+  private corked: Map<RawSocket, number> | null = null;
   /** Openings and catch-ups in flight: shutdown waits for them before the database closes. */
   private readonly inflight = new Set<Promise<void>>();
   /** For tests and benchmarks: sockets closed for being slow, and the largest send buffer seen. */
@@ -354,21 +361,27 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     });
     if (this.position !== from || !events.length) return false;
     // Several events in one batch reach each socket in one write (writev) instead of one each.
-    const corked = events.length > 1 ? this.cork() : [];
-    for (let i = 0; i < events.length; i++) this.handOut(events[i], frames[i]);
-    this.position = events[events.length - 1].id;
-    for (const socket of corked) socket.uncork();
+    const corked = events.length > 1 ? this.cork() : null;
+    this.corked = corked;
+    try {
+      for (let i = 0; i < events.length; i++) this.handOut(events[i], frames[i]);
+      this.position = events[events.length - 1].id;
+    } finally {
+      this.corked = null;
+      for (const raw of corked?.keys() ?? []) raw.uncork();
+    }
     return events.length === BATCH;
   }
 
-  private cork(): { uncork(): void }[] {
-    const corked: { uncork(): void }[] = [];
+  /** Corks the TCP socket of every live subscriber; the map counts the bytes written since. */
+  private cork(): Map<RawSocket, number> {
+    const corked = new Map<RawSocket, number>();
     for (const subs of this.byView.values()) {
       for (const sub of subs) {
         const raw = (sub.socket as unknown as SocketInternals)._socket;
-        if (sub.live && raw) {
+        if (sub.live && raw && !corked.has(raw)) {
           raw.cork();
-          corked.push(raw);
+          corked.set(raw, 0);
         }
       }
     }
@@ -414,6 +427,19 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     else {
       const framed = frame.framed(sub.ids);
       writeFramed(socket, framed, () => Buffer.from(sub.ids ? withEventId(frame.body, eventId) : frame.body));
+      const raw = (socket as unknown as SocketInternals)._socket;
+      const pending = raw && this.corked?.get(raw);
+      if (raw && pending !== undefined && pending !== null) {
+        // Hand what this batch wrote to the kernel now and then: a fast reader's buffer must
+        // not look like a slow reader's backlog because it was corked.
+        if (pending + framed.length >= CORK_FLUSH_BYTES) {
+          raw.uncork();
+          raw.cork();
+          this.corked!.set(raw, 0);
+        } else {
+          this.corked!.set(raw, pending + framed.length);
+        }
+      }
     }
     if (socket.bufferedAmount > this.stats.peakBuffered) this.stats.peakBuffered = socket.bufferedAmount;
     return true;
