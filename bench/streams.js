@@ -2,10 +2,12 @@
 //   npm run bench:streams        (builds first; ~2 minutes; prints Markdown tables)
 // Env: BENCH_SUBSCRIBERS (default 1000), BENCH_WORKERS (client processes, default 2),
 //      BENCH_SECONDS per rate (default 10), BENCH_RATES (changes/s, default "50,100,150,200"),
-//      DATABASE_URL (optional: run the instance on PostgreSQL instead of SQLite).
+//      BENCH_CHANGE (score | create, default score), DATABASE_URL (optional: PostgreSQL).
 //
-// A change is POST /assets/create (language given, so no detection cost) sent open-loop at a
-// fixed rate over keep-alive connections. Every subscriber listens on
+// A change is, by default, POST /asset/{id}/scores/increment of a preloaded asset (one UPDATE
+// and its outbox row; each asset once), or with BENCH_CHANGE=create a POST /assets/create
+// (language given, so no detection cost); sent open-loop at a fixed rate over keep-alive
+// connections. Every subscriber listens on
 // /assets/stream/identifiers?ids=true. For each change: latency = arrival of its frame at the
 // LAST of the subscribers minus the arrival of the HTTP 200 (same clock: performance.timeOrigin
 // + performance.now() in every process). Loss = a subscriber missing a change or closed;
@@ -83,6 +85,8 @@ const WORKERS = Number(process.env.BENCH_WORKERS ?? 2);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const RATES = (process.env.BENCH_RATES ?? '50,100,150,200').split(',').map(Number);
 const PORT = 39393;
+/** What a change is: `score` (POST /asset/{id}/scores/increment of a preloaded asset) or `create`. */
+const CHANGE = process.env.BENCH_CHANGE ?? 'score';
 const root = join(__dirname, '..');
 
 function start(env) {
@@ -111,12 +115,22 @@ const ask = (worker, type) =>
     if (type !== 'ready') worker.send({ type });
   });
 
+/** CPU seconds (user + system) a process has used so far, from /proc (Linux). */
+function cpuSeconds(pid) {
+  try {
+    const fields = require('node:fs').readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return (Number(fields[11]) + Number(fields[12])) / 100; // utime + stime, in USER_HZ (100)
+  } catch {
+    return NaN;
+  }
+}
+
 function percentile(sorted, p) {
   if (!sorted.length) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
-async function change(base, i) {
+async function create(base, i) {
   const raw = `export const change${i} = ${i}; // streamed`;
   const body = JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw } }, classification: { generic: 'CODE', specific: 'ts' } } } });
   const res = await fetch(`${base}/assets/create?transferables=false`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
@@ -124,6 +138,21 @@ async function change(base, i) {
   if (res.status !== 200) throw new Error(`create: HTTP ${res.status}`);
   return { id: (await res.json()).id, at };
 }
+
+/** A score increment of one preloaded asset (each asset changes once, so frames map to changes). */
+async function score(base, id) {
+  const res = await fetch(`${base}/asset/${id}/scores/increment`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ asset: { reuse: true } }),
+  });
+  const at = now();
+  if (res.status !== 204 && res.status !== 200) throw new Error(`score: HTTP ${res.status}`);
+  return { id, at };
+}
+
+let preloaded = [];
+const change = (base, i) => (CHANGE === 'create' ? create(base, i) : score(base, preloaded.pop()));
 
 /** Sends `rate` changes per second for SECONDS, open loop; resolves with every {id, at}. */
 async function drive(base, rate) {
@@ -151,6 +180,13 @@ async function drive(base, rate) {
     if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
     children.push(await start(env));
     const base = `http://127.0.0.1:${PORT}`;
+    if (CHANGE === 'score') {
+      const needed = RATES.reduce((sum, rate) => sum + rate * SECONDS, 0) + 1;
+      for (let i = 0; i < needed; i += 25) {
+        const batch = await Promise.all(Array.from({ length: Math.min(25, needed - i) }, (_, k) => create(base, i + k)));
+        preloaded.push(...batch.map((b) => b.id));
+      }
+    }
     const url = `ws://127.0.0.1:${PORT}/assets/stream/identifiers?ids=true`;
     const per = Math.ceil(SUBSCRIBERS / WORKERS);
     for (let w = 0; w < WORKERS; w++) {
@@ -161,14 +197,18 @@ async function drive(base, rate) {
     const connectStart = now();
     await Promise.all(workers.map((w) => ask(w, 'ready')));
     const connectMs = now() - connectStart;
-    await change(base, -1); // warm-up
+    await (CHANGE === 'create' ? create(base, -1) : score(base, preloaded.pop())); // warm-up
     await new Promise((r) => setTimeout(r, 1000));
 
     const rows = [];
     for (const rate of RATES) {
       await Promise.all(workers.map((w) => ask(w, 'reset')));
+      const serverCpu = cpuSeconds(children[0].pid);
+      const clientCpu = workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0);
       const { done, elapsed, lateStarts } = await drive(base, rate);
       await new Promise((r) => setTimeout(r, 3000)); // let the last frames arrive
+      const serverCpuMs = ((cpuSeconds(children[0].pid) - serverCpu) * 1000) / done.length;
+      const clientCpuMs = ((workers.reduce((sum, w) => sum + cpuSeconds(w.pid), 0) - clientCpu) * 1000) / done.length;
       const reports = await Promise.all(workers.map((w) => ask(w, 'report')));
       const got = new Map();
       let reordered = 0;
@@ -203,6 +243,8 @@ async function drive(base, rate) {
         p99: percentile(latencies, 99),
         max: latencies[latencies.length - 1],
         lateStarts,
+        serverCpuMs,
+        clientCpuMs,
       };
       rows.push(row);
       console.error(JSON.stringify(row));
@@ -210,12 +252,12 @@ async function drive(base, rate) {
     const fmt = (x) => (Number.isFinite(x) ? x.toFixed(1) : 'n/a');
     console.log(
       `\n${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (shared), ${SUBSCRIBERS} subscribers in ${WORKERS} client processes on the same machine, ` +
-        `${SECONDS} s per rate, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; connecting all subscribers took ${connectMs.toFixed(0)} ms\n`,
+        `${SECONDS} s per rate, change = ${CHANGE}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; connecting all subscribers took ${connectMs.toFixed(0)} ms\n`,
     );
-    console.log('| changes/s asked | achieved | frames expected | lost | reordered | distinct orders | sockets closed | last subscriber p50 ms | p99 ms | max ms |');
-    console.log('|---|---|---|---|---|---|---|---|---|---|');
+    console.log('| changes/s asked | achieved | frames expected | lost | reordered | distinct orders | sockets closed | last subscriber p50 ms | p99 ms | max ms | server CPU ms / change | clients CPU ms / change |');
+    console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
-      console.log(`| ${r.rate} | ${r.achieved.toFixed(1)} | ${r.frames} | ${r.lost} | ${r.reordered} | ${r.sequences} | ${r.closed} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} |`);
+      console.log(`| ${r.rate} | ${r.achieved.toFixed(1)} | ${r.frames} | ${r.lost} | ${r.reordered} | ${r.sequences} | ${r.closed} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${fmt(r.serverCpuMs)} | ${fmt(r.clientCpuMs)} |`);
     }
   } finally {
     for (const w of workers) w.kill('SIGTERM');

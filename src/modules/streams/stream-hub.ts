@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
+import * as ws from 'ws';
 import { WebSocket } from 'ws';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
@@ -25,8 +26,17 @@ export const CLOSE = { shutdown: 1001, policy: 1008, error: 1011, slow: 1013, re
 const BATCH = 500;
 /** How long shutdown waits for clients to answer the 1001 close before cutting them off. */
 const CLOSE_GRACE_MS = 1000;
+/** How long a first frame may be handed to newly opened sockets after it was read. */
+const SNAPSHOT_REUSE_MS = 1000;
 /** How long a catching-up socket may keep more than the bound waiting before it is closed with 1013. */
 const DRAIN_WAIT_MS = 10_000;
+
+interface SnapshotEntry {
+  /** When the read finished (null while in flight) and the head it reflects. */
+  at: number | null;
+  head: number;
+  result: Promise<{ head: number; body: string }>;
+}
 
 interface Subscriber {
   socket: WebSocket;
@@ -40,7 +50,10 @@ interface Subscriber {
   catchingUp: boolean;
 }
 
-/** One frame of one view for one event, serialised once for every socket of the view. */
+/**
+ * One frame of one view for one event, serialised and framed (WebSocket header + payload)
+ * once, then written as is to every socket of the view.
+ */
 class Prepared {
   private plain?: Buffer;
   private withId?: Buffer;
@@ -48,10 +61,42 @@ class Prepared {
     readonly body: string,
     readonly eventId: number,
   ) {}
-  data(ids: boolean): Buffer {
-    if (!ids) return (this.plain ??= Buffer.from(this.body));
-    return (this.withId ??= Buffer.from(withEventId(this.body, this.eventId)));
+  framed(ids: boolean): Buffer {
+    if (!ids) return (this.plain ??= frameText(this.body));
+    return (this.withId ??= frameText(withEventId(this.body, this.eventId)));
   }
+}
+
+/** `ws`'s framing function (exported at runtime, not in its type definitions). */
+const Sender = (ws as unknown as { Sender: { frame(data: Buffer, options: object): Buffer[] } }).Sender;
+
+/** An unmasked, final text frame (what a server sends), as one buffer. */
+function frameText(text: string): Buffer {
+  const list = Sender.frame(Buffer.from(text), { fin: true, rsv1: false, opcode: 1, mask: false, readOnly: false });
+  return list.length === 1 ? list[0] : Buffer.concat(list);
+}
+
+type RawSocket = { write(data: Buffer): boolean; cork(): void; uncork(): void };
+
+/** A corked socket is flushed once this much is waiting in it (so `bufferedAmount` stays a measure of the reader's backlog). */
+const CORK_FLUSH_BYTES = 64 * 1024;
+
+/** The parts of a `ws` socket used to write a pre-framed message (the same ones `send` uses). */
+interface SocketInternals {
+  _socket?: RawSocket;
+  _sender?: { _state: number; _queue: unknown[] };
+}
+
+/**
+ * Writes a frame built once for many sockets. `ws` would frame it again for each socket;
+ * with no compression its sender writes straight to the TCP socket, so when nothing is
+ * queued in it (always, without compression or Blobs) writing the bytes ourselves is the same.
+ */
+function writeFramed(socket: WebSocket, framed: Buffer, payload: () => Buffer): void {
+  const internals = socket as unknown as SocketInternals;
+  const sender = internals._sender;
+  if (internals._socket && sender && sender._state === 0 && sender._queue.length === 0) internals._socket.write(framed);
+  else socket.send(payload(), { binary: false });
 }
 
 function withEventId(body: string, eventId: number): string {
@@ -84,6 +129,10 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private tailing: Promise<void> | null = null;
   private again = false;
   private heartbeat: NodeJS.Timeout | null = null;
+  /** The latest first frame of each view (see `snapshot`); `at` is null while it is being read. */
+  private readonly snapshots = new Map<StreamView, SnapshotEntry>();
+  /** The sockets corked while a batch is handed out, with the bytes written to each since. */
+  private corked: Map<RawSocket, number> | null = null;
   /** Openings and catch-ups in flight: shutdown waits for them before the database closes. */
   private readonly inflight = new Set<Promise<void>>();
   /** For tests and benchmarks: sockets closed for being slow, and the largest send buffer seen. */
@@ -93,7 +142,7 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly config: AppConfig,
     private readonly db: Database,
     private readonly outbox: OutboxReader,
-    topics: StreamTopics,
+    private readonly topics: StreamTopics,
     assets: AssetReader,
   ) {
     for (const view of [
@@ -195,14 +244,41 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     this.tailing = this.tail().finally(() => (this.tailing = null));
   }
 
+  /**
+   * The first frame of a view with the outbox head it reflects, read in one consistent
+   * snapshot. Sockets opening together share one read (a reconnect storm of a thousand
+   * clients costs one query, not a thousand); a result is reused for SNAPSHOT_REUSE_MS while
+   * no event has been handed out since. Any such pair is correct for any socket: it then
+   * reads the outbox from that head on.
+   */
+  private snapshot(view: StreamView): Promise<{ head: number; body: string }> {
+    const cached = this.snapshots.get(view);
+    if (cached && (cached.at === null || (Date.now() - cached.at < SNAPSHOT_REUSE_MS && cached.head === this.position))) return cached.result;
+    const entry: SnapshotEntry = { at: null, head: -1, result: Promise.resolve({ head: 0, body: '' }) };
+    entry.result = this.db
+      .readConsistent(async (em) => ({ head: await this.outbox.head(em), body: JSON.stringify(await view.snapshot(em)) }))
+      .then(
+        (result) => {
+          entry.at = Date.now();
+          entry.head = result.head;
+          // Not kept longer than it may be reused (a first frame with content can be large).
+          setTimeout(() => this.snapshots.get(view) === entry && this.snapshots.delete(view), SNAPSHOT_REUSE_MS).unref();
+          return result;
+        },
+        (error) => {
+          if (this.snapshots.get(view) === entry) this.snapshots.delete(view);
+          throw error;
+        },
+      );
+    this.snapshots.set(view, entry);
+    return entry.result;
+  }
+
   private async open(sub: Subscriber, since: number | null): Promise<void> {
     if (since === null) {
-      const { head, frame } = await this.db.readConsistent(async (em) => ({
-        head: await this.outbox.head(em),
-        frame: await sub.view.snapshot(em),
-      }));
+      const { head, body } = await this.snapshot(sub.view);
       sub.cursor = head;
-      if (!this.send(sub, JSON.stringify(frame), head)) return;
+      if (!this.send(sub, body, head)) return;
     } else {
       const head = await this.db.read((em) => this.outbox.head(em));
       if (since > head) return this.resync(sub, `event ${since} is unknown here (latest is ${head})`);
@@ -221,8 +297,12 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
         const from = sub.cursor;
         const { pruned, events, frames } = await this.db.readConsistent(async (em) => {
           const events = await this.outbox.after(em, from, BATCH);
+          const hidden = await this.topics.hidden(em, events);
           const frames: (string | null)[] = [];
-          for (const event of events) frames.push(event.topic === sub.view.topic ? JSON.stringify(await sub.view.change(em, event)) : null);
+          for (const event of events) {
+            const shown = event.topic === sub.view.topic && !hidden.has(`${event.topic}:${event.entityId}`);
+            frames.push(shown ? JSON.stringify(await sub.view.change(em, event)) : null);
+          }
           return { pruned: await this.outbox.prunedThrough(em), events, frames };
         });
         if (from < pruned) return this.resync(sub, `events after ${from} are no longer kept`);
@@ -266,29 +346,60 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     const watched = [...this.byView].filter(([, subs]) => subs.size > 0).map(([view]) => view);
     const { events, frames } = await this.db.read(async (em) => {
       const events = await this.outbox.after(em, from, BATCH);
-      const frames: Map<StreamView, Prepared>[] = [];
+      const hidden = watched.length ? await this.topics.hidden(em, events) : new Set<string>();
+      const frames: Map<StreamView, Prepared | null>[] = [];
       for (const event of events) {
-        const perView = new Map<StreamView, Prepared>();
+        const perView = new Map<StreamView, Prepared | null>();
+        const shown = !hidden.has(`${event.topic}:${event.entityId}`);
         for (const view of watched) {
-          if (view.topic === event.topic) perView.set(view, new Prepared(JSON.stringify(await view.change(view.reads ? em : null, event)), event.id));
+          if (view.topic !== event.topic) continue;
+          perView.set(view, shown ? new Prepared(JSON.stringify(await view.change(view.reads ? em : null, event)), event.id) : null);
         }
         frames.push(perView);
       }
       return { events, frames };
     });
     if (this.position !== from || !events.length) return false;
-    for (let i = 0; i < events.length; i++) this.handOut(events[i], frames[i]);
-    this.position = events[events.length - 1].id;
+    // Several events in one batch reach each socket in one write (writev) instead of one each.
+    const corked = events.length > 1 ? this.cork() : null;
+    this.corked = corked;
+    try {
+      for (let i = 0; i < events.length; i++) this.handOut(events[i], frames[i]);
+      this.position = events[events.length - 1].id;
+    } finally {
+      this.corked = null;
+      for (const raw of corked?.keys() ?? []) raw.uncork();
+    }
     return events.length === BATCH;
   }
 
-  private handOut(event: StreamEvent, frames: Map<StreamView, Prepared>): void {
+  /** Corks the TCP socket of every live subscriber; the map counts the bytes written since. */
+  private cork(): Map<RawSocket, number> {
+    const corked = new Map<RawSocket, number>();
+    for (const subs of this.byView.values()) {
+      for (const sub of subs) {
+        const raw = (sub.socket as unknown as SocketInternals)._socket;
+        if (sub.live && raw && !corked.has(raw)) {
+          raw.cork();
+          corked.set(raw, 0);
+        }
+      }
+    }
+    return corked;
+  }
+
+  /** `frames`: per view, the frame, or null when the event is not shown (a pseudo asset). */
+  private handOut(event: StreamEvent, frames: Map<StreamView, Prepared | null>): void {
     for (const [view, subs] of this.byView) {
       if (view.topic !== event.topic) continue;
       const frame = frames.get(view);
       for (const sub of subs) {
         if (!sub.live || event.id <= sub.cursor) continue;
-        if (!frame) {
+        if (frame === null) {
+          sub.cursor = event.id;
+          continue;
+        }
+        if (frame === undefined) {
           // The socket went live while this batch was being prepared: it reads the rest itself.
           this.track(this.catchUp(sub), sub);
           continue;
@@ -313,7 +424,23 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
       return false;
     }
     if (typeof frame === 'string') socket.send(sub.ids ? withEventId(frame, eventId) : frame);
-    else socket.send(frame.data(sub.ids), { binary: false });
+    else {
+      const framed = frame.framed(sub.ids);
+      writeFramed(socket, framed, () => Buffer.from(sub.ids ? withEventId(frame.body, eventId) : frame.body));
+      const raw = (socket as unknown as SocketInternals)._socket;
+      const pending = raw && this.corked?.get(raw);
+      if (raw && pending !== undefined && pending !== null) {
+        // Hand what this batch wrote to the kernel now and then: a fast reader's buffer must
+        // not look like a slow reader's backlog because it was corked.
+        if (pending + framed.length >= CORK_FLUSH_BYTES) {
+          raw.uncork();
+          raw.cork();
+          this.corked!.set(raw, 0);
+        } else {
+          this.corked!.set(raw, pending + framed.length);
+        }
+      }
+    }
     if (socket.bufferedAmount > this.stats.peakBuffered) this.stats.peakBuffered = socket.bufferedAmount;
     return true;
   }

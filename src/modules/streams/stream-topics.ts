@@ -15,6 +15,12 @@ export interface StreamTopic {
   name: StreamTopicName;
   key: 'asset' | 'conversation' | 'model';
   snapshot(em: EntityManager): Promise<string[]>;
+  /**
+   * Of the given ids (of changes, not deletions), those the streams leave out because the
+   * snapshot would not list them either (pseudo assets). Decided when the frame is made, from
+   * the record's state then (like the content of a full Assets frame).
+   */
+  hidden?(em: EntityManager, ids: string[]): Promise<Set<string>>;
 }
 
 /** The registered topics. */
@@ -27,6 +33,12 @@ export class StreamTopics {
       name: 'assets',
       key: 'asset',
       snapshot: async (em) => (await assets.list(em)).map((a) => a.id),
+      hidden: async (em, ids) => {
+        const pg = db.dialect === 'postgres';
+        const list = ids.map((_, i) => (pg ? `$${i + 1}` : `?${i + 1}`)).join(', ');
+        const rows = await db.query<{ id: string }>(em, `SELECT id FROM assets WHERE pseudo = TRUE AND id IN (${list})`, ids);
+        return new Set(rows.map((r) => r.id));
+      },
     });
     this.register({
       name: 'conversations',
@@ -43,6 +55,19 @@ export class StreamTopics {
 
   get(name: StreamTopicName): StreamTopic {
     return this.topics.get(name)!;
+  }
+
+  /** Ids of the events' records left out of the streams (see StreamTopic.hidden), keyed `topic:id`. */
+  async hidden(em: EntityManager, events: StreamEvent[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const topic of this.topics.values()) {
+      if (!topic.hidden) continue;
+      const ids = [...new Set(events.filter((e) => e.topic === topic.name && !e.deleted).map((e) => e.entityId))];
+      for (let i = 0; i < ids.length; i += 500) {
+        for (const id of await topic.hidden(em, ids.slice(i, i + 500))) out.add(`${topic.name}:${id}`);
+      }
+    }
+    return out;
   }
 }
 
