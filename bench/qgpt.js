@@ -56,7 +56,7 @@ async function fakeOllama() {
 async function main() {
   const fake = await fakeOllama();
   const dataDir = mkdtempSync(join(tmpdir(), 'trove-bench-qgpt-'));
-  const config = loadConfig({ ...process.env, TROVE_LOG_LEVEL: 'warn', TROVE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: process.env.DATABASE_URL ?? '', TROVE_OLLAMA_URL: fake.url });
+  const config = loadConfig({ ...process.env, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0', TROVE_RATE_LIMIT_QGPT: '0', TROVE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: process.env.DATABASE_URL ?? '', TROVE_OLLAMA_URL: fake.url });
   const app = await createApp(config);
   const shutdown = async () => {
     await app.close().catch(() => undefined);
