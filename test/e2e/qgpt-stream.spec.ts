@@ -7,6 +7,7 @@ import { http } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer } from './support/server';
 import { expectWire } from './support/wire';
+import { StreamClient } from './support/ws';
 
 /* eslint-disable @typescript-eslint/no-explicit-any */
 type Frame = any;
@@ -94,6 +95,18 @@ describe('ws /qgpt/stream', () => {
       ['USER', 'How do I rotate logs daily?'],
       ['ASSISTANT', answer],
     ]);
+  });
+
+  it('announces the new conversation and each stored message on the conversations stream', async () => {
+    const stream = await StreamClient.open(server.baseUrl, '/conversations/stream/identifiers');
+    await stream.next(); // the first frame: the current conversations
+    socket.send({ question: { query: 'How do I compress old logs?', relevant: { iterable: [] } }, request: 'announced' });
+    const end = await socket.until(done('announced'));
+    expect(end.status).toBe('COMPLETED');
+    // Created, then the question and the answer stored: three frames naming it, in order.
+    const frames = [await stream.next(), await stream.next(), await stream.next()];
+    for (const frame of frames) expect(frame).toEqual({ iterable: [{ conversation: { id: end.conversation } }] });
+    stream.socket.close();
   });
 
   it('handles several questions at once on one socket, and relevance without question', async () => {

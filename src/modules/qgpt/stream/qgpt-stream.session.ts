@@ -13,6 +13,7 @@ import { ModelRegistry } from '../../models/model-registry';
 import { QGPTQuestionInputDto, QGPTRelevanceInputDto } from '../dto/qgpt.dto';
 import { QgptEngine } from '../qgpt-engine';
 import { Snippet } from '../snippet-cache';
+import { Outbox } from '../../../common/events/outbox';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Earlier messages of the conversation given to a language model. */
@@ -57,6 +58,7 @@ export class QgptStreamSession {
     private readonly writer: ConversationWriter,
     private readonly commands: CommandBus,
     private readonly events: EventBus,
+    private readonly outbox: Outbox,
   ) {}
 
   attach(socket: WebSocket): void {
@@ -195,7 +197,9 @@ export class QgptStreamSession {
   private async store(conversationId: string, role: 'USER' | 'ASSISTANT', text: string): Promise<void> {
     const [message] = await this.db.transaction(async (em) => {
       await this.reader.require(em, conversationId);
-      return this.writer.addMessages(em, conversationId, [{ role, text: text.replace(/\u0000/g, '') }]);
+      const added = await this.writer.addMessages(em, conversationId, [{ role, text: text.replace(/\u0000/g, '') }]);
+      await this.outbox.append(em, 'conversations', conversationId);
+      return added;
     });
     this.events.publish(new ConversationChangedEvent(conversationId, 'updated'));
     this.events.publish(new ConversationMessageAddedEvent(conversationId, message.id, role));
