@@ -16,21 +16,11 @@ export interface ModelParameters {
 }
 
 /** A model as GET /models shows it: what the provider says now plus what Trove recorded. */
-export interface ModelView {
+export interface ModelView extends DiscoveredModel {
   id: string;
   provider: ProviderKind;
-  unique: string;
-  name: string;
   description: string;
   custom: boolean;
-  loaded: boolean;
-  downloaded: boolean;
-  cloud: boolean;
-  embedding: boolean;
-  bytes?: number;
-  maxTokens?: number | null;
-  parameters?: number | null;
-  quantization?: string;
   created: string;
   /** Descriptive fields a custom model was created with (version, type, foundation, ...). */
   seed: Record<string, unknown>;

@@ -1,29 +1,14 @@
-import { IsBoolean, IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { PickType } from '@nestjs/swagger';
+import { IsBoolean, IsObject, IsOptional, IsUUID } from 'class-validator';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
-import { ApplicationNameEnum, CapabilitiesEnum, PlatformEnum, PrivacyEnum } from '../../../common/wire/enums';
+import { CapabilitiesEnum } from '../../../common/wire/enums';
+import { ApplicationDto } from '../../system/dto/application.dto';
 import { SeededAssetMetadataDto, SeededFormatDto } from '../../assets/dto/seed.dto';
 
 /** The integration that connects: name (a pre-registered integration), version, platform. */
-export class SeededTrackedApplicationDto {
-  @OneOf(ApplicationNameEnum)
-  name: ApplicationNameEnum;
-
-  @IsString()
-  @MaxLength(128)
-  version: string;
-
-  @OneOf(PlatformEnum)
-  platform: PlatformEnum;
-
+export class SeededTrackedApplicationDto extends PickType(ApplicationDto, ['name', 'version', 'platform', 'privacy', 'automaticUnload'] as const) {
   @OneOf(CapabilitiesEnum, { optional: true })
   capabilities?: CapabilitiesEnum;
-
-  @OneOf(PrivacyEnum, { optional: true })
-  privacy?: PrivacyEnum;
-
-  @IsOptional()
-  @IsBoolean()
-  automaticUnload?: boolean;
 }
 PassThrough(SeededTrackedApplicationDto.prototype, ['schema', 'enrichment']);
 
