@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { Database } from '../../common/database/database.service';
-import { SettingEntity } from '../system/setting.entity';
+import { stableId } from '../system/stable-id';
 
 const OS_ID_KEY = 'os.id';
 
@@ -17,12 +16,6 @@ export class OsIdentity implements OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.osId = await this.db.transaction(async (em) => {
-      const existing = await em.findOne(SettingEntity, { where: { key: OS_ID_KEY } });
-      if (existing) return existing.value;
-      // Several instances may boot at once on one PostgreSQL: the first insert wins.
-      await em.createQueryBuilder().insert().into(SettingEntity).values({ key: OS_ID_KEY, value: randomUUID() }).orIgnore().execute();
-      return (await em.findOneOrFail(SettingEntity, { where: { key: OS_ID_KEY } })).value;
-    });
+    this.osId = await stableId(this.db, OS_ID_KEY);
   }
 }

@@ -1,7 +1,6 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { randomUUID } from 'node:crypto';
 import { Database } from '../../common/database/database.service';
-import { SettingEntity } from './setting.entity';
+import { stableId } from './stable-id';
 
 const USER_ID_KEY = 'user.id';
 
@@ -17,13 +16,6 @@ export class LocalUser implements OnApplicationBootstrap {
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.userId = await this.db.transaction(async (em) => {
-      const existing = await em.findOne(SettingEntity, { where: { key: USER_ID_KEY } });
-      if (existing) return existing.value;
-      const id = randomUUID();
-      // Several instances may boot at once on one PostgreSQL: the first insert wins.
-      await em.createQueryBuilder().insert().into(SettingEntity).values({ key: USER_ID_KEY, value: id }).orIgnore().execute();
-      return (await em.findOneOrFail(SettingEntity, { where: { key: USER_ID_KEY } })).value;
-    });
+    this.userId = await stableId(this.db, USER_ID_KEY);
   }
 }
