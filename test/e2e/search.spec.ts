@@ -1,18 +1,12 @@
 import { AssetApi, AssetsApi, Configuration, SearchedAssets } from '@pieces.app/pieces-os-client';
-import { expectError, http, nodeRequest, RawResponse, statusOf } from './support/http';
+import { expectError, http, nodeRequest, RawResponse, rawResponse, statusOf } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer } from './support/server';
 import { expectWire } from './support/wire';
 
 async function getWithBody(baseUrl: string, path: string, body: unknown): Promise<RawResponse> {
   const res = await nodeRequest(`${baseUrl}${path}`, 'GET', typeof body === 'string' ? body : JSON.stringify(body));
-  let json: unknown;
-  try {
-    json = JSON.parse(res.text);
-  } catch {
-    json = undefined;
-  }
-  return { status: res.status, headers: new Headers(res.headers), text: res.text, json };
+  return rawResponse(res.status, res.headers, res.text);
 }
 
 /**

@@ -2,7 +2,7 @@ import { AssetsApi, Configuration } from '@pieces.app/pieces-os-client';
 import { createServer, Server } from 'node:http';
 import { AddressInfo, connect } from 'node:net';
 import { OutboundHttp } from '../../src/common/net/outbound-http';
-import { expectError, http, nodeRequest, statusOf } from './support/http';
+import { expectError, http, nodeRequest, rawResponse, statusOf } from './support/http';
 import { textSeed } from './support/seeds';
 import { StreamClient } from './support/ws';
 import { TestServer, startTestServer } from './support/server';
@@ -11,19 +11,8 @@ const KEY = 'trove-test-key-0123456789';
 const OTHER_KEY = 'trove-other-key-9876543210';
 const WRITTEN = ['assets', 'formats', 'applications'];
 
-/** A raw response from nodeRequest as the shape expectError checks. */
-const raw = (r: { status: number; headers: Record<string, string>; text: string }) => ({
-  status: r.status,
-  headers: new Headers(r.headers),
-  text: r.text,
-  json: (() => {
-    try {
-      return JSON.parse(r.text);
-    } catch {
-      return undefined;
-    }
-  })(),
-});
+/** A nodeRequest result as the shape expectError checks. */
+const raw = (r: { status: number; headers: Record<string, string>; text: string }) => rawResponse(r.status, r.headers, r.text);
 
 describe('authentication with API keys', () => {
   let server: TestServer;

@@ -137,8 +137,10 @@ export function loadConfig(env: Env): AppConfig {
     }
   }
 
-  const origins = env.TROVE_CORS_ORIGINS ?? 'http://localhost,http://127.0.0.1,vscode-webview://*';
-  config.corsOrigins = origins.split(',').map((o) => o.trim()).filter(Boolean);
+  /** A comma-separated setting, entries trimmed, empty ones dropped. */
+  const list = (name: string, fallback = ''): string[] => (env[name] ?? fallback).split(',').map((v) => v.trim()).filter(Boolean);
+
+  config.corsOrigins = list('TROVE_CORS_ORIGINS', 'http://localhost,http://127.0.0.1,vscode-webview://*');
   for (const origin of config.corsOrigins) {
     if (origin !== '*' && !/^[a-z][a-z0-9+.-]*:\/\/[^/\s]+$/i.test(origin)) {
       problems.push(`TROVE_CORS_ORIGINS entries must be origins like http://localhost:3000 or * (got "${origin}")`);
@@ -151,14 +153,13 @@ export function loadConfig(env: Env): AppConfig {
   }
   config.logLevel = level as AppConfig['logLevel'];
 
-  const allowed = (env.TROVE_ALLOWED_APPLICATIONS ?? '').split(',').map((a) => a.trim()).filter(Boolean);
+  const allowed = list('TROVE_ALLOWED_APPLICATIONS');
   config.allowedApplications = allowed.length ? [...new Set(allowed)] : [...ApplicationNameEnum];
   const unknown = allowed.filter((a) => !(ApplicationNameEnum as readonly string[]).includes(a));
   if (unknown.length) {
     problems.push(`TROVE_ALLOWED_APPLICATIONS has unknown application names: ${unknown.join(', ')} (use ApplicationNameEnum values such as VS_CODE, JETBRAINS, OPEN_SOURCE)`);
   }
 
-  const list = (name: string): string[] => (env[name] ?? '').split(',').map((v) => v.trim()).filter(Boolean);
 
   config.apiKeys = [...new Set(list('TROVE_API_KEYS'))];
   if (config.apiKeys.some((key) => key.length < 16 || /\s/.test(key))) {
@@ -213,9 +214,9 @@ export function loadConfig(env: Env): AppConfig {
     }
   };
   const absolutePaths = (name: string): string[] => {
-    const list = (env[name] ?? '').split(',').map((p) => p.trim()).filter(Boolean);
-    for (const p of list) if (!isAbsolute(p)) problems.push(`${name} entries must be absolute paths (got "${p}")`);
-    return list.filter((p) => isAbsolute(p)).map((p) => resolve(p));
+    const paths = list(name);
+    for (const p of paths) if (!isAbsolute(p)) problems.push(`${name} entries must be absolute paths (got "${p}")`);
+    return paths.filter((p) => isAbsolute(p)).map((p) => resolve(p));
   };
   config.ollamaUrl = baseUrl('TROVE_OLLAMA_URL');
   config.openaiUrl = baseUrl('TROVE_OPENAI_URL');

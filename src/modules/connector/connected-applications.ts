@@ -1,9 +1,9 @@
+import { isUUID } from 'class-validator';
 import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../common/config/app-config';
 import { ApplicationEntity } from '../system/application.entity';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * Authentication rules 1-2 of the connector: `{application}` must be the id of an Application
@@ -27,7 +27,7 @@ export class ConnectedApplications {
 
   /** The connected Application `id` names, inside the caller's transaction or read. */
   async require(em: EntityManager, id: unknown): Promise<ApplicationEntity> {
-    if (typeof id !== 'string' || !UUID.test(id)) {
+    if (typeof id !== 'string' || !isUUID(id)) {
       throw new BadRequestException('application must be the Application id (a UUID) returned by POST /connect');
     }
     const app = await em.findOne(ApplicationEntity, { where: { id: id.toLowerCase() } });

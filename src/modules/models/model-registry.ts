@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import { BadRequestException, Inject, Injectable, Logger, NotFoundException, OnApplicationShutdown } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../../common/config/app-config';
@@ -7,7 +8,6 @@ import { modelId } from './model-ids';
 import { ModelEntity } from './model.entity';
 import { ModelStore } from './model.store';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** Generation parameters of a custom model. */
 export interface ModelParameters {
@@ -173,7 +173,7 @@ export class ModelRegistry implements OnApplicationShutdown {
       generation: {},
     });
     if (wanted === 'offline' || wanted === `offline:${OFFLINE_UNIQUE}` || wanted === this.offlineId) return offline();
-    if (UUID.test(wanted)) {
+    if (isUUID(wanted)) {
       const row = await this.store.one(wanted.toLowerCase());
       if (!row) throw new NotFoundException(`model ${wanted} not found (GET /models lists the models)`);
       if (!row.custom) return this.direct(row.provider, row.unique, row.id, row.name);

@@ -21,14 +21,18 @@ export async function http(
     (init.headers as Record<string, string>)['content-type'] ??= 'application/json';
   }
   const response = await fetch(`${baseUrl}${path}`, init);
-  const text = await response.text();
+  return rawResponse(response.status, response.headers, await response.text());
+}
+
+/** A response as RawResponse: the body also parsed as JSON when it is JSON. */
+export function rawResponse(status: number, headers: Headers | Record<string, string>, text: string): RawResponse {
   let json: unknown;
   try {
     json = text ? JSON.parse(text) : undefined;
   } catch {
     json = undefined;
   }
-  return { status: response.status, headers: response.headers, text, json };
+  return { status, headers: headers instanceof Headers ? headers : new Headers(headers), text, json };
 }
 
 /** Asserts the one JSON error shape `{statusCode, error, message}` with the given status. */

@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
@@ -7,14 +8,13 @@ import { ConnectedApplications } from '../connected-applications';
 import { ConnectorEventEntity } from '../connector-event.entity';
 import { SeededConnectorTrackingDto, TRACKING_KINDS } from '../dto/connector.dto';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /** The asset a tracking event names (`{asset: {id}}` or `{format: {asset: {id}}}`), if any. */
 function namedAsset(event: Record<string, unknown>): string | null {
   const asset = event.asset as { id?: unknown } | undefined;
   const format = event.format as { asset?: { id?: unknown } } | undefined;
   const id = asset?.id ?? format?.asset?.id;
-  return typeof id === 'string' && UUID.test(id) ? id.toLowerCase() : null;
+  return isUUID(id) ? (id as string).toLowerCase() : null;
 }
 
 /** Records each tracking event sent, as an event of the application (and of the asset it names). */

@@ -1,3 +1,4 @@
+import { isUUID } from 'class-validator';
 import { HttpException, Injectable, Logger } from '@nestjs/common';
 import { CommandBus, EventBus } from '@nestjs/cqrs';
 import type { WebSocket } from 'ws';
@@ -15,7 +16,6 @@ import { QgptEngine } from '../qgpt-engine';
 import { Snippet } from '../snippet-cache';
 import { Outbox } from '../../../common/events/outbox';
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 /** Earlier messages of the conversation given to a language model. */
 const HISTORY = 20;
 const MAX_FRAME = 4 * 1024 * 1024;
@@ -112,7 +112,7 @@ export class QgptStreamSession {
     }
     if (input.relevance && input.question) return fail(given ?? '', 400, 'send relevance or question, not both (relevance with options.question: true does both)');
     if (!input.relevance && !input.question) return fail(given ?? '', 400, 'a QGPTStreamInput needs relevance, question, stop or reset');
-    if (given !== undefined && !UUID.test(given)) return fail(given, 400, 'conversation must be the UUID of a conversation');
+    if (given !== undefined && !isUUID(given)) return fail(given, 400, 'conversation must be the UUID of a conversation');
 
     let relevance: QGPTRelevanceInputDto | undefined;
     let question: QGPTQuestionInputDto | undefined;
