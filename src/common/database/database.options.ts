@@ -49,7 +49,10 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
 }
 
 /**
- * Durability of the one SQLite connection, applied by Database on start. TypeORM itself
+ * Durability of the writing SQLite connection, applied by Database on start. TypeORM itself
  * sets journal_mode=WAL (enableWAL), busy_timeout and foreign_keys=ON when it connects.
  */
 export const SQLITE_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON'];
+
+/** The second connection, which serves reads: it refuses to write. */
+export const SQLITE_READER_PRAGMAS = ['PRAGMA query_only = ON'];

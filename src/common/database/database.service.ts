@@ -1,9 +1,9 @@
-import { BeforeApplicationShutdown, Injectable, OnModuleInit } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Semaphore } from 'async-mutex';
-import { DataSource, EntityManager, QueryRunner } from 'typeorm';
+import { DataSource, DataSourceOptions, EntityManager, QueryRunner } from 'typeorm';
 import { isStorageUnavailable } from '../errors/error-body';
-import { SQLITE_PRAGMAS } from './database.options';
+import { SQLITE_PRAGMAS, SQLITE_READER_PRAGMAS } from './database.options';
 
 /**
  * Weight of a writer on the SQLite semaphore = how many readers may run at once. Small on
@@ -28,6 +28,8 @@ interface SqliteStatement {
 interface SqliteConnection {
   prepare(sql: string): SqliteStatement;
 }
+const connectionOf = (source: DataSource) => (source.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
+
 interface Unit {
   work: Work<unknown>;
   resolve(value: unknown): void;
@@ -41,20 +43,28 @@ interface Unit {
  *
  * SQLite: TypeORM shares ONE query runner for the whole process, so two overlapping
  * `dataSource.transaction()` calls would silently nest as savepoints and a concurrent read
- * would see uncommitted rows. Here readers share a semaphore and writers take it whole.
+ * would see uncommitted rows. So `read` runs on a second, query-only connection to the same
+ * file: in WAL mode it sees only committed transactions and never waits for a writer (nor a
+ * writer for it). `readConsistent`, whose statements must all see one state, shares a
+ * semaphore on the writing connection with the writers, which take it whole.
  * Writers are also group-committed: units of work that queue up while a COMMIT is in
  * flight run together in the next transaction, each inside its own SAVEPOINT (a unit that
  * fails rolls back alone), and all are acknowledged only after their common COMMIT (one
  * fsync with synchronous=FULL) succeeds. Nothing is acknowledged before it is durable.
  */
 @Injectable()
-export class Database implements OnModuleInit, BeforeApplicationShutdown {
+export class Database implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly lock: Semaphore | null;
   private readonly pending: Unit[] = [];
-  private readonly statements = new Map<string, SqliteStatement[]>();
+  /** Prepared statements per SQLite connection (the writer's and the reader's). */
+  private readonly statements = new Map<DataSource, Map<string, SqliteStatement[]>>();
+  /** SQLite only: the query-only connection `read` uses. */
+  private reader: DataSource | null = null;
   private nextCopy = 0;
   private closing = false;
   private draining = false;
+  /** SQLite: settles when the batch being committed has ended (committed or rolled back). */
+  private committing: Promise<void> = Promise.resolve();
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.lock = dataSource.options.type === 'sqlite' ? new Semaphore(WRITER) : null;
@@ -67,6 +77,11 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
   async onModuleInit(): Promise<void> {
     if (this.dialect === 'sqlite') {
       for (const pragma of SQLITE_PRAGMAS) await this.dataSource.query(pragma);
+      // Opened after the writer ran the migrations, so the reader sees the final schema.
+      const reader = new DataSource({ ...this.dataSource.options, migrationsRun: false } as DataSourceOptions);
+      await reader.initialize();
+      for (const pragma of SQLITE_READER_PRAGMAS) await reader.query(pragma);
+      this.reader = reader;
     } else {
       await this.migratePostgres();
     }
@@ -75,8 +90,15 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
   /** SQLite refuses to close with prepared statements open: finalize them first. */
   beforeApplicationShutdown(): void {
     this.closing = true;
-    for (const pool of this.statements.values()) pool.forEach((statement) => statement.finalize());
+    for (const cache of this.statements.values()) for (const pool of cache.values()) pool.forEach((statement) => statement.finalize());
     this.statements.clear();
+  }
+
+  /** Closes the reader once every module's shutdown work (which may still read) is done. */
+  async onApplicationShutdown(): Promise<void> {
+    const reader = this.reader;
+    this.reader = null;
+    if (reader?.isInitialized) await reader.destroy();
   }
 
   /** Applies pending migrations; instances booting together take turns on an advisory lock. */
@@ -105,6 +127,14 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
   }
 
   /**
+   * Settles once the write batch in progress has ended; called from inside a unit of work, once
+   * that unit's COMMIT is durable (or has failed). PostgreSQL has no batches: already settled.
+   */
+  batchEnded(): Promise<void> {
+    return this.committing;
+  }
+
+  /**
    * Runs one SQL statement through `em` (inside `read` or `transaction`). On SQLite the
    * statement is prepared once and reused: node-sqlite3 prepares every statement again
    * otherwise, which costs more than running a complex read. Placeholders are numbered:
@@ -112,20 +142,23 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
    */
   query<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
     if (!this.lock || this.closing) return em.query(sql, params);
-    let pool = this.statements.get(sql);
+    const source = em.connection;
+    let cache = this.statements.get(source);
+    if (!cache) this.statements.set(source, (cache = new Map()));
+    let pool = cache.get(sql);
     if (!pool) {
-      if (this.statements.size >= MAX_STATEMENTS) {
-        const [oldest, stale] = this.statements.entries().next().value!;
-        this.statements.delete(oldest);
+      if (cache.size >= MAX_STATEMENTS) {
+        const [oldest, stale] = cache.entries().next().value!;
+        cache.delete(oldest);
         stale.forEach((statement) => statement.finalize());
       }
       pool = [];
-      this.statements.set(sql, pool);
+      cache.set(sql, pool);
     }
     // node-sqlite3 runs the calls of one statement object strictly one after another, each
     // waiting for a round trip through the event loop: statements used again get a few copies,
     // used in turn (one-off statements, e.g. with an IN list, cost a single prepare).
-    if (pool.length < STATEMENT_COPIES) pool.push(this.sqlite().prepare(sql));
+    if (pool.length < STATEMENT_COPIES) pool.push(connectionOf(source).prepare(sql));
     const statement = pool[(this.nextCopy = (this.nextCopy + 1) % pool.length)];
     return new Promise<T[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
   }
@@ -142,22 +175,23 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
     await this.query(em, sql, columns.map((c) => (values as Record<string, unknown>)[c.propertyName]));
   }
 
-  private sqlite(): SqliteConnection {
-    return (this.dataSource.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
-  }
-
-  /** Runs read-only `work`; on SQLite it never observes a transaction in progress. */
+  /**
+   * Runs read-only `work`. Each statement sees only committed transactions; two statements may
+   * see different ones (use `readConsistent` when they must agree). On SQLite it never waits
+   * for a writer.
+   */
   read<T>(work: Work<T>): Promise<T> {
-    const run = () => work(this.dataSource.manager);
-    return this.lock ? this.lock.runExclusive(run, 1) : run();
+    if (this.reader && !this.closing) return work(this.reader.manager);
+    return this.readConsistent(work);
   }
 
   /**
    * Runs read-only `work` on one consistent snapshot: on PostgreSQL one REPEATABLE READ
-   * transaction (every statement sees the same commits); on SQLite `read` already is one.
+   * transaction (every statement sees the same commits); on SQLite the writing connection
+   * between two write batches.
    */
   readConsistent<T>(work: Work<T>): Promise<T> {
-    if (this.lock) return this.read(work);
+    if (this.lock) return this.lock.runExclusive(() => work(this.dataSource.manager), 1);
     return this.dataSource.transaction('REPEATABLE READ', (em) => work(em));
   }
 
@@ -166,7 +200,8 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
     try {
       while (this.pending.length) {
         const batch = this.pending.splice(0, MAX_BATCH);
-        await this.lock!.runExclusive(() => this.commitBatch(batch), WRITER);
+        this.committing = this.lock!.runExclusive(() => this.commitBatch(batch), WRITER);
+        await this.committing;
       }
     } finally {
       this.draining = false;
@@ -178,16 +213,20 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown {
     const outcomes: { unit: Unit; ok: boolean; value?: unknown; error?: unknown }[] = [];
     try {
       await runner.startTransaction(); // BEGIN
+      const em = runner.manager;
+      // A unit alone in its batch needs no savepoint: its failure rolls back the whole batch.
+      const savepoints = batch.length > 1;
       for (const unit of batch) {
-        await runner.startTransaction(); // SAVEPOINT
+        if (savepoints) await this.query(em, 'SAVEPOINT unit');
         try {
-          const value = await unit.work(runner.manager);
-          await runner.commitTransaction(); // RELEASE
+          const value = await unit.work(em);
+          if (savepoints) await this.query(em, 'RELEASE unit');
           outcomes.push({ unit, ok: true, value });
         } catch (error) {
           // A broken storage poisons the whole transaction: fail the batch, acknowledge nothing.
-          if (isStorageUnavailable(error)) throw error;
-          await runner.rollbackTransaction(); // ROLLBACK TO: this unit only
+          if (isStorageUnavailable(error) || !savepoints) throw error;
+          await this.query(em, 'ROLLBACK TO unit'); // this unit only
+          await this.query(em, 'RELEASE unit');
           outcomes.push({ unit, ok: false, error });
         }
       }

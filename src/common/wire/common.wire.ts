@@ -43,8 +43,25 @@ export function nowIso(): string {
   return new Date(lastMs).toISOString();
 }
 
+/**
+ * `readable` shows the minute (in UTC), and Intl formatting costs microseconds per call on
+ * every timestamp of every response: it is remembered per minute (a UTC ISO string's first 16
+ * characters), for the most recent few thousand minutes.
+ */
+const readableByMinute = new Map<string, string>();
+const MINUTES_KEPT = 4096;
+
 export function groupedTimestamp(iso: string): GroupedTimestamp {
-  return { value: iso, readable: readableFormat.format(new Date(iso)) };
+  const minute = iso.length >= 20 && iso.endsWith('Z') ? iso.slice(0, 16) : null;
+  let readable = minute === null ? undefined : readableByMinute.get(minute);
+  if (readable === undefined) {
+    readable = readableFormat.format(new Date(iso));
+    if (minute !== null) {
+      if (readableByMinute.size >= MINUTES_KEPT) readableByMinute.clear();
+      readableByMinute.set(minute, readable);
+    }
+  }
+  return { value: iso, readable };
 }
 
 const UNITS = ['B', 'KB', 'MB', 'GB'];

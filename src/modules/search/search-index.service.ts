@@ -42,11 +42,14 @@ export class SearchIndex implements OnApplicationBootstrap {
     this.store = db.dialect === 'postgres' ? new PostgresSearchStore() : new SqliteSearchStore(db);
   }
 
-  /** (Re)indexes one asset from its current rows, within `em`'s transaction. */
-  async index(em: EntityManager, assetId: string): Promise<void> {
+  /**
+   * (Re)indexes one asset from its current rows, within `em`'s transaction. `created`: the
+   * asset was created in this transaction (nothing indexed to replace).
+   */
+  async index(em: EntityManager, assetId: string, options: { created?: boolean } = {}): Promise<void> {
     const doc = await this.load(em, assetId);
     if (!doc) return this.store.remove(em, assetId);
-    await this.store.write(em, doc, analyse(doc));
+    await this.store.write(em, doc, analyse(doc), options.created === true);
   }
 
   /** Drops one asset from the index, within `em`'s transaction. */

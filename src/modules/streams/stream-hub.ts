@@ -128,6 +128,8 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private stopping = false;
   private tailing: Promise<void> | null = null;
   private again = false;
+  /** Woken while no socket watched a view: `position` may lag the outbox (see `tailOnce`). */
+  private behind = false;
   private heartbeat: NodeJS.Timeout | null = null;
   /** The latest first frame of each view (see `snapshot`); `at` is null while it is being read. */
   private readonly snapshots = new Map<StreamView, SnapshotEntry>();
@@ -227,6 +229,7 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     const sub: Subscriber = { socket, view, ids: idsRaw === 'true', cursor: 0, live: false, catchingUp: false };
     const subscribers = this.byView.get(view)!;
     subscribers.add(sub);
+    if (this.behind) this.wake();
     socket.once('close', () => {
       subscribers.delete(sub);
       this.sockets.delete(socket);
@@ -237,6 +240,11 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   /** Reads the outbox soon (coalesced: at most one read in flight and one queued). */
   wake(): void {
     if (!this.started || this.stopping) return;
+    if (!this.watched()) {
+      // Nobody to hand events to: no read at all (a busy writer wakes this on every commit).
+      this.behind = true;
+      return;
+    }
     if (this.tailing) {
       this.again = true;
       return;
@@ -340,8 +348,28 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     } while (this.again && !this.stopping);
   }
 
+  private watched(): boolean {
+    for (const subs of this.byView.values()) if (subs.size) return true;
+    return false;
+  }
+
+  /**
+   * After wake-ups with nobody watching, the events appended meanwhile are skipped rather than
+   * read: `position` moves to the outbox head, but never past a live socket's cursor (it went
+   * live at the old position and still needs what follows its cursor). Sockets catching up
+   * read on until they reach the new position.
+   */
+  private async skipUnwatched(): Promise<void> {
+    this.behind = false;
+    const head = await this.db.read((em) => this.outbox.head(em));
+    let target = head;
+    for (const subs of this.byView.values()) for (const sub of subs) if (sub.live) target = Math.min(target, sub.cursor);
+    if (target > this.position) this.position = target;
+  }
+
   /** One batch: frames are made first (reads), then handed out in one synchronous step. */
   private async tailOnce(): Promise<boolean> {
+    if (this.behind) await this.skipUnwatched();
     const from = this.position;
     const watched = [...this.byView].filter(([, subs]) => subs.size > 0).map(([view]) => view);
     const { events, frames } = await this.db.read(async (em) => {

@@ -44,10 +44,17 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
     private readonly outbox: OutboxReader,
     appends: Outbox,
   ) {
-    // SQLite: a read waits for the writer holding the database, i.e. for the COMMIT (or
-    // rollback) of the batch that appended, so this fires right after the commit. PostgreSQL
-    // needs nothing: its NOTIFY reaches this instance's LISTEN as well.
-    if (db.dialect === 'sqlite') appends.onAppend(() => void db.read(async () => undefined).then(() => this.committed(), () => undefined));
+    // SQLite: fires right after the COMMIT (or rollback) of the batch that appended.
+    // PostgreSQL needs nothing: its NOTIFY reaches this instance's LISTEN as well.
+    if (db.dialect === 'sqlite') {
+      let scheduled: Promise<void> | null = null; // one wake-up per batch, however many appends
+      appends.onAppend(() => {
+        const ended = db.batchEnded();
+        if (ended === scheduled) return;
+        scheduled = ended;
+        void ended.then(() => this.committed());
+      });
+    }
   }
 
   async onApplicationBootstrap(): Promise<void> {

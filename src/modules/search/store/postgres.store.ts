@@ -22,7 +22,7 @@ const likeEscape = (value: string): string => value.replace(/[\\%_]/g, (c) => `\
  * search, `search_vocab` (C collation) for typo candidates, `search_tags` for tag search.
  */
 export class PostgresSearchStore implements SearchStore {
-  async write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms): Promise<void> {
+  async write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms, created: boolean): Promise<void> {
     await em.query(
       `INSERT INTO search_documents (asset_id, pseudo, name, annotations, content, tags, websites, specifics, created_at, updated_at, head, doc)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
@@ -49,7 +49,7 @@ export class PostgresSearchStore implements SearchStore {
         terms.content,
       ],
     );
-    await em.query(`DELETE FROM search_tags WHERE asset_id = $1`, [doc.assetId]);
+    if (!created) await em.query(`DELETE FROM search_tags WHERE asset_id = $1`, [doc.assetId]);
     if (doc.tags.length) {
       await em.query(`INSERT INTO search_tags (asset_id, tag) SELECT $1, t FROM unnest($2::varchar[]) t ON CONFLICT DO NOTHING`, [doc.assetId, doc.tags]);
     }

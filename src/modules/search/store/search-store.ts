@@ -41,7 +41,8 @@ export type WordQuery = string[][][];
 
 /** Storage and retrieval of the index, one implementation per dialect. */
 export interface SearchStore {
-  write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms): Promise<void>;
+  /** `created`: the asset was created in this transaction, so there is nothing to replace. */
+  write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms, created: boolean): Promise<void>;
   remove(em: EntityManager, assetId: string): Promise<void>;
   /** Asset ids matching a word query, best first. */
   words(em: EntityManager, query: WordQuery, mode: 'AND' | 'OR', scope: Scope, limit: number): Promise<string[]>;
