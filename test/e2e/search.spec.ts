@@ -173,6 +173,22 @@ describe('search', () => {
       expect(ids(await search(undefined, 'pyth'))).toEqual([]);
     });
 
+    it('orders tag results by tags matched, then most recently updated; pseudo assets only with pseudo=true', async () => {
+      const older = await create('tagOld', 'first snippet about the lantern tag', { name: 'lantern one', tags: [{ text: 'lantern' }] });
+      const newer = await create('tagNew', 'second snippet about the lantern tag', { name: 'lantern two', tags: [{ text: 'lantern' }, { text: 'wick' }] });
+      const hidden = await create('tagPseudo', 'pseudo snippet about the lantern tag', { tags: [{ text: 'lantern' }] }, { pseudo: true });
+      expect(ids(await search(undefined, 'lantern'))).toEqual([newer, older]);
+      expect(ids(await search(undefined, 'lantern', { pseudo: true }))).toEqual([hidden, newer, older]);
+      // Both tags outrank one tag, whatever the recency.
+      expect(ids(await search(undefined, 'wick,lantern'))).toEqual([newer, older]);
+      // Updating the older asset makes it the most recent.
+      await asset.assetUpdate({ asset: { ...(await assets.assetsSpecificAssetSnapshot({ asset: older })), name: 'lantern one, renamed' } });
+      expect(ids(await search(undefined, 'lantern'))).toEqual([older, newer]);
+      expect(ids(await search(undefined, 'lantern,wick'))).toEqual([newer, older]);
+      await assets.assetsDeleteAsset({ asset: older });
+      expect(ids(await search(undefined, 'lantern'))).toEqual([newer]);
+    });
+
     it('intersects a query with tags', async () => {
       expect(ids(await search('user', 'python'))).toEqual([]);
       const found = await search('yaml', 'python');

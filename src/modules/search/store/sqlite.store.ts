@@ -74,7 +74,12 @@ export class SqliteSearchStore implements SearchStore {
     ]);
     await this.db.query(em, `INSERT INTO search_trigrams (rowid, name, head) VALUES (?, ?, ?)`, [docId, doc.name.toLowerCase(), terms.head]);
     if (doc.tags.length) {
-      await this.db.query(em, `INSERT OR IGNORE INTO search_tags (asset_id, tag) SELECT ?, value FROM json_each(?)`, [doc.assetId, JSON.stringify(doc.tags)]);
+      await this.db.query(em, `INSERT OR IGNORE INTO search_tags (asset_id, tag, pseudo, updated_at) SELECT ?, value, ?, ? FROM json_each(?)`, [
+        doc.assetId,
+        doc.pseudo ? 1 : 0,
+        doc.updatedAt,
+        JSON.stringify(doc.tags),
+      ]);
     }
     // Multi-row VALUES: about 2.5x faster here than json_each with json_extract.
     for (let i = 0; i < terms.vocabulary.length; i += VOCAB_CHUNK) {
@@ -119,14 +124,26 @@ export class SqliteSearchStore implements SearchStore {
     return this.ranked(em, 'search_trigrams', TRIGRAM_WEIGHTS, match, scope, limit);
   }
 
+  /**
+   * Most tags matched first, then most recently updated. When the scope needs nothing but the
+   * tag rows (which carry `pseudo` and `updated_at`), one tag is an index walk that stops at
+   * `limit`, several are grouped over their tag rows alone; otherwise the documents are joined.
+   */
   async tags(em: EntityManager, tags: string[], scope: Scope, limit: number): Promise<Array<{ id: string; count: number }>> {
     const sql = new Sql('sqlite');
-    const rows: Array<{ id: string; n: number }> = await this.db.query(em,
-      `SELECT d.asset_id AS id, COUNT(*) AS n FROM search_tags t JOIN search_documents d ON d.asset_id = t.asset_id
-       WHERE t.tag IN ${sql.list(tags)} AND ${scopeSql(sql, scope)}
-       GROUP BY d.asset_id, d.updated_at ORDER BY n DESC, d.updated_at DESC LIMIT ${sql.p(limit)}`,
-      sql.params,
-    );
+    const onTagRows = !scope.space && !scope.exclude?.length && !scope.filters && tags.every((tag) => !scope.anyTags || scope.anyTags.includes(tag));
+    const pseudo = scope.pseudo ? '' : 'AND NOT t.pseudo';
+    const text =
+      onTagRows && tags.length === 1
+        ? `SELECT t.asset_id AS id, 1 AS n FROM search_tags t WHERE t.tag = ${sql.p(tags[0])} ${pseudo}
+           ORDER BY t.updated_at DESC, t.asset_id DESC LIMIT ${sql.p(limit)}`
+        : onTagRows
+          ? `SELECT t.asset_id AS id, COUNT(*) AS n FROM search_tags t WHERE t.tag IN ${sql.list(tags)} ${pseudo}
+             GROUP BY t.asset_id ORDER BY n DESC, MAX(t.updated_at) DESC, t.asset_id DESC LIMIT ${sql.p(limit)}`
+          : `SELECT d.asset_id AS id, COUNT(*) AS n FROM search_tags t JOIN search_documents d ON d.asset_id = t.asset_id
+             WHERE t.tag IN ${sql.list(tags)} AND ${scopeSql(sql, scope)}
+             GROUP BY d.asset_id, d.updated_at ORDER BY n DESC, d.updated_at DESC, d.asset_id DESC LIMIT ${sql.p(limit)}`;
+    const rows: Array<{ id: string; n: number }> = await this.db.query(em, text, sql.params);
     return rows.map((row) => ({ id: row.id, count: Number(row.n) }));
   }
 
