@@ -114,10 +114,13 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     });
   });
 
-  fastify.addHook('onResponse', (request, reply, done) => {
-    logger.debug(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
-    done();
-  });
+  // A request log only at debug level: the hook would otherwise build a discarded line per request.
+  if (config.logLevel === 'debug' || config.logLevel === 'verbose') {
+    fastify.addHook('onResponse', (request, reply, done) => {
+      logger.debug(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
+      done();
+    });
+  }
 
   SwaggerModule.setup('docs', app, () => openApiDocument(app), { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
 }
