@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery } from './search-store';
-import { Sql, scopeSql } from './sql';
+import { Sql, recentSql, scopeSql, taggedSql } from './sql';
 
 /** Document frequencies are counted up to this many (enough to rank terms; idf saturates). */
 const DF_CAP = 10_000;
@@ -93,21 +93,13 @@ export class PostgresSearchStore implements SearchStore {
 
   async tags(em: EntityManager, tags: string[], scope: Scope, limit: number): Promise<Array<{ id: string; count: number }>> {
     const sql = new Sql('postgres');
-    const rows: Array<{ id: string; n: string }> = await em.query(
-      `SELECT d.asset_id AS id, COUNT(*) AS n FROM search_tags t JOIN search_documents d ON d.asset_id = t.asset_id
-       WHERE t.tag IN ${sql.list(tags)} AND ${scopeSql(sql, scope)}
-       GROUP BY d.asset_id, d.updated_at ORDER BY n DESC, d.updated_at DESC LIMIT ${sql.p(limit)}`,
-      sql.params,
-    );
+    const rows: Array<{ id: string; n: string }> = await em.query(taggedSql(sql, tags, scope, limit), sql.params);
     return rows.map((row) => ({ id: row.id, count: Number(row.n) }));
   }
 
   async recent(em: EntityManager, scope: Scope, limit: number): Promise<string[]> {
     const sql = new Sql('postgres');
-    const rows: Array<{ id: string }> = await em.query(
-      `SELECT d.asset_id AS id FROM search_documents d WHERE ${scopeSql(sql, scope)} ORDER BY d.updated_at DESC, d.asset_id DESC LIMIT ${sql.p(limit)}`,
-      sql.params,
-    );
+    const rows: Array<{ id: string }> = await em.query(recentSql(sql, scope, limit), sql.params);
     return rows.map((row) => row.id);
   }
 

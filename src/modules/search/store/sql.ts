@@ -76,3 +76,15 @@ export function scopeSql(sql: Sql, scope: Scope): string {
   if (scope.filters) all.push(filtersSql(sql, scope.filters, scope.casing ?? false));
   return all.length ? all.join(' AND ') : '1 = 1';
 }
+
+/** Assets in scope having any of `tags`, most tags matched first, then most recently updated. */
+export function taggedSql(sql: Sql, tags: string[], scope: Scope, limit: number): string {
+  return `SELECT d.asset_id AS id, COUNT(*) AS n FROM search_tags t JOIN search_documents d ON d.asset_id = t.asset_id
+    WHERE t.tag IN ${sql.list(tags)} AND ${scopeSql(sql, scope)}
+    GROUP BY d.asset_id, d.updated_at ORDER BY n DESC, d.updated_at DESC, d.asset_id DESC LIMIT ${sql.p(limit)}`;
+}
+
+/** Assets in scope, most recently updated first. */
+export function recentSql(sql: Sql, scope: Scope, limit: number): string {
+  return `SELECT d.asset_id AS id FROM search_documents d WHERE ${scopeSql(sql, scope)} ORDER BY d.updated_at DESC, d.asset_id DESC LIMIT ${sql.p(limit)}`;
+}

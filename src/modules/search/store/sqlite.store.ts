@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
 import { reverse } from '../terms';
 import { IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery } from './search-store';
-import { Sql, scopeSql } from './sql';
+import { Sql, recentSql, scopeSql, taggedSql } from './sql';
 
 /**
  * Very common terms match most of the index; bm25 is then computed over the most recent
@@ -140,19 +140,14 @@ export class SqliteSearchStore implements SearchStore {
         : onTagRows
           ? `SELECT t.asset_id AS id, COUNT(*) AS n FROM search_tags t WHERE t.tag IN ${sql.list(tags)} ${pseudo}
              GROUP BY t.asset_id ORDER BY n DESC, MAX(t.updated_at) DESC, t.asset_id DESC LIMIT ${sql.p(limit)}`
-          : `SELECT d.asset_id AS id, COUNT(*) AS n FROM search_tags t JOIN search_documents d ON d.asset_id = t.asset_id
-             WHERE t.tag IN ${sql.list(tags)} AND ${scopeSql(sql, scope)}
-             GROUP BY d.asset_id, d.updated_at ORDER BY n DESC, d.updated_at DESC, d.asset_id DESC LIMIT ${sql.p(limit)}`;
+          : taggedSql(sql, tags, scope, limit);
     const rows: Array<{ id: string; n: number }> = await this.db.query(em, text, sql.params);
     return rows.map((row) => ({ id: row.id, count: Number(row.n) }));
   }
 
   async recent(em: EntityManager, scope: Scope, limit: number): Promise<string[]> {
     const sql = new Sql('sqlite');
-    const rows: Array<{ id: string }> = await this.db.query(em,
-      `SELECT d.asset_id AS id FROM search_documents d WHERE ${scopeSql(sql, scope)} ORDER BY d.updated_at DESC, d.asset_id DESC LIMIT ${sql.p(limit)}`,
-      sql.params,
-    );
+    const rows: Array<{ id: string }> = await this.db.query(em, recentSql(sql, scope, limit), sql.params);
     return rows.map((row) => row.id);
   }
 
