@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery } from './search-store';
-import { Sql, recentSql, scopeSql, taggedSql } from './sql';
+import { Sql, lengthsBetween, recentSql, scopeSql, taggedSql } from './sql';
 
 /** Document frequencies are counted up to this many (enough to rank terms; idf saturates). */
 const DF_CAP = 10_000;
@@ -122,9 +122,9 @@ export class PostgresSearchStore implements SearchStore {
 
   async vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]> {
     const rows: Array<{ term: string }> = await em.query(
-      `(SELECT term FROM search_vocab WHERE term >= $1 AND term < $2 AND len BETWEEN $5 AND $6 LIMIT 5000)
-       UNION (SELECT term FROM search_vocab WHERE rev >= reverse($3) AND rev < reverse($3) || $4 AND len BETWEEN $5 AND $6 LIMIT 5000)`,
-      [prefix, `${prefix}\uffff`, suffix, '\uffff', minLength, maxLength],
+      `(SELECT term FROM search_vocab WHERE len = ANY($5::int[]) AND term >= $1 AND term < $2 LIMIT 5000)
+       UNION (SELECT term FROM search_vocab WHERE len = ANY($5::int[]) AND rev >= reverse($3) AND rev < reverse($3) || $4 LIMIT 5000)`,
+      [prefix, `${prefix}\uffff`, suffix, '\uffff', lengthsBetween(minLength, maxLength)],
     );
     return rows.map((row) => row.term);
   }

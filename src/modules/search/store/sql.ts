@@ -88,3 +88,8 @@ export function taggedSql(sql: Sql, tags: string[], scope: Scope, limit: number)
 export function recentSql(sql: Sql, scope: Scope, limit: number): string {
   return `SELECT d.asset_id AS id FROM search_documents d WHERE ${scopeSql(sql, scope)} ORDER BY d.updated_at DESC, d.asset_id DESC LIMIT ${sql.p(limit)}`;
 }
+
+/** The term lengths from `min` to `max` (typo correction looks each one up separately). */
+export function lengthsBetween(min: number, max: number): number[] {
+  return Array.from({ length: Math.max(0, max - min + 1) }, (_, i) => min + i);
+}

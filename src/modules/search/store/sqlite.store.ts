@@ -2,7 +2,7 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
 import { reverse } from '../terms';
 import { IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery } from './search-store';
-import { Sql, recentSql, scopeSql, taggedSql } from './sql';
+import { Sql, lengthsBetween, recentSql, scopeSql, taggedSql } from './sql';
 
 /**
  * Very common terms match most of the index; bm25 is then computed over the most recent
@@ -169,10 +169,14 @@ export class SqliteSearchStore implements SearchStore {
   }
 
   async vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]> {
+    // len IN (...): one seek per length on (len, term) / (len, rev); a range would walk the whole prefix.
+    const lengths = lengthsBetween(minLength, maxLength);
+    const sql = new Sql('sqlite');
+    const range = (column: string, from: string) => `len IN (${lengths.map((n) => sql.p(n)).join(', ')}) AND ${column} >= ${sql.p(from)} AND ${column} < ${sql.p(`${from}\uffff`)}`;
     const rows: Array<{ term: string }> = await this.db.query(em,
-      `SELECT term FROM (SELECT term FROM search_vocab WHERE term >= ?1 AND term < ?2 AND len BETWEEN ?5 AND ?6 LIMIT 5000)
-       UNION SELECT term FROM (SELECT term FROM search_vocab WHERE rev >= ?3 AND rev < ?4 AND len BETWEEN ?5 AND ?6 LIMIT 5000)`,
-      [prefix, `${prefix}\uffff`, reverse(suffix), `${reverse(suffix)}\uffff`, minLength, maxLength],
+      `SELECT term FROM (SELECT term FROM search_vocab WHERE ${range('term', prefix)} LIMIT 5000)
+       UNION SELECT term FROM (SELECT term FROM search_vocab WHERE ${range('rev', reverse(suffix))} LIMIT 5000)`,
+      sql.params,
     );
     return rows.map((row) => row.term);
   }
