@@ -93,7 +93,7 @@ async function main() {
         };
         await insert('assets', 'id, name, creator, mechanism, favorited, pseudo, score_manual, score_automatic, created_at, updated_at', batch.map((a) => [a.id, a.name, creator, 'MANUAL', false, false, 0, 0, now, now]));
         await insert('formats', 'id, asset_id, position, role, generic, specific, application_id, creator, raw, bytes, created_at, updated_at', batch.map((a) => [randomUUID(), a.id, 0, 'BOTH', a.generic, a.specific, applicationId, creator, a.text, Buffer.byteLength(a.text), now, now]));
-        for (const a of batch) await index.index(em, a.id);
+        for (const a of batch) await index.reindex(em, a.id);
       });
       loaded += n;
       if (loaded % 10_000 < BATCH) process.stderr.write(`  loaded ${loaded}/${target}\n`);

@@ -4,10 +4,12 @@
 //   npx nest build && node bench/search.js
 //
 // Env: BENCH_ASSETS (default 100000), BENCH_QUERIES (timed queries per class, default 300),
-//      BENCH_CREATES (default 2000), DATABASE_URL (PostgreSQL instead of a temporary SQLite file).
+//      BENCH_CREATES (default 2000), DATABASE_URL (PostgreSQL instead of a temporary SQLite file),
+//      BENCH_DATA_DIR (keep the SQLite data there; a directory already holding the corpus is reused,
+//      not reloaded), BENCH_CLASSES (a regular expression: only the query classes it matches).
 // The corpus is loaded in bulk, 1000 assets per transaction: asset, format and tag rows by plain
-// multi-row INSERTs, websites through AssetWriter, and the index through SearchIndex.index, exactly
-// what the create command calls. Queries and creates go over HTTP to the real app.
+// multi-row INSERTs, websites through AssetWriter, and the index through AssetReader.one and
+// SearchIndex.index, exactly what the create command calls. Queries and creates go over HTTP to the real app.
 'use strict';
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
@@ -22,6 +24,7 @@ const { loadConfig } = require(join(dist, 'common', 'config', 'app-config'));
 const { Database } = require(join(dist, 'common', 'database', 'database.service'));
 const { SearchIndex } = require(join(dist, 'modules', 'search', 'search-index.service'));
 const { AssetWriter } = require(join(dist, 'modules', 'assets', 'asset.writer'));
+const { AssetReader } = require(join(dist, 'modules', 'assets', 'asset.reader'));
 const { AssetEntity } = require(join(dist, 'modules', 'assets', 'asset.entity'));
 const { FormatEntity } = require(join(dist, 'modules', 'assets', 'format.entity'));
 const { SearchEngine } = require(join(dist, 'modules', 'search', 'search-engine.service'));
@@ -30,18 +33,20 @@ const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
 const CREATES = Number(process.env.BENCH_CREATES ?? 2000);
 const BATCH = 1000;
+const DATA_DIR = process.env.BENCH_DATA_DIR;
+const CLASSES = new RegExp(process.env.BENCH_CLASSES ?? '');
 
 function percentile(sorted, p) {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 }
 
 async function main() {
-  const dataDir = mkdtempSync(join(tmpdir(), 'trove-bench-search-'));
+  const dataDir = DATA_DIR ?? mkdtempSync(join(tmpdir(), 'trove-bench-search-'));
   const config = loadConfig({ ...process.env, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0', TROVE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: process.env.DATABASE_URL ?? '' });
   const app = await createApp(config);
   const shutdown = async () => {
     await app.close().catch(() => undefined);
-    rmSync(dataDir, { recursive: true, force: true });
+    if (!DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
   };
   process.once('SIGINT', () => shutdown().then(() => process.exit(130)));
   try {
@@ -54,6 +59,7 @@ async function main() {
   const db = app.get(Database);
   const index = app.get(SearchIndex);
   const writer = app.get(AssetWriter);
+  const reader = app.get(AssetReader);
   const post = (path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   const seedOf = (a, classified) => ({
@@ -70,10 +76,10 @@ async function main() {
   const applicationId = first.formats.iterable[0].application.id;
   const creator = first.creator;
   const loadStart = performance.now();
-  let loaded = 1;
+  const [{ n: present }] = await db.read((em) => em.query(`SELECT COUNT(*) AS n FROM assets`));
+  let loaded = DATA_DIR ? Number(present) : 1;
   const pg = config.dialect === 'postgres';
   const tagIds = new Map();
-  let chars = 0;
   while (loaded < ASSETS) {
     const n = Math.min(BATCH, ASSETS - loaded);
     const batch = Array.from({ length: n }, () => ({ id: randomUUID(), ...corpus.asset() }));
@@ -102,14 +108,14 @@ async function main() {
       for (const a of batch) if (a.website) await writer.setWebsites(em, a.id, [{ url: a.website, name: 'docs' }]);
       // ... and the index through exactly what the create command calls.
       for (const a of batch) {
-        await index.index(em, a.id);
-        chars += a.text.length;
+        await index.index(em, await reader.one(em, a.id), { created: true });
       }
     });
     loaded += n;
     if (loaded % 10_000 < BATCH) process.stderr.write(`  loaded ${loaded}/${ASSETS} (${Math.round(loaded / ((performance.now() - loadStart) / 1000))}/s)\n`);
   }
   const loadSeconds = (performance.now() - loadStart) / 1000;
+  const loadRate = loaded > Number(present) ? (loaded - Number(present)) / loadSeconds : NaN;
 
   // 2. Query classes, drawn from the same generator (fixed seed) so they hit real content.
   const q = new Corpus(7);
@@ -136,7 +142,7 @@ async function main() {
   ];
   const engine = app.get(SearchEngine);
   const rows = [];
-  for (const [name, make] of classes) {
+  for (const [name, make] of classes.filter(([name]) => CLASSES.test(name))) {
     // In process: the search itself (index queries, fusion, loading the 20 result assets), no HTTP.
     const inner = [];
     for (let i = 0; i < QUERIES + 20; i++) {
@@ -182,9 +188,10 @@ async function main() {
   const createClassified = await creates(CREATES, true);
   const createDetected = await creates(Math.ceil(CREATES / 4), false);
 
+  const [{ chars }] = await db.read((em) => em.query(`SELECT AVG(LENGTH(raw)) AS chars FROM formats`));
   const fmt = (n) => n.toFixed(1);
   const out = [];
-  out.push(`Search over ${ASSETS.toLocaleString('en-US')} generated assets (${(chars / ASSETS).toFixed(0)} characters of text on average), ${config.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${cpus().length} cores (${cpus()[0].model.trim()}), Node ${process.version}.`);
+  out.push(`Search over ${ASSETS.toLocaleString('en-US')} generated assets (${Number(chars).toFixed(0)} characters of text on average), ${config.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${cpus().length} cores (${cpus()[0].model.trim()}), Node ${process.version}.`);
   out.push('HTTP: measured by the client over 127.0.0.1, one request at a time, up to 20 full Assets per response; each answer also');
   out.push('records a "searched" activity per result (a write transaction) that the next request may wait for.');
   out.push('Engine: the same queries in process (SearchEngine.search inside Database.read: index queries, fusion, loading the results).');
@@ -195,7 +202,7 @@ async function main() {
   out.push('');
   out.push('| write path | rate |');
   out.push('|---|---:|');
-  out.push(`| bulk load (multi-row INSERTs + SearchIndex.index, 1000 per transaction) | ${Math.round(ASSETS / loadSeconds)} assets/s |`);
+  out.push(`| bulk load (multi-row INSERTs + SearchIndex.index, 1000 per transaction) | ${Number.isNaN(loadRate) ? 'reused' : `${Math.round(loadRate)} assets/s`} |`);
   out.push(`| POST /assets/create, classification given (4 clients) | ${Math.round(createClassified)} assets/s |`);
   out.push(`| POST /assets/create, language detected (4 clients) | ${Math.round(createDetected)} assets/s |`);
   console.log(out.join('\n'));

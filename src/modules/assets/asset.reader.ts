@@ -139,10 +139,21 @@ export class AssetReader {
 
   /** The live asset with everything its wire form shows, in one statement; 404 / 410 otherwise. */
   async one(em: EntityManager, id: string): Promise<AssetAggregate> {
-    const [row] = await this.db.query(em, aggregateSql(em, `a.id = ${placeholders(em, 1)}`), [id]);
+    const row = await this.row(em, id);
     if (!row) throw new NotFoundException(`asset ${id} not found`);
     if (row.deleted_at) throw new GoneException(`asset ${id} no longer exists`);
     return aggregateOf(em, row);
+  }
+
+  /** As `one`, but null for an unknown or deleted asset. */
+  async live(em: EntityManager, id: string): Promise<AssetAggregate | null> {
+    const row = await this.row(em, id);
+    return row && !row.deleted_at ? aggregateOf(em, row) : null;
+  }
+
+  private async row(em: EntityManager, id: string): Promise<Row | undefined> {
+    const [row] = await this.db.query(em, aggregateSql(em, `a.id = ${placeholders(em, 1)}`), [id]);
+    return row;
   }
 
   /** Live assets, most recent first. */

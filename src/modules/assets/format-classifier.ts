@@ -101,7 +101,7 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
         { generic: label.generic, specific: label.specific, classificationPending: false },
       );
       if (result.affected === 0) return false;
-      await this.search.index(em, format.assetId); // the index keeps each asset's languages for filters
+      await this.search.reindex(em, format.assetId); // the index keeps each asset's languages for filters
       await this.outbox.append(em, 'assets', format.assetId);
       return true;
     });

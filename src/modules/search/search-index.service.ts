@@ -1,6 +1,8 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../../common/database/database.service';
+import { AssetReader } from '../assets/asset.reader';
+import { AssetAggregate } from '../assets/wire/asset.wire';
 import { PostgresSearchStore } from './store/postgres.store';
 import { IndexTerms, IndexedDocument, SearchStore } from './store/search-store';
 import { SqliteSearchStore } from './store/sqlite.store';
@@ -8,15 +10,6 @@ import { MAX_INDEXED_CHARS, indexText, vocabulary } from './terms';
 
 /** Characters of the text (after the name) that substring search covers. */
 export const HEAD_CHARS = 2000;
-
-interface SourceRow {
-  kind: 'a' | 'f' | 'n' | 't' | 'w';
-  x: string | null;
-  y: string | null;
-  z: string | null;
-  w: string | null;
-  v: string | null;
-}
 
 /** Tags are matched by their text, case-insensitively, spaces collapsed. */
 export function normaliseTag(text: string): string {
@@ -38,18 +31,26 @@ export class SearchIndex implements OnApplicationBootstrap {
   private readonly logger = new Logger('SearchIndex');
   readonly store: SearchStore;
 
-  constructor(private readonly db: Database) {
+  constructor(
+    private readonly db: Database,
+    private readonly reader: AssetReader,
+  ) {
     this.store = db.dialect === 'postgres' ? new PostgresSearchStore() : new SqliteSearchStore(db);
   }
 
   /**
-   * (Re)indexes one asset from its current rows, within `em`'s transaction. `created`: the
-   * asset was created in this transaction (nothing indexed to replace).
+   * Indexes one live asset as `aggregate` shows it (read within `em`'s transaction, after the
+   * change). `created`: the asset was created in this transaction (nothing indexed to replace).
    */
-  async index(em: EntityManager, assetId: string, options: { created?: boolean } = {}): Promise<void> {
-    const doc = await this.load(em, assetId);
-    if (!doc) return this.store.remove(em, assetId);
+  async index(em: EntityManager, aggregate: AssetAggregate, options: { created?: boolean } = {}): Promise<void> {
+    const doc = documentOf(aggregate);
     await this.store.write(em, doc, analyse(doc), options.created === true);
+  }
+
+  /** Reindexes one asset from its current rows, within `em`'s transaction (drops it once deleted). */
+  async reindex(em: EntityManager, assetId: string): Promise<void> {
+    const aggregate = await this.reader.live(em, assetId);
+    await (aggregate ? this.index(em, aggregate) : this.store.remove(em, assetId));
   }
 
   /** Drops one asset from the index, within `em`'s transaction. */
@@ -64,42 +65,28 @@ export class SearchIndex implements OnApplicationBootstrap {
       const ids = await this.db.read((em) => this.store.missing(em, 500));
       if (ids.length === 0) break;
       await this.db.transaction(async (em) => {
-        for (const id of ids) await this.index(em, id);
+        for (const id of ids) await this.reindex(em, id);
       });
       total += ids.length;
     }
     if (total) this.logger.log(`indexed ${total} assets that were missing from the search index`);
   }
+}
 
-  /** One round trip: the asset row and its formats, annotations, tags and websites. */
-  private async load(em: EntityManager, assetId: string): Promise<IndexedDocument | null> {
-    const p = this.db.dialect === 'postgres' ? '$1' : '?1';
-    const sqlite = this.db.dialect === 'sqlite';
-    const rows: SourceRow[] = await ((sql: string, params: unknown[]) => this.db.query<SourceRow>(em, sql, params))(
-      `SELECT 'a' AS kind, a.name AS x, CASE WHEN a.pseudo THEN '1' ELSE '0' END AS y, a.created_at AS z, a.updated_at AS w, a.deleted_at AS v FROM assets a WHERE a.id = ${p}
-       UNION ALL SELECT 'f', f.raw, f.specific, CAST(f.position AS varchar(12)), NULL, NULL FROM formats f WHERE f.asset_id = ${p}
-       UNION ALL SELECT 'n', n.text, n.created_at, NULL, NULL, NULL FROM annotations n WHERE n.asset_id = ${p}
-       UNION ALL SELECT 't', t.text, NULL, NULL, NULL, NULL FROM asset_tags at JOIN tags t ON t.id = at.tag_id WHERE at.asset_id = ${p}
-       UNION ALL SELECT 'w', ws.url, ws.name, NULL, NULL, NULL FROM asset_websites aw JOIN websites ws ON ws.id = aw.website_id WHERE aw.asset_id = ${p}`,
-      [assetId],
-    );
-    const asset = rows.find((r) => r.kind === 'a');
-    if (!asset || asset.v) return null;
-    const formats = rows.filter((r) => r.kind === 'f').sort((a, b) => Number(a.z) - Number(b.z));
-    const annotations = rows.filter((r) => r.kind === 'n').sort((a, b) => (a.y ?? '').localeCompare(b.y ?? ''));
-    return {
-      assetId,
-      pseudo: asset.y === '1',
-      name: asset.x ?? '',
-      annotations: annotations.map((r) => r.x ?? '').join('\n'),
-      content: formats.map((r) => r.x ?? '').join('\n'),
-      tags: [...new Set(rows.filter((r) => r.kind === 't').map((r) => normaliseTag(r.x ?? '')))],
-      websites: rows.filter((r) => r.kind === 'w').map((r) => `${r.x ?? ''} ${r.y ?? ''}`.toLowerCase()),
-      specifics: [...new Set(formats.map((r) => r.y ?? '').filter(Boolean))],
-      createdAt: asset.z!,
-      updatedAt: asset.w!,
-    };
-  }
+/** What the index keeps of an asset. */
+function documentOf({ asset, formats, annotations, tags, websites }: AssetAggregate): IndexedDocument {
+  return {
+    assetId: asset.id,
+    pseudo: Boolean(asset.pseudo),
+    name: asset.name ?? '',
+    annotations: annotations.map((n) => n.text).join('\n'),
+    content: formats.map((f) => f.raw).join('\n'),
+    tags: [...new Set(tags.map((t) => normaliseTag(t.text)))],
+    websites: websites.map((w) => `${w.url} ${w.name}`.toLowerCase()),
+    specifics: [...new Set(formats.map((f) => f.specific).filter(Boolean))],
+    createdAt: asset.createdAt,
+    updatedAt: asset.updatedAt,
+  };
 }
 
 function analyse(doc: IndexedDocument): IndexTerms {

@@ -81,7 +81,7 @@ export class ChangeAssetLinkHandler implements ICommandHandler<ChangeAssetLinkCo
       else await em.delete(spec.join, where);
       await em.update(AssetEntity, { id: assetId }, { updatedAt: now });
       await em.update(spec.target, { id: targetId }, { updatedAt: now });
-      await this.search.index(em, assetId);
+      await this.search.reindex(em, assetId);
       await this.outbox.append(em, 'assets', assetId);
       return true;
     });

@@ -110,9 +110,10 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
       if (metadata?.tags?.length) await this.writer.setTags(em, id, metadata.tags);
       if (metadata?.websites?.length) await this.writer.setWebsites(em, id, metadata.websites);
       if (metadata?.annotations?.length) await this.writer.addAnnotations(em, id, metadata.annotations);
-      await this.search.index(em, id, { created: true });
+      const aggregate = await this.reader.one(em, id);
+      await this.search.index(em, aggregate, { created: true });
       if (idempotent) await this.idempotency.record(em, idempotent, id);
-      const wire = assetWire(await this.reader.one(em, id), transferables);
+      const wire = assetWire(aggregate, transferables);
       await this.outbox.append(em, 'assets', id);
       return wire;
     });

@@ -69,12 +69,11 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
       const changed = formats.filter((f) => TEXT_GENERICS.has(f.generic) && (f.generic !== current.generic || f.specific !== current.specific));
       const now = nowIso();
       for (const format of changed) await em.update(FormatEntity, { id: format.id }, { ...current, updatedAt: now });
-      if (changed.length) {
-        await em.update(AssetEntity, { id: assetId }, { updatedAt: now });
-        await this.search.index(em, assetId);
-      }
+      if (changed.length) await em.update(AssetEntity, { id: assetId }, { updatedAt: now });
+      const aggregate = await this.reader.one(em, assetId);
+      if (changed.length) await this.search.index(em, aggregate);
       const before = changed[0] ? { generic: changed[0].generic, specific: changed[0].specific } : null;
-      const wire = assetWire(await this.reader.one(em, assetId), transferables);
+      const wire = assetWire(aggregate, transferables);
       if (changed.length) await this.outbox.append(em, 'assets', assetId);
       return { wire, previous: before };
     });

@@ -85,8 +85,9 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
       if (dto.annotations) await this.writer.setAnnotations(em, asset.id, dto.annotations.iterable);
       if (dto.tags) await this.writer.setTags(em, asset.id, dto.tags.iterable);
       if (dto.websites) await this.writer.setWebsites(em, asset.id, dto.websites.iterable);
-      await this.search.index(em, asset.id);
-      const wire = assetWire(await this.reader.one(em, asset.id), transferables);
+      const aggregate = await this.reader.one(em, asset.id);
+      await this.search.index(em, aggregate);
+      const wire = assetWire(aggregate, transferables);
       await this.outbox.append(em, 'assets', asset.id);
       return wire;
     });
