@@ -321,6 +321,15 @@ describe('core asset store', () => {
       expect(orphans).toHaveLength(0);
       const texts = await server.sql<{ raw: string }>(`SELECT raw FROM formats WHERE raw LIKE 'concurrent %'`);
       expect(texts.map((t) => t.raw).sort()).toEqual(ok.map((r) => r.json.formats.iterable[0].fragment.string.raw).sort());
+      // A batch rolled back for another unit's failure runs its other units again: each landed
+      // asset is indexed once and announced once, a failed one neither.
+      const okIds = ok.map((r) => r.json.id as string).sort();
+      const indexed = await server.sql<{ asset_id: string }>(`SELECT asset_id FROM search_documents WHERE content LIKE 'concurrent %'`);
+      expect(indexed.map((row) => row.asset_id).sort()).toEqual(okIds);
+      const announced = await server.sql<{ entity_id: string }>(`SELECT entity_id FROM stream_events WHERE topic = 'assets'`);
+      expect(announced.map((row) => row.entity_id).filter((id) => okIds.includes(id)).sort()).toEqual(okIds);
+      const strays = await server.sql(`SELECT e.entity_id FROM stream_events e LEFT JOIN assets a ON a.id = e.entity_id WHERE e.topic = 'assets' AND a.id IS NULL`);
+      expect(strays).toHaveLength(0);
     });
   });
 

@@ -32,6 +32,8 @@ const connectionOf = (source: DataSource) => (source.driver as unknown as { data
 
 interface Unit {
   work: Work<unknown>;
+  /** Runs again after its batch was rolled back for another unit's failure. */
+  again?: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
 }
@@ -48,9 +50,10 @@ interface Unit {
  * writer for it). `readConsistent`, whose statements must all see one state, shares a
  * semaphore on the writing connection with the writers, which take it whole.
  * Writers are also group-committed: units of work that queue up while a COMMIT is in
- * flight run together in the next transaction, each inside its own SAVEPOINT (a unit that
- * fails rolls back alone), and all are acknowledged only after their common COMMIT (one
- * fsync with synchronous=FULL) succeeds. Nothing is acknowledged before it is durable.
+ * flight run together in the next transaction (a unit that fails is rejected alone, the
+ * others run again; see commitBatch), and all are acknowledged only after their common
+ * COMMIT (one fsync with synchronous=FULL) succeeds. Nothing is acknowledged before it is
+ * durable.
  */
 @Injectable()
 export class Database implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
@@ -117,6 +120,8 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   /**
    * Runs `work` in one transaction; everything it writes commits together or not at all, and
    * the promise settles only once the commit is durable. Never call it from inside `work`.
+   * On SQLite `work` may run twice (after a rollback caused by another unit of its batch):
+   * it must not change state outside the database before it returns.
    */
   transaction<T>(work: Work<T>): Promise<T> {
     if (!this.lock) return this.dataSource.transaction((em) => work(em));
@@ -211,12 +216,15 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   private async commitBatch(batch: Unit[]): Promise<void> {
     const runner = this.dataSource.createQueryRunner();
     const outcomes: { unit: Unit; ok: boolean; value?: unknown; error?: unknown }[] = [];
+    // Savepoints cost two statements per unit, so a batch first runs without them. When one of
+    // its units then fails, the batch is rolled back, that unit alone is rejected and the others
+    // run again in a later batch, each in its own SAVEPOINT (a unit that fails there rolls back
+    // alone). Every unit's work must therefore be safe to run again after a rollback.
+    const savepoints = batch.length > 1 && batch.some((unit) => unit.again);
     try {
       await runner.startTransaction(); // BEGIN
       const em = runner.manager;
-      // A unit alone in its batch needs no savepoint: its failure rolls back the whole batch.
-      const savepoints = batch.length > 1;
-      for (const unit of batch) {
+      for (const [i, unit] of batch.entries()) {
         if (savepoints) await this.query(em, 'SAVEPOINT unit');
         try {
           const value = await unit.work(em);
@@ -224,7 +232,15 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
           outcomes.push({ unit, ok: true, value });
         } catch (error) {
           // A broken storage poisons the whole transaction: fail the batch, acknowledge nothing.
-          if (isStorageUnavailable(error) || !savepoints) throw error;
+          if (isStorageUnavailable(error)) throw error;
+          if (!savepoints) {
+            await this.abort(runner);
+            unit.reject(error);
+            const others = batch.filter((_, j) => j !== i);
+            for (const other of others) other.again = true;
+            this.pending.unshift(...others);
+            return;
+          }
           await this.query(em, 'ROLLBACK TO unit'); // this unit only
           await this.query(em, 'RELEASE unit');
           outcomes.push({ unit, ok: false, error });
