@@ -86,8 +86,8 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
 
   private async write(entries: AssetActivityEvent[]): Promise<void> {
     try {
-      // Two fixed statements, the rows passed as one JSON parameter: this runs under the SQLite
-      // write lock that readers wait for, so it must be short.
+      // Two fixed statements, the rows passed as one JSON parameter: this runs on the one SQLite
+      // writer, so it must be short.
       const pg = this.db.dialect === 'postgres';
       const elements = pg ? 'json_array_elements($1::json) AS e(value)' : 'json_each(?1)';
       let applicationId: string | null = null;
@@ -97,7 +97,11 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
           (
             await this.db.query<{ id: string }>(
               em,
-              `SELECT id FROM assets WHERE deleted_at IS NULL AND id IN (SELECT value${pg ? ' #>> \'{}\'' : ''} FROM ${elements})`,
+              // The ids drive the join (CROSS JOIN fixes the order on SQLite, which would otherwise walk
+              // every live asset by assets_listing for a handful of ids: 25 ms at 100,000 assets).
+              pg
+                ? `SELECT a.id FROM ${elements} JOIN assets a ON a.id = e.value #>> '{}' WHERE a.deleted_at IS NULL`
+                : `SELECT a.id FROM ${elements} CROSS JOIN assets a ON a.id = value WHERE a.deleted_at IS NULL`,
               [ids],
             )
           ).map((row) => row.id),
