@@ -209,16 +209,14 @@ export function flattenedAssetWire({ asset, formats }: AssetAggregate): Flattene
 export function assetWire(aggregate: AssetAggregate, withContent: boolean): AssetWire {
   const { asset, formats } = aggregate;
   const flattened = flattenedAssetWire(aggregate);
-  const original = formats[0];
-  const reference = (f: FormatEntity): ReferencedFormatWire => ({
-    id: f.id,
-    reference: { ...formatBase(f, withContent), asset: asset.id },
-  });
+  // Each format's fields are mapped once: the preview and the original reference the first.
+  const bases = formats.map((f) => formatBase(f, withContent));
+  const original: ReferencedFormatWire = { id: formats[0].id, reference: { ...bases[0], asset: asset.id } };
   return {
     ...assetBase(asset),
-    formats: { iterable: formats.map((f) => ({ ...formatBase(f, withContent), asset: flattened })) },
-    preview: { base: reference(original) },
-    original: reference(original),
+    formats: { iterable: bases.map((base) => ({ ...base, asset: flattened })) },
+    preview: { base: original },
+    original,
     annotations: { iterable: aggregate.annotations.map(annotationWire) },
     tags: { iterable: aggregate.tags.map(tagWire) },
     websites: { iterable: aggregate.websites.map(websiteWire) },
