@@ -24,7 +24,8 @@ export function ftsExpression(query: WordQuery, mode: 'AND' | 'OR'): string {
 
 /**
  * SQLite: FTS5 word table (unicode61, `_` kept inside words) and trigram table, both
- * contentless with delete support, keyed by `search_documents.doc_id`; `search_vocab`
+ * contentless with delete support, keyed by `search_documents.doc_id`, all written by one
+ * INSERT into the view `search_input` (its trigger does the rest); `search_vocab`
  * (term, reversed term) for typo candidates; `search_tags` for tag search and filters.
  */
 export class SqliteSearchStore implements SearchStore {
