@@ -1,0 +1,88 @@
+import { AssetsApi } from '@pieces.app/pieces-os-client';
+import { rmSync } from 'node:fs';
+import { DataSource } from 'typeorm';
+import { http } from '../e2e/support/http';
+import { textSeed } from '../e2e/support/seeds';
+import { TestServer, startTestServer } from '../e2e/support/server';
+
+/**
+ * A database written before this release's search migrations (SQLite; PostgreSQL gets the same
+ * migration through every e2e spec on a fresh database): the index must come through them intact
+ * and keep working. The older schema is made by undoing the migrations on a populated database
+ * (their `down` restores the earlier shape, rows kept); the next boot applies them again.
+ */
+const UPGRADES = ['SearchWriteStatement1763701100000', 'SearchVocabLength1763701000000'];
+
+describe('schema upgrade of the search index (SQLite)', () => {
+  let before: TestServer;
+  let after: TestServer;
+  const ids: Record<string, string> = {};
+
+  async function create(server: TestServer, raw: string, metadata: Record<string, unknown> = {}): Promise<string> {
+    const res = await http(server.baseUrl, 'POST', '/assets/create', textSeed(raw, metadata));
+    expect(res.status).toBe(200);
+    return res.json.id;
+  }
+
+  const found = async (query?: string, tags?: string): Promise<string[]> =>
+    (await new AssetsApi(after.sdk).searchAssets({ query, searchableTags: tags })).iterable.map((s) => s.identifier);
+
+  beforeAll(async () => {
+    before = await startTestServer();
+    ids.ledger = await create(before, 'const reconciliationLedger = openLedger(accountingPeriod);', { tags: [{ text: 'finance' }] });
+    ids.parser = await create(before, 'def parse_configuration_file(path):\n    return toml.load(path)\n');
+    const dataSource = before.app.get(DataSource);
+    for (const name of UPGRADES) {
+      const [{ name: last }] = await dataSource.query(`SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1`);
+      expect(last).toBe(name);
+      await dataSource.undoLastMigration({ transaction: 'each' });
+    }
+    await before.app.close(); // the data directory stays for the next boot
+    after = await startTestServer({}, { shareWith: before });
+  });
+
+  afterAll(async () => {
+    await after?.close();
+    rmSync(before.config.dataDir, { recursive: true, force: true });
+  });
+
+  it('undid the migrations (earlier shape) and applied them again at boot (current shape), keeping every row', async () => {
+    const applied = (await after.sql<{ name: string }>(`SELECT name FROM migrations`)).map((m) => m.name);
+    expect(applied).toEqual(expect.arrayContaining(UPGRADES));
+    const [vocab] = await after.sql<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'search_vocab'`);
+    expect(vocab.sql).toContain('WITHOUT ROWID');
+    const terms = (await after.sql<{ term: string; rev: string; len: number }>(`SELECT term, rev, len FROM search_vocab`));
+    expect(terms.map((t) => t.term)).toEqual(expect.arrayContaining(['reconciliationledger', 'accountingperiod', 'parse_configuration_file']));
+    for (const t of terms) {
+      expect(t.rev).toBe([...t.term].reverse().join(''));
+      expect(Number(t.len)).toBe([...t.term].length);
+    }
+    expect(await after.sql(`SELECT name FROM sqlite_master WHERE name IN ('search_input', 'search_input_write')`)).toHaveLength(2);
+  });
+
+  it('finds what was indexed before the upgrade: words, typos, substrings and tags', async () => {
+    expect(await found('reconciliationLedger')).toEqual([ids.ledger]);
+    expect(await found('reconcilationLedger')).toEqual([ids.ledger]); // a typo, corrected from the carried vocabulary
+    expect(await found('configurat')).toEqual([ids.parser]); // a substring
+    expect(await found(undefined, 'finance')).toEqual([ids.ledger]);
+  });
+
+  it('reindexes an asset written before the upgrade through the new write path, replacing its old rows', async () => {
+    const current = await http(after.baseUrl, 'GET', `/asset/${ids.ledger}`);
+    const edited = current.json;
+    edited.formats.iterable[0].fragment.string.raw = 'const settlementJournal = openJournal(closingPeriod);';
+    edited.tags = { iterable: [{ text: 'accounting' }] };
+    expect((await http(after.baseUrl, 'POST', '/asset/update', edited)).status).toBe(200);
+    expect(await found('settlementJournal')).toEqual([ids.ledger]);
+    expect(await found('reconciliationLedger')).toEqual([]);
+    expect(await found(undefined, 'accounting')).toEqual([ids.ledger]);
+    expect(await found(undefined, 'finance')).toEqual([]);
+    expect(await after.sql(`SELECT doc_id FROM search_documents WHERE asset_id = ?`, [ids.ledger])).toHaveLength(1);
+  });
+
+  it('indexes an asset created after the upgrade', async () => {
+    ids.fresh = await create(after, 'fn checksum_manifest(entries: &[Entry]) -> u64 { entries.len() as u64 }');
+    expect(await found('checksum_manifest')).toEqual([ids.fresh]);
+    expect(await found('checksum_manifst')).toEqual([ids.fresh]);
+  });
+});
