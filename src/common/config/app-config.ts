@@ -160,7 +160,6 @@ export function loadConfig(env: Env): AppConfig {
     problems.push(`TROVE_ALLOWED_APPLICATIONS has unknown application names: ${unknown.join(', ')} (use ApplicationNameEnum values such as VS_CODE, JETBRAINS, OPEN_SOURCE)`);
   }
 
-
   config.apiKeys = [...new Set(list('TROVE_API_KEYS'))];
   if (config.apiKeys.some((key) => key.length < 16 || /\s/.test(key))) {
     problems.push('TROVE_API_KEYS entries must be at least 16 characters without spaces');

@@ -4,7 +4,6 @@ import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../common/config/app-config';
 import { ApplicationEntity } from '../system/application.entity';
 
-
 /**
  * Authentication rules 1-2 of the connector: `{application}` must be the id of an Application
  * of a pre-registered integration (else 400) that called POST /connect (else 401).

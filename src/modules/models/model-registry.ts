@@ -8,7 +8,6 @@ import { modelId } from './model-ids';
 import { ModelEntity } from './model.entity';
 import { ModelStore } from './model.store';
 
-
 /** Generation parameters of a custom model. */
 export interface ModelParameters {
   temperature?: number;

@@ -50,7 +50,7 @@ export class SearchIndex implements OnApplicationBootstrap {
   /** Reindexes one asset from its current rows, within `em`'s transaction (drops it once deleted). */
   async reindex(em: EntityManager, assetId: string): Promise<void> {
     const aggregate = await this.reader.live(em, assetId);
-    await (aggregate ? this.index(em, aggregate) : this.store.remove(em, assetId));
+    await (aggregate ? this.index(em, aggregate) : this.remove(em, assetId));
   }
 
   /** Drops one asset from the index, within `em`'s transaction. */

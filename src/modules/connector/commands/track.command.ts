@@ -8,7 +8,6 @@ import { ConnectedApplications } from '../connected-applications';
 import { ConnectorEventEntity } from '../connector-event.entity';
 import { SeededConnectorTrackingDto, TRACKING_KINDS } from '../dto/connector.dto';
 
-
 /** The asset a tracking event names (`{asset: {id}}` or `{format: {asset: {id}}}`), if any. */
 function namedAsset(event: Record<string, unknown>): string | null {
   const asset = event.asset as { id?: unknown } | undefined;

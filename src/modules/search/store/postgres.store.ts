@@ -1,5 +1,5 @@
 import { EntityManager } from 'typeorm';
-import { IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery } from './search-store';
+import { DOCUMENT_COLUMNS, IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery, documentValues } from './search-store';
 import { Sql, lengthsBetween, recentSql, scopeSql, taggedSql } from './sql';
 
 /** Document frequencies are counted up to this many (enough to rank terms; idf saturates). */
@@ -24,7 +24,7 @@ const likeEscape = (value: string): string => value.replace(/[\\%_]/g, (c) => `\
 export class PostgresSearchStore implements SearchStore {
   async write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms, created: boolean): Promise<void> {
     await em.query(
-      `INSERT INTO search_documents (asset_id, pseudo, name, annotations, content, tags, websites, specifics, created_at, updated_at, head, doc)
+      `INSERT INTO search_documents (${DOCUMENT_COLUMNS}, head, doc)
        VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11,
          setweight(to_tsvector('simple', $12), 'A') || setweight(to_tsvector('simple', $13), 'B') ||
          setweight(to_tsvector('simple', $14), 'C') || setweight(to_tsvector('simple', $15), 'D'))
@@ -32,16 +32,7 @@ export class PostgresSearchStore implements SearchStore {
          content = EXCLUDED.content, tags = EXCLUDED.tags, websites = EXCLUDED.websites, specifics = EXCLUDED.specifics,
          created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, head = EXCLUDED.head, doc = EXCLUDED.doc`,
       [
-        doc.assetId,
-        doc.pseudo,
-        doc.name,
-        doc.annotations,
-        doc.content,
-        doc.tags.join('\n'),
-        doc.websites.join('\n'),
-        ` ${doc.specifics.join(' ')} `,
-        doc.createdAt,
-        doc.updatedAt,
+        ...documentValues(doc),
         `${doc.name.toLowerCase()} ${terms.head}`,
         terms.name,
         `${terms.tags} ${terms.annotations}`,

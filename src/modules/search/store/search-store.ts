@@ -18,6 +18,25 @@ export interface IndexedDocument {
   updatedAt: string;
 }
 
+/** The columns of `search_documents` both stores write, in the order of `documentValues`. */
+export const DOCUMENT_COLUMNS = 'asset_id, pseudo, name, annotations, content, tags, websites, specifics, created_at, updated_at';
+
+/** A document's values for DOCUMENT_COLUMNS (`specifics` padded with spaces for whole-code matching). */
+export function documentValues(doc: IndexedDocument): unknown[] {
+  return [
+    doc.assetId,
+    doc.pseudo,
+    doc.name,
+    doc.annotations,
+    doc.content,
+    doc.tags.join('\n'),
+    doc.websites.join('\n'),
+    ` ${doc.specifics.join(' ')} `,
+    doc.createdAt,
+    doc.updatedAt,
+  ];
+}
+
 /** Which indexed assets a query may return (conditions on the documents table). */
 export interface Scope {
   /** Include pseudo assets. */

@@ -1,7 +1,7 @@
 import { EntityManager } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
 import { reverse } from '../terms';
-import { IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery } from './search-store';
+import { DOCUMENT_COLUMNS, IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery, documentValues } from './search-store';
 import { Sql, lengthsBetween, recentSql, scopeSql, taggedSql } from './sql';
 
 /**
@@ -35,20 +35,10 @@ export class SqliteSearchStore implements SearchStore {
   /** One statement: the trigger of the `search_input` view replaces the asset's rows (migration SearchWriteStatement). */
   async write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms): Promise<void> {
     await this.db.query(em,
-      `INSERT INTO search_input (asset_id, pseudo, name, annotations, content, tags, websites, specifics, created_at, updated_at,
-         words_name, words_annotations, words_tags, words_websites, words_content, trigram_name, trigram_head, tag_list, vocabulary)
+      `INSERT INTO search_input (${DOCUMENT_COLUMNS}, words_name, words_annotations, words_tags, words_websites, words_content, trigram_name, trigram_head, tag_list, vocabulary)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
-        doc.assetId,
-        doc.pseudo ? 1 : 0,
-        doc.name,
-        doc.annotations,
-        doc.content,
-        doc.tags.join('\n'),
-        doc.websites.join('\n'),
-        ` ${doc.specifics.join(' ')} `,
-        doc.createdAt,
-        doc.updatedAt,
+        ...documentValues(doc), // node-sqlite3 binds booleans as 1 / 0
         terms.name,
         terms.annotations,
         terms.tags,
