@@ -117,6 +117,8 @@ describe('search', () => {
       expect(hit.exact).toBe(false);
       expect(found.suggested).toBeGreaterThanOrEqual(1);
       expect(ids(await search('safe_lo'))).toEqual([id.yaml]);
+      // a substring of the name ranks above a newer asset with it in the text only
+      expect(ids(await search('ephy'))).toEqual([id.titled, id.mentioned]);
     });
 
     it('corrects typos against the index vocabulary (FUZZY)', async () => {

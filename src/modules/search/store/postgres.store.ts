@@ -73,10 +73,12 @@ export class PostgresSearchStore implements SearchStore {
     const usable = needles.filter((n) => [...n].length >= 3).map((n) => n.toLowerCase());
     if (usable.length === 0) return [];
     const sql = new Sql('postgres');
-    const likes = usable.map((n) => `d.head LIKE ${sql.p(`%${likeEscape(n)}%`)}`).join(' AND ');
+    const patterns = usable.map((n) => sql.p(`%${likeEscape(n)}%`));
+    const likes = (column: string) => patterns.map((p) => `${column} LIKE ${p}`).join(' AND ');
+    // as on SQLite: the name's matches first
     const rows: Array<{ id: string }> = await em.query(
-      `SELECT d.asset_id AS id FROM search_documents d WHERE ${likes} AND ${scopeSql(sql, scope)}
-       ORDER BY word_similarity(${sql.p(usable.join(' '))}, d.head) DESC, d.updated_at DESC LIMIT ${sql.p(limit)}`,
+      `SELECT d.asset_id AS id FROM search_documents d WHERE ${likes('d.head')} AND ${scopeSql(sql, scope)}
+       ORDER BY (${likes('lower(d.name)')}) DESC, word_similarity(${sql.p(usable.join(' '))}, d.head) DESC, d.updated_at DESC LIMIT ${sql.p(limit)}`,
       sql.params,
     );
     return rows.map((row) => row.id);

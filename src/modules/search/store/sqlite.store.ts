@@ -5,15 +5,13 @@ import { DOCUMENT_COLUMNS, IndexTerms, IndexedDocument, Scope, SearchStore, Word
 import { Sql, lengthsBetween, recentSql, scopeSql, taggedSql } from './sql';
 
 /**
- * Very common terms match most of the index; bm25 is then computed over the most recent
- * WINDOW matches only (FTS5 walks rowids newest first), which keeps every query bounded
- * (about 3 microseconds per ranked row here). With fewer matches the ranking is exact.
+ * Very common terms match most of the index; words and substrings are then ranked among the
+ * most recent WINDOW matches only (FTS5 walks rowids newest first), which keeps every query
+ * bounded (bm25: about 3 microseconds per ranked row here). With fewer matches the ranking is exact.
  */
 const WINDOW = 600;
 /** bm25 column weights of search_words: name, annotations, tags, websites, content. */
 const WORD_WEIGHTS = '10.0, 4.0, 6.0, 2.0, 1.0';
-/** bm25 column weights of search_trigrams: name, head. */
-const TRIGRAM_WEIGHTS = '4.0, 1.0';
 
 const phrase = (terms: string[]): string => `"${terms.join(' ')}"`;
 
@@ -62,27 +60,40 @@ export class SqliteSearchStore implements SearchStore {
     await this.db.query(em, `DELETE FROM search_documents WHERE doc_id = ?`, [docId]);
   }
 
-  /** CROSS JOIN keeps the full-text table as the outer loop: SQLite would otherwise start from a
-   * selective scope (tags, a search space) and run one MATCH per document, hundreds of times slower. */
-  private async ranked(em: EntityManager, table: string, weights: string, match: string, scope: Scope, limit: number): Promise<string[]> {
+  /**
+   * The most recent WINDOW matches in scope, with `columns` selected. CROSS JOIN keeps the
+   * full-text table as the outer loop: SQLite would otherwise start from a selective scope
+   * (tags, a search space) and run one MATCH per document, hundreds of times slower.
+   */
+  private async newest<T>(em: EntityManager, table: string, columns: string, match: string, scope: Scope): Promise<T[]> {
     const sql = new Sql('sqlite');
-    const text = `SELECT d.asset_id AS id, bm25(${table}, ${weights}) AS r FROM ${table} CROSS JOIN search_documents d ON d.doc_id = ${table}.rowid
-      WHERE ${table} MATCH ${sql.p(match)} AND ${scopeSql(sql, scope)} ORDER BY ${table}.rowid DESC LIMIT ${WINDOW}`;
-    const rows: Array<{ id: string; r: number }> = await this.db.query(em, text, sql.params);
-    rows.sort((a, b) => a.r - b.r);
-    return rows.slice(0, limit).map((row) => row.id);
+    return this.db.query(em,
+      `SELECT ${columns} FROM ${table} CROSS JOIN search_documents d ON d.doc_id = ${table}.rowid
+       WHERE ${table} MATCH ${sql.p(match)} AND ${scopeSql(sql, scope)} ORDER BY ${table}.rowid DESC LIMIT ${WINDOW}`,
+      sql.params,
+    );
   }
 
-  words(em: EntityManager, query: WordQuery, mode: 'AND' | 'OR', scope: Scope, limit: number): Promise<string[]> {
-    if (query.length === 0) return Promise.resolve([]);
-    return this.ranked(em, 'search_words', WORD_WEIGHTS, ftsExpression(query, mode), scope, limit);
+  async words(em: EntityManager, query: WordQuery, mode: 'AND' | 'OR', scope: Scope, limit: number): Promise<string[]> {
+    if (query.length === 0) return [];
+    const rows = await this.newest<{ id: string; r: number }>(em, 'search_words', `d.asset_id AS id, bm25(search_words, ${WORD_WEIGHTS}) AS r`, ftsExpression(query, mode), scope);
+    return rows.sort((a, b) => a.r - b.r).slice(0, limit).map((row) => row.id);
   }
 
-  substrings(em: EntityManager, needles: string[], scope: Scope, limit: number): Promise<string[]> {
+  /**
+   * Assets containing every needle, among the most recent WINDOW such: those with every needle
+   * in the name first, then the rest, each newest first. Not bm25: its first call counts every
+   * row matching each phrase over the whole index (`fts5Bm25GetData`), and a long needle is a
+   * phrase of many common trigrams; this query stops at the window.
+   */
+  async substrings(em: EntityManager, needles: string[], scope: Scope, limit: number): Promise<string[]> {
     const usable = needles.filter((n) => [...n].length >= 3);
-    if (usable.length === 0) return Promise.resolve([]);
+    if (usable.length === 0) return [];
     const match = usable.map((n) => `"${n.replace(/"/g, '""')}"`).join(' AND ');
-    return this.ranked(em, 'search_trigrams', TRIGRAM_WEIGHTS, match, scope, limit);
+    const rows = await this.newest<{ id: string; name: string }>(em, 'search_trigrams', 'd.asset_id AS id, d.name', match, scope);
+    // the tokenizer also folds diacritics; a name that differs only by them just ranks lower
+    const inName = (row: { name: string }) => usable.every((n) => row.name.toLowerCase().includes(n.toLowerCase()));
+    return [...rows.filter(inName), ...rows.filter((row) => !inName(row))].slice(0, limit).map((row) => row.id);
   }
 
   /**
