@@ -415,6 +415,15 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
   });
 
   describe('GET /asset/{asset}/activities', () => {
+    it('lists a view at once: activities waiting for their batch are written before the list is read', async () => {
+      const { id } = await create('seen right away');
+      await asset.assetSnapshot({ asset: id });
+      await asset.assetSnapshot({ asset: id });
+      const res = await http(server.baseUrl, 'GET', `/asset/${id}/activities`);
+      expect(res.status).toBe(200);
+      expect(res.json.iterable.map(eventKey)).toEqual(['asset_viewed', 'asset_viewed', 'asset_created']);
+    });
+
     it('records created, viewed, updated, linked, scored, exported and searched, most recent first', async () => {
       const created = await create('echo activities', { tags: [{ text: 'activity-tag' }] });
       const id = created.id;

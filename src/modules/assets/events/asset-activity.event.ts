@@ -30,18 +30,23 @@ export class AssetActivityEvent implements IEvent {
   ) {}
 }
 
-/** Activities are written in batches: at most this long after they happened... */
-const FLUSH_MS = 200;
+/**
+ * Activities are written in batches: at most this long after they happened... Every commit on
+ * SQLite empties the reader connection's page cache (WAL: any change resets it), so under a
+ * stream of views the batches are kept rare: 1 s instead of 200 ms took reads from 3,522 to
+ * 4,554 req/s (docs/PERFORMANCE.md).
+ */
+const FLUSH_MS = 1000;
 /** ...or as soon as this many are waiting. */
-const FLUSH_AT = 500;
+const FLUSH_AT = 5000;
 /** Beyond this many waiting (storage down for long), the oldest are dropped and counted. */
 const MAX_PENDING = 50_000;
 
 /**
  * Writes activity rows in batches, off the request path: a view must not cost a durable
- * write of its own. An activity may show up to FLUSH_MS late; a failure is logged and never
- * reaches a client; what is waiting is flushed on shutdown. Activities of an asset deleted
- * meanwhile are dropped.
+ * write of its own. An activity may show up to FLUSH_MS late, except to a list of activities
+ * (which flushes first); a failure is logged and never reaches a client; what is waiting is
+ * flushed on shutdown. Activities of an asset deleted meanwhile are dropped.
  */
 @EventsHandler(AssetActivityEvent, AssetsSearchedEvent)
 export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEvent | AssetsSearchedEvent>, BeforeApplicationShutdown {

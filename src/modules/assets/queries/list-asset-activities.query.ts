@@ -2,9 +2,13 @@ import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
 import { ActivityEntity } from '../activity.entity';
 import { AssetReader } from '../asset.reader';
+import { RecordAssetActivityHandler } from '../events/asset-activity.event';
 import { ActivitiesWire, activityWire } from '../wire/activity.wire';
 
-/** What happened to one asset, the latest MAX_ACTIVITIES, most recent first: 404 when unknown, 410 once deleted. */
+/**
+ * What happened to one asset, the latest MAX_ACTIVITIES, most recent first: 404 when unknown,
+ * 410 once deleted. This instance's activities still waiting for their batch are written first.
+ */
 export class ListAssetActivitiesQuery extends Query<ActivitiesWire> {
   constructor(readonly assetId: string) {
     super();
@@ -18,9 +22,11 @@ export class ListAssetActivitiesHandler implements IQueryHandler<ListAssetActivi
   constructor(
     private readonly db: Database,
     private readonly reader: AssetReader,
+    private readonly recorder: RecordAssetActivityHandler,
   ) {}
 
-  execute({ assetId }: ListAssetActivitiesQuery): Promise<ActivitiesWire> {
+  async execute({ assetId }: ListAssetActivitiesQuery): Promise<ActivitiesWire> {
+    await this.recorder.flush();
     return this.db.read(async (em) => {
       const asset = await this.reader.one(em, assetId);
       const rows = await em.find(ActivityEntity, {
