@@ -72,7 +72,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     const limitOf = (request: FastifyRequest): number => (group(request) === 'qgpt' ? config.rateLimitQgpt : config.rateLimit);
     const limiter = fastify.rateLimit({
       timeWindow: 60_000,
-      max: (request) => limitOf(request) || Number.MAX_SAFE_INTEGER,
+      max: limitOf,
       keyGenerator: (request) => {
         const application = (request.params as { application?: string } | undefined)?.application;
         const who = access.keyIdentity(request.headers) ?? (application ? `app:${application}` : `ip:${request.ip}`);
@@ -83,7 +83,10 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
         statusCode: 429,
       }),
     });
-    fastify.addHook('onRequest', limiter);
+    // A group whose limit is off (0) is not counted, and no limit headers are sent for it.
+    fastify.addHook('onRequest', async (request, reply) => {
+      if (limitOf(request) > 0) await limiter.call(fastify, request, reply);
+    });
   }
 
   app.useWebSocketAdapter(new TroveWsAdapter(app, config));
