@@ -55,6 +55,33 @@ describe('core asset store', () => {
       expect(viaSdk.formats.iterable[0].fragment?.string?.raw).toContain('return a + b');
     });
 
+    it('lists tags, websites and annotations in the order given; a repeated tag or website is linked once, an existing one reused as it is', async () => {
+      const first = await http(server.baseUrl, 'POST', '/assets/create', textSeed('order one', {
+        tags: [{ text: 'zeta' }, { text: 'alpha' }, { text: 'mid' }, { text: ' alpha ' }],
+        websites: [{ url: 'https://z.example/', name: 'Zed' }, { url: 'https://a.example/', name: '' }, { url: 'https://z.example/', name: 'again' }],
+        annotations: [{ type: 'DESCRIPTION', text: 'third?' }, { type: 'COMMENT', text: 'no, first' }, { type: 'COMMENT', text: 'last' }],
+      }));
+      expect(first.status).toBe(200);
+      expect(first.json.tags.iterable.map((t: { text: string }) => t.text)).toEqual(['zeta', 'alpha', 'mid']);
+      expect(first.json.websites.iterable.map((w: { url: string; name: string }) => [w.url, w.name])).toEqual([
+        ['https://z.example/', 'Zed'],
+        ['https://a.example/', 'a.example'],
+      ]);
+      expect(first.json.annotations.iterable.map((a: { text: string }) => a.text)).toEqual(['third?', 'no, first', 'last']);
+
+      const second = await http(server.baseUrl, 'POST', '/assets/create', textSeed('order two', {
+        tags: [{ text: 'mid' }, { text: 'zeta', category: 'HANDLE' }],
+        websites: [{ url: 'https://z.example/', name: 'renamed?' }],
+      }));
+      expect(second.status).toBe(200);
+      const idOf = (asset: { tags: { iterable: Array<{ id: string; text: string }> } }, text: string) => asset.tags.iterable.find((t) => t.text === text)!.id;
+      expect(idOf(second.json, 'zeta')).toBe(idOf(first.json, 'zeta'));
+      expect(idOf(second.json, 'mid')).toBe(idOf(first.json, 'mid'));
+      expect(second.json.tags.iterable.map((t: { text: string }) => t.text)).toEqual(['mid', 'zeta']);
+      expect(second.json.tags.iterable[1].category).toBe(first.json.tags.iterable[0].category);
+      expect(second.json.websites.iterable[0]).toEqual(expect.objectContaining({ id: first.json.websites.iterable[0].id, name: 'Zed' }));
+    });
+
     it('creates through the SDK exactly as the CLI does (transferables=false, type given)', async () => {
       const seed = textSeed('echo hello');
       const created = await assets.assetsCreateNewAsset({ transferables: false, seed });

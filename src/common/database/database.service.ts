@@ -77,6 +77,20 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     return this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
 
+  /** A FROM item over the elements of the JSON array bound as parameter `n`, each named `value`. */
+  jsonElements(n: number): string {
+    return this.dialect === 'postgres' ? `json_array_elements($${n}::json) AS e(value)` : `json_each(?${n})`;
+  }
+
+  /**
+   * The join that keeps its left side as the outer loop: CROSS JOIN on SQLite (its planner would
+   * otherwise walk a whole table for a handful of JSON elements), JOIN on PostgreSQL (which has
+   * no CROSS JOIN ... ON and plans it well).
+   */
+  get drivingJoin(): string {
+    return this.dialect === 'postgres' ? 'JOIN' : 'CROSS JOIN';
+  }
+
   async onModuleInit(): Promise<void> {
     if (this.dialect === 'sqlite') {
       for (const pragma of SQLITE_PRAGMAS) await this.dataSource.query(pragma);

@@ -1,10 +1,9 @@
 import { BadRequestException, Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EntityManager, In, Not } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
+import { Database } from '../../common/database/database.service';
 import { nowIso } from '../../common/wire/common.wire';
 import { AnnotationEntity } from './annotation.entity';
-import { AssetTagEntity, TagEntity } from './tag.entity';
-import { AssetWebsiteEntity, WebsiteEntity } from './website.entity';
 
 export interface TagInput {
   text: string;
@@ -43,69 +42,70 @@ export function normaliseTag(text: string): string {
   return tag;
 }
 
+/** One kind of linked record: its table and unique key, the other columns it is created with, its join table. */
+interface LinkKind {
+  records: string;
+  key: string;
+  columns: [string, string];
+  links: string;
+  link: string;
+}
+const TAGS: LinkKind = { records: 'tags', key: 'text', columns: ['category', 'mechanism'], links: 'asset_tags', link: 'tag_id' };
+const WEBSITES: LinkKind = { records: 'websites', key: 'url', columns: ['name', 'mechanism'], links: 'asset_websites', link: 'website_id' };
+
 /**
  * Writes an asset's satellite records inside the caller's transaction. Tags and websites
  * are one row per distinct text/URL, linked through join rows, so both sides agree.
  */
 @Injectable()
 export class AssetWriter {
-  async ensureTag(em: EntityManager, input: TagInput): Promise<TagEntity> {
-    const text = normaliseTag(input.text);
-    const now = nowIso();
-    await em
-      .createQueryBuilder()
-      .insert()
-      .into(TagEntity)
-      .values({ id: randomUUID(), text, category: input.category ?? 'UNKNOWN', mechanism: input.mechanism ?? 'MANUAL', createdAt: now, updatedAt: now })
-      .orIgnore()
-      .execute();
-    return em.findOneOrFail(TagEntity, { where: { text } });
-  }
-
-  async ensureWebsite(em: EntityManager, input: WebsiteInput): Promise<WebsiteEntity> {
-    const url = normaliseUrl(input.url);
-    const now = nowIso();
-    const name = input.name?.trim() || new URL(url).hostname;
-    await em
-      .createQueryBuilder()
-      .insert()
-      .into(WebsiteEntity)
-      .values({ id: randomUUID(), url, name, mechanism: input.mechanism ?? 'MANUAL', createdAt: now, updatedAt: now })
-      .orIgnore()
-      .execute();
-    return em.findOneOrFail(WebsiteEntity, { where: { url } });
-  }
-
-  async linkTag(em: EntityManager, assetId: string, tagId: string): Promise<void> {
-    await em.createQueryBuilder().insert().into(AssetTagEntity).values({ assetId, tagId, createdAt: nowIso() }).orIgnore().execute();
-  }
-
-  async linkWebsite(em: EntityManager, assetId: string, websiteId: string): Promise<void> {
-    await em.createQueryBuilder().insert().into(AssetWebsiteEntity).values({ assetId, websiteId, createdAt: nowIso() }).orIgnore().execute();
-  }
+  constructor(private readonly db: Database) {}
 
   /** Makes the asset's tags exactly `inputs` (by text). */
   async setTags(em: EntityManager, assetId: string, inputs: TagInput[]): Promise<void> {
-    const tags = [];
-    for (const input of inputs) tags.push(await this.ensureTag(em, input));
-    const keep = tags.map((t) => t.id);
-    await em.delete(AssetTagEntity, { assetId, ...(keep.length ? { tagId: Not(In(keep)) } : {}) });
-    for (const tag of tags) await this.linkTag(em, assetId, tag.id);
+    await this.setLinks(em, assetId, TAGS, inputs.map((input) => [normaliseTag(input.text), input.category ?? 'UNKNOWN', input.mechanism ?? 'MANUAL']));
   }
 
   /** Makes the asset's websites exactly `inputs` (by URL). */
   async setWebsites(em: EntityManager, assetId: string, inputs: WebsiteInput[]): Promise<void> {
-    const websites = [];
-    for (const input of inputs) websites.push(await this.ensureWebsite(em, input));
-    const keep = websites.map((w) => w.id);
-    await em.delete(AssetWebsiteEntity, { assetId, ...(keep.length ? { websiteId: Not(In(keep)) } : {}) });
-    for (const website of websites) await this.linkWebsite(em, assetId, website.id);
+    await this.setLinks(em, assetId, WEBSITES, inputs.map((input) => {
+      const url = normaliseUrl(input.url);
+      return [url, input.name?.trim() || new URL(url).hostname, input.mechanism ?? 'MANUAL'];
+    }));
   }
 
+  /**
+   * Makes the asset's links of one kind exactly `values` ([key, column, column] each), in three
+   * prepared statements whatever their number: records not there yet are created (an existing
+   * one is kept as it is), links to others are removed, the missing links are added in the
+   * given order (each link's time is taken in turn, and links are listed by time).
+   */
+  private async setLinks(em: EntityManager, assetId: string, kind: LinkKind, values: string[][]): Promise<void> {
+    const rows = JSON.stringify(values.map(([key, ...columns]) => [randomUUID(), nowIso(), key, ...columns]));
+    const elements = this.db.jsonElements(1);
+    const join = `${this.db.drivingJoin} ${kind.records} r ON r.${kind.key} = value ->> 2`;
+    // WHERE true: SQLite would otherwise read ON CONFLICT as a join's ON
+    await this.db.query(em,
+      `INSERT INTO ${kind.records} (id, ${kind.key}, ${kind.columns.join(', ')}, created_at, updated_at)
+       SELECT value ->> 0, value ->> 2, value ->> 3, value ->> 4, value ->> 1, value ->> 1 FROM ${elements} WHERE true ON CONFLICT DO NOTHING`,
+      [rows],
+    );
+    await this.db.query(em, `DELETE FROM ${kind.links} WHERE asset_id = ${this.param(2)} AND ${kind.link} NOT IN (SELECT r.id FROM ${elements} ${join})`, [rows, assetId]);
+    await this.db.query(em,
+      `INSERT INTO ${kind.links} (asset_id, ${kind.link}, created_at) SELECT ${this.param(2)}, r.id, value ->> 1 FROM ${elements} ${join} WHERE true ON CONFLICT DO NOTHING`,
+      [rows, assetId],
+    );
+  }
+
+  private param(n: number): string {
+    return this.db.dialect === 'postgres' ? `$${n}` : `?${n}`;
+  }
+
+  /** Adds annotations, listed in the given order (each one's time is taken in turn). */
   async addAnnotations(em: EntityManager, assetId: string, inputs: AnnotationInput[]): Promise<void> {
-    const now = nowIso();
     for (const input of inputs) {
-      await em.insert(AnnotationEntity, {
+      const now = nowIso();
+      await this.db.insert(em, AnnotationEntity, {
         id: randomUUID(),
         assetId,
         type: input.type,

@@ -93,20 +93,17 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
     try {
       // Two fixed statements, the rows passed as one JSON parameter: this runs on the one SQLite
       // writer, so it must be short.
-      const pg = this.db.dialect === 'postgres';
-      const elements = pg ? 'json_array_elements($1::json) AS e(value)' : 'json_each(?1)';
+      const elements = this.db.jsonElements(1);
       let applicationId: string | null = null;
       await this.db.transaction(async (em) => {
-        const ids = JSON.stringify([...new Set(entries.map((e) => e.assetId))]);
+        const ids = JSON.stringify([...new Set(entries.map((e) => e.assetId))].map((id) => [id]));
         const live = new Set(
           (
             await this.db.query<{ id: string }>(
               em,
-              // The ids drive the join (CROSS JOIN fixes the order on SQLite, which would otherwise walk
-              // every live asset by assets_listing for a handful of ids: 25 ms at 100,000 assets).
-              pg
-                ? `SELECT a.id FROM ${elements} JOIN assets a ON a.id = e.value #>> '{}' WHERE a.deleted_at IS NULL`
-                : `SELECT a.id FROM ${elements} CROSS JOIN assets a ON a.id = value WHERE a.deleted_at IS NULL`,
+              // The ids drive the join (SQLite would otherwise walk every live asset by assets_listing
+              // for a handful of ids: 25 ms at 100,000 assets).
+              `SELECT a.id FROM ${elements} ${this.db.drivingJoin} assets a ON a.id = value ->> 0 WHERE a.deleted_at IS NULL`,
               [ids],
             )
           ).map((row) => row.id),
