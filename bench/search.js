@@ -4,7 +4,7 @@
 //   npx nest build && node bench/search.js
 //
 // Env: BENCH_ASSETS (default 100000), BENCH_QUERIES (timed queries per class, default 300),
-//      BENCH_CREATES (default 2000), DATABASE_URL (PostgreSQL instead of a temporary SQLite file),
+//      BENCH_CREATES (default 2000), BENCH_CREATE_SECONDS (50-connection create load, default 10; 0 skips it), DATABASE_URL (PostgreSQL instead of a temporary SQLite file),
 //      BENCH_DATA_DIR (keep the SQLite data there; a directory already holding the corpus is reused,
 //      not reloaded), BENCH_CLASSES (a regular expression: only the query classes it matches).
 // The corpus is loaded in bulk, 1000 assets per transaction: asset, format and tag rows by plain
@@ -15,8 +15,11 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
 const { randomUUID } = require('node:crypto');
+const { execFile } = require('node:child_process');
+const { promisify } = require('node:util');
 const { performance } = require('node:perf_hooks');
 const { Corpus, NOUNS, PROSE, TAGS } = require('./lib/corpus');
+const { seedOf } = require('./lib/seeds');
 
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
@@ -32,6 +35,7 @@ const { SearchEngine } = require(join(dist, 'modules', 'search', 'search-engine.
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
 const CREATES = Number(process.env.BENCH_CREATES ?? 2000);
+const CREATE_SECONDS = Number(process.env.BENCH_CREATE_SECONDS ?? 10);
 const BATCH = 1000;
 const DATA_DIR = process.env.BENCH_DATA_DIR;
 const CLASSES = new RegExp(process.env.BENCH_CLASSES ?? '');
@@ -61,14 +65,6 @@ async function main() {
   const writer = app.get(AssetWriter);
   const reader = app.get(AssetReader);
   const post = (path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
-
-  const seedOf = (a, classified) => ({
-    asset: {
-      application: { id: '11111111-1111-4111-8111-111111111111', name: 'VS_CODE', version: '1.90.0', platform: 'LINUX', onboarded: true, privacy: 'OPEN' },
-      format: { fragment: { string: { raw: a.text } }, ...(classified ? { classification: { generic: a.generic, specific: a.specific } } : {}) },
-      metadata: { name: a.name, tags: a.tags.map((text) => ({ text })), ...(a.website ? { websites: [{ url: a.website, name: 'docs' }] } : {}) },
-    },
-  });
 
   // 1. Bulk load through the app's writer and SearchIndex.index.
   const corpus = new Corpus(42);
@@ -187,6 +183,10 @@ async function main() {
   }
   const createClassified = await creates(CREATES, true);
   const createDetected = await creates(Math.ceil(CREATES / 4), false);
+  // 50 connections from another process (the clients above share this process's event loop with the server).
+  // (not execFileSync: this process serves the requests)
+  const loadOut = CREATE_SECONDS > 0 ? (await promisify(execFile)(process.execPath, [join(__dirname, 'lib', 'create-load.js'), base, '50', String(CREATE_SECONDS), '4242'])).stdout : null;
+  const createLoad = loadOut ? JSON.parse(loadOut.trim().split('\n').pop()) : null;
 
   const [{ chars }] = await db.read((em) => em.query(`SELECT AVG(LENGTH(raw)) AS chars FROM formats`));
   const fmt = (n) => n.toFixed(1);
@@ -205,6 +205,7 @@ async function main() {
   out.push(`| bulk load (multi-row INSERTs + SearchIndex.index, 1000 per transaction) | ${Number.isNaN(loadRate) ? 'reused' : `${Math.round(loadRate)} assets/s`} |`);
   out.push(`| POST /assets/create, classification given (4 clients) | ${Math.round(createClassified)} assets/s |`);
   out.push(`| POST /assets/create, language detected (4 clients) | ${Math.round(createDetected)} assets/s |`);
+  if (createLoad) out.push(`| POST /assets/create, classification given, 50 connections from another process, ${CREATE_SECONDS} s | ${Math.round(createLoad.rate)} assets/s (p50 ${createLoad.p50} ms, p99 ${createLoad.p99} ms, ${createLoad.non2xx} non-2xx) |`);
   console.log(out.join('\n'));
   await shutdown();
 }
