@@ -77,9 +77,14 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     return this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
   }
 
+  /** The placeholder of the `n`th bound parameter (from 1): `?n` on SQLite, `$n` on PostgreSQL. */
+  param(n: number): string {
+    return this.dialect === 'postgres' ? `$${n}` : `?${n}`;
+  }
+
   /** A FROM item over the elements of the JSON array bound as parameter `n`, each named `value`. */
   jsonElements(n: number): string {
-    return this.dialect === 'postgres' ? `json_array_elements($${n}::json) AS e(value)` : `json_each(?${n})`;
+    return this.dialect === 'postgres' ? `json_array_elements(${this.param(n)}::json) AS e(value)` : `json_each(${this.param(n)})`;
   }
 
   /**
@@ -189,8 +194,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   async insert<T extends object>(em: EntityManager, entity: new () => T, values: Partial<T>): Promise<void> {
     const metadata = em.connection.getMetadata(entity);
     const columns = metadata.columns.filter((c) => (values as Record<string, unknown>)[c.propertyName] !== undefined);
-    const mark = this.dialect === 'postgres' ? '$' : '?';
-    const sql = `INSERT INTO "${metadata.tableName}" (${columns.map((c) => `"${c.databaseName}"`).join(', ')}) VALUES (${columns.map((_, i) => `${mark}${i + 1}`).join(', ')})`;
+    const sql = `INSERT INTO "${metadata.tableName}" (${columns.map((c) => `"${c.databaseName}"`).join(', ')}) VALUES (${columns.map((_, i) => this.param(i + 1)).join(', ')})`;
     await this.query(em, sql, columns.map((c) => (values as Record<string, unknown>)[c.propertyName]));
   }
 

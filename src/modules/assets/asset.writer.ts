@@ -90,15 +90,11 @@ export class AssetWriter {
        SELECT value ->> 0, value ->> 2, value ->> 3, value ->> 4, value ->> 1, value ->> 1 FROM ${elements} WHERE true ON CONFLICT DO NOTHING`,
       [rows],
     );
-    await this.db.query(em, `DELETE FROM ${kind.links} WHERE asset_id = ${this.param(2)} AND ${kind.link} NOT IN (SELECT r.id FROM ${elements} ${join})`, [rows, assetId]);
+    await this.db.query(em, `DELETE FROM ${kind.links} WHERE asset_id = ${this.db.param(2)} AND ${kind.link} NOT IN (SELECT r.id FROM ${elements} ${join})`, [rows, assetId]);
     await this.db.query(em,
-      `INSERT INTO ${kind.links} (asset_id, ${kind.link}, created_at) SELECT ${this.param(2)}, r.id, value ->> 1 FROM ${elements} ${join} WHERE true ON CONFLICT DO NOTHING`,
+      `INSERT INTO ${kind.links} (asset_id, ${kind.link}, created_at) SELECT ${this.db.param(2)}, r.id, value ->> 1 FROM ${elements} ${join} WHERE true ON CONFLICT DO NOTHING`,
       [rows, assetId],
     );
-  }
-
-  private param(n: number): string {
-    return this.db.dialect === 'postgres' ? `$${n}` : `?${n}`;
   }
 
   /** Adds annotations, listed in the given order (each one's time is taken in turn). */
