@@ -82,6 +82,11 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     return this.dialect === 'postgres' ? `$${n}` : `?${n}`;
   }
 
+  /** Placeholders of `count` parameters from the `from`th on, comma-separated: `?1, ?2` / `$1, $2`. */
+  params(count: number, from = 1): string {
+    return Array.from({ length: count }, (_, i) => this.param(from + i)).join(', ');
+  }
+
   /** A FROM item over the elements of the JSON array bound as parameter `n`, each named `value`. */
   jsonElements(n: number): string {
     return this.dialect === 'postgres' ? `json_array_elements(${this.param(n)}::json) AS e(value)` : `json_each(${this.param(n)})`;
@@ -194,7 +199,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   async insert<T extends object>(em: EntityManager, entity: new () => T, values: Partial<T>): Promise<void> {
     const metadata = em.connection.getMetadata(entity);
     const columns = metadata.columns.filter((c) => (values as Record<string, unknown>)[c.propertyName] !== undefined);
-    const sql = `INSERT INTO "${metadata.tableName}" (${columns.map((c) => `"${c.databaseName}"`).join(', ')}) VALUES (${columns.map((_, i) => this.param(i + 1)).join(', ')})`;
+    const sql = `INSERT INTO "${metadata.tableName}" (${columns.map((c) => `"${c.databaseName}"`).join(', ')}) VALUES (${this.params(columns.length)})`;
     await this.query(em, sql, columns.map((c) => (values as Record<string, unknown>)[c.propertyName]));
   }
 

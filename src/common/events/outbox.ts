@@ -63,8 +63,7 @@ export class Outbox {
     const params: unknown[] = [];
     const rows = entries.map((entry) => {
       params.push(entry.topic, entry.id, entry.deleted === true, now);
-      const n = params.length;
-      return pg ? `($${n - 3}, $${n - 2}, $${n - 1}, $${n})` : `(?${n - 3}, ?${n - 2}, ?${n - 1}, ?${n})`;
+      return `(${this.db.params(4, params.length - 3)})`;
     });
     if (pg) await this.db.query(em, `SELECT pg_advisory_xact_lock($1), pg_notify($2, '')`, [OUTBOX_LOCK, STREAM_CHANNEL]);
     await this.db.query(em, `INSERT INTO stream_events (topic, entity_id, deleted, created_at) VALUES ${rows.join(', ')}`, params);

@@ -43,12 +43,6 @@ function hydrate<T extends object>(em: EntityManager, type: Entity<T>, row: Row,
   return entity as T;
 }
 
-/** Numbered placeholders for `ids`, shared by every branch of a query: `?1, ?2` / `$1, $2`. */
-function placeholders(em: EntityManager, count: number): string {
-  const mark = em.connection.options.type === 'postgres' ? '$' : '?';
-  return Array.from({ length: count }, (_, i) => `${mark}${i + 1}`).join(', ');
-}
-
 /**
  * The one statement that reads whole assets: each asset row with its formats (and their
  * applications) and its links (annotations, tags, websites, workstream summaries) as JSON
@@ -130,7 +124,7 @@ export class AssetReader {
 
   /** The live asset, or 404 (never existed) / 410 (deleted). */
   async require(em: EntityManager, id: string): Promise<AssetEntity> {
-    const [row] = await this.db.query(em, `SELECT * FROM assets WHERE id = ${placeholders(em, 1)}`, [id]);
+    const [row] = await this.db.query(em, `SELECT * FROM assets WHERE id = ${this.db.param(1)}`, [id]);
     const asset = row ? hydrate(em, AssetEntity, row) : null;
     if (!asset) throw new NotFoundException(`asset ${id} not found`);
     if (asset.deletedAt) throw new GoneException(`asset ${id} no longer exists`);
@@ -152,7 +146,7 @@ export class AssetReader {
   }
 
   private async row(em: EntityManager, id: string): Promise<Row | undefined> {
-    const [row] = await this.db.query(em, aggregateSql(em, `a.id = ${placeholders(em, 1)}`), [id]);
+    const [row] = await this.db.query(em, aggregateSql(em, `a.id = ${this.db.param(1)}`), [id]);
     return row;
   }
 
@@ -169,7 +163,7 @@ export class AssetReader {
   async aggregates(em: EntityManager, assets: AssetEntity[]): Promise<AssetAggregate[]> {
     const byId = new Map<string, AssetAggregate>();
     for (const ids of chunks(assets.map((a) => a.id))) {
-      const rows = await this.db.query(em, aggregateSql(em, `a.id IN (${placeholders(em, ids.length)})`), ids);
+      const rows = await this.db.query(em, aggregateSql(em, `a.id IN (${this.db.params(ids.length)})`), ids);
       for (const row of rows) byId.set(row.id as string, aggregateOf(em, row));
     }
     return assets.map((asset) => byId.get(asset.id)).filter((a): a is AssetAggregate => a !== undefined);

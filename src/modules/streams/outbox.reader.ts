@@ -22,10 +22,6 @@ export class OutboxReader {
     return this.db.dialect === 'postgres';
   }
 
-  private p(n: number): string {
-    return this.pg ? `$${n}` : `?${n}`;
-  }
-
   /** Highest committed event id (0 when there is none). */
   async head(em: EntityManager): Promise<number> {
     const [row] = await this.db.query<{ id: number | string | null }>(em, 'SELECT MAX(id) AS id FROM stream_events');
@@ -36,7 +32,7 @@ export class OutboxReader {
   async after(em: EntityManager, after: number, limit: number): Promise<StreamEvent[]> {
     const rows = await this.db.query<Row>(
       em,
-      `SELECT id, topic, entity_id, deleted FROM stream_events WHERE id > ${this.p(1)} ORDER BY id LIMIT ${this.p(2)}`,
+      `SELECT id, topic, entity_id, deleted FROM stream_events WHERE id > ${this.db.param(1)} ORDER BY id LIMIT ${this.db.param(2)}`,
       [after, limit],
     );
     return rows.map((r) => ({ id: Number(r.id), topic: r.topic as StreamTopicName, entityId: r.entity_id, deleted: r.deleted === true || r.deleted === 1 }));
@@ -44,7 +40,7 @@ export class OutboxReader {
 
   /** Highest id removed by pruning: a resume from below it cannot be served (0 when nothing was pruned). */
   async prunedThrough(em: EntityManager): Promise<number> {
-    const [row] = await this.db.query<{ value: string }>(em, `SELECT value FROM settings WHERE key = ${this.p(1)}`, [PRUNED_THROUGH]);
+    const [row] = await this.db.query<{ value: string }>(em, `SELECT value FROM settings WHERE key = ${this.db.param(1)}`, [PRUNED_THROUGH]);
     return row ? Number(row.value) : 0;
   }
 
@@ -56,7 +52,7 @@ export class OutboxReader {
     return this.db.transaction(async (em) => {
       const [row] = await this.db.query<{ id: number | string | null }>(
         em,
-        `SELECT MAX(id) AS id FROM stream_events WHERE created_at < ${this.p(1)} AND id < (SELECT MAX(id) FROM stream_events)`,
+        `SELECT MAX(id) AS id FROM stream_events WHERE created_at < ${this.db.param(1)} AND id < (SELECT MAX(id) FROM stream_events)`,
         [cutoff],
       );
       const through = Number(row?.id ?? 0);
@@ -64,11 +60,11 @@ export class OutboxReader {
       const int = this.pg ? 'BIGINT' : 'INTEGER';
       await this.db.query(
         em,
-        `INSERT INTO settings (key, value) VALUES (${this.p(1)}, ${this.p(2)}) ON CONFLICT (key) DO UPDATE SET value =
+        `INSERT INTO settings (key, value) VALUES (${this.db.param(1)}, ${this.db.param(2)}) ON CONFLICT (key) DO UPDATE SET value =
            CASE WHEN CAST(settings.value AS ${int}) > CAST(excluded.value AS ${int}) THEN settings.value ELSE excluded.value END`,
         [PRUNED_THROUGH, String(through)],
       );
-      const deleted = await this.db.query<{ id: unknown }>(em, `DELETE FROM stream_events WHERE id <= ${this.p(1)} RETURNING id`, [through]);
+      const deleted = await this.db.query<{ id: unknown }>(em, `DELETE FROM stream_events WHERE id <= ${this.db.param(1)} RETURNING id`, [through]);
       return deleted.length;
     });
   }

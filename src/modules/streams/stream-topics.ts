@@ -34,9 +34,7 @@ export class StreamTopics {
       key: 'asset',
       snapshot: async (em) => (await assets.list(em)).map((a) => a.id),
       hidden: async (em, ids) => {
-        const pg = db.dialect === 'postgres';
-        const list = ids.map((_, i) => (pg ? `$${i + 1}` : `?${i + 1}`)).join(', ');
-        const rows = await db.query<{ id: string }>(em, `SELECT id FROM assets WHERE pseudo = TRUE AND id IN (${list})`, ids);
+        const rows = await db.query<{ id: string }>(em, `SELECT id FROM assets WHERE pseudo = TRUE AND id IN (${db.params(ids.length)})`, ids);
         return new Set(rows.map((r) => r.id));
       },
     });

@@ -92,8 +92,14 @@ export class SqliteSearchStore implements SearchStore {
     const match = usable.map((n) => `"${n.replace(/"/g, '""')}"`).join(' AND ');
     const rows = await this.newest<{ id: string; name: string }>(em, 'search_trigrams', 'd.asset_id AS id, d.name', match, scope);
     // the tokenizer also folds diacritics; a name that differs only by them just ranks lower
-    const inName = (row: { name: string }) => usable.every((n) => row.name.toLowerCase().includes(n.toLowerCase()));
-    return [...rows.filter(inName), ...rows.filter((row) => !inName(row))].slice(0, limit).map((row) => row.id);
+    const lower = usable.map((n) => n.toLowerCase());
+    const inName: string[] = [];
+    const elsewhere: string[] = [];
+    for (const row of rows) {
+      const name = row.name.toLowerCase();
+      (lower.every((n) => name.includes(n)) ? inName : elsewhere).push(row.id);
+    }
+    return [...inName, ...elsewhere].slice(0, limit);
   }
 
   /**
