@@ -10,7 +10,7 @@ import { errorBody } from '../errors/error-body';
 import { AccessPolicy } from './access';
 import { originAllowed } from './cors';
 import { checkJsonBounds } from './json-bounds';
-import { validationPipe } from './validation';
+import { memoiseValidationMetadata, validationPipe } from './validation';
 import { TroveWsAdapter } from './ws-adapter';
 import { TROVE_VERSION } from '../../version';
 
@@ -90,6 +90,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   }
 
   app.useWebSocketAdapter(new TroveWsAdapter(app, config));
+  memoiseValidationMetadata();
   app.useGlobalPipes(validationPipe);
   app.useGlobalFilters(new AllExceptionsFilter());
   app.enableCors({

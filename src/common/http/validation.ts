@@ -1,4 +1,5 @@
 import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { MetadataStorage, getMetadataStorage } from 'class-validator';
 
 /** "asset.format.fragment.string.raw must be a string" for every failed constraint, nested included. */
 function flatten(errors: ValidationError[], prefix = ''): string[] {
@@ -21,3 +22,29 @@ export const validationPipe = new ValidationPipe({
   validationError: { target: false, value: false },
   exceptionFactory: (errors) => new BadRequestException(flatten(errors)),
 });
+
+let memoised = false;
+
+/**
+ * class-validator finds a class's rules (its own and inherited ones) by scanning every class that
+ * has rules, on each validation of each nested object (typestack/class-validator#2686, open).
+ * With this project's DTOs that scan was a fifth of the main thread under a create load. A
+ * class's rules are all registered when it is loaded, before anything can be validated against
+ * it, so the lookup is memoised per class and options (what twentyhq/twenty#24085 does too).
+ * Call once the DTO classes are loaded; later calls do nothing.
+ */
+export function memoiseValidationMetadata(): void {
+  if (memoised) return;
+  memoised = true;
+  const storage = getMetadataStorage();
+  const lookup = storage.getTargetValidationMetadatas.bind(storage);
+  const byTarget = new WeakMap<Function, Map<string, ReturnType<MetadataStorage['getTargetValidationMetadatas']>>>();
+  storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
+    let cache = byTarget.get(target);
+    if (!cache) byTarget.set(target, (cache = new Map()));
+    const key = `${schema}\0${always}\0${strictGroups}\0${groups?.join('\0') ?? ''}`;
+    let rules = cache.get(key);
+    if (!rules) cache.set(key, (rules = lookup(target, schema, always, strictGroups, groups)));
+    return rules;
+  };
+}
