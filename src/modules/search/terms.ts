@@ -16,9 +16,12 @@ export const MAX_TERM = 48;
 export const MAX_INDEXED_CHARS = 200_000;
 
 const CAMEL = /(?<=\p{Ll})(?=\p{Lu})|(?<=\p{Lu})(?=\p{Lu}\p{Ll})|(?<=\p{L})(?=\p{N})|(?<=\p{N})(?=\p{L})/u;
+/** Lowercase letters only, or digits only: most words, and none has a part (the split is costly). */
+const UNSPLIT = /^(?:\p{Ll}+|\p{N}+)$/u;
 
 /** The lowercase parts of an identifier, or [] when it has none beyond itself. */
 export function identifierParts(token: string): string[] {
+  if (UNSPLIT.test(token)) return [];
   const parts = token
     .split('_')
     .flatMap((piece) => piece.split(CAMEL))
