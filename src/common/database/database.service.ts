@@ -32,10 +32,23 @@ const connectionOf = (source: DataSource) => (source.driver as unknown as { data
 
 interface Unit {
   work: Work<unknown>;
+  /** May run interleaved with the other independent units of its batch (see `transaction`). */
+  independent: boolean;
   /** Runs again after its batch was rolled back for another unit's failure. */
   again?: boolean;
   resolve(value: unknown): void;
   reject(error: unknown): void;
+}
+
+/** The batch cut into runs of units that run together: consecutive independent units, any other alone. */
+function independentRuns(batch: Unit[]): Unit[][] {
+  const runs: Unit[][] = [];
+  for (const unit of batch) {
+    const last = runs[runs.length - 1];
+    if (unit.independent && last?.[0].independent) last.push(unit);
+    else runs.push([unit]);
+  }
+  return runs;
 }
 
 /**
@@ -50,8 +63,8 @@ interface Unit {
  * writer for it). `readConsistent`, whose statements must all see one state, shares a
  * semaphore on the writing connection with the writers, which take it whole.
  * Writers are also group-committed: units of work that queue up while a COMMIT is in
- * flight run together in the next transaction (a unit that fails is rejected alone, the
- * others run again; see commitBatch), and all are acknowledged only after their common
+ * flight run together in the next transaction, independent ones interleaved (a unit that
+ * fails is rejected alone, the others run again; see commitBatch), and all are acknowledged only after their common
  * COMMIT (one fsync with synchronous=FULL) succeeds. Nothing is acknowledged before it is
  * durable.
  */
@@ -146,11 +159,17 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
    * the promise settles only once the commit is durable. Never call it from inside `work`.
    * On SQLite `work` may run twice (after a rollback caused by another unit of its batch):
    * it must not change state outside the database before it returns.
+   *
+   * `independent`: the work writes only rows of its own (fresh ids) or shared rows through
+   * statements that cannot conflict (INSERT ... ON CONFLICT DO NOTHING), and reads back only
+   * what it wrote. On SQLite such units of one batch then run interleaved: their statements
+   * queue on the connection together, so one unit's statement runs while another's result waits
+   * for the event loop, instead of the connection idling on every round trip.
    */
-  transaction<T>(work: Work<T>): Promise<T> {
+  transaction<T>(work: Work<T>, options: { independent?: boolean } = {}): Promise<T> {
     if (!this.lock) return this.dataSource.transaction((em) => work(em));
     return new Promise<T>((resolve, reject) => {
-      this.pending.push({ work, resolve: resolve as (value: unknown) => void, reject });
+      this.pending.push({ work, independent: options.independent === true, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) void this.drain();
     });
   }
@@ -190,6 +209,19 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     if (pool.length < STATEMENT_COPIES) pool.push(connectionOf(source).prepare(sql));
     const statement = pool[(this.nextCopy = (this.nextCopy + 1) % pool.length)];
     return new Promise<T[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+  }
+
+  /**
+   * Waits for statements of one unit of work that do not depend on each other, started at once:
+   * on SQLite they then queue on the connection together instead of each waiting for the round
+   * trip of the one before it through a busy event loop (they may run in any order; PostgreSQL
+   * runs them in the order started). Rejects with the first failure, but only once none is
+   * still running.
+   */
+  async together(...statements: (Promise<unknown> | null | undefined | false | 0)[]): Promise<void> {
+    const settled = await Promise.allSettled(statements);
+    const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
+    if (failed) throw failed.reason;
   }
 
   /**
@@ -245,31 +277,36 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     // alone). Every unit's work must therefore be safe to run again after a rollback.
     const savepoints = batch.length > 1 && batch.some((unit) => unit.again);
     try {
-      await runner.startTransaction(); // BEGIN
       const em = runner.manager;
-      for (const [i, unit] of batch.entries()) {
+      await this.begin(runner, em);
+      for (const run of savepoints ? batch.map((unit) => [unit]) : independentRuns(batch)) {
         if (savepoints) await this.query(em, 'SAVEPOINT unit');
-        try {
-          const value = await unit.work(em);
+        const settled = await Promise.allSettled(run.map((unit) => unit.work(em)));
+        // A broken storage poisons the whole transaction: fail the batch, acknowledge nothing.
+        const broken = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && isStorageUnavailable(s.reason));
+        if (broken) throw broken.reason;
+        const failed = settled.findIndex((s) => s.status === 'rejected');
+        if (failed < 0) {
           if (savepoints) await this.query(em, 'RELEASE unit');
-          outcomes.push({ unit, ok: true, value });
-        } catch (error) {
-          // A broken storage poisons the whole transaction: fail the batch, acknowledge nothing.
-          if (isStorageUnavailable(error)) throw error;
-          if (!savepoints) {
-            await this.abort(runner);
-            unit.reject(error);
-            const others = batch.filter((_, j) => j !== i);
-            for (const other of others) other.again = true;
-            this.pending.unshift(...others);
-            return;
-          }
-          await this.query(em, 'ROLLBACK TO unit'); // this unit only
-          await this.query(em, 'RELEASE unit');
-          outcomes.push({ unit, ok: false, error });
+          settled.forEach((s, j) => outcomes.push({ unit: run[j], ok: true, value: (s as PromiseFulfilledResult<unknown>).value }));
+          continue;
         }
+        const unit = run[failed];
+        const error = (settled[failed] as PromiseRejectedResult).reason;
+        if (!savepoints) {
+          await this.abort(runner);
+          unit.reject(error);
+          const others = batch.filter((other) => other !== unit);
+          for (const other of others) other.again = true;
+          this.pending.unshift(...others);
+          return;
+        }
+        await this.query(em, 'ROLLBACK TO unit'); // this unit only
+        await this.query(em, 'RELEASE unit');
+        outcomes.push({ unit, ok: false, error });
       }
-      await runner.commitTransaction(); // COMMIT
+      await this.query(em, 'COMMIT');
+      this.markTransaction(runner, false);
     } catch (error) {
       await this.abort(runner);
       for (const unit of batch) unit.reject(error);
@@ -281,11 +318,26 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     }
   }
 
+  /**
+   * BEGIN (and COMMIT) as prepared statements: TypeORM's `startTransaction` prepares each anew,
+   * one more round trip through the event loop per batch, where it waits behind the requests
+   * being parsed. TypeORM's runner is then told it is in a transaction, so that its own methods
+   * (`em.save`) do not try to start one.
+   */
+  private async begin(runner: QueryRunner, em: EntityManager): Promise<void> {
+    await this.query(em, 'BEGIN');
+    this.markTransaction(runner, true);
+  }
+
   /** Rolls everything back, even when SQLite already did (a failed COMMIT, a full disk). */
   private async abort(runner: QueryRunner): Promise<void> {
     await runner.query('ROLLBACK').catch(() => undefined);
+    this.markTransaction(runner, false);
+  }
+
+  private markTransaction(runner: QueryRunner, active: boolean): void {
     const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
-    state.isTransactionActive = false;
-    state.transactionDepth = 0;
+    state.isTransactionActive = active;
+    state.transactionDepth = active ? 1 : 0;
   }
 }

@@ -53,6 +53,11 @@ interface LinkKind {
 const TAGS: LinkKind = { records: 'tags', key: 'text', columns: ['category', 'mechanism'], links: 'asset_tags', link: 'tag_id' };
 const WEBSITES: LinkKind = { records: 'websites', key: 'url', columns: ['name', 'mechanism'], links: 'asset_websites', link: 'website_id' };
 
+interface LinkOptions {
+  /** The asset was created in this transaction: it has no links yet, so none is stale. */
+  created?: boolean;
+}
+
 /**
  * Writes an asset's satellite records inside the caller's transaction. Tags and websites
  * are one row per distinct text/URL, linked through join rows, so both sides agree.
@@ -62,16 +67,18 @@ export class AssetWriter {
   constructor(private readonly db: Database) {}
 
   /** Makes the asset's tags exactly `inputs` (by text). */
-  async setTags(em: EntityManager, assetId: string, inputs: TagInput[]): Promise<void> {
-    await this.setLinks(em, assetId, TAGS, inputs.map((input) => [normaliseTag(input.text), input.category ?? 'UNKNOWN', input.mechanism ?? 'MANUAL']));
+  async setTags(em: EntityManager, assetId: string, inputs: TagInput[], options: LinkOptions = {}): Promise<void> {
+    const values = inputs.map((input) => [normaliseTag(input.text), input.category ?? 'UNKNOWN', input.mechanism ?? 'MANUAL']);
+    await this.setLinks(em, assetId, TAGS, values, options);
   }
 
   /** Makes the asset's websites exactly `inputs` (by URL). */
-  async setWebsites(em: EntityManager, assetId: string, inputs: WebsiteInput[]): Promise<void> {
-    await this.setLinks(em, assetId, WEBSITES, inputs.map((input) => {
+  async setWebsites(em: EntityManager, assetId: string, inputs: WebsiteInput[], options: LinkOptions = {}): Promise<void> {
+    const values = inputs.map((input) => {
       const url = normaliseUrl(input.url);
       return [url, input.name?.trim() || new URL(url).hostname, input.mechanism ?? 'MANUAL'];
-    }));
+    });
+    await this.setLinks(em, assetId, WEBSITES, values, options);
   }
 
   /**
@@ -80,7 +87,7 @@ export class AssetWriter {
    * one is kept as it is), links to others are removed, the missing links are added in the
    * given order (each link's time is taken in turn, and links are listed by time).
    */
-  private async setLinks(em: EntityManager, assetId: string, kind: LinkKind, values: string[][]): Promise<void> {
+  private async setLinks(em: EntityManager, assetId: string, kind: LinkKind, values: string[][], { created = false }: LinkOptions): Promise<void> {
     const rows = JSON.stringify(values.map(([key, ...columns]) => [randomUUID(), nowIso(), key, ...columns]));
     const elements = this.db.jsonElements(1);
     const join = `${this.db.drivingJoin} ${kind.records} r ON r.${kind.key} = value ->> 2`;
@@ -90,7 +97,7 @@ export class AssetWriter {
        SELECT value ->> 0, value ->> 2, value ->> 3, value ->> 4, value ->> 1, value ->> 1 FROM ${elements} WHERE true ON CONFLICT DO NOTHING`,
       [rows],
     );
-    await this.db.query(em, `DELETE FROM ${kind.links} WHERE asset_id = ${this.db.param(2)} AND ${kind.link} NOT IN (SELECT r.id FROM ${elements} ${join})`, [rows, assetId]);
+    if (!created) await this.db.query(em, `DELETE FROM ${kind.links} WHERE asset_id = ${this.db.param(2)} AND ${kind.link} NOT IN (SELECT r.id FROM ${elements} ${join})`, [rows, assetId]);
     await this.db.query(em,
       `INSERT INTO ${kind.links} (asset_id, ${kind.link}, created_at) SELECT ${this.db.param(2)}, r.id, value ->> 1 FROM ${elements} ${join} WHERE true ON CONFLICT DO NOTHING`,
       [rows, assetId],

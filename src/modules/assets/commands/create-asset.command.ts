@@ -92,31 +92,36 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
         updatedAt: now,
         deletedAt: null,
       });
-      await this.db.insert(em, FormatEntity, {
-        id: formatId,
-        assetId: id,
-        position: 0,
-        role: 'BOTH',
-        generic: classification.generic,
-        specific: classification.specific,
-        classificationPending: pending,
-        applicationId,
-        creator: this.user.id,
-        raw: text,
-        bytes: Buffer.byteLength(text, 'utf8'),
-        createdAt: now,
-        updatedAt: now,
-      });
-      if (metadata?.tags?.length) await this.writer.setTags(em, id, metadata.tags);
-      if (metadata?.websites?.length) await this.writer.setWebsites(em, id, metadata.websites);
-      if (metadata?.annotations?.length) await this.writer.addAnnotations(em, id, metadata.annotations);
+      // The asset row first (the others refer to it), then its satellites at once.
+      await this.db.together(
+        this.db.insert(em, FormatEntity, {
+          id: formatId,
+          assetId: id,
+          position: 0,
+          role: 'BOTH',
+          generic: classification.generic,
+          specific: classification.specific,
+          classificationPending: pending,
+          applicationId,
+          creator: this.user.id,
+          raw: text,
+          bytes: Buffer.byteLength(text, 'utf8'),
+          createdAt: now,
+          updatedAt: now,
+        }),
+        metadata?.tags?.length && this.writer.setTags(em, id, metadata.tags, { created: true }),
+        metadata?.websites?.length && this.writer.setWebsites(em, id, metadata.websites, { created: true }),
+        metadata?.annotations?.length && this.writer.addAnnotations(em, id, metadata.annotations),
+      );
       const aggregate = await this.reader.one(em, id);
-      await this.search.index(em, aggregate, { created: true });
-      if (idempotent) await this.idempotency.record(em, idempotent, id);
       const wire = assetWire(aggregate, transferables);
-      await this.outbox.append(em, 'assets', id);
+      await this.db.together(
+        this.search.index(em, aggregate, { created: true }),
+        idempotent && this.idempotency.record(em, idempotent, id),
+        this.outbox.append(em, 'assets', id),
+      );
       return wire;
-    });
+    }, { independent: !idempotent });
     if (replayed) return created;
     this.applications.remember(seeded.application, applicationId);
     if (pending) this.classifier.refineLater([formatId]);
