@@ -21,6 +21,7 @@ const MAX_STATEMENTS = 200;
 const STATEMENT_COPIES = 4;
 
 type Work<T> = (em: EntityManager) => Promise<T>;
+type Step = () => Promise<unknown>;
 interface SqliteStatement {
   all(params: unknown[], callback: (error: Error | null, rows: unknown[]) => void): void;
   finalize(): void;
@@ -212,14 +213,19 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   }
 
   /**
-   * Waits for statements of one unit of work that do not depend on each other, started at once:
-   * on SQLite they then queue on the connection together instead of each waiting for the round
-   * trip of the one before it through a busy event loop (they may run in any order; PostgreSQL
-   * runs them in the order started). Rejects with the first failure, but only once none is
-   * still running.
+   * Runs steps of one unit of work that do not depend on each other (falsy entries are skipped).
+   * On SQLite they start at once, so their statements queue on the connection together instead
+   * of each waiting for the round trip of the one before it through a busy event loop; they
+   * may then run in any order. On PostgreSQL, whose connection takes one query at a time, they
+   * run one after another. Rejects with the first failure, but only once none is still running.
    */
-  async together(...statements: (Promise<unknown> | null | undefined | false | 0)[]): Promise<void> {
-    const settled = await Promise.allSettled(statements);
+  async together(...steps: (Step | false | null | undefined | 0)[]): Promise<void> {
+    const work = steps.filter((step): step is Step => typeof step === 'function');
+    if (!this.lock) {
+      for (const step of work) await step();
+      return;
+    }
+    const settled = await Promise.allSettled(work.map((step) => step()));
     const failed = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected');
     if (failed) throw failed.reason;
   }

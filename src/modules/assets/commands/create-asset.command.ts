@@ -94,7 +94,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
       });
       // The asset row first (the others refer to it), then its satellites at once.
       await this.db.together(
-        this.db.insert(em, FormatEntity, {
+        () => this.db.insert(em, FormatEntity, {
           id: formatId,
           assetId: id,
           position: 0,
@@ -109,16 +109,16 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
           createdAt: now,
           updatedAt: now,
         }),
-        metadata?.tags?.length && this.writer.setTags(em, id, metadata.tags, { created: true }),
-        metadata?.websites?.length && this.writer.setWebsites(em, id, metadata.websites, { created: true }),
-        metadata?.annotations?.length && this.writer.addAnnotations(em, id, metadata.annotations),
+        metadata?.tags?.length && (() => this.writer.setTags(em, id, metadata.tags!, { created: true })),
+        metadata?.websites?.length && (() => this.writer.setWebsites(em, id, metadata.websites!, { created: true })),
+        metadata?.annotations?.length && (() => this.writer.addAnnotations(em, id, metadata.annotations!)),
       );
       const aggregate = await this.reader.one(em, id);
       const wire = assetWire(aggregate, transferables);
       await this.db.together(
-        this.search.index(em, aggregate, { created: true }),
-        idempotent && this.idempotency.record(em, idempotent, id),
-        this.outbox.append(em, 'assets', id),
+        () => this.search.index(em, aggregate, { created: true }),
+        idempotent && (() => this.idempotency.record(em, idempotent, id)),
+        () => this.outbox.append(em, 'assets', id),
       );
       return wire;
     }, { independent: !idempotent });
