@@ -65,9 +65,9 @@ function independentRuns(batch: Unit[]): Unit[][] {
  * semaphore on the writing connection with the writers, which take it whole.
  * Writers are also group-committed: units of work that queue up while a COMMIT is in
  * flight run together in the next transaction, independent ones interleaved (a unit that
- * fails is rejected alone, the others run again; see commitBatch), and all are acknowledged only after their common
- * COMMIT (one fsync with synchronous=FULL) succeeds. Nothing is acknowledged before it is
- * durable.
+ * fails is rejected alone, the others run again; see commitBatch), and all are acknowledged
+ * only after their common COMMIT (one fsync with synchronous=FULL) succeeds. Nothing is
+ * acknowledged before it is durable.
  */
 @Injectable()
 export class Database implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
