@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { WRITER_CHECKPOINT_PAGES } from './wal-checkpointer';
 
 const root = join(__dirname, '..', '..');
 
@@ -49,10 +50,11 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
 }
 
 /**
- * Durability of the writing SQLite connection, applied by Database on start. TypeORM itself
+ * Durability of the writing SQLite connection, applied by Database on start; it leaves WAL
+ * checkpoints to WalCheckpointer unless the WAL grows past WRITER_CHECKPOINT_PAGES. TypeORM itself
  * sets journal_mode=WAL (enableWAL), busy_timeout and foreign_keys=ON when it connects.
  */
-export const SQLITE_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON'];
+export const SQLITE_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON', `PRAGMA wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`];
 
 /** The second connection, which serves reads: it refuses to write. */
 export const SQLITE_READER_PRAGMAS = ['PRAGMA query_only = ON'];

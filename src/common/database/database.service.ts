@@ -4,6 +4,7 @@ import { Semaphore } from 'async-mutex';
 import { DataSource, DataSourceOptions, EntityManager, QueryRunner } from 'typeorm';
 import { isStorageUnavailable } from '../errors/error-body';
 import { SQLITE_PRAGMAS, SQLITE_READER_PRAGMAS } from './database.options';
+import { WalCheckpointer } from './wal-checkpointer';
 
 /**
  * Weight of a writer on the SQLite semaphore = how many readers may run at once. Small on
@@ -77,6 +78,8 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   private readonly statements = new Map<DataSource, Map<string, SqliteStatement[]>>();
   /** SQLite only: the query-only connection `read` uses. */
   private reader: DataSource | null = null;
+  /** SQLite only: checkpoints the WAL from a third connection, off the writer's COMMITs. */
+  private checkpointer: WalCheckpointer | null = null;
   private nextCopy = 0;
   private closing = false;
   private draining = false;
@@ -123,6 +126,8 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
       await reader.initialize();
       for (const pragma of SQLITE_READER_PRAGMAS) await reader.query(pragma);
       this.reader = reader;
+      const options = this.dataSource.options as { database: string; driver: Parameters<typeof WalCheckpointer.open>[0] };
+      this.checkpointer = await WalCheckpointer.open(options.driver, options.database);
     } else {
       await this.migratePostgres();
     }
@@ -135,11 +140,13 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     this.statements.clear();
   }
 
-  /** Closes the reader once every module's shutdown work (which may still read) is done. */
+  /** Closes the reader and the checkpointer once every module's shutdown work (which may still read) is done. */
   async onApplicationShutdown(): Promise<void> {
     const reader = this.reader;
     this.reader = null;
     if (reader?.isInitialized) await reader.destroy();
+    await this.checkpointer?.close();
+    this.checkpointer = null;
   }
 
   /** Applies pending migrations; instances booting together take turns on an advisory lock. */
