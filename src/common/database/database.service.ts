@@ -336,9 +336,12 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
    * one more round trip through the event loop per batch, where it waits behind the requests
    * being parsed. TypeORM's runner is then told it is in a transaction, so that its own methods
    * (`em.save`) do not try to start one.
+   * IMMEDIATE: the write lock is taken at BEGIN, waiting for it (busy_timeout) while another
+   * process writes to the same file. A deferred transaction that reads first would instead fail
+   * at its first write with SQLITE_BUSY whenever another process committed in between.
    */
   private async begin(runner: QueryRunner, em: EntityManager): Promise<void> {
-    await this.query(em, 'BEGIN');
+    await this.query(em, 'BEGIN IMMEDIATE');
     this.markTransaction(runner, true);
   }
 
