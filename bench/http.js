@@ -2,7 +2,7 @@
 //   npm run bench            (builds first; ~1 minute; prints a Markdown table)
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_PRELOAD (default 1000).
 const autocannon = require('autocannon');
-const { spawn } = require('node:child_process');
+const { startProcess } = require('./lib/processes');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
@@ -10,7 +10,6 @@ const { join } = require('node:path');
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 10);
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 50);
 const PRELOAD = Number(process.env.BENCH_PRELOAD ?? 1000);
-const root = join(__dirname, '..');
 
 const SNIPPET = [
   'export async function fetchUser(id: string): Promise<User> {',
@@ -20,20 +19,6 @@ const SNIPPET = [
   '}',
 ].join('\n');
 const seed = JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: SNIPPET } } } } });
-
-function start(script, env, readyLine) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [script], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      if (readyLine.test(out)) resolve(child);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`${script} exited ${code}: ${out}`)));
-  });
-}
 
 async function preload(base) {
   const ids = [];
@@ -66,9 +51,9 @@ async function measure(base, ids) {
   const dir = mkdtempSync(join(tmpdir(), 'trove-bench-'));
   const children = [];
   try {
-    const raw = await start('bench/raw-server.js', { PORT: '39391', RAW_DB: join(dir, 'raw.db') }, /raw server ready/);
+    const raw = await startProcess(['bench/raw-server.js'], { PORT: '39391', RAW_DB: join(dir, 'raw.db') }, /raw server ready/);
     children.push(raw);
-    const trove = await start('dist/src/main.js', { PORT: '39392', TROVE_DATA_DIR: join(dir, 'trove'), TROVE_LOG_LEVEL: 'log', TROVE_RATE_LIMIT: '0' }, /listening on/);
+    const trove = await startProcess(['dist/src/main.js'], { PORT: '39392', TROVE_DATA_DIR: join(dir, 'trove'), TROVE_LOG_LEVEL: 'log', TROVE_RATE_LIMIT: '0' }, /listening on/);
     children.push(trove);
     const results = {};
     for (const [name, base] of [['raw', 'http://127.0.0.1:39391'], ['trove', 'http://127.0.0.1:39392']]) {

@@ -6,6 +6,7 @@
 const autocannon = require('autocannon');
 const WebSocket = require('ws');
 const { spawn } = require('node:child_process');
+const { NPM_START_FLAGS } = require('./lib/processes');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -32,7 +33,7 @@ function percentile(sorted, p) {
 
 async function startServer(dataDir) {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--max-semi-space-size=2', 'dist/src/main.js'], { // as npm start runs it
+  const child = spawn(process.execPath, [...NPM_START_FLAGS, 'dist/src/main.js'], { // as npm start runs it
     cwd: root,
     env: { ...process.env, PORT: String(PORT), TROVE_DATA_DIR: dataDir, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0' },
     stdio: 'ignore',

@@ -16,11 +16,12 @@ const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
 const { randomUUID } = require('node:crypto');
-const { execFile, spawn } = require('node:child_process');
+const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
 const { performance } = require('node:perf_hooks');
 const { Corpus, NOUNS, PROSE, TAGS } = require('./lib/corpus');
 const { seedOf } = require('./lib/seeds');
+const { startTrove } = require('./lib/processes');
 
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
@@ -187,12 +188,12 @@ async function main() {
   const createClassified = await creates(CREATES, true);
   const createDetected = await creates(Math.ceil(CREATES / 4), false);
   const [{ chars }] = await db.read((em) => em.query(`SELECT AVG(LENGTH(raw)) AS chars FROM formats`));
-  // 50 connections from another process, against the server as deployed: its own process on the
-  // same data (this one holds the corpus and the clients above, and shares their event loop).
+  // 50 connections from another process, against the server as deployed (`npm start`'s flags):
+  // its own process on the same data (this one holds the corpus and the clients above, and shares their event loop).
   let createLoad = null;
   if (CREATE_SECONDS > 0) {
     await app.close();
-    const server = await standalone(dataDir);
+    const server = await startTrove({ TROVE_DATA_DIR: dataDir, PORT: String(STANDALONE_PORT), HOST: '127.0.0.1', TROVE_RATE_LIMIT: '0' });
     try {
       const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, 'lib', 'create-load.js'), `http://127.0.0.1:${STANDALONE_PORT}`, '50', String(CREATE_SECONDS), '4242']);
       createLoad = JSON.parse(stdout.trim().split('\n').pop());
@@ -221,22 +222,6 @@ async function main() {
   if (createLoad) out.push(`| POST /assets/create, classification given, 50 connections from another process to a standalone server, ${CREATE_SECONDS} s | ${Math.round(createLoad.rate)} assets/s (p50 ${createLoad.p50} ms, p99 ${createLoad.p99} ms, ${createLoad.non2xx} non-2xx) |`);
   console.log(out.join('\n'));
   await shutdown();
-}
-
-/** `node dist/src/main.js` on the corpus, resolved once it listens. */
-function standalone(dataDir) {
-  const env = { ...process.env, TROVE_DATA_DIR: dataDir, PORT: String(STANDALONE_PORT), HOST: '127.0.0.1', TROVE_RATE_LIMIT: '0', TROVE_LOG_LEVEL: 'log' };
-  const child = spawn(process.execPath, [join(dist, 'main.js')], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onData = (data) => {
-      out += data;
-      if (/listening on/.test(out)) resolve(child);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.once('exit', (code) => reject(new Error(`standalone server exited ${code}: ${out.slice(-2000)}`)));
-  });
 }
 
 main().catch((error) => {

@@ -12,7 +12,8 @@
 // LAST of the subscribers minus the arrival of the HTTP 200 (same clock: performance.timeOrigin
 // + performance.now() in every process). Loss = a subscriber missing a change or closed;
 // reorder = event ids not strictly increasing on a socket, or sockets disagreeing on the order.
-const { fork, spawn } = require('node:child_process');
+const { fork } = require('node:child_process');
+const { startTrove } = require('./lib/processes');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
@@ -87,21 +88,6 @@ const RATES = (process.env.BENCH_RATES ?? '50,100,150,200').split(',').map(Numbe
 const PORT = 39393;
 /** What a change is: `score` (POST /asset/{id}/scores/increment of a preloaded asset) or `create`. */
 const CHANGE = process.env.BENCH_CHANGE ?? 'score';
-const root = join(__dirname, '..');
-
-function start(env) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ['--max-semi-space-size=2', 'dist/src/main.js'], { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] }); // as npm start runs it
-    let out = '';
-    const onData = (d) => {
-      out += d;
-      if (/listening on/.test(out)) resolve(child);
-    };
-    child.stdout.on('data', onData);
-    child.stderr.on('data', onData);
-    child.on('exit', (code) => reject(new Error(`trove exited ${code}: ${out}`)));
-  });
-}
 
 const ask = (worker, type) =>
   new Promise((resolve) => {
@@ -178,7 +164,7 @@ async function drive(base, rate) {
   try {
     const env = { PORT: String(PORT), TROVE_DATA_DIR: join(dir, 'trove'), TROVE_LOG_LEVEL: 'log', TROVE_RATE_LIMIT: '0' }; // the bench is one client far past the default per-client limit
     if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
-    children.push(await start(env));
+    children.push(await startTrove(env));
     const base = `http://127.0.0.1:${PORT}`;
     if (CHANGE === 'score') {
       const needed = RATES.reduce((sum, rate) => sum + rate * SECONDS, 0) + 1;

@@ -4,6 +4,8 @@ module.exports = {
   rootDir: '..',
   testEnvironment: 'node',
   testMatch: ['<rootDir>/test/**/*.spec.ts'],
+  // Tests build dist/ (the crash test runs it as `npm start` does); its package.json copy is not a module.
+  modulePathIgnorePatterns: ['<rootDir>/dist/'],
   moduleFileExtensions: ['ts', 'js', 'json'],
   transform: {
     '^.+\\.ts$': [

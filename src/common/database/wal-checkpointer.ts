@@ -27,8 +27,8 @@ type SqliteModule = { Database: new (path: string, callback: (error: Error | nul
 export class WalCheckpointer {
   private readonly logger = new Logger('WalCheckpointer');
   private timer: NodeJS.Timeout | null = null;
-  private running: Promise<void> = Promise.resolve();
-  private busy = false;
+  /** The checkpoint in flight, if any. */
+  private running: Promise<void> | null = null;
 
   private constructor(private readonly connection: SqliteDatabase) {}
 
@@ -43,12 +43,11 @@ export class WalCheckpointer {
   }
 
   private tick(): void {
-    if (this.busy) return;
-    this.busy = true;
+    if (this.running) return;
     this.running = new Promise((resolve) =>
       this.connection.all('PRAGMA wal_checkpoint(PASSIVE)', (error) => {
         if (error) this.logger.warn(`checkpoint failed (the writer checkpoints past ${WRITER_CHECKPOINT_PAGES} pages): ${error.message}`);
-        this.busy = false;
+        this.running = null;
         resolve();
       }),
     );
