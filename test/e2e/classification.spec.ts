@@ -2,9 +2,8 @@ import { AssetsApi } from '@pieces.app/pieces-os-client';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { http } from './support/http';
 import { textSeed } from './support/seeds';
-import { TestServer, startTestServer } from './support/server';
+import { TestServer, startTestServer, testConfig } from './support/server';
 import { createApp } from '../../src/bootstrap';
-import { loadConfig } from '../../src/common/config/app-config';
 
 /** Distinct Python snippets that no rule decides: only the language model can label them. */
 const snippet = (i: number) => `def handler_${i}(event, context):\n    items = [x * ${i} for x in event["items"]]\n    return {"count": len(items), "total": sum(items)}\n`;
@@ -54,8 +53,8 @@ describe('language classification under load', () => {
     const created = await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: textSeed(snippet(99)) });
     const formatId = created.formats.iterable[0].id;
     await server.sql(`UPDATE formats SET specific = 'UNKNOWN', classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'} WHERE id = '${formatId}'`);
-    const env = server.config.databaseUrl ? { DATABASE_URL: server.config.databaseUrl } : { TROVE_DATA_DIR: server.config.dataDir };
-    const second: NestFastifyApplication = await createApp(loadConfig({ ...env, TROVE_LOG_LEVEL: 'error', PORT: '0' }));
+    const env = { DATABASE_URL: server.config.databaseUrl ?? '', TROVE_DATA_DIR: server.config.dataDir };
+    const second: NestFastifyApplication = await createApp(testConfig({ ...env, TROVE_LOG_LEVEL: 'error' }));
     await second.listen(0, '127.0.0.1');
     try {
       const rows = await until(

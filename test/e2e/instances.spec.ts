@@ -1,9 +1,8 @@
 import { AssetsApi } from '@pieces.app/pieces-os-client';
 import { Client } from 'pg';
 import { textSeed } from './support/seeds';
-import { TestServer, startTestServer } from './support/server';
+import { TestServer, startTestServer, testConfig } from './support/server';
 import { createApp } from '../../src/bootstrap';
-import { loadConfig } from '../../src/common/config/app-config';
 
 /**
  * Several instances on one database. On PostgreSQL (npm run test:pg) three extra instances
@@ -19,10 +18,10 @@ describe('several instances on one database', () => {
 
   it('boots more instances at once against the same database and they share data', async () => {
     const url = first.config.databaseUrl;
-    const env = url ? { DATABASE_URL: url } : { TROVE_DATA_DIR: first.config.dataDir };
+    const env = { DATABASE_URL: url ?? '', TROVE_DATA_DIR: first.config.dataDir };
     const apps = await Promise.all(
       (url ? [0, 1, 2] : [0]).map(async () => {
-        const app = await createApp(loadConfig({ ...env, TROVE_LOG_LEVEL: 'error', PORT: '0' }));
+        const app = await createApp(testConfig({ ...env, TROVE_LOG_LEVEL: 'error' }));
         await app.listen(0, '127.0.0.1');
         return app;
       }),

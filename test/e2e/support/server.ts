@@ -45,6 +45,24 @@ async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promi
 }
 
 /**
+ * The configuration of an instance booted inside the test runner, on 127.0.0.1 and a free port.
+ * ts-jest compiles modules synchronously inside this very process, and every spec file's
+ * servers share its memory: that lag and that RSS are the test runner's, not the server's, so
+ * the overload guards are off unless `env` asks for them.
+ */
+export function testConfig(env: Record<string, string>): AppConfig {
+  return loadConfig({
+    ...process.env,
+    TROVE_LOG_LEVEL: 'warn',
+    TROVE_MAX_EVENT_LOOP_DELAY_MS: '0',
+    TROVE_MAX_RSS_MB: '0',
+    ...env,
+    PORT: '0',
+    HOST: '127.0.0.1',
+  });
+}
+
+/**
  * Boots Trove as main.ts does (same createApp, same configureApp) on 127.0.0.1 and a free
  * port, with a fresh throwaway database: a temporary SQLite directory, or a new
  * PostgreSQL database when TEST_DATABASE_URL is set.
@@ -55,20 +73,7 @@ export async function startTestServer(env: Record<string, string> = {}, options:
   const shared = options.shareWith?.config;
   const dataDir = shared ? shared.dataDir : mkdtempSync(join(tmpdir(), 'trove-test-'));
   const pg = shared ? (shared.databaseUrl ? { url: shared.databaseUrl, drop: async () => undefined } : null) : testDatabaseUrl ? await freshPostgresDatabase() : null;
-  const config = loadConfig({
-    ...process.env,
-    TROVE_LOG_LEVEL: 'warn',
-    // ts-jest compiles modules synchronously inside this very process, and every spec file's
-    // servers share its memory: that lag and that RSS are the test runner's, not the server's,
-    // so the overload guards are off unless a test asks for them.
-    TROVE_MAX_EVENT_LOOP_DELAY_MS: '0',
-    TROVE_MAX_RSS_MB: '0',
-    ...env,
-    PORT: '0',
-    HOST: '127.0.0.1',
-    TROVE_DATA_DIR: dataDir,
-    DATABASE_URL: pg?.url ?? '',
-  });
+  const config = testConfig({ ...env, TROVE_DATA_DIR: dataDir, DATABASE_URL: pg?.url ?? '' });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const address = app.getHttpServer().address() as { port: number };
