@@ -2,7 +2,7 @@
 //   npm run bench            (builds first; ~1 minute; prints a Markdown table)
 // Env: BENCH_SECONDS (default 10), BENCH_CONNECTIONS (default 50), BENCH_PRELOAD (default 1000).
 const autocannon = require('autocannon');
-const { startProcess } = require('./lib/processes');
+const { startProcess, untilIdle } = require('./lib/processes');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
@@ -56,8 +56,11 @@ async function measure(base, ids) {
     const trove = await startProcess(['dist/src/main.js'], { PORT: '39392', TROVE_DATA_DIR: join(dir, 'trove'), TROVE_LOG_LEVEL: 'log', TROVE_RATE_LIMIT: '0' }, /listening on/);
     children.push(trove);
     const results = {};
-    for (const [name, base] of [['raw', 'http://127.0.0.1:39391'], ['trove', 'http://127.0.0.1:39392']]) {
+    const servers = [['raw', 'http://127.0.0.1:39391', raw], ['trove', 'http://127.0.0.1:39392', trove]];
+    for (const [name, base, child] of servers) {
       const ids = await preload(base);
+      const idle = await untilIdle(child);
+      if (process.env.BENCH_VERBOSE) console.log(`${name}: idle ${idle} s after the preload`);
       results[name] = await measure(base, ids);
     }
     const row = (label, key) => {

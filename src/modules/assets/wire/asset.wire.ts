@@ -139,6 +139,10 @@ export class FlattenedAssetsWire {
   indices: Record<string, number>;
 }
 
+// The mappers below build each object in one literal, optional fields set to `undefined`
+// (JSON leaves them out): objects of one kind then share one shape. Spreading an object that
+// has a conditional key made assetWire ~5x slower (21 us a call; it runs on every read).
+
 export function annotationWire(a: AnnotationEntity): AnnotationWire {
   return {
     id: a.id,
@@ -147,7 +151,7 @@ export function annotationWire(a: AnnotationEntity): AnnotationWire {
     type: a.type,
     text: a.text,
     mechanism: a.mechanism,
-    ...(a.assetId ? { asset: { id: a.assetId } } : {}),
+    asset: a.assetId ? { id: a.assetId } : undefined,
   };
 }
 
@@ -159,25 +163,15 @@ export function websiteWire(w: WebsiteEntity): WebsiteWire {
   return { id: w.id, url: w.url, name: w.name, created: groupedTimestamp(w.createdAt), updated: groupedTimestamp(w.updatedAt) };
 }
 
-function assetBase(asset: AssetEntity): AssetBase {
+function assetScore(asset: AssetEntity): AssetScoreWire {
   return {
-    id: asset.id,
-    ...(asset.name ? { name: asset.name } : {}),
-    creator: asset.creator,
-    created: groupedTimestamp(asset.createdAt),
-    updated: groupedTimestamp(asset.updatedAt),
-    mechanism: asset.mechanism,
-    favorited: Boolean(asset.favorited),
-    pseudo: Boolean(asset.pseudo),
-    score: {
-      manual: asset.scoreManual,
-      automatic: asset.scoreAutomatic,
-      reuse: asset.scoreReuse ?? 0,
-      update: asset.scoreUpdate ?? 0,
-      reference: asset.scoreReference ?? 0,
-      priority: asset.scorePriority ?? 0,
-      searched: asset.scoreSearched ?? 0,
-    },
+    manual: asset.scoreManual,
+    automatic: asset.scoreAutomatic,
+    reuse: asset.scoreReuse ?? 0,
+    update: asset.scoreUpdate ?? 0,
+    reference: asset.scoreReference ?? 0,
+    priority: asset.scorePriority ?? 0,
+    searched: asset.scoreSearched ?? 0,
   };
 }
 
@@ -191,14 +185,38 @@ function formatBase(format: FormatEntity, withContent: boolean): FormatBase {
     bytes: byteDescriptor(format.bytes),
     created: groupedTimestamp(format.createdAt),
     updated: groupedTimestamp(format.updatedAt),
-    ...(withContent ? { fragment: { string: { raw: format.raw } } } : {}),
+    fragment: withContent ? { string: { raw: format.raw } } : undefined,
+  };
+}
+
+/** A format's fields (shared, not copied) with its `asset`: the asset's id, or its flattened form. */
+function formatOf<A>(base: FormatBase, asset: A): FormatBase & { asset: A } {
+  return {
+    id: base.id,
+    creator: base.creator,
+    classification: base.classification,
+    role: base.role,
+    application: base.application,
+    bytes: base.bytes,
+    created: base.created,
+    updated: base.updated,
+    fragment: base.fragment,
+    asset,
   };
 }
 
 export function flattenedAssetWire({ asset, formats }: AssetAggregate): FlattenedAssetWire {
   const first = formats[0]?.id ?? '';
   return {
-    ...assetBase(asset),
+    id: asset.id,
+    name: asset.name || undefined,
+    creator: asset.creator,
+    created: groupedTimestamp(asset.createdAt),
+    updated: groupedTimestamp(asset.updatedAt),
+    mechanism: asset.mechanism,
+    favorited: Boolean(asset.favorited),
+    pseudo: Boolean(asset.pseudo),
+    score: assetScore(asset),
     formats: { iterable: formats.map((f) => ({ id: f.id })) },
     preview: { base: first },
     original: first,
@@ -211,10 +229,18 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
   const flattened = flattenedAssetWire(aggregate);
   // Each format's fields are mapped once: the preview and the original reference the first.
   const bases = formats.map((f) => formatBase(f, withContent));
-  const original: ReferencedFormatWire = { id: formats[0].id, reference: { ...bases[0], asset: asset.id } };
+  const original: ReferencedFormatWire = { id: formats[0].id, reference: formatOf(bases[0], asset.id) };
   return {
-    ...assetBase(asset),
-    formats: { iterable: bases.map((base) => ({ ...base, asset: flattened })) },
+    id: flattened.id,
+    name: flattened.name,
+    creator: flattened.creator,
+    created: flattened.created,
+    updated: flattened.updated,
+    mechanism: flattened.mechanism,
+    favorited: flattened.favorited,
+    pseudo: flattened.pseudo,
+    score: flattened.score,
+    formats: { iterable: bases.map((base) => formatOf(base, flattened)) },
     preview: { base: original },
     original,
     annotations: { iterable: aggregate.annotations.map(annotationWire) },
