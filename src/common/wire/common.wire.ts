@@ -31,6 +31,9 @@ const readableFormat = new Intl.DateTimeFormat('en-US', {
 });
 
 let lastMs = 0;
+/** `lastMs`'s second as ISO text up to the dot ("2026-01-01T00:00:00."): Date formatting runs once a second. */
+let secondMs = -1;
+let secondText = '';
 
 /**
  * Timestamps are stored as ISO-8601 strings with `Z` (fixed width, so they sort as text).
@@ -40,7 +43,12 @@ let lastMs = 0;
 export function nowIso(): string {
   const now = Date.now();
   lastMs = now > lastMs ? now : lastMs + 1;
-  return new Date(lastMs).toISOString();
+  const ms = lastMs % 1000;
+  if (lastMs - ms !== secondMs) {
+    secondMs = lastMs - ms;
+    secondText = new Date(secondMs).toISOString().slice(0, 20);
+  }
+  return `${secondText}${ms < 10 ? '00' : ms < 100 ? '0' : ''}${ms}Z`;
 }
 
 /**
