@@ -424,6 +424,18 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       expect(res.json.iterable.map(eventKey)).toEqual(['asset_viewed', 'asset_viewed', 'asset_created']);
     });
 
+    it('drops the waiting views of an asset deleted before their batch is written, and keeps the rest of the batch', async () => {
+      const doomed = await create('viewed, then deleted');
+      const kept = await create('viewed and kept');
+      await asset.assetSnapshot({ asset: doomed.id });
+      await asset.assetSnapshot({ asset: kept.id });
+      await assets.assetsDeleteAsset({ asset: doomed.id }); // within the batch's second
+      const res = await http(server.baseUrl, 'GET', `/asset/${kept.id}/activities`); // writes the batch
+      expect(res.json.iterable.map(eventKey)).toEqual(['asset_viewed', 'asset_created']);
+      const views = await server.sql(`SELECT asset_id FROM activities WHERE event = 'viewed' AND asset_id IN ('${doomed.id}', '${kept.id}')`);
+      expect(views.map((row) => row.asset_id)).toEqual([kept.id]);
+    });
+
     it('records created, viewed, updated, linked, scored, exported and searched, most recent first', async () => {
       const created = await create('echo activities', { tags: [{ text: 'activity-tag' }] });
       const id = created.id;

@@ -198,7 +198,10 @@ describe('LanguageDetector', () => {
     expect((await guesslangModel.stats()).numTensors).toBe(before);
   });
 
-  it('classifies a 10 KB input in under 50 ms once warm', async () => {
+  // The bound guards against work redone per call (loading the model takes 0.4-1.2 s) and
+  // regular-expression blow-ups, not against the machine's pace: the same code measured a 10 KB
+  // median of 24-35 ms one day and 41-54 ms another on this machine kind (docs/PERFORMANCE.md).
+  it('classifies a 10 KB input in under 100 ms once warm', async () => {
     const python = fixtures.filter((f) => f.language === 'py').map((f) => f.text).join('\n\n');
     let big = '';
     while (big.length < 10_240) big += python + '\n\n';
@@ -222,6 +225,6 @@ describe('LanguageDetector', () => {
         `10 KB median ${median(runs10k).toFixed(1)} ms (min ${Math.min(...runs10k).toFixed(1)})`,
     );
     expect(await detector.detect(big)).toEqual({ generic: 'CODE', specific: 'py' });
-    expect(median(runs10k)).toBeLessThan(50);
+    expect(median(runs10k)).toBeLessThan(100);
   });
 });
