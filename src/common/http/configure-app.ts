@@ -10,6 +10,7 @@ import { errorBody } from '../errors/error-body';
 import { AccessPolicy } from './access';
 import { originAllowed } from './cors';
 import { checkJsonBounds } from './json-bounds';
+import { toJson } from './json-writers';
 import { memoiseValidationMetadata, validationPipe } from './validation';
 import { TroveWsAdapter } from './ws-adapter';
 import { TROVE_VERSION } from '../../version';
@@ -99,6 +100,9 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'x-application-id', 'application', 'idempotency-key', 'accept'],
     maxAge: 600,
   });
+
+  // Replies: objects with a JSON writer of their own use it (an asset's formats are written once).
+  fastify.setReplySerializer((payload) => toJson(payload));
 
   // JSON bodies: an empty body on an operation whose body is optional (the SDKs send
   // `Content-Type: application/json` with nothing) means "no body"; `__proto__` is refused.
