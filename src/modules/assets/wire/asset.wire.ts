@@ -142,7 +142,7 @@ export class FlattenedAssetsWire {
 
 // The mappers below build each object in one literal, optional fields set to `undefined`
 // (JSON leaves them out): objects of one kind then share one shape. Spreading an object that
-// has a conditional key made assetWire ~5x slower (21 us a call; it runs on every read).
+// has a conditional key made assetWire 14x slower (21 us a call instead of 1.5; it runs on every read).
 
 export function annotationWire(a: AnnotationEntity): AnnotationWire {
   return {
