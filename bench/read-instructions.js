@@ -35,11 +35,13 @@ function reads(ids, amount) {
   );
 }
 
-/** Inclusive instruction count of the first function whose name contains `name` in a callgrind file. */
-function inclusive(file, name) {
-  const out = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 64 << 20 });
-  const line = out.split('\n').find((l) => l.includes(name));
-  return line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) : 0;
+/** Inclusive instruction counts in a callgrind file of the first function whose name contains each of `names`. */
+function inclusive(file, names) {
+  const lines = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n');
+  return names.map((name) => {
+    const line = lines.find((l) => l.includes(name));
+    return line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) : 0;
+  });
 }
 
 (async () => {
@@ -72,9 +74,7 @@ function inclusive(file, name) {
     execFileSync('callgrind_control', ['-d', String(server.pid)]);
     // One file per thread and dump: `<out>.1-01` is the main thread's.
     const main = join(dir, readdirSync(dir).find((f) => /^callgrind\.out\.1-01$/.test(f)));
-    const total = inclusive(main, 'PROGRAM TOTALS');
-    const timers = inclusive(main, 'uv__run_timers');
-    const stringify = inclusive(main, 'Builtin_JsonStringify(');
+    const [total, timers, stringify] = inclusive(main, ['PROGRAM TOTALS', 'uv__run_timers', 'Builtin_JsonStringify(']);
     const perRead = (n) => Math.round(n / READS).toLocaleString('en-US');
     console.log(`\n${READS} reads at ${CONNECTIONS} connections after ${WARMUP} warm-up reads; main-thread instructions per read:`);
     console.log(`| all, timers excluded | JSON.stringify | timers |`);

@@ -94,15 +94,19 @@ function buildAggregateSql(em: EntityManager, where: string): string {
   return `SELECT ${object(columns(AssetEntity, 'a'))} AS asset_json, ${formats} AS formats_json, ${links} AS links_json FROM assets a WHERE ${where}`;
 }
 
-const parseJson = (value: unknown): Row[] => (typeof value === 'string' ? JSON.parse(value) : ((value as Row[]) ?? []));
+/** A JSON column: text on SQLite, already parsed by the driver on PostgreSQL. */
+const parsed = <T>(value: unknown, empty: T): T => (typeof value === 'string' ? JSON.parse(value) : ((value as T) ?? empty));
 
-const parseObject = (value: unknown): Row => (typeof value === 'string' ? JSON.parse(value) : (value as Row));
+/** The asset of one row of aggregateSql (deleted ones included). */
+function assetOf(em: EntityManager, row: Row): AssetEntity {
+  return hydrate(em, AssetEntity, parsed<Row>(row.asset_json, {}));
+}
 
-/** An AssetAggregate from one row of aggregateSql. */
-function aggregateOf(em: EntityManager, row: Row, asset: AssetEntity = hydrate(em, AssetEntity, parseObject(row.asset_json))): AssetAggregate {
+/** An AssetAggregate from one row of aggregateSql and its asset (assetOf). */
+function aggregateOf(em: EntityManager, row: Row, asset: AssetEntity): AssetAggregate {
   const aggregate: AssetAggregate = {
     asset,
-    formats: parseJson(row.formats_json).map((f) => {
+    formats: parsed<Row[]>(row.formats_json, []).map((f) => {
       const format = hydrate(em, FormatEntity, f);
       format.application = hydrate(em, ApplicationEntity, f.application as Row);
       return format;
@@ -112,7 +116,7 @@ function aggregateOf(em: EntityManager, row: Row, asset: AssetEntity = hydrate(e
     websites: [],
     summaries: [],
   };
-  for (const link of parseJson(row.links_json)) {
+  for (const link of parsed<Row[]>(row.links_json, [])) {
     if (link.kind === 'annotation') aggregate.annotations.push(hydrate(em, AnnotationEntity, link));
     else if (link.kind === 'tag') aggregate.tags.push(hydrate(em, TagEntity, link));
     else if (link.kind === 'website') aggregate.websites.push(hydrate(em, WebsiteEntity, link));
@@ -139,7 +143,7 @@ export class AssetReader {
   async one(em: EntityManager, id: string): Promise<AssetAggregate> {
     const [row] = await this.rows(em, id);
     if (!row) throw new NotFoundException(`asset ${id} not found`);
-    const asset = hydrate(em, AssetEntity, parseObject(row.asset_json));
+    const asset = assetOf(em, row);
     if (asset.deletedAt) throw new GoneException(`asset ${id} no longer exists`);
     return aggregateOf(em, row, asset);
   }
@@ -147,7 +151,7 @@ export class AssetReader {
   /** As `one`, but null for an unknown or deleted asset. */
   async live(em: EntityManager, id: string): Promise<AssetAggregate | null> {
     const [row] = await this.rows(em, id);
-    const asset = row ? hydrate(em, AssetEntity, parseObject(row.asset_json)) : null;
+    const asset = row ? assetOf(em, row) : null;
     return asset && !asset.deletedAt ? aggregateOf(em, row, asset) : null;
   }
 
@@ -170,8 +174,8 @@ export class AssetReader {
     for (const ids of chunks(assets.map((a) => a.id))) {
       const rows = await this.db.query(em, aggregateSql(em, `a.id IN (${this.db.params(ids.length)})`), ids);
       for (const row of rows) {
-        const aggregate = aggregateOf(em, row);
-        byId.set(aggregate.asset.id, aggregate);
+        const asset = assetOf(em, row);
+        byId.set(asset.id, aggregateOf(em, row, asset));
       }
     }
     return assets.map((asset) => byId.get(asset.id)).filter((a): a is AssetAggregate => a !== undefined);
