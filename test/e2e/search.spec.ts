@@ -256,6 +256,30 @@ describe('search', () => {
       expect(ids(await search('narwhal', undefined, { pseudo: true }))).toEqual([walrus]);
     });
 
+    it('indexes every write of a write batch: concurrent creates, then concurrent renames of one asset', async () => {
+      // Requests arriving together share one transaction (SQLite: full-text rows are moved into
+      // the index once, before its COMMIT); each must be found by its word and by a substring.
+      const created = await Promise.all(Array.from({ length: 30 }, (_, i) => create(`gannet${i}`, `concurrent gannet${i}x sighting`)));
+      for (const [i, assetId] of created.entries()) {
+        expect(ids(await search(`gannet${i}x`))).toEqual([assetId]);
+        expect(ids(await search(`annet${i}x`))).toContain(assetId);
+      }
+      const ibis = await create('ibis', 'a wading bird note');
+      const snapshot = await asset.assetSnapshot({ asset: ibis });
+      await Promise.all(Array.from({ length: 8 }, (_, k) => asset.assetUpdate({ asset: { ...snapshot, name: `ibis${k}q` } })));
+      const final = (await asset.assetSnapshot({ asset: ibis })).name!;
+      for (let k = 0; k < 8; k++) {
+        expect(ids(await search(`ibis${k}q`))).toEqual(`ibis${k}q` === final ? [ibis] : []);
+      }
+      expect(ids(await search('wading'))).toEqual([ibis]);
+      // and deleted together, none is found any more (nor left to crowd the other tests' listings)
+      await Promise.all([...created, ibis].map((assetId) => assets.assetsDeleteAsset({ asset: assetId })));
+      expect(ids(await search('gannet3x'))).toEqual([]);
+      expect(ids(await search('concurrent sighting'))).toEqual([]);
+      expect(ids(await search(final))).toEqual([]);
+      if (server.config.dialect === 'sqlite') expect(await server.sql('SELECT doc_id FROM search_staged')).toEqual([]);
+    });
+
     it('writes no index rows for a create that fails', async () => {
       const before = await counts();
       const res = await http(server.baseUrl, 'POST', '/assets/create', textSeed('unique platypus text', { websites: [{ url: 'not a url', name: 'x' }] }));

@@ -74,6 +74,8 @@ function independentRuns(batch: Unit[]): Unit[][] {
 export class Database implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly lock: Semaphore | null;
   private readonly pending: Unit[] = [];
+  /** SQLite: statements the write batch in progress runs once, just before its COMMIT (see beforeCommit). */
+  private readonly commitSteps = new Set<string>();
   /** Prepared statements per SQLite connection (the writer's and the reader's). */
   private readonly statements = new Map<DataSource, Map<string, SqliteStatement[]>>();
   /** SQLite only: the query-only connection `read` uses. */
@@ -188,6 +190,16 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
    */
   batchEnded(): Promise<void> {
     return this.committing;
+  }
+
+  /**
+   * SQLite: has the write batch in progress run `sql` once, just before it commits (after every
+   * unit of work, whichever registered it; registering it again is a no-op). For work that is
+   * cheaper done once per transaction than once per unit, e.g. moving staged rows into a
+   * full-text index. A failing step fails the batch.
+   */
+  beforeCommit(sql: string): void {
+    this.commitSteps.add(sql);
   }
 
   /**
@@ -318,6 +330,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
         await this.query(em, 'RELEASE unit');
         outcomes.push({ unit, ok: false, error });
       }
+      for (const step of this.commitSteps) await this.query(em, step);
       await this.query(em, 'COMMIT');
       this.markTransaction(runner, false);
     } catch (error) {
@@ -341,6 +354,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
    * at its first write with SQLITE_BUSY whenever another process committed in between.
    */
   private async begin(runner: QueryRunner, em: EntityManager): Promise<void> {
+    this.commitSteps.clear();
     await this.query(em, 'BEGIN IMMEDIATE');
     this.markTransaction(runner, true);
   }

@@ -13,6 +13,9 @@ const WINDOW = 600;
 /** bm25 column weights of search_words: name, annotations, tags, websites, content. */
 const WORD_WEIGHTS = '10.0, 4.0, 6.0, 2.0, 1.0';
 
+/** Moves the full-text rows staged by this transaction's index writes into the full-text tables. */
+const FLUSH_STAGED = 'INSERT INTO search_staged_flush VALUES (NULL)';
+
 const phrase = (terms: string[]): string => `"${terms.join(' ')}"`;
 
 /** An FTS5 MATCH expression (terms only ever contain letters, digits and underscores). */
@@ -30,8 +33,13 @@ export class SqliteSearchStore implements SearchStore {
   /** Reads and writes go through Database.query: prepared once, reused. */
   constructor(private readonly db: Database) {}
 
-  /** One statement: the trigger of the `search_input` view replaces the asset's rows (migration SearchWriteStatement). */
+  /**
+   * One statement: the trigger of the `search_input` view replaces the asset's rows (migration
+   * SearchWriteStatement), staging its full-text rows, which the batch moves into the full-text
+   * tables once, before it commits (migration SearchStaging).
+   */
   async write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms): Promise<void> {
+    this.db.beforeCommit(FLUSH_STAGED);
     await this.db.query(em,
       `INSERT INTO search_input (${DOCUMENT_COLUMNS}, words_name, words_annotations, words_tags, words_websites, words_content, trigram_name, trigram_head, tag_list, vocabulary)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
@@ -56,6 +64,7 @@ export class SqliteSearchStore implements SearchStore {
     const docId = existing[0].doc_id;
     await this.db.query(em, `DELETE FROM search_words WHERE rowid = ?`, [docId]);
     await this.db.query(em, `DELETE FROM search_trigrams WHERE rowid = ?`, [docId]);
+    await this.db.query(em, `DELETE FROM search_staged WHERE doc_id = ?`, [docId]);
     await this.db.query(em, `DELETE FROM search_tags WHERE asset_id = ?`, [assetId]);
     await this.db.query(em, `DELETE FROM search_documents WHERE doc_id = ?`, [docId]);
   }
