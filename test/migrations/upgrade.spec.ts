@@ -11,7 +11,7 @@ import { TestServer, startTestServer } from '../e2e/support/server';
  * and keep working. The older schema is made by undoing the migrations on a populated database
  * (their `down` restores the earlier shape, rows kept); the next boot applies them again.
  */
-const UPGRADES = ['SearchWriteStatement1763701100000', 'SearchVocabLength1763701000000'];
+const UPGRADES = ['SearchStaging1763701200000', 'SearchWriteStatement1763701100000', 'SearchVocabLength1763701000000'];
 
 describe('schema upgrade of the search index (SQLite)', () => {
   let before: TestServer;
@@ -57,7 +57,7 @@ describe('schema upgrade of the search index (SQLite)', () => {
       expect(t.rev).toBe([...t.term].reverse().join(''));
       expect(Number(t.len)).toBe([...t.term].length);
     }
-    expect(await after.sql(`SELECT name FROM sqlite_master WHERE name IN ('search_input', 'search_input_write')`)).toHaveLength(2);
+    expect(await after.sql(`SELECT name FROM sqlite_master WHERE name IN ('search_input', 'search_input_write', 'search_staged', 'search_staged_flush', 'search_staged_flush_write')`)).toHaveLength(5);
   });
 
   it('finds what was indexed before the upgrade: words, typos, substrings and tags', async () => {
@@ -78,6 +78,7 @@ describe('schema upgrade of the search index (SQLite)', () => {
     expect(await found(undefined, 'accounting')).toEqual([ids.ledger]);
     expect(await found(undefined, 'finance')).toEqual([]);
     expect(await after.sql(`SELECT doc_id FROM search_documents WHERE asset_id = ?`, [ids.ledger])).toHaveLength(1);
+    expect(await after.sql(`SELECT doc_id FROM search_staged`)).toEqual([]); // moved into the index by the COMMIT
   });
 
   it('indexes an asset created after the upgrade', async () => {
