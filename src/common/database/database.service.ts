@@ -199,6 +199,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
    * full-text index. A failing step fails the batch.
    */
   beforeCommit(sql: string): void {
+    if (!this.lock) throw new Error('beforeCommit: PostgreSQL transactions are not write batches');
     this.commitSteps.add(sql);
   }
 
