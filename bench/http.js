@@ -10,6 +10,7 @@
 // over every response's latency.
 const autocannon = require('autocannon');
 const { startProcess, untilIdle } = require('./lib/processes');
+const { percentile } = require('./lib/stats');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
@@ -49,11 +50,6 @@ function slice(url, options, latencies) {
   });
 }
 
-function p99(latencies) {
-  const sorted = Float64Array.from(latencies).sort();
-  return sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * 0.99))];
-}
-
 /** The operation on every server in turns: { name: { rps, p99 } }. */
 async function compare(servers, options) {
   const totals = Object.fromEntries(servers.map((s) => [s.name, { requests: 0, seconds: 0, latencies: [] }]));
@@ -65,7 +61,7 @@ async function compare(servers, options) {
       total.seconds += result.duration;
     }
   }
-  return Object.fromEntries(Object.entries(totals).map(([name, t]) => [name, { rps: t.requests / t.seconds, p99: p99(t.latencies) }]));
+  return Object.fromEntries(Object.entries(totals).map(([name, t]) => [name, { rps: t.requests / t.seconds, p99: percentile(Float64Array.from(t.latencies).sort(), 99) }]));
 }
 
 (async () => {

@@ -7,6 +7,7 @@ const autocannon = require('autocannon');
 const WebSocket = require('ws');
 const { spawn } = require('node:child_process');
 const { NPM_START_FLAGS } = require('./lib/processes');
+const { percentile } = require('./lib/stats');
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
@@ -27,9 +28,6 @@ const seed = (i) => JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fr
 
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
-function percentile(sorted, p) {
-  return sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] : NaN;
-}
 
 async function startServer(dataDir) {
   const started = Date.now();

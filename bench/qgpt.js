@@ -18,6 +18,7 @@ const { randomUUID } = require('node:crypto');
 const { performance } = require('node:perf_hooks');
 const WebSocket = require('ws');
 const { Corpus, NOUNS, ADJS, VERBS } = require('./lib/corpus');
+const { percentile } = require('./lib/stats');
 
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
@@ -31,7 +32,6 @@ const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
 const STREAMS = Number(process.env.BENCH_STREAMS ?? 200);
 const BATCH = 1000;
 
-const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
 const fmt = (n) => n.toFixed(1);
 
 /** A minimal Ollama: /api/tags, /api/ps and a streamed /api/chat whose first chunk goes out at once. */

@@ -22,6 +22,7 @@ const { performance } = require('node:perf_hooks');
 const { Corpus, NOUNS, PROSE, TAGS } = require('./lib/corpus');
 const { seedOf } = require('./lib/seeds');
 const { startTrove } = require('./lib/processes');
+const { percentile } = require('./lib/stats');
 
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
@@ -43,10 +44,6 @@ const STANDALONE_PORT = 39396;
 const BATCH = 1000;
 const DATA_DIR = process.env.BENCH_DATA_DIR;
 const CLASSES = new RegExp(process.env.BENCH_CLASSES ?? '');
-
-function percentile(sorted, p) {
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 async function main() {
   const dataDir = DATA_DIR ?? mkdtempSync(join(tmpdir(), 'trove-bench-search-'));

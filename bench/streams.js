@@ -14,6 +14,7 @@
 // reorder = event ids not strictly increasing on a socket, or sockets disagreeing on the order.
 const { fork } = require('node:child_process');
 const { startTrove } = require('./lib/processes');
+const { percentile } = require('./lib/stats');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
@@ -111,10 +112,6 @@ function cpuSeconds(pid) {
   }
 }
 
-function percentile(sorted, p) {
-  if (!sorted.length) return NaN;
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)];
-}
 
 async function create(base, i) {
   const raw = `export const change${i} = ${i}; // streamed`;
