@@ -25,26 +25,39 @@ export const validationPipe = new ValidationPipe({
 
 let memoised = false;
 
+type Rules = ReturnType<MetadataStorage['getTargetValidationMetadatas']>;
+type GroupedRules = ReturnType<MetadataStorage['groupByPropertyName']>;
+
 /**
  * class-validator finds a class's rules (its own and inherited ones) by scanning every class that
  * has rules, on each validation of each nested object (typestack/class-validator#2686, open).
  * With this project's DTOs that scan was a fifth of the main thread under a create load. A
  * class's rules are all registered when it is loaded, before anything can be validated against
  * it, so the lookup is memoised per class and options (what twentyhq/twenty#24085 does too).
- * Call once the DTO classes are loaded; later calls do nothing.
+ * The grouping of those rules by property, which it also redoes per object, is memoised per
+ * rule list: the memoised lookup hands out the same list each time, and class-validator only
+ * reads the grouping. Call once the DTO classes are loaded; later calls do nothing.
  */
 export function memoiseValidationMetadata(): void {
   if (memoised) return;
   memoised = true;
   const storage = getMetadataStorage();
   const lookup = storage.getTargetValidationMetadatas.bind(storage);
-  const byTarget = new WeakMap<Function, Map<string, ReturnType<MetadataStorage['getTargetValidationMetadatas']>>>();
+  const group = storage.groupByPropertyName.bind(storage);
+  const byTarget = new WeakMap<Function, Map<string, Rules>>();
+  const grouped = new WeakMap<Rules, GroupedRules>();
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     let cache = byTarget.get(target);
     if (!cache) byTarget.set(target, (cache = new Map()));
-    const key = `${schema}\0${always}\0${strictGroups}\0${groups?.join('\0') ?? ''}`;
+    // the pipe validates without schema or groups: its key is a constant string
+    const key = schema || groups?.length ? `${schema}\0${always}\0${strictGroups}\0${groups?.join('\0') ?? ''}` : always ? (strictGroups ? 'as' : 'a') : strictGroups ? 's' : '';
     let rules = cache.get(key);
     if (!rules) cache.set(key, (rules = lookup(target, schema, always, strictGroups, groups)));
     return rules;
+  };
+  storage.groupByPropertyName = (rules) => {
+    let byProperty = grouped.get(rules);
+    if (!byProperty) grouped.set(rules, (byProperty = group(rules)));
+    return byProperty;
   };
 }
