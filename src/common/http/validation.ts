@@ -25,12 +25,6 @@ export const validationPipe = new ValidationPipe({
 
 let memoised = false;
 
-/** Memo key of a rules lookup; the pipe's own (no schema, no groups) is a constant, built without concatenating. */
-function rulesKey(schema: string | undefined, always: boolean, strictGroups: boolean, groups: string[] | undefined): string {
-  if (!schema && !groups?.length) return always ? (strictGroups ? 'as' : 'a') : strictGroups ? 's' : '';
-  return `${schema}\0${always}\0${strictGroups}\0${groups?.join('\0') ?? ''}`;
-}
-
 type Rules = ReturnType<MetadataStorage['getTargetValidationMetadatas']>;
 type GroupedRules = ReturnType<MetadataStorage['groupByPropertyName']>;
 
@@ -55,7 +49,7 @@ export function memoiseValidationMetadata(): void {
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     let cache = byTarget.get(target);
     if (!cache) byTarget.set(target, (cache = new Map()));
-    const key = rulesKey(schema, always, strictGroups, groups);
+    const key = `${schema}\0${always}\0${strictGroups}\0${groups?.join('\0') ?? ''}`;
     let rules = cache.get(key);
     if (!rules) cache.set(key, (rules = lookup(target, schema, always, strictGroups, groups)));
     return rules;
