@@ -7,9 +7,9 @@
 // BENCH_SECONDS / BENCH_ROUNDS seconds per server, raw and Trove alternating. This machine's
 // pace drifts by tens of percent within minutes; one long run each would compare the servers
 // at different paces. Throughput is requests over time summed across the slices; p99 is taken
-// over every response's latency.
+// over every response's latency. Trove runs as `npm start` runs it (its Node flags, built code).
 const autocannon = require('autocannon');
-const { startProcess, untilIdle } = require('./lib/processes');
+const { startProcess, startTrove, untilIdle } = require('./lib/processes');
 const { percentile } = require('./lib/stats');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
@@ -70,7 +70,7 @@ async function compare(servers, options) {
   try {
     const raw = await startProcess(['bench/raw-server.js'], { PORT: '39391', RAW_DB: join(dir, 'raw.db') }, /raw server ready/);
     children.push(raw);
-    const trove = await startProcess(['dist/src/main.js'], { PORT: '39392', TROVE_DATA_DIR: join(dir, 'trove'), TROVE_LOG_LEVEL: 'log', TROVE_RATE_LIMIT: '0' }, /listening on/);
+    const trove = await startTrove({ PORT: '39392', TROVE_DATA_DIR: join(dir, 'trove'), TROVE_RATE_LIMIT: '0' });
     children.push(trove);
     const servers = [
       { name: 'raw', base: 'http://127.0.0.1:39391', child: raw },

@@ -64,7 +64,7 @@ describe('crash safety (SIGKILL at random moments)', () => {
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const started = Date.now();
-    child = spawn(process.execPath, ['--max-semi-space-size=2', 'dist/src/main.js'], { // as npm start runs it
+    child = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/src/main.js'], { // as npm start runs it
       cwd: ROOT,
       env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: String(port), TROVE_DATA_DIR: dataDir, TROVE_RATE_LIMIT: '0', TROVE_LOG_LEVEL: 'warn' },
       stdio: 'ignore',
