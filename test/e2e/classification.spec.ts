@@ -4,6 +4,7 @@ import { http } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer, testConfig } from './support/server';
 import { createApp } from '../../src/bootstrap';
+import { LanguageDetector } from '../../src/modules/intelligence/language-detector.service';
 
 /** Distinct Python snippets that no rule decides: only the language model can label them. */
 const snippet = (i: number) => `def handler_${i}(event, context):\n    items = [x * ${i} for x in event["items"]]\n    return {"count": len(items), "total": sum(items)}\n`;
@@ -47,6 +48,31 @@ describe('language classification under load', () => {
     // The refined label is searchable by the classification filter.
     const filtered = await http(server.baseUrl, 'POST', '/assets/search', { filters: { iterable: [{ classification: 'py' }] } });
     expect(filtered.json.results.iterable.length).toBeGreaterThanOrEqual(Math.min(20, results.length));
+  });
+
+  it('a stop finishes the refinement in flight with the model, then frees the model', async () => {
+    // highlight.js alone calls these Dart; the blend with the model says Python.
+    const asyncPython = (i: number) =>
+      `async def fetch_all_${i}(session, urls):\n    tasks = [asyncio.create_task(fetch(session, u)) for u in urls]\n` +
+      `    results = await asyncio.gather(*tasks, return_exceptions=True)\n    return {u: r for u, r in zip(urls, results) if not isinstance(r, Exception)}\n`;
+    const other = await startTestServer({}, { shareWith: server });
+    let closed = false;
+    try {
+      const results = await Promise.all(Array.from({ length: 12 }, (_, i) => http(other.baseUrl, 'POST', '/assets/create', textSeed(asyncPython(i)))));
+      expect(results.filter((r) => r.json.formats.iterable[0].classification.specific === 'UNKNOWN').length).toBeGreaterThan(0);
+      const loadsBefore = LanguageDetector.model.loadCount;
+      await other.close();
+      closed = true;
+      // Each format is either still pending (to be refined at the next start) or labelled with the model's help.
+      const rows = await server.sql<{ specific: string; pending: unknown }>(`SELECT specific, classification_pending AS pending FROM formats WHERE raw LIKE 'async def fetch_all_%'`);
+      expect(rows).toHaveLength(12);
+      for (const row of rows) expect(row.specific).toBe(Boolean(row.pending) ? 'UNKNOWN' : 'py');
+      // The model was not loaded again after it was freed.
+      expect(LanguageDetector.model.loadCount).toBe(loadsBefore);
+      expect(LanguageDetector.model.isLoaded).toBe(false);
+    } finally {
+      if (!closed) await other.close();
+    }
   });
 
   it('refines formats left pending by a stop when the next instance starts', async () => {

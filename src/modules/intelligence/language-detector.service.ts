@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnModuleDestroy } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { ClassificationGenericEnum, ClassificationSpecificEnum } from '../../common/wire/enums';
 import { BlendWeights, DEFAULT_WEIGHTS, blendScores, guesslangScores, hljsScores, ranked } from './language/blend';
 import { GuesslangModel, guesslangModel } from './language/guesslang-model';
@@ -63,7 +63,7 @@ function head(text: string, max: number): string {
  *  4. near-superset pairs (C/C++, JS/TS, CSS/SCSS, HTML/XML, INI/TOML) settled by syntax markers.
  */
 @Injectable()
-export class LanguageDetector implements OnModuleDestroy {
+export class LanguageDetector implements OnApplicationShutdown {
   private static readonly logger = new Logger('LanguageDetector');
   private static modelFailureLogged = false;
 
@@ -72,8 +72,13 @@ export class LanguageDetector implements OnModuleDestroy {
     return guesslangModel;
   }
 
-  /** Ends the model's worker thread with the app (the next detection would load it again). */
-  async onModuleDestroy(): Promise<void> {
+  /**
+   * Ends the model's worker thread with the app, last: detections still running during the
+   * shutdown hooks (FormatClassifier finishes the refinement in flight) keep the model. Disposing
+   * it earlier failed them over to highlight.js alone, saved that label, and the next refinement
+   * loaded the model again after the app had closed.
+   */
+  async onApplicationShutdown(): Promise<void> {
     await guesslangModel.dispose();
   }
 
