@@ -97,15 +97,8 @@ export class SearchEngine {
     // When whole words already fill the page, substrings could only add weaker suggestions.
     const substring = exact.length < RESULT_LIMIT ? await this.store.substrings(em, needles, scope, RESULT_LIMIT) : [];
 
-    // Typo tolerance: words the index has never seen are corrected against its vocabulary.
-    const corrections = new Map<string, string[]>();
-    const known = await this.store.documentFrequency(em, [...new Set(words.flatMap((w) => [w.whole, ...w.parts]))]);
-    for (const word of words) {
-      const seen = (known.get(word.whole) ?? 0) > 0 || (word.parts.length > 0 && word.parts.every((p) => (known.get(p) ?? 0) > 0));
-      if (seen) continue;
-      const found = await this.correct(em, word.whole);
-      if (found.length) corrections.set(word.whole, found);
-    }
+    // Typo tolerance. An exact match means the index has every word (whole or as its parts).
+    const corrections = exact.length ? new Map<string, string[]>() : await this.corrections(em, words);
     const fuzzyQuery: WordQuery = words.map((w) => [...group(w), ...(corrections.get(w.whole) ?? []).map((c) => [c])]);
     const fuzzy = corrections.size ? await this.store.words(em, fuzzyQuery, 'AND', scope, RESULT_LIMIT) : [];
     const partial = exact.length === 0 && words.length > 1 ? await this.store.words(em, fuzzyQuery, 'OR', scope, RESULT_LIMIT) : [];
@@ -192,6 +185,19 @@ export class SearchEngine {
       ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + used[i].weight / (RRF_K + rank + 1)));
     }
     return [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([id]) => id);
+  }
+
+  /** Corrections against the index's own vocabulary for the words it has never seen. */
+  private async corrections(em: EntityManager, words: QueryWord[]): Promise<Map<string, string[]>> {
+    const corrections = new Map<string, string[]>();
+    const known = await this.store.documentFrequency(em, [...new Set(words.flatMap((w) => [w.whole, ...w.parts]))]);
+    for (const word of words) {
+      const seen = (known.get(word.whole) ?? 0) > 0 || (word.parts.length > 0 && word.parts.every((p) => (known.get(p) ?? 0) > 0));
+      if (seen) continue;
+      const found = await this.correct(em, word.whole);
+      if (found.length) corrections.set(word.whole, found);
+    }
+    return corrections;
   }
 
   /** Vocabulary terms within the allowed edit distance, closest and most common first. */
