@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Database } from 'sqlite3';
 import { textSeed } from '../e2e/support/seeds';
 import { TestServer, startTestServer } from '../e2e/support/server';
+import pkg from '../../package.json';
 
 /**
  * Durability of the embedded store: the server (built as `npm start` runs it) is SIGKILLed at
@@ -64,7 +65,7 @@ describe('crash safety (SIGKILL at random moments)', () => {
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const started = Date.now();
-    child = spawn(process.execPath, ['--max-semi-space-size=4', 'dist/src/main.js'], { // as npm start runs it
+    child = spawn(process.execPath, pkg.scripts.start.split(' ').slice(1), { // as npm start runs it
       cwd: ROOT,
       env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: String(port), TROVE_DATA_DIR: dataDir, TROVE_RATE_LIMIT: '0', TROVE_LOG_LEVEL: 'warn' },
       stdio: 'ignore',
