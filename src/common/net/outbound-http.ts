@@ -2,7 +2,7 @@ import { Injectable, OnModuleDestroy } from '@nestjs/common';
 import ipaddr from 'ipaddr.js';
 import { LookupAddress, lookup } from 'node:dns';
 import { isIP } from 'node:net';
-import { Agent, buildConnector, fetch, RequestInit, Response } from 'undici';
+import type { Agent, RequestInit, Response, buildConnector } from 'undici';
 import { AppConfig } from '../config/app-config';
 
 /** A server-side request refused because it would reach a loopback, private or reserved address. */
@@ -31,30 +31,43 @@ const bare = (host: string): string => host.toLowerCase().replace(/^\[(.*)\]$/, 
  * a redirect to 169.254.169.254, ...) is refused unless that host was configured: a provider's
  * base URL, or TROVE_OUTBOUND_ALLOW.
  */
+/** undici, loaded with the first outbound request: most servers make none. */
+interface Client {
+  agent: Agent;
+  fetch: typeof import('undici').fetch;
+}
+
 @Injectable()
 export class OutboundHttp implements OnModuleDestroy {
   private readonly allowed: Set<string>;
-  private readonly agent: Agent;
+  private client: Promise<Client> | null = null;
 
   constructor(config: AppConfig) {
     this.allowed = new Set(config.outboundAllow.map(bare));
-    const base = buildConnector({ timeout: 10_000 });
-    this.agent = new Agent({
-      connect: (options, callback) => {
-        const host = bare(options.hostname);
-        if (isIP(host) && !this.permits(host, host)) return callback(new OutboundRefusedError(host, host), null);
-        base({ ...options, ...(isIP(host) ? {} : { lookup: this.lookup(host) }) } as typeof options, (error, socket) => {
-          if (error) return callback(error, null);
-          // The address actually connected to, whatever resolved it.
-          const address = socket!.remoteAddress ?? '';
-          if (!this.permits(host, address)) {
-            socket!.destroy();
-            return callback(new OutboundRefusedError(host, address), null);
-          }
-          callback(null, socket!);
-        });
-      },
-    });
+  }
+
+  private load(): Promise<Client> {
+    this.client ??= import('undici').then(({ Agent, buildConnector, fetch }) => ({ agent: new Agent({ connect: this.connector(buildConnector) }), fetch }));
+    return this.client;
+  }
+
+  /** Connects as undici does, then refuses an address that is not permitted. */
+  private connector(build: typeof buildConnector): buildConnector.connector {
+    const base = build({ timeout: 10_000 });
+    return (options, callback) => {
+      const host = bare(options.hostname);
+      if (isIP(host) && !this.permits(host, host)) return callback(new OutboundRefusedError(host, host), null);
+      base({ ...options, ...(isIP(host) ? {} : { lookup: this.lookup(host) }) } as typeof options, (error, socket) => {
+        if (error) return callback(error, null);
+        // The address actually connected to, whatever resolved it.
+        const address = socket!.remoteAddress ?? '';
+        if (!this.permits(host, address)) {
+          socket!.destroy();
+          return callback(new OutboundRefusedError(host, address), null);
+        }
+        callback(null, socket!);
+      });
+    };
   }
 
   /** Lets requests reach `url`'s host even when it is local (a configured provider's base URL). */
@@ -66,12 +79,13 @@ export class OutboundHttp implements OnModuleDestroy {
     return isPublic(address) || this.allowed.has(bare(host));
   }
 
-  fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
-    return fetch(url, { ...init, dispatcher: this.agent });
+  async fetch(url: string | URL, init: RequestInit = {}): Promise<Response> {
+    const { agent, fetch } = await this.load();
+    return fetch(url, { ...init, dispatcher: agent });
   }
 
   async onModuleDestroy(): Promise<void> {
-    await this.agent.close();
+    if (this.client) await (await this.client).agent.close();
   }
 
   /** DNS resolution that fails for names resolving to an address that is not permitted. */

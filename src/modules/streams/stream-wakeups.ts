@@ -1,6 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EventsHandler, IEventHandler } from '@nestjs/cqrs';
-import Redis from 'ioredis';
+import type Redis from 'ioredis';
 import { Client } from 'pg';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
@@ -59,7 +59,7 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
 
   async onApplicationBootstrap(): Promise<void> {
     if (this.db.dialect === 'postgres') await this.listen();
-    if (this.config.redisUrl) this.connectRedis(this.config.redisUrl);
+    if (this.config.redisUrl) await this.connectRedis(this.config.redisUrl);
     this.every(this.config.streamPollMs, () => this.hub.wake());
     this.every(PRUNE_EVERY_MS, () => void this.prune());
     void this.prune();
@@ -127,7 +127,9 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
     this.hub.wake(); // whatever committed while not listening
   }
 
-  private connectRedis(url: string): void {
+  /** ioredis is loaded only when Redis is configured. */
+  private async connectRedis(url: string): Promise<void> {
+    const { default: Redis } = await import('ioredis');
     const options = { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => RECONNECT_MS };
     this.redisPub = new Redis(url, options);
     this.redisSub = new Redis(url, { ...options, enableOfflineQueue: true });
