@@ -24,6 +24,12 @@ function isPublic(address: string): boolean {
 
 const bare = (host: string): string => host.toLowerCase().replace(/^\[(.*)\]$/, '$1');
 
+/** undici, loaded with the first outbound request: most servers make none. */
+interface Client {
+  agent: Agent;
+  fetch: typeof import('undici').fetch;
+}
+
 /**
  * Every request Trove makes to another server (model providers, website metadata) goes through
  * here. The address is checked at connect time, after DNS resolution, on every connection
@@ -31,12 +37,6 @@ const bare = (host: string): string => host.toLowerCase().replace(/^\[(.*)\]$/, 
  * a redirect to 169.254.169.254, ...) is refused unless that host was configured: a provider's
  * base URL, or TROVE_OUTBOUND_ALLOW.
  */
-/** undici, loaded with the first outbound request: most servers make none. */
-interface Client {
-  agent: Agent;
-  fetch: typeof import('undici').fetch;
-}
-
 @Injectable()
 export class OutboundHttp implements OnModuleDestroy {
   private readonly allowed: Set<string>;
