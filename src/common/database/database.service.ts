@@ -360,9 +360,12 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     this.markTransaction(runner, true);
   }
 
-  /** Rolls everything back, even when SQLite already did (a failed COMMIT, a full disk). */
+  /**
+   * Rolls everything back, even when SQLite already did (a failed COMMIT, a full disk). Through
+   * `query`, not TypeORM's runner, which would log the expected "no transaction is active".
+   */
   private async abort(runner: QueryRunner): Promise<void> {
-    await runner.query('ROLLBACK').catch(() => undefined);
+    await this.query(runner.manager, 'ROLLBACK').catch(() => undefined);
     this.markTransaction(runner, false);
   }
 
