@@ -103,9 +103,8 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
       // writer, so it must be short); the join drops the activities of assets deleted meanwhile,
       // the rows driving it (SQLite would otherwise walk every live asset by assets_listing: 25 ms
       // at 100,000 assets).
-      let applicationId: string | null = null;
-      await this.db.transaction(async (em) => {
-        applicationId = await this.applications.resolveId(em);
+      const self = await this.db.transaction(async (em) => {
+        const applicationId = await this.applications.resolveId(em);
         await this.db.query(
           em,
           `INSERT INTO activities (id, asset_id, application_id, event, mechanism, metadata, created_at)
@@ -113,8 +112,9 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
              FROM ${this.db.jsonElements(1)} ${this.db.drivingJoin} assets a ON a.id = value->>1 WHERE a.deleted_at IS NULL`,
           [`[${rows.join(',')}]`, applicationId],
         );
+        return applicationId;
       });
-      if (applicationId) this.applications.remember(undefined, applicationId);
+      this.applications.remember(undefined, self);
     } catch (error) {
       this.logger.error(`could not record ${rows.length} activit${rows.length === 1 ? 'y' : 'ies'}: ${(error as Error).message}`);
     }
