@@ -61,7 +61,9 @@ async function compare(servers, options) {
       total.seconds += result.duration;
     }
   }
-  return Object.fromEntries(Object.entries(totals).map(([name, t]) => [name, { rps: t.requests / t.seconds, p99: percentile(Float64Array.from(t.latencies).sort(), 99) }]));
+  return Object.fromEntries(
+    Object.entries(totals).map(([name, t]) => [name, { rps: t.requests / t.seconds, p99: percentile(Float64Array.from(t.latencies).sort(), 99) }]),
+  );
 }
 
 (async () => {

@@ -4,7 +4,7 @@
 //   npm run build && node bench/load.js
 // Env: LOAD_SECONDS (60), LOAD_CONNECTIONS (100), LOAD_SUBSCRIBERS (20), LOAD_PRELOAD (1000), DATABASE_URL (PostgreSQL instead of SQLite).
 const autocannon = require('autocannon');
-const WebSocket = require('ws');
+const { WebSocket: WsClient } = require('ws');
 const { spawn } = require('node:child_process');
 const { NPM_START_FLAGS } = require('./lib/processes');
 const { percentile } = require('./lib/stats');
@@ -28,10 +28,10 @@ const seed = (i) => JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fr
 
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
-
 async function startServer(dataDir) {
   const started = Date.now();
-  const child = spawn(process.execPath, [...NPM_START_FLAGS, 'dist/src/main.js'], { // as npm start runs it
+  const child = spawn(process.execPath, [...NPM_START_FLAGS, 'dist/src/main.js'], {
+    // as npm start runs it
     cwd: root,
     env: { ...process.env, PORT: String(PORT), TROVE_DATA_DIR: dataDir, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0' },
     stdio: 'ignore',
@@ -61,15 +61,19 @@ async function startServer(dataDir) {
 
     // Subscribers: every asset id announced on the identifier stream.
     const subscribers = await Promise.all(
-      Array.from({ length: SUBSCRIBERS }, () => new Promise((resolve, reject) => {
-        const seen = new Set();
-        const socket = new WebSocket(`ws://127.0.0.1:${PORT}/assets/stream/identifiers`);
-        socket.on('message', (data) => {
-          for (const item of JSON.parse(data.toString()).iterable) seen.add(item.asset.id);
-        });
-        socket.once('open', () => resolve({ socket, seen }));
-        socket.once('error', reject);
-      })),
+      Array.from(
+        { length: SUBSCRIBERS },
+        () =>
+          new Promise((resolve, reject) => {
+            const seen = new Set();
+            const socket = new WsClient(`ws://127.0.0.1:${PORT}/assets/stream/identifiers`);
+            socket.on('message', (data) => {
+              for (const item of JSON.parse(data.toString()).iterable) seen.add(item.asset.id);
+            });
+            socket.once('open', () => resolve({ socket, seen }));
+            socket.once('error', reject);
+          }),
+      ),
     );
 
     const created = [];
@@ -78,7 +82,6 @@ async function startServer(dataDir) {
     let peakRss = 0;
     const sampler = setInterval(() => (peakRss = Math.max(peakRss, rssMb(child.pid))), 250);
     let n = PRELOAD;
-    const kinds = [];
     const result = await new Promise((resolve, reject) => {
       const instance = autocannon(
         {
@@ -123,16 +126,22 @@ async function startServer(dataDir) {
     const afterUnload = rssMb(child.pid);
     const serverErrors = [...statuses].filter(([s]) => s >= 500).reduce((sum, [, c]) => sum + c, 0);
 
-    console.log(`\nMixed load: ${CONNECTIONS} connections, ${SECONDS} s, ${SUBSCRIBERS} stream subscribers, ${PRELOAD} assets preloaded (${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'})\n`);
+    console.log(
+      `\nMixed load: ${CONNECTIONS} connections, ${SECONDS} s, ${SUBSCRIBERS} stream subscribers, ${PRELOAD} assets preloaded (${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'})\n`,
+    );
     console.log('| kind | requests | p50 ms | p99 ms |');
     console.log('|---|---:|---:|---:|');
     for (const [kind, list] of Object.entries(latencies)) {
       const sorted = list.sort((a, b) => a - b);
       console.log(`| ${kind} | ${sorted.length} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} |`);
     }
-    console.log(`\nthroughput ${(result.requests.total / SECONDS).toFixed(0)} req/s; statuses ${JSON.stringify(Object.fromEntries(statuses))}; 5xx: ${serverErrors}; socket errors: ${result.errors}, timeouts: ${result.timeouts}`);
+    console.log(
+      `\nthroughput ${(result.requests.total / SECONDS).toFixed(0)} req/s; statuses ${JSON.stringify(Object.fromEntries(statuses))}; 5xx: ${serverErrors}; socket errors: ${result.errors}, timeouts: ${result.timeouts}`,
+    );
     console.log(`stream: ${created.length} creates x ${SUBSCRIBERS} subscribers, lost frames: ${lost}`);
-    console.log(`RSS: idle at start ${idleBefore.toFixed(0)} MB, peak under load ${peakRss.toFixed(0)} MB, idle after ${idleAfter.toFixed(0)} MB, after POST /models/unload ${afterUnload.toFixed(0)} MB; startup ${startupMs} ms`);
+    console.log(
+      `RSS: idle at start ${idleBefore.toFixed(0)} MB, peak under load ${peakRss.toFixed(0)} MB, idle after ${idleAfter.toFixed(0)} MB, after POST /models/unload ${afterUnload.toFixed(0)} MB; startup ${startupMs} ms`,
+    );
     process.exitCode = serverErrors || lost ? 1 : 0;
   } finally {
     child.kill('SIGTERM');

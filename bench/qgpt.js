@@ -15,8 +15,7 @@ const { createServer } = require('node:http');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
 const { randomUUID } = require('node:crypto');
-const { performance } = require('node:perf_hooks');
-const WebSocket = require('ws');
+const { WebSocket: WsClient } = require('ws');
 const { Corpus, NOUNS, ADJS, VERBS } = require('./lib/corpus');
 const { percentile } = require('./lib/stats');
 
@@ -37,8 +36,7 @@ const fmt = (n) => n.toFixed(1);
 /** A minimal Ollama: /api/tags, /api/ps and a streamed /api/chat whose first chunk goes out at once. */
 async function fakeOllama() {
   const server = createServer(async (req, res) => {
-    let raw = '';
-    for await (const c of req) raw += c;
+    for await (const _ of req); // the body is not used
     if (req.url === '/api/tags') return res.end(JSON.stringify({ models: [{ name: 'bench', model: 'bench', size: 1, details: {} }] }));
     if (req.url === '/api/ps') return res.end(JSON.stringify({ models: [] }));
     if (req.url === '/api/chat') {
@@ -56,7 +54,17 @@ async function fakeOllama() {
 async function main() {
   const fake = await fakeOllama();
   const dataDir = mkdtempSync(join(tmpdir(), 'trove-bench-qgpt-'));
-  const config = loadConfig({ ...process.env, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0', TROVE_RATE_LIMIT_QGPT: '0', TROVE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: process.env.DATABASE_URL ?? '', TROVE_OLLAMA_URL: fake.url });
+  const config = loadConfig({
+    ...process.env,
+    TROVE_LOG_LEVEL: 'warn',
+    TROVE_RATE_LIMIT: '0',
+    TROVE_RATE_LIMIT_QGPT: '0',
+    TROVE_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: process.env.DATABASE_URL ?? '',
+    TROVE_OLLAMA_URL: fake.url,
+  });
   const app = await createApp(config);
   const shutdown = async () => {
     await app.close().catch(() => undefined);
@@ -72,7 +80,15 @@ async function main() {
 
   const corpus = new Corpus(42);
   const firstAsset = corpus.asset();
-  const first = await (await post('/assets/create', { asset: { application: { id: '11111111-1111-4111-8111-111111111111', name: 'VS_CODE', version: '1.90.0', platform: 'LINUX', onboarded: true, privacy: 'OPEN' }, format: { fragment: { string: { raw: firstAsset.text } }, classification: { generic: firstAsset.generic, specific: firstAsset.specific } }, metadata: { name: firstAsset.name } } })).json();
+  const first = await (
+    await post('/assets/create', {
+      asset: {
+        application: { id: '11111111-1111-4111-8111-111111111111', name: 'VS_CODE', version: '1.90.0', platform: 'LINUX', onboarded: true, privacy: 'OPEN' },
+        format: { fragment: { string: { raw: firstAsset.text } }, classification: { generic: firstAsset.generic, specific: firstAsset.specific } },
+        metadata: { name: firstAsset.name },
+      },
+    })
+  ).json();
   const applicationId = first.formats.iterable[0].application.id;
   const creator = first.creator;
   const pg = config.dialect === 'postgres';
@@ -91,8 +107,16 @@ async function main() {
             await em.query(`INSERT INTO ${table} (${columns}) VALUES ${values}`, chunk.flat());
           }
         };
-        await insert('assets', 'id, name, creator, mechanism, favorited, pseudo, score_manual, score_automatic, created_at, updated_at', batch.map((a) => [a.id, a.name, creator, 'MANUAL', false, false, 0, 0, now, now]));
-        await insert('formats', 'id, asset_id, position, role, generic, specific, application_id, creator, raw, bytes, created_at, updated_at', batch.map((a) => [randomUUID(), a.id, 0, 'BOTH', a.generic, a.specific, applicationId, creator, a.text, Buffer.byteLength(a.text), now, now]));
+        await insert(
+          'assets',
+          'id, name, creator, mechanism, favorited, pseudo, score_manual, score_automatic, created_at, updated_at',
+          batch.map((a) => [a.id, a.name, creator, 'MANUAL', false, false, 0, 0, now, now]),
+        );
+        await insert(
+          'formats',
+          'id, asset_id, position, role, generic, specific, application_id, creator, raw, bytes, created_at, updated_at',
+          batch.map((a) => [randomUUID(), a.id, 0, 'BOTH', a.generic, a.specific, applicationId, creator, a.text, Buffer.byteLength(a.text), now, now]),
+        );
         for (const a of batch) await index.reindex(em, a.id);
       });
       loaded += n;
@@ -128,7 +152,16 @@ async function main() {
       }
       inner.sort((a, b) => a - b);
       http.sort((a, b) => a - b);
-      rows.push({ size, answer, e50: percentile(inner, 50), e95: percentile(inner, 95), p50: percentile(http, 50), p95: percentile(http, 95), p99: percentile(http, 99), found: found / QUERIES });
+      rows.push({
+        size,
+        answer,
+        e50: percentile(inner, 50),
+        e95: percentile(inner, 95),
+        p50: percentile(http, 50),
+        p95: percentile(http, 95),
+        p99: percentile(http, 99),
+        found: found / QUERIES,
+      });
     }
   }
 
@@ -143,7 +176,7 @@ async function main() {
     await reader.cancel();
   }
   await post('/qgpt/question', { query: 'warm up', model: 'ollama:bench', relevant: { iterable: [] } });
-  const ws = new WebSocket(`${base.replace('http', 'ws')}/qgpt/stream`);
+  const ws = new WsClient(`${base.replace('http', 'ws')}/qgpt/stream`);
   await new Promise((r) => ws.once('open', r));
   const conversation = (await (await post('/conversations/create', { type: 'COPILOT', name: 'bench' })).json()).id;
   const streamed = [];
@@ -163,7 +196,17 @@ async function main() {
         }
       };
       ws.on('message', onMessage);
-      ws.send(JSON.stringify({ question: { query: 'q', relevant: { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'context' } } } } } }] }, model: 'ollama:bench' }, request, conversation }));
+      ws.send(
+        JSON.stringify({
+          question: {
+            query: 'q',
+            relevant: { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'context' } } } } } }] },
+            model: 'ollama:bench',
+          },
+          request,
+          conversation,
+        }),
+      );
     });
     streamed.push(firstAt - t0);
   }
@@ -172,19 +215,26 @@ async function main() {
   streamed.sort((a, b) => a - b);
 
   const out = [];
-  out.push(`QGPT relevance over generated assets (bench/lib/corpus.js), ${config.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${cpus().length} cores (${cpus()[0].model.trim()}), Node ${process.version}.`);
+  out.push(
+    `QGPT relevance over generated assets (bench/lib/corpus.js), ${config.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${cpus().length} cores (${cpus()[0].model.trim()}), Node ${process.version}.`,
+  );
   out.push('Engine: QgptEngine.space + rank (+ offlineAnswers) in process; HTTP: POST /qgpt/relevance over 127.0.0.1, one at a time.');
   out.push('');
   out.push('| assets | options.question | engine p50 ms | engine p95 ms | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | snippets/query |');
   out.push('|---:|---|---:|---:|---:|---:|---:|---:|');
-  for (const r of rows) out.push(`| ${r.size.toLocaleString('en-US')} | ${r.answer} | ${fmt(r.e50)} | ${fmt(r.e95)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.found.toFixed(1)} |`);
+  for (const r of rows)
+    out.push(
+      `| ${r.size.toLocaleString('en-US')} | ${r.answer} | ${fmt(r.e50)} | ${fmt(r.e95)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${r.found.toFixed(1)} |`,
+    );
   out.push('');
   out.push(`Time to the first chunk (${STREAMS} questions, one socket, fake Ollama on 127.0.0.1):`);
   out.push('');
   out.push('| path | p50 ms | p95 ms | p99 ms |');
   out.push('|---|---:|---:|---:|');
   out.push(`| fake provider directly (HTTP) | ${fmt(percentile(direct, 50))} | ${fmt(percentile(direct, 95))} | ${fmt(percentile(direct, 99))} |`);
-  out.push(`| ws /qgpt/stream through Trove (stores the question first) | ${fmt(percentile(streamed, 50))} | ${fmt(percentile(streamed, 95))} | ${fmt(percentile(streamed, 99))} |`);
+  out.push(
+    `| ws /qgpt/stream through Trove (stores the question first) | ${fmt(percentile(streamed, 50))} | ${fmt(percentile(streamed, 95))} | ${fmt(percentile(streamed, 99))} |`,
+  );
   out.push(`| overhead (p50 difference) | ${fmt(percentile(streamed, 50) - percentile(direct, 50))} | | |`);
   console.log(out.join('\n'));
   await shutdown();

@@ -13,10 +13,9 @@ let queue = Promise.resolve();
 const exclusive = (work) => (queue = queue.then(work, work));
 
 fastify.get('/asset/:id', async (request, reply) => {
-  const row = await get(
-    'SELECT a.id, a.name, a.created_at, f.id AS format_id, f.raw FROM assets a JOIN formats f ON f.asset_id = a.id WHERE a.id = ?',
-    [request.params.id],
-  );
+  const row = await get('SELECT a.id, a.name, a.created_at, f.id AS format_id, f.raw FROM assets a JOIN formats f ON f.asset_id = a.id WHERE a.id = ?', [
+    request.params.id,
+  ]);
   if (!row) return reply.code(404).send({ statusCode: 404 });
   return row;
 });

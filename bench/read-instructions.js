@@ -22,15 +22,30 @@ const base = `http://127.0.0.1:${PORT}`;
 const seed = (i) =>
   JSON.stringify({
     type: 'SEEDED_ASSET',
-    asset: { format: { fragment: { string: { raw: `export async function fetchUser${i}(id: string): Promise<User> {\n  const response = await fetch(\`/api/users/\${id}\`);\n  return (await response.json()) as User;\n}` } } } },
+    asset: {
+      format: {
+        fragment: {
+          string: {
+            raw: `export async function fetchUser${i}(id: string): Promise<User> {\n  const response = await fetch(\`/api/users/\${id}\`);\n  return (await response.json()) as User;\n}`,
+          },
+        },
+      },
+    },
   });
 
 function reads(ids, amount) {
   let next = 0;
   return new Promise((resolve, reject) =>
     autocannon(
-      { url: base, connections: CONNECTIONS, amount, timeout: 120, requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/asset/${ids[next++ % ids.length]}` }) }] },
-      (err, result) => (err ? reject(err) : result.non2xx || result.errors ? reject(new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)) : resolve(result)),
+      {
+        url: base,
+        connections: CONNECTIONS,
+        amount,
+        timeout: 120,
+        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/asset/${ids[next++ % ids.length]}` }) }],
+      },
+      (err, result) =>
+        err ? reject(err) : result.non2xx || result.errors ? reject(new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)) : resolve(result),
     ),
   );
 }
@@ -52,14 +67,28 @@ function inclusive(file, names) {
     ['--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, 'dist/src/main.js'],
     {
       cwd: join(__dirname, '..'),
-      env: { ...process.env, PORT: String(PORT), TROVE_DATA_DIR: join(dir, 'data'), TROVE_RATE_LIMIT: '0', TROVE_MAX_EVENT_LOOP_DELAY_MS: '0', TROVE_MAX_RSS_MB: '0', TROVE_LOG_LEVEL: 'warn' },
+      env: {
+        ...process.env,
+        PORT: String(PORT),
+        TROVE_DATA_DIR: join(dir, 'data'),
+        TROVE_RATE_LIMIT: '0',
+        TROVE_MAX_EVENT_LOOP_DELAY_MS: '0',
+        TROVE_MAX_RSS_MB: '0',
+        TROVE_LOG_LEVEL: 'warn',
+      },
       stdio: 'ignore',
     },
   );
   try {
     for (let waited = 0; ; waited += 1) {
       if (waited > 600) throw new Error('Trove did not start under valgrind within 10 minutes');
-      if (await fetch(`${base}/.well-known/health`).then((r) => r.ok, () => false)) break;
+      if (
+        await fetch(`${base}/.well-known/health`).then(
+          (r) => r.ok,
+          () => false,
+        )
+      )
+        break;
       await sleep(1000);
     }
     const ids = [];
@@ -73,7 +102,10 @@ function inclusive(file, names) {
     execFileSync('callgrind_control', ['-i', 'off', String(server.pid)]);
     execFileSync('callgrind_control', ['-d', String(server.pid)]);
     // One file per thread and dump: `<out>.1-01` is the main thread's.
-    const main = join(dir, readdirSync(dir).find((f) => /^callgrind\.out\.1-01$/.test(f)));
+    const main = join(
+      dir,
+      readdirSync(dir).find((f) => /^callgrind\.out\.1-01$/.test(f)),
+    );
     const [total, timers, stringify] = inclusive(main, ['PROGRAM TOTALS', 'uv__run_timers', 'Builtin_JsonStringify(']);
     const perRead = (n) => Math.round(n / READS).toLocaleString('en-US');
     console.log(`\n${READS} reads at ${CONNECTIONS} connections after ${WARMUP} warm-up reads; main-thread instructions per read:`);

@@ -18,7 +18,6 @@ const { join } = require('node:path');
 const { randomUUID } = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
-const { performance } = require('node:perf_hooks');
 const { Corpus, NOUNS, PROSE, TAGS } = require('./lib/corpus');
 const { seedOf } = require('./lib/seeds');
 const { startTrove, untilIdle } = require('./lib/processes');
@@ -31,8 +30,6 @@ const { Database } = require(join(dist, 'common', 'database', 'database.service'
 const { SearchIndex } = require(join(dist, 'modules', 'search', 'search-index.service'));
 const { AssetWriter } = require(join(dist, 'modules', 'assets', 'asset.writer'));
 const { AssetReader } = require(join(dist, 'modules', 'assets', 'asset.reader'));
-const { AssetEntity } = require(join(dist, 'modules', 'assets', 'asset.entity'));
-const { FormatEntity } = require(join(dist, 'modules', 'assets', 'format.entity'));
 const { SearchEngine } = require(join(dist, 'modules', 'search', 'search-engine.service'));
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000);
@@ -47,7 +44,15 @@ const CLASSES = new RegExp(process.env.BENCH_CLASSES ?? '');
 
 async function main() {
   const dataDir = DATA_DIR ?? mkdtempSync(join(tmpdir(), 'trove-bench-search-'));
-  const config = loadConfig({ ...process.env, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0', TROVE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: process.env.DATABASE_URL ?? '' });
+  const config = loadConfig({
+    ...process.env,
+    TROVE_LOG_LEVEL: 'warn',
+    TROVE_RATE_LIMIT: '0',
+    TROVE_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: process.env.DATABASE_URL ?? '',
+  });
   const app = await createApp(config);
   const shutdown = async () => {
     await app.close().catch(() => undefined);
@@ -91,13 +96,24 @@ async function main() {
           await em.query(`INSERT INTO ${table} (${columns}) VALUES ${values} ${conflict}`, chunk.flat());
         }
       };
-      await insert('assets', 'id, name, creator, mechanism, favorited, pseudo, score_manual, score_automatic, created_at, updated_at',
-        batch.map((a) => [a.id, a.name, creator, 'MANUAL', false, false, 0, 0, now, now]));
-      await insert('formats', 'id, asset_id, position, role, generic, specific, application_id, creator, raw, bytes, created_at, updated_at',
-        batch.map((a) => [randomUUID(), a.id, 0, 'BOTH', a.generic, a.specific, applicationId, creator, a.text, Buffer.byteLength(a.text), now, now]));
+      await insert(
+        'assets',
+        'id, name, creator, mechanism, favorited, pseudo, score_manual, score_automatic, created_at, updated_at',
+        batch.map((a) => [a.id, a.name, creator, 'MANUAL', false, false, 0, 0, now, now]),
+      );
+      await insert(
+        'formats',
+        'id, asset_id, position, role, generic, specific, application_id, creator, raw, bytes, created_at, updated_at',
+        batch.map((a) => [randomUUID(), a.id, 0, 'BOTH', a.generic, a.specific, applicationId, creator, a.text, Buffer.byteLength(a.text), now, now]),
+      );
       const tagTexts = [...new Set(batch.flatMap((a) => a.tags))].filter((t) => !tagIds.has(t));
       if (tagTexts.length) {
-        await insert('tags', 'id, text, category, mechanism, created_at, updated_at', tagTexts.map((t) => [randomUUID(), t, 'UNKNOWN', 'MANUAL', now, now]), pg ? 'ON CONFLICT DO NOTHING' : 'ON CONFLICT DO NOTHING');
+        await insert(
+          'tags',
+          'id, text, category, mechanism, created_at, updated_at',
+          tagTexts.map((t) => [randomUUID(), t, 'UNKNOWN', 'MANUAL', now, now]),
+          pg ? 'ON CONFLICT DO NOTHING' : 'ON CONFLICT DO NOTHING',
+        );
         for (const row of await em.query(`SELECT id, text FROM tags`)) tagIds.set(row.text, row.id);
       }
       const links = batch.flatMap((a) => a.tags.map((t) => [a.id, tagIds.get(t), now]));
@@ -130,8 +146,25 @@ async function main() {
     ['word (1 word)', () => ({ query: q.pick(q.random() < 0.5 ? NOUNS : PROSE) })],
     ['words (2 words)', () => ({ query: `${q.pick(NOUNS)} ${q.pick(q.random() < 0.5 ? NOUNS : PROSE)}` })],
     ['identifier (camel/snake)', () => ({ query: q.pick(identifiers) })],
-    ['identifier parts (phrase)', () => ({ query: q.pick(identifiers).replace(/([a-z])([A-Z])/g, '$1 $2').replace(/_/g, ' ').toLowerCase() })],
-    ['substring (4-6 chars inside a word)', () => { const w = q.pick(words); const len = 4 + q.int(3); const s = q.int(Math.max(1, w.length - len)); return { query: w.slice(s, s + len) }; }],
+    [
+      'identifier parts (phrase)',
+      () => ({
+        query: q
+          .pick(identifiers)
+          .replace(/([a-z])([A-Z])/g, '$1 $2')
+          .replace(/_/g, ' ')
+          .toLowerCase(),
+      }),
+    ],
+    [
+      'substring (4-6 chars inside a word)',
+      () => {
+        const w = q.pick(words);
+        const len = 4 + q.int(3);
+        const s = q.int(Math.max(1, w.length - len));
+        return { query: w.slice(s, s + len) };
+      },
+    ],
     ['typo (1 edit)', () => ({ query: mutate(q.pick(words.filter((w) => w.length >= 6))) })],
     ['typo + word', () => ({ query: `${q.pick(NOUNS)} ${mutate(q.pick(words.filter((w) => w.length >= 6)))}` })],
     ['tags (1-2)', () => ({ searchable_tags: q.random() < 0.5 ? q.pick(TAGS) : `${q.pick(TAGS)},${q.pick(TAGS)}` })],
@@ -164,7 +197,16 @@ async function main() {
       }
     }
     latencies.sort((a, b) => a - b);
-    rows.push({ name, e50: percentile(inner, 50), e99: percentile(inner, 99), p50: percentile(latencies, 50), p95: percentile(latencies, 95), p99: percentile(latencies, 99), max: latencies[latencies.length - 1], results: results / QUERIES });
+    rows.push({
+      name,
+      e50: percentile(inner, 50),
+      e99: percentile(inner, 99),
+      p50: percentile(latencies, 50),
+      p95: percentile(latencies, 95),
+      p99: percentile(latencies, 99),
+      max: latencies[latencies.length - 1],
+      results: results / QUERIES,
+    });
   }
 
   // 3. Create throughput over HTTP (4 concurrent clients), with and without language detection.
@@ -173,13 +215,15 @@ async function main() {
     const seeds = Array.from({ length: n }, () => seedOf(c.asset(), classified));
     let next = 0;
     const t0 = performance.now();
-    await Promise.all(Array.from({ length: 4 }, async () => {
-      while (next < seeds.length) {
-        const res = await post('/assets/create?transferables=false', seeds[next++]);
-        if (res.status !== 200) throw new Error(`create: ${res.status} ${await res.text()}`);
-        await res.arrayBuffer();
-      }
-    }));
+    await Promise.all(
+      Array.from({ length: 4 }, async () => {
+        while (next < seeds.length) {
+          const res = await post('/assets/create?transferables=false', seeds[next++]);
+          if (res.status !== 200) throw new Error(`create: ${res.status} ${await res.text()}`);
+          await res.arrayBuffer();
+        }
+      }),
+    );
     return n / ((performance.now() - t0) / 1000);
   }
   const createClassified = await creates(CREATES, true);
@@ -196,7 +240,13 @@ async function main() {
       // "language detected" creates it stored with a provisional label. Not part of this load.
       const idle = await untilIdle(server);
       if (process.env.BENCH_VERBOSE) console.log(`standalone server idle ${idle} s after start`);
-      const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, 'lib', 'create-load.js'), `http://127.0.0.1:${STANDALONE_PORT}`, '50', String(CREATE_SECONDS), '4242']);
+      const { stdout } = await promisify(execFile)(process.execPath, [
+        join(__dirname, 'lib', 'create-load.js'),
+        `http://127.0.0.1:${STANDALONE_PORT}`,
+        '50',
+        String(CREATE_SECONDS),
+        '4242',
+      ]);
       createLoad = JSON.parse(stdout.trim().split('\n').pop());
     } finally {
       server.kill();
@@ -206,21 +256,29 @@ async function main() {
 
   const fmt = (n) => n.toFixed(1);
   const out = [];
-  out.push(`Search over ${ASSETS.toLocaleString('en-US')} generated assets (${Number(chars).toFixed(0)} characters of text on average), ${config.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${cpus().length} cores (${cpus()[0].model.trim()}), Node ${process.version}.`);
+  out.push(
+    `Search over ${ASSETS.toLocaleString('en-US')} generated assets (${Number(chars).toFixed(0)} characters of text on average), ${config.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${cpus().length} cores (${cpus()[0].model.trim()}), Node ${process.version}.`,
+  );
   out.push('HTTP: measured by the client over 127.0.0.1, one request at a time, up to 20 full Assets per response; each answer also');
   out.push('records a "searched" activity per result (a write transaction) that the next request may wait for.');
   out.push('Engine: the same queries in process (SearchEngine.search inside Database.read: index queries, fusion, loading the results).');
   out.push('');
   out.push('| query class | engine p50 ms | engine p99 ms | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | HTTP max ms | results/query |');
   out.push('|---|---:|---:|---:|---:|---:|---:|---:|');
-  for (const r of rows) out.push(`| ${r.name} | ${fmt(r.e50)} | ${fmt(r.e99)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.results.toFixed(1)} |`);
+  for (const r of rows)
+    out.push(`| ${r.name} | ${fmt(r.e50)} | ${fmt(r.e99)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.results.toFixed(1)} |`);
   out.push('');
   out.push('| write path | rate |');
   out.push('|---|---:|');
-  out.push(`| bulk load (multi-row INSERTs + SearchIndex.index, 1000 per transaction) | ${Number.isNaN(loadRate) ? 'reused' : `${Math.round(loadRate)} assets/s`} |`);
+  out.push(
+    `| bulk load (multi-row INSERTs + SearchIndex.index, 1000 per transaction) | ${Number.isNaN(loadRate) ? 'reused' : `${Math.round(loadRate)} assets/s`} |`,
+  );
   out.push(`| POST /assets/create, classification given (4 clients) | ${Math.round(createClassified)} assets/s |`);
   out.push(`| POST /assets/create, language detected (4 clients) | ${Math.round(createDetected)} assets/s |`);
-  if (createLoad) out.push(`| POST /assets/create, classification given, 50 connections from another process to a standalone server, ${CREATE_SECONDS} s | ${Math.round(createLoad.rate)} assets/s (p50 ${createLoad.p50} ms, p99 ${createLoad.p99} ms, ${createLoad.non2xx} non-2xx) |`);
+  if (createLoad)
+    out.push(
+      `| POST /assets/create, classification given, 50 connections from another process to a standalone server, ${CREATE_SECONDS} s | ${Math.round(createLoad.rate)} assets/s (p50 ${createLoad.p50} ms, p99 ${createLoad.p99} ms, ${createLoad.non2xx} non-2xx) |`,
+    );
   console.log(out.join('\n'));
   await shutdown();
 }

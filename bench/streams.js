@@ -18,7 +18,6 @@ const { percentile } = require('./lib/stats');
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
-const { performance } = require('node:perf_hooks');
 
 const now = () => performance.timeOrigin + performance.now();
 
@@ -74,7 +73,13 @@ if (process.argv[2] === 'worker') {
       }
       // Sequences of (id, event id) as hashes: every socket must have seen the same one.
       const { createHash } = require('node:crypto');
-      const sequences = new Set(sockets.map((s) => createHash('sha1').update(s.ids.map((id, i) => `${id}:${s.events[i]}`).join(',')).digest('hex')));
+      const sequences = new Set(
+        sockets.map((s) =>
+          createHash('sha1')
+            .update(s.ids.map((id, i) => `${id}:${s.events[i]}`).join(','))
+            .digest('hex'),
+        ),
+      );
       process.send({ type: 'report', got: [...got], reordered, closed, sequences: [...sequences] });
     }
   });
@@ -112,10 +117,12 @@ function cpuSeconds(pid) {
   }
 }
 
-
 async function create(base, i) {
   const raw = `export const change${i} = ${i}; // streamed`;
-  const body = JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw } }, classification: { generic: 'CODE', specific: 'ts' } } } });
+  const body = JSON.stringify({
+    type: 'SEEDED_ASSET',
+    asset: { format: { fragment: { string: { raw } }, classification: { generic: 'CODE', specific: 'ts' } } },
+  });
   const res = await fetch(`${base}/assets/create?transferables=false`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
   const at = now();
   if (res.status !== 200) throw new Error(`create: HTTP ${res.status}`);
@@ -237,10 +244,14 @@ async function drive(base, rate) {
       `\n${new Date().toISOString().slice(0, 10)}, ${cpus().length} cores (shared), ${SUBSCRIBERS} subscribers in ${WORKERS} client processes on the same machine, ` +
         `${SECONDS} s per rate, change = ${CHANGE}, ${process.env.DATABASE_URL ? 'PostgreSQL' : 'SQLite'}; connecting all subscribers took ${connectMs.toFixed(0)} ms\n`,
     );
-    console.log('| changes/s asked | achieved | frames expected | lost | reordered | distinct orders | sockets closed | last subscriber p50 ms | p99 ms | max ms | server CPU ms / change | clients CPU ms / change |');
+    console.log(
+      '| changes/s asked | achieved | frames expected | lost | reordered | distinct orders | sockets closed | last subscriber p50 ms | p99 ms | max ms | server CPU ms / change | clients CPU ms / change |',
+    );
     console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
     for (const r of rows) {
-      console.log(`| ${r.rate} | ${r.achieved.toFixed(1)} | ${r.frames} | ${r.lost} | ${r.reordered} | ${r.sequences} | ${r.closed} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${fmt(r.serverCpuMs)} | ${fmt(r.clientCpuMs)} |`);
+      console.log(
+        `| ${r.rate} | ${r.achieved.toFixed(1)} | ${r.frames} | ${r.lost} | ${r.reordered} | ${r.sequences} | ${r.closed} | ${fmt(r.p50)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${fmt(r.serverCpuMs)} | ${fmt(r.clientCpuMs)} |`,
+      );
     }
   } finally {
     for (const w of workers) w.kill('SIGTERM');

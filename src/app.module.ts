@@ -1,10 +1,9 @@
 import { DynamicModule, Module } from '@nestjs/common';
 import { CqrsModule } from '@nestjs/cqrs';
 import { AppConfig } from './common/config/app-config';
+import { AppHost } from './common/config/app-host';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
-import { NetModule } from './common/net/net.module';
-import { OutboxModule } from './common/events/outbox';
 import { AssetsModule } from './modules/assets/assets.module';
 import { ConnectorModule } from './modules/connector/connector.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
@@ -17,14 +16,12 @@ import { SystemModule } from './modules/system/system.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig): DynamicModule {
+  static forRoot(config: AppConfig, host: AppHost = new AppHost(null)): DynamicModule {
     return {
       module: AppModule,
       imports: [
-        ConfigModule.forRoot(config),
+        ConfigModule.forRoot(config, host),
         DatabaseModule,
-        NetModule,
-        OutboxModule,
         CqrsModule.forRoot(),
         IntelligenceModule,
         ModelsModule,

@@ -1,16 +1,31 @@
-import { Logger, LogLevel } from '@nestjs/common';
+import { Logger, LogLevel, ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdirSync } from 'node:fs';
 import { RequestListener, createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { AppConfig } from './common/config/app-config';
+import { AppHost } from './common/config/app-host';
 import { configureApp } from './common/http/configure-app';
 import { AppModule } from './app.module';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
+export interface AppOptions {
+  /**
+   * Replaces the app by a fresh one; GET /os/restart calls it once its answer is sent. Without
+   * it (benchmarks, scripts) that route answers 503: only whoever started the app can start another.
+   */
+  restart?: () => void;
+  /**
+   * Close the app on SIGTERM, SIGINT, ... (Nest's shutdown hooks; the default). Off when the
+   * caller handles signals itself, as startServer does across restarts.
+   */
+  closeOnSignals?: boolean;
+}
+
 /** Builds the whole application, ready to listen: used by main.ts, the tests and the benchmarks. */
-export async function createApp(config: AppConfig): Promise<NestFastifyApplication> {
+export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
   if (config.dialect === 'sqlite') mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimit,
@@ -27,21 +42,130 @@ export async function createApp(config: AppConfig): Promise<NestFastifyApplicati
         handler,
       ),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config), adapter, {
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, new AppHost(options.restart ?? null)), adapter, {
     logger: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1),
     abortOnError: false,
     bodyParser: false, // configureApp installs the JSON parser
   });
   await configureApp(app, config);
-  app.enableShutdownHooks();
+  if (options.closeOnSignals !== false) app.enableShutdownHooks();
   return app;
 }
 
-/** Creates the app and listens on the configured host and port. */
-export async function startServer(config: AppConfig): Promise<NestFastifyApplication> {
-  const app = await createApp(config);
-  await app.listen(config.port, config.host);
-  const { port } = app.getHttpServer().address() as { port: number };
-  new Logger('Trove').log(`listening on http://${config.host}:${port} (${config.dialect === 'sqlite' ? config.sqlitePath : 'PostgreSQL'})`);
-  return app;
+/** A running Trove (main.ts, the e2e tests): its app is replaced by a fresh one on each restart. */
+export interface TroveServer {
+  /** The current application: a new one after each restart. */
+  readonly app: NestFastifyApplication;
+  /** The port listened on, kept across restarts (the one picked when PORT is 0). */
+  readonly port: number;
+  /**
+   * Closes the app the normal way (every shutdown hook runs: activities flushed, sockets closed,
+   * writes drained, database closed), then starts a fresh one from the same AppConfig on the same
+   * host and port. Calls made meanwhile join it; after close() it does nothing.
+   */
+  restart(): Promise<void>;
+  /** Closes the app for good (after a restart under way, if any). */
+  close(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /**
+   * A restart asked for by GET /os/restart failed (the port was taken meanwhile, a shutdown hook
+   * threw, ...). Default: log it and exit with code 1, since a process without a server is worse
+   * than none.
+   */
+  onRestartFailure?: (error: unknown) => void;
+}
+
+/** Creates the app and listens on the configured host and port; GET /os/restart restarts it in-process. */
+export async function startServer(config: AppConfig, options: ServerOptions = {}): Promise<TroveServer> {
+  const server = new RestartableServer(config, options.onRestartFailure ?? exitOnRestartFailure);
+  await server.start();
+  return server;
+}
+
+function exitOnRestartFailure(error: unknown): void {
+  new Logger('Trove').fatal(`restart failed, exiting: ${(error as Error)?.stack ?? error}`);
+  process.exit(1);
+}
+
+class RestartableServer implements TroveServer {
+  private readonly logger = new Logger('Trove');
+  /** The app listening now; null while a restart is between two apps, and once closed. */
+  private live: NestFastifyApplication | null = null;
+  private last: NestFastifyApplication | null = null;
+  private restarting: Promise<void> | null = null;
+  private closing: Promise<void> | null = null;
+  private listenPort: number;
+  /** Signals are handled here, not by each app, so that one arriving mid-restart closes the new app, once. */
+  private readonly signals = Object.values(ShutdownSignal);
+  private readonly onSignal = (signal: NodeJS.Signals): void => {
+    this.close().then(
+      () => process.kill(process.pid, signal), // no listener left: the signal's own action ends the process
+      (error) => {
+        this.logger.error(`shutdown failed: ${(error as Error)?.stack ?? error}`);
+        process.exit(1);
+      },
+    );
+  };
+
+  constructor(
+    private readonly config: AppConfig,
+    private readonly onRestartFailure: (error: unknown) => void,
+  ) {
+    this.listenPort = config.port;
+  }
+
+  get app(): NestFastifyApplication {
+    return this.last!;
+  }
+
+  get port(): number {
+    return this.listenPort;
+  }
+
+  async start(): Promise<void> {
+    await this.boot();
+    for (const signal of this.signals) process.on(signal, this.onSignal);
+  }
+
+  restart(): Promise<void> {
+    if (this.closing) return Promise.resolve();
+    this.restarting ??= (async () => {
+      const old = this.live;
+      this.live = null;
+      this.logger.log('restarting: closing the app, then a fresh one on the same port');
+      await old?.close();
+      await this.boot();
+    })().finally(() => (this.restarting = null));
+    return this.restarting;
+  }
+
+  close(): Promise<void> {
+    this.closing ??= (async () => {
+      for (const signal of this.signals) process.removeListener(signal, this.onSignal);
+      await this.restarting?.catch(() => undefined);
+      const app = this.live;
+      this.live = null;
+      await app?.close();
+    })();
+    return this.closing;
+  }
+
+  private async boot(): Promise<void> {
+    const app = await createApp(this.config, {
+      restart: () => void this.restart().catch(this.onRestartFailure),
+      closeOnSignals: false,
+    });
+    try {
+      await app.listen(this.listenPort, this.config.host);
+    } catch (error) {
+      await app.close().catch(() => undefined);
+      throw error;
+    }
+    this.listenPort = (app.getHttpServer().address() as AddressInfo).port;
+    this.live = this.last = app;
+    const storage = this.config.dialect === 'sqlite' ? this.config.sqlitePath : 'PostgreSQL';
+    this.logger.log(`listening on http://${this.config.host}:${this.listenPort} (${storage})`);
+  }
 }

@@ -1,9 +1,26 @@
-// Specs boot the real app in-process on a real port (test/e2e/support/server.ts).
+// Three tiers, one jest project each (the npm scripts pick them with --selectProjects; jest has no
+// per-project worker count, so each tier is its own run):
+// - unit: pure logic, no app boot (test/unit, test/contract): `npm run test:unit`, first and fast.
+// - e2e: specs that boot the real app in-process on a real port (test/e2e/support/server.ts). Each
+//   server has its own temporary SQLite directory (or PostgreSQL database) and port 0, so spec
+//   files are independent and run in parallel workers (`npm run test:e2e`).
+// - serial: the spec files listed in SERIAL, each with why it must run alone (`npm run test:serial`).
+// `npm test` runs the three in turn. Without --selectProjects this config runs everything in one
+// worker, as before: `npx jest --config test/jest.config.js test/e2e/cli.spec.ts` runs one file.
 // The Swagger CLI plugin runs as a ts-jest AST transformer so DTO schemas exist in tests too.
-module.exports = {
-  rootDir: '..',
+
+/** Spec files (or folders) that must not share the machine with other spec files, and why. */
+const SERIAL = [
+  // Builds dist/ and runs it as `npm start` does, SIGKILLing it at random moments under load;
+  // the WAL checkpoint test measures that a background timer runs within a second.
+  'test/durability/',
+];
+
+const root = require('node:path').join(__dirname, '..');
+
+const base = {
+  rootDir: root,
   testEnvironment: 'node',
-  testMatch: ['<rootDir>/test/**/*.spec.ts'],
   // Tests build dist/ (the crash test runs it as `npm start` does); its package.json copy is not a module.
   modulePathIgnorePatterns: ['<rootDir>/dist/'],
   moduleFileExtensions: ['ts', 'js', 'json'],
@@ -17,5 +34,24 @@ module.exports = {
     ],
   },
   testTimeout: 30000,
+};
+
+/** Pure logic, no app boot (text.spec.ts: the extractive text engine, in memory). */
+const UNIT = ['test/unit/', 'test/contract/', 'test/intelligence/text.spec.ts'];
+const glob = (path) => (path.endsWith('/') ? `<rootDir>/${path}**/*.spec.ts` : `<rootDir>/${path}`);
+const pattern = (path) => `<rootDir>/${path.replace(/[.]/g, '\\.')}`;
+
+module.exports = {
+  rootDir: root,
   maxWorkers: 1,
+  projects: [
+    { ...base, displayName: 'unit', testMatch: UNIT.map(glob) },
+    {
+      ...base,
+      displayName: 'e2e',
+      testMatch: ['<rootDir>/test/**/*.spec.ts'],
+      testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...SERIAL].map(pattern)],
+    },
+    { ...base, displayName: 'serial', testMatch: SERIAL.map(glob) },
+  ],
 };

@@ -13,12 +13,30 @@ function mulberry32(seed) {
   };
 }
 
-const VERBS = 'get set load save fetch parse build create update delete find resolve validate render format compute merge split sort filter map reduce encode decode encrypt decrypt hash compress open close read write send receive publish subscribe schedule retry cancel flush sync refresh normalize serialize deserialize register dispatch handle emit observe transform convert apply check ensure init reset start stop'.split(' ');
-const NOUNS = 'user account session token config settings file path directory buffer stream request response header payload message event queue job task worker pool connection client server socket cache entry record row column table index query result error logger metric counter timer span trace node tree graph edge vertex list array map set key value item order invoice payment customer product cart price tax address email phone password profile avatar image thumbnail video audio document page section paragraph sentence word token chunk batch shard partition replica cluster region zone bucket object blob schema migration transaction lock mutex channel signal handler callback promise future iterator generator parser lexer compiler module package bundle plugin extension theme layout widget button form field input label modal dialog tooltip menu route controller service repository factory provider adapter gateway proxy middleware filter guard pipe interceptor decorator'.split(' ');
-const ADJS = 'active pending expired invalid default custom remote local cached stale fresh raw parsed encoded signed verified public private internal external primary secondary legacy current previous next first last max min total partial empty full dirty clean async sync lazy eager'.split(' ');
-const PROSE = 'the a this that every each our your when while before after because although however therefore meanwhile also only always never often sometimes usually quickly slowly carefully safely correctly mostly team deploy release review incident outage rollback migration database backup restore monitor alert dashboard latency throughput capacity budget roadmap meeting decision proposal design document checklist runbook onboarding kubernetes docker terraform ansible nginx postgres redis kafka elasticsearch grafana prometheus github gitlab jenkins pipeline staging production feature flag experiment customer support ticket priority severity owner deadline sprint quarter estimate risk mitigation dependency upgrade security vulnerability patch audit compliance privacy consent retention policy'.split(' ');
-const TAGS = 'typescript javascript python go rust java sql bash docker kubernetes react node api auth database cache testing devops security performance frontend backend cli regex git aws terraform config logging metrics async parsing http json yaml css html algorithms notes snippet todo'.split(' ');
-const DOMAINS = 'developer.mozilla.org docs.python.org go.dev doc.rust-lang.org kubernetes.io stackoverflow.com github.com www.postgresql.org redis.io nodejs.org react.dev docs.docker.com'.split(' ');
+const VERBS =
+  'get set load save fetch parse build create update delete find resolve validate render format compute merge split sort filter map reduce encode decode encrypt decrypt hash compress open close read write send receive publish subscribe schedule retry cancel flush sync refresh normalize serialize deserialize register dispatch handle emit observe transform convert apply check ensure init reset start stop'.split(
+    ' ',
+  );
+const NOUNS =
+  'user account session token config settings file path directory buffer stream request response header payload message event queue job task worker pool connection client server socket cache entry record row column table index query result error logger metric counter timer span trace node tree graph edge vertex list array map set key value item order invoice payment customer product cart price tax address email phone password profile avatar image thumbnail video audio document page section paragraph sentence word token chunk batch shard partition replica cluster region zone bucket object blob schema migration transaction lock mutex channel signal handler callback promise future iterator generator parser lexer compiler module package bundle plugin extension theme layout widget button form field input label modal dialog tooltip menu route controller service repository factory provider adapter gateway proxy middleware filter guard pipe interceptor decorator'.split(
+    ' ',
+  );
+const ADJS =
+  'active pending expired invalid default custom remote local cached stale fresh raw parsed encoded signed verified public private internal external primary secondary legacy current previous next first last max min total partial empty full dirty clean async sync lazy eager'.split(
+    ' ',
+  );
+const PROSE =
+  'the a this that every each our your when while before after because although however therefore meanwhile also only always never often sometimes usually quickly slowly carefully safely correctly mostly team deploy release review incident outage rollback migration database backup restore monitor alert dashboard latency throughput capacity budget roadmap meeting decision proposal design document checklist runbook onboarding kubernetes docker terraform ansible nginx postgres redis kafka elasticsearch grafana prometheus github gitlab jenkins pipeline staging production feature flag experiment customer support ticket priority severity owner deadline sprint quarter estimate risk mitigation dependency upgrade security vulnerability patch audit compliance privacy consent retention policy'.split(
+    ' ',
+  );
+const TAGS =
+  'typescript javascript python go rust java sql bash docker kubernetes react node api auth database cache testing devops security performance frontend backend cli regex git aws terraform config logging metrics async parsing http json yaml css html algorithms notes snippet todo'.split(
+    ' ',
+  );
+const DOMAINS =
+  'developer.mozilla.org docs.python.org go.dev doc.rust-lang.org kubernetes.io stackoverflow.com github.com www.postgresql.org redis.io nodejs.org react.dev docs.docker.com'.split(
+    ' ',
+  );
 
 const cap = (w) => w[0].toUpperCase() + w.slice(1);
 
@@ -44,7 +62,11 @@ class Corpus {
     return [this.pick(VERBS), ...(this.random() < 0.4 ? [this.pick(ADJS)] : []), this.skewed(NOUNS)].join('_');
   }
   pascal() {
-    return [...(this.random() < 0.5 ? [cap(this.pick(ADJS))] : []), cap(this.skewed(NOUNS)), cap(this.pick(['Service', 'Manager', 'Handler', 'Store', 'Client', 'Factory', 'Builder', 'Reader', 'Writer']))].join('');
+    return [
+      ...(this.random() < 0.5 ? [cap(this.pick(ADJS))] : []),
+      cap(this.skewed(NOUNS)),
+      cap(this.pick(['Service', 'Manager', 'Handler', 'Store', 'Client', 'Factory', 'Builder', 'Reader', 'Writer'])),
+    ].join('');
   }
   sentence(min = 8, max = 18) {
     const n = min + this.int(max - min);

@@ -14,7 +14,13 @@ autocannon(
     url: `${base}/assets/create?transferables=false`,
     connections: Number(connections),
     duration: Number(seconds),
-    requests: [{ method: 'POST', headers: { 'content-type': 'application/json' }, setupRequest: (req) => ({ ...req, body: JSON.stringify(seedOf(corpus.asset(), true)) }) }],
+    requests: [
+      {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        setupRequest: (req) => ({ ...req, body: JSON.stringify(seedOf(corpus.asset(), true)) }),
+      },
+    ],
   },
   (error, r) => {
     if (error) throw error;

@@ -36,7 +36,7 @@ interface Expected {
   maybe: Set<string>;
 }
 
-async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> { // eslint-disable-line @typescript-eslint/no-explicit-any
+async function post(base: string, path: string, body: unknown, headers: Record<string, string> = {}): Promise<any> {
   const res = await fetch(`${base}${path}`, {
     method: 'POST',
     headers: { 'content-type': 'application/json', ...headers },
@@ -65,7 +65,8 @@ describe('crash safety (SIGKILL at random moments)', () => {
     port = await freePort();
     base = `http://127.0.0.1:${port}`;
     const started = Date.now();
-    child = spawn(process.execPath, pkg.scripts.start.split(' ').slice(1), { // as npm start runs it
+    child = spawn(process.execPath, pkg.scripts.start.split(' ').slice(1), {
+      // as npm start runs it
       cwd: ROOT,
       env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: String(port), TROVE_DATA_DIR: dataDir, TROVE_RATE_LIMIT: '0', TROVE_LOG_LEVEL: 'warn' },
       stdio: 'ignore',
@@ -175,7 +176,9 @@ describe('crash safety (SIGKILL at random moments)', () => {
     expect(outbox.n).toBe(outbox.high - outbox.low + 1);
     expect([...expected.keys()].filter((id) => !announced.has(id))).toEqual([]);
     expect(acknowledged).toBeGreaterThan(KILLS);
-    console.log(`crash test: ${KILLS} kills, ${acknowledged} acknowledged writes, ${expected.size} assets, startup median ${startups.sort((a, b) => a - b)[startups.length >> 1]} ms`);
+    console.log(
+      `crash test: ${KILLS} kills, ${acknowledged} acknowledged writes, ${expected.size} assets, startup median ${startups.sort((a, b) => a - b)[startups.length >> 1]} ms`,
+    );
   }, 600_000);
 });
 

@@ -5,21 +5,19 @@ import { AssetReader } from '../../src/modules/assets/asset.reader';
 import { AssetAggregate, assetWire } from '../../src/modules/assets/wire/asset.wire';
 import { http } from './support/http';
 import { textSeed } from './support/seeds';
-import { TestServer, startTestServer } from './support/server';
+import { useTestServer } from './support/server';
 
 /**
  * An asset's reply is written by its own JSON writer (the first format's fields once, not three
  * times): what is served must be exactly what JSON.stringify makes of the same asset.
  */
 describe("an asset's JSON", () => {
-  let server: TestServer;
+  const server = useTestServer();
   let assets: AssetsApi;
 
-  beforeAll(async () => {
-    server = await startTestServer();
+  beforeAll(() => {
     assets = new AssetsApi(server.sdk);
   });
-  afterAll(() => server.close());
 
   /** The asset as this process reads it, mapped as every endpoint maps it. */
   function aggregate(id: string): Promise<AssetAggregate> {
@@ -35,7 +33,16 @@ describe("an asset's JSON", () => {
 
   it.each([
     ['plain', 'print("hello")', {}],
-    ['tricky content, name and links', tricky[0], { name: tricky[1], tags: [{ text: 'a "tag"' }, { text: 'b' }], websites: [{ url: 'https://example.com/"q"', name: 'ex' }], annotations: [{ type: 'DESCRIPTION', text: tricky[1] }] }],
+    [
+      'tricky content, name and links',
+      tricky[0],
+      {
+        name: tricky[1],
+        tags: [{ text: 'a "tag"' }, { text: 'b' }],
+        websites: [{ url: 'https://example.com/"q"', name: 'ex' }],
+        annotations: [{ type: 'DESCRIPTION', text: tricky[1] }],
+      },
+    ],
     ['escapes in the content', tricky[1], { name: '' }],
   ])('serves exactly what JSON.stringify writes (%s), with and without content', async (_label, raw, metadata) => {
     const { id } = await assets.assetsCreateNewAsset({ seed: textSeed(raw, metadata) });
@@ -53,7 +60,11 @@ describe("an asset's JSON", () => {
     // A second and third format as the reader would hand them over (no endpoint adds one yet).
     const several: AssetAggregate = {
       ...one,
-      formats: [one.formats[0], { ...one.formats[0], id: '0a0b0c0d-0000-4000-8000-000000000002', raw: tricky[1] }, { ...one.formats[0], id: '0a0b0c0d-0000-4000-8000-000000000003' }],
+      formats: [
+        one.formats[0],
+        { ...one.formats[0], id: '0a0b0c0d-0000-4000-8000-000000000002', raw: tricky[1] },
+        { ...one.formats[0], id: '0a0b0c0d-0000-4000-8000-000000000003' },
+      ],
     };
     for (const withContent of [true, false]) {
       const wire = assetWire(several, withContent);

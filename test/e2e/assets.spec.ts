@@ -24,15 +24,19 @@ describe('core asset store', () => {
     return server.counts(tables);
   }
 
-
   describe('create', () => {
     it('creates an asset from a text seed with metadata, complete on the wire and parsed by the SDK', async () => {
-      const raw = await http(server.baseUrl, 'POST', '/assets/create', textSeed('def add(a, b):\n    return a + b\n', {
-        name: 'add two numbers',
-        tags: [{ text: 'python' }, { text: 'math' }],
-        websites: [{ url: 'https://docs.python.org/3/', name: 'Python docs' }],
-        annotations: [{ type: 'DESCRIPTION', text: 'Adds two numbers.' }],
-      }));
+      const raw = await http(
+        server.baseUrl,
+        'POST',
+        '/assets/create',
+        textSeed('def add(a, b):\n    return a + b\n', {
+          name: 'add two numbers',
+          tags: [{ text: 'python' }, { text: 'math' }],
+          websites: [{ url: 'https://docs.python.org/3/', name: 'Python docs' }],
+          annotations: [{ type: 'DESCRIPTION', text: 'Adds two numbers.' }],
+        }),
+      );
       expect(raw.status).toBe(200);
       expectWire('Asset', raw.json);
       const created = raw.json;
@@ -56,11 +60,24 @@ describe('core asset store', () => {
     });
 
     it('lists tags, websites and annotations in the order given; a repeated tag or website is linked once, an existing one reused as it is', async () => {
-      const first = await http(server.baseUrl, 'POST', '/assets/create', textSeed('order one', {
-        tags: [{ text: 'zeta' }, { text: 'alpha' }, { text: 'mid' }, { text: ' alpha ' }],
-        websites: [{ url: 'https://z.example/', name: 'Zed' }, { url: 'https://a.example/', name: '' }, { url: 'https://z.example/', name: 'again' }],
-        annotations: [{ type: 'DESCRIPTION', text: 'third?' }, { type: 'COMMENT', text: 'no, first' }, { type: 'COMMENT', text: 'last' }],
-      }));
+      const first = await http(
+        server.baseUrl,
+        'POST',
+        '/assets/create',
+        textSeed('order one', {
+          tags: [{ text: 'zeta' }, { text: 'alpha' }, { text: 'mid' }, { text: ' alpha ' }],
+          websites: [
+            { url: 'https://z.example/', name: 'Zed' },
+            { url: 'https://a.example/', name: '' },
+            { url: 'https://z.example/', name: 'again' },
+          ],
+          annotations: [
+            { type: 'DESCRIPTION', text: 'third?' },
+            { type: 'COMMENT', text: 'no, first' },
+            { type: 'COMMENT', text: 'last' },
+          ],
+        }),
+      );
       expect(first.status).toBe(200);
       expect(first.json.tags.iterable.map((t: { text: string }) => t.text)).toEqual(['zeta', 'alpha', 'mid']);
       expect(first.json.websites.iterable.map((w: { url: string; name: string }) => [w.url, w.name])).toEqual([
@@ -69,10 +86,15 @@ describe('core asset store', () => {
       ]);
       expect(first.json.annotations.iterable.map((a: { text: string }) => a.text)).toEqual(['third?', 'no, first', 'last']);
 
-      const second = await http(server.baseUrl, 'POST', '/assets/create', textSeed('order two', {
-        tags: [{ text: 'mid' }, { text: 'zeta', category: 'HANDLE' }],
-        websites: [{ url: 'https://z.example/', name: 'renamed?' }],
-      }));
+      const second = await http(
+        server.baseUrl,
+        'POST',
+        '/assets/create',
+        textSeed('order two', {
+          tags: [{ text: 'mid' }, { text: 'zeta', category: 'HANDLE' }],
+          websites: [{ url: 'https://z.example/', name: 'renamed?' }],
+        }),
+      );
       expect(second.status).toBe(200);
       const idOf = (asset: { tags: { iterable: Array<{ id: string; text: string }> } }, text: string) => asset.tags.iterable.find((t) => t.text === text)!.id;
       expect(idOf(second.json, 'zeta')).toBe(idOf(first.json, 'zeta'));
@@ -96,7 +118,8 @@ describe('core asset store', () => {
       expect(res.status).toBe(200);
       expectWire('Asset', res.json);
       expect(res.json.formats.iterable[0].application.name).toBe('OPEN_SOURCE');
-      expect(res.json.name).toBeUndefined();
+      // No name given: Trove names it from its content (enrichment.spec.ts).
+      expect(res.json.name).toBe('plain note');
     });
 
     it('keeps a classification given in the seed', async () => {
@@ -220,15 +243,26 @@ describe('core asset store', () => {
     });
 
     it('applies favorited, mechanism, edited text, annotations, tags and websites', async () => {
-      const created = await http(server.baseUrl, 'POST', '/assets/create', textSeed('v1', {
-        tags: [{ text: 'a' }, { text: 'b' }],
-        annotations: [{ type: 'COMMENT', text: 'first' }, { type: 'COMMENT', text: 'second' }],
-      }));
+      const created = await http(
+        server.baseUrl,
+        'POST',
+        '/assets/create',
+        textSeed('v1', {
+          tags: [{ text: 'a' }, { text: 'b' }],
+          annotations: [
+            { type: 'COMMENT', text: 'first' },
+            { type: 'COMMENT', text: 'second' },
+          ],
+        }),
+      );
       const body = created.json;
       body.favorited = true;
       body.mechanism = 'RECOMMENDED';
       body.formats.iterable[0].fragment.string.raw = 'v2 text';
-      body.annotations.iterable = [{ ...body.annotations.iterable[0], text: 'first, edited' }, { type: 'DESCRIPTION', text: 'new one' }];
+      body.annotations.iterable = [
+        { ...body.annotations.iterable[0], text: 'first, edited' },
+        { type: 'DESCRIPTION', text: 'new one' },
+      ];
       body.tags.iterable = [body.tags.iterable.find((t: { text: string }) => t.text === 'b'), { text: 'c' }];
       body.websites = { iterable: [{ url: 'https://example.org/x', name: 'x' }] };
       const res = await http(server.baseUrl, 'POST', '/asset/update', body);
@@ -251,7 +285,7 @@ describe('core asset store', () => {
       expectError(await http(server.baseUrl, 'POST', '/asset/update', { id: UNKNOWN, name: 'x' }), 404);
       expectError(await http(server.baseUrl, 'POST', '/asset/update', { name: 'x' }), 400, /id/);
       expectError(await http(server.baseUrl, 'POST', '/asset/update', { id: 'nope' }), 400, /id/);
-      expectError(await http(server.baseUrl, "POST", "/asset/update"), 400, /id/);
+      expectError(await http(server.baseUrl, 'POST', '/asset/update'), 400, /id/);
       expect(await counts()).toBe(before);
     });
   });
@@ -298,9 +332,17 @@ describe('core asset store', () => {
       ['no asset', { type: 'SEEDED_ASSET' }, /Seed with asset/],
       ['empty body', undefined, /Seed with asset/],
       ['unknown enum value', { type: 'SEEDED_BANANA', asset: { format: { fragment: { string: { raw: 'x' } } } } }, /type must be one of/],
-      ['bad application', { asset: { application: { name: 'NOT_AN_APP', version: '1', platform: 'LINUX' }, format: { fragment: { string: { raw: 'x' } } } } }, /name must be one of/],
+      [
+        'bad application',
+        { asset: { application: { name: 'NOT_AN_APP', version: '1', platform: 'LINUX' }, format: { fragment: { string: { raw: 'x' } } } } },
+        /name must be one of/,
+      ],
       ['a NUL byte in text', { asset: { format: { fragment: { string: { raw: 'a\u0000b' } } } } }, /NUL/],
-      ['a non-http website', { asset: { format: { fragment: { string: { raw: 'x' } } }, metadata: { websites: [{ url: 'javascript:alert(1)', name: 'x' }] } } }, /http/],
+      [
+        'a non-http website',
+        { asset: { format: { fragment: { string: { raw: 'x' } } }, metadata: { websites: [{ url: 'javascript:alert(1)', name: 'x' }] } } },
+        /http/,
+      ],
       ['an empty tag', { asset: { format: { fragment: { string: { raw: 'x' } } }, metadata: { tags: [{ text: '   ' }] } } }, /tag/],
       ['tags not an array', { asset: { format: { fragment: { string: { raw: 'x' } } }, metadata: { tags: 'a,b' } } }, /tags/],
       ['__proto__ key', '{"asset":{"format":{"fragment":{"string":{"raw":"x"}}}},"__proto__":{"polluted":true}}', /./],
@@ -354,8 +396,15 @@ describe('core asset store', () => {
       const indexed = await server.sql<{ asset_id: string }>(`SELECT asset_id FROM search_documents WHERE content LIKE 'concurrent %'`);
       expect(indexed.map((row) => row.asset_id).sort()).toEqual(okIds);
       const announced = await server.sql<{ entity_id: string }>(`SELECT entity_id FROM stream_events WHERE topic = 'assets'`);
-      expect(announced.map((row) => row.entity_id).filter((id) => okIds.includes(id)).sort()).toEqual(okIds);
-      const strays = await server.sql(`SELECT e.entity_id FROM stream_events e LEFT JOIN assets a ON a.id = e.entity_id WHERE e.topic = 'assets' AND a.id IS NULL`);
+      expect(
+        announced
+          .map((row) => row.entity_id)
+          .filter((id) => okIds.includes(id))
+          .sort(),
+      ).toEqual(okIds);
+      const strays = await server.sql(
+        `SELECT e.entity_id FROM stream_events e LEFT JOIN assets a ON a.id = e.entity_id WHERE e.topic = 'assets' AND a.id IS NULL`,
+      );
       expect(strays).toHaveLength(0);
     });
   });

@@ -1,13 +1,15 @@
 import { AssetsApi } from '@pieces.app/pieces-os-client';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { http } from './support/http';
+import { StreamClient } from './support/ws';
 import { textSeed } from './support/seeds';
-import { TestServer, startTestServer, testConfig } from './support/server';
+import { startTestServer, testConfig, useTestServer } from './support/server';
 import { createApp } from '../../src/bootstrap';
 import { LanguageDetector } from '../../src/modules/intelligence/language-detector.service';
 
 /** Distinct Python snippets that no rule decides: only the language model can label them. */
-const snippet = (i: number) => `def handler_${i}(event, context):\n    items = [x * ${i} for x in event["items"]]\n    return {"count": len(items), "total": sum(items)}\n`;
+const snippet = (i: number) =>
+  `def handler_${i}(event, context):\n    items = [x * ${i} for x in event["items"]]\n    return {"count": len(items), "total": sum(items)}\n`;
 
 async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms = 60000): Promise<T> {
   const deadline = Date.now() + ms;
@@ -19,11 +21,7 @@ async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms
 }
 
 describe('language classification under load', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   it('labels a single create inline with the model', async () => {
     const created = await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: textSeed(snippet(0)) });
@@ -32,6 +30,8 @@ describe('language classification under load', () => {
   });
 
   it('does not make concurrent creates wait for the model: provisional labels are refined after commit', async () => {
+    const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers');
+    await stream.next();
     const results = await Promise.all(Array.from({ length: 24 }, (_, i) => http(server.baseUrl, 'POST', '/assets/create', textSeed(snippet(i + 1)))));
     expect(results.every((r) => r.status === 200)).toBe(true);
     const provisional = results.filter((r) => r.json.formats.iterable[0].classification.specific === 'UNKNOWN');
@@ -43,8 +43,28 @@ describe('language classification under load', () => {
       );
       expect(label).toEqual({ generic: 'CODE', specific: 'py' });
     }
+    // Each refinement is announced: a provisional asset appears on the stream again after its create.
+    const announced = new Map<string, number>();
+    for (;;) {
+      const frame = await stream.next().catch(() => null);
+      if (!frame) break;
+      for (const item of frame.iterable) announced.set(item.asset.id, (announced.get(item.asset.id) ?? 0) + 1);
+      if (provisional.every((r) => (announced.get(r.json.id) ?? 0) >= 2)) break;
+    }
+    stream.close();
+    for (const res of provisional) expect(announced.get(res.json.id)).toBeGreaterThanOrEqual(2);
     const pending = await server.sql(`SELECT id FROM formats WHERE classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'}`);
     expect(pending).toHaveLength(0);
+    // The name, description and tags a provisional create was saved without came with its label.
+    for (const res of provisional) {
+      expect(res.json.name).toBeUndefined();
+      const asset = (await http(server.baseUrl, 'GET', `/asset/${res.json.id}`)).json;
+      expect(asset.name).toMatch(/^handler_\d+ \(Python function\)$/);
+      expect(asset.tags.iterable[0].text).toBe('python');
+      expect(asset.annotations.iterable.map((a: { type: string; text: string }) => [a.type, a.text])).toEqual([
+        ['DESCRIPTION', expect.stringMatching(/^Python function `handler_\d+`/)],
+      ]);
+    }
     // The refined label is searchable by the classification filter.
     const filtered = await http(server.baseUrl, 'POST', '/assets/search', { filters: { iterable: [{ classification: 'py' }] } });
     expect(filtered.json.results.iterable.length).toBeGreaterThanOrEqual(Math.min(20, results.length));
@@ -64,9 +84,11 @@ describe('language classification under load', () => {
       await other.close();
       closed = true;
       // Each format is either still pending (to be refined at the next start) or labelled with the model's help.
-      const rows = await server.sql<{ specific: string; pending: unknown }>(`SELECT specific, classification_pending AS pending FROM formats WHERE raw LIKE 'async def fetch_all_%'`);
+      const rows = await server.sql<{ specific: string; pending: unknown }>(
+        `SELECT specific, classification_pending AS pending FROM formats WHERE raw LIKE 'async def fetch_all_%'`,
+      );
       expect(rows).toHaveLength(12);
-      for (const row of rows) expect(row.specific).toBe(Boolean(row.pending) ? 'UNKNOWN' : 'py');
+      for (const row of rows) expect(row.specific).toBe(row.pending ? 'UNKNOWN' : 'py');
       // The model was not loaded again after it was freed.
       expect(LanguageDetector.model.loadCount).toBe(loadsBefore);
       expect(LanguageDetector.model.isLoaded).toBe(false);
@@ -78,7 +100,9 @@ describe('language classification under load', () => {
   it('refines formats left pending by a stop when the next instance starts', async () => {
     const created = await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: textSeed(snippet(99)) });
     const formatId = created.formats.iterable[0].id;
-    await server.sql(`UPDATE formats SET specific = 'UNKNOWN', classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'} WHERE id = '${formatId}'`);
+    await server.sql(
+      `UPDATE formats SET specific = 'UNKNOWN', classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'} WHERE id = '${formatId}'`,
+    );
     const env = { DATABASE_URL: server.config.databaseUrl ?? '', TROVE_DATA_DIR: server.config.dataDir };
     const second: NestFastifyApplication = await createApp(testConfig({ ...env, TROVE_LOG_LEVEL: 'error' }));
     await second.listen(0, '127.0.0.1');

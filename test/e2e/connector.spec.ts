@@ -250,13 +250,16 @@ describe('connector', () => {
       const res = await http(server.baseUrl, 'POST', `/${appId}/track`, body);
       expect(res.status).toBe(200);
       expect(res.text).toBe('OK');
-      const rows = await server.sql<{ kind: string; asset_id: string | null }>(
-        `SELECT kind, asset_id FROM connector_events ORDER BY kind`,
-      );
+      const rows = await server.sql<{ kind: string; asset_id: string | null }>(`SELECT kind, asset_id FROM connector_events ORDER BY kind`);
       expect(rows.length).toBe(before + 2);
-      expect(rows).toEqual(expect.arrayContaining([{ kind: 'asset', asset_id: UNKNOWN }, { kind: 'interaction', asset_id: null }]));
+      expect(rows).toEqual(
+        expect.arrayContaining([
+          { kind: 'asset', asset_id: UNKNOWN },
+          { kind: 'interaction', asset_id: null },
+        ]),
+      );
     });
-    it('an event naming a saved asset shows in that asset\'s activities, credited to the application', async () => {
+    it("an event naming a saved asset shows in that asset's activities, credited to the application", async () => {
       const saved = await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: textSeed('const tracked = true;') });
       const pair = { asset_referenced: 'an_asset_was_referenced_by_the_user' };
       const res = await http(server.baseUrl, 'POST', `/${appId}/track`, { asset: { asset: { id: saved.id }, identifier_description_pair: pair } });

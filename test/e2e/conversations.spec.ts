@@ -8,7 +8,8 @@ import { expectWire } from './support/wire';
 const UNKNOWN = '0a0b0c0d-0000-4000-8000-00000000dead';
 
 /** A conversation about migrating a payment service; its key sentence is KEY. */
-const KEY = 'To migrate the payment service to PostgreSQL, export the SQLite tables, create the schema in PostgreSQL and copy the rows of the payment service with a migration script.';
+const KEY =
+  'To migrate the payment service to PostgreSQL, export the SQLite tables, create the schema in PostgreSQL and copy the rows of the payment service with a migration script.';
 const MIGRATION_CHAT = [
   { role: 'USER', text: 'How do I migrate the payment service from SQLite to PostgreSQL?' },
   { role: 'ASSISTANT', text: `${KEY} Keep the old SQLite file as a backup until the migration is verified.` },
@@ -31,8 +32,16 @@ describe('conversations', () => {
   afterAll(() => server.close());
 
   const TABLES = [
-    'conversations', 'conversation_messages', 'conversation_annotations', 'conversation_assets', 'conversation_websites',
-    'conversation_anchors', 'conversation_workstream_summaries', 'conversation_grounding_ranges', 'conversation_grounding_messages', 'anchors',
+    'conversations',
+    'conversation_messages',
+    'conversation_annotations',
+    'conversation_assets',
+    'conversation_websites',
+    'conversation_anchors',
+    'conversation_workstream_summaries',
+    'conversation_grounding_ranges',
+    'conversation_grounding_messages',
+    'anchors',
   ];
   /** Row counts of every conversation table: a rejected request must leave them all unchanged. */
   async function counts(): Promise<string> {
@@ -98,7 +107,9 @@ describe('conversations', () => {
       expect(Object.values(raw.messages.indices).sort()).toEqual([0, 1]);
       expect(raw.annotations.iterable[0].reference).toEqual(expect.objectContaining({ type: 'COMMENT', text: 'a note' }));
       expect(raw.assets.iterable).toEqual([expect.objectContaining({ id: assetId, reference: expect.objectContaining({ id: assetId, name: 'hello' }) })]);
-      expect(raw.websites.iterable).toEqual([expect.objectContaining({ id: websiteId, reference: expect.objectContaining({ url: 'https://seeded.example/' }) })]);
+      expect(raw.websites.iterable).toEqual([
+        expect.objectContaining({ id: websiteId, reference: expect.objectContaining({ url: 'https://seeded.example/' }) }),
+      ]);
       expect(raw.anchors.iterable[0].reference).toEqual(expect.objectContaining({ type: 'FILE', name: 'hello.py' }));
 
       const list = await conversation.conversationSpecificConversationMessages({ conversation: created.id });
@@ -143,7 +154,16 @@ describe('conversations', () => {
         [{ type: 'COPILOT', name: 42 }, /name/],
         [{ type: 'COPILOT', messages: [{ fragment: { string: { raw: 'x' } } }] }, /role/],
         [{ type: 'COPILOT', messages: [{ role: 'USER', fragment: { string: {} } }] }, /raw is required/],
-        [{ type: 'COPILOT', messages: [{ role: 'USER', fragment: { string: { raw: 'ok' } } }, { role: 'BOT', fragment: { string: { raw: 'x' } } }] }, /role/],
+        [
+          {
+            type: 'COPILOT',
+            messages: [
+              { role: 'USER', fragment: { string: { raw: 'ok' } } },
+              { role: 'BOT', fragment: { string: { raw: 'x' } } },
+            ],
+          },
+          /role/,
+        ],
         [{ type: 'COPILOT', messages: [{ role: 'USER', fragment: { string: { raw: 'nul \u0000' } } }] }, /NUL/],
         [{ type: 'COPILOT', assets: { iterable: [{ id: 'nope' }] } }, /id must be a UUID/],
         [{ type: 'COPILOT', anchors: [{ type: 'FILE' }] }, /fullpath/],
@@ -186,19 +206,36 @@ describe('conversations', () => {
     });
 
     it('edits and removes annotations to match the list it is given', async () => {
-      const created = await chat([{ role: 'USER', text: 'hi' }], { annotations: [{ type: 'COMMENT', text: 'keep me' }, { type: 'COMMENT', text: 'drop me' }] });
+      const created = await chat([{ role: 'USER', text: 'hi' }], {
+        annotations: [
+          { type: 'COMMENT', text: 'keep me' },
+          { type: 'COMMENT', text: 'drop me' },
+        ],
+      });
       const [keep, drop] = created.annotations.iterable;
       expect(keep.reference.text).toBe('keep me');
-      const res = await post('/conversation/update', { id: created.id, annotations: { iterable: [{ id: keep.id, reference: { ...keep.reference, text: 'kept and edited' } }] } });
+      const res = await post('/conversation/update', {
+        id: created.id,
+        annotations: { iterable: [{ id: keep.id, reference: { ...keep.reference, text: 'kept and edited' } }] },
+      });
       expect(res.status).toBe(200);
-      expect(res.json.annotations.iterable).toEqual([expect.objectContaining({ id: keep.id, reference: expect.objectContaining({ text: 'kept and edited' }) })]);
+      expect(res.json.annotations.iterable).toEqual([
+        expect.objectContaining({ id: keep.id, reference: expect.objectContaining({ text: 'kept and edited' }) }),
+      ]);
       expect(await server.sql(`SELECT id FROM conversation_annotations WHERE id = '${drop.id}'`)).toHaveLength(0);
     });
 
     it('applies messages.indices: -1 deletes a message (clients filter on it), reordering is kept', async () => {
-      const created = await chat([{ role: 'USER', text: 'one' }, { role: 'ASSISTANT', text: 'two' }, { role: 'USER', text: 'three' }]);
+      const created = await chat([
+        { role: 'USER', text: 'one' },
+        { role: 'ASSISTANT', text: 'two' },
+        { role: 'USER', text: 'three' },
+      ]);
       const [one, two, three] = created.messages.iterable.map((m: any) => m.id);
-      const res = await post('/conversation/update', { id: created.id, messages: { iterable: created.messages.iterable, indices: { [one]: 1, [two]: -1, [three]: 0 } } });
+      const res = await post('/conversation/update', {
+        id: created.id,
+        messages: { iterable: created.messages.iterable, indices: { [one]: 1, [two]: -1, [three]: 0 } },
+      });
       expect(res.status).toBe(200);
       expect(res.json.messages.indices).toEqual({ [one]: 1, [two]: -1, [three]: 0 });
       const list = (await get(`/conversation/${created.id}/messages`)).json;
@@ -221,7 +258,11 @@ describe('conversations', () => {
       expectError(await post('/conversation/update', { id: 'abc' }), 400, /id must be a UUID/);
       expectError(await post('/conversation/update'), 400, /id/);
       expectError(await post('/conversation/update', { id: created.id, name: 'x', messages: { iterable: [], indices: { [msg]: 'first' } } }), 400, /indices/);
-      expectError(await post('/conversation/update', { id: created.id, name: 'x', messages: { iterable: [], indices: { [other.messages.iterable[0].id]: 0 } } }), 400, /not a message/);
+      expectError(
+        await post('/conversation/update', { id: created.id, name: 'x', messages: { iterable: [], indices: { [other.messages.iterable[0].id]: 0 } } }),
+        400,
+        /not a message/,
+      );
       expectError(await post('/conversation/update', { id: created.id, name: 'x', annotations: { iterable: [{ id: UNKNOWN }] } }), 400, /annotation/);
       expectError(await post('/conversation/update', { id: UNKNOWN, name: 'x' }), 404, /not found/);
       expect(JSON.stringify((await get(`/conversation/${created.id}`)).json)).toBe(before);
@@ -285,8 +326,12 @@ describe('conversations', () => {
       const rangeId = randomUUID();
       const now = new Date().toISOString();
       await server.sql(`INSERT INTO workstream_summaries (id, name, created_at, updated_at) VALUES ('${summaryId}', 'Monday work', '${now}', '${now}')`);
-      await server.sql(`INSERT INTO anchors (id, type, fullpath, name, watch, platform, created_at, updated_at) VALUES ('${anchorId}', 'DIRECTORY', '/srv/app', NULL, false, NULL, '${now}', '${now}')`);
-      await server.sql(`INSERT INTO ranges (id, from_at, to_at, continuous, created_at, updated_at) VALUES ('${rangeId}', '${now}', NULL, true, '${now}', '${now}')`);
+      await server.sql(
+        `INSERT INTO anchors (id, type, fullpath, name, watch, platform, created_at, updated_at) VALUES ('${anchorId}', 'DIRECTORY', '/srv/app', NULL, false, NULL, '${now}', '${now}')`,
+      );
+      await server.sql(
+        `INSERT INTO ranges (id, from_at, to_at, continuous, created_at, updated_at) VALUES ('${rangeId}', '${now}', NULL, true, '${now}', '${now}')`,
+      );
 
       await conversation.conversationAssociateWebsite({ conversation: conv, website: websiteId });
       await conversation.conversationAssociateWorkstreamSummary({ conversation: conv, workstreamSummary: summaryId });
@@ -327,10 +372,20 @@ describe('conversations', () => {
     it('answers 404 for unknown ids on every link route and 400 for malformed conversation ids, changing nothing', async () => {
       const before = await counts();
       const routes = [
-        'anchors/associate', 'anchors/delete', 'anchors/disassociate', 'assets/associate', 'assets/delete', 'assets/disassociate',
-        'grounding/temporal_range/workstreams/associate', 'grounding/temporal_range/workstreams/disassociate',
-        'websites/associate', 'websites/disassociate', 'workstream_summaries/associate', 'workstream_summaries/disassociate',
-        'grounding/messages/associate', 'grounding/messages/disassociate',
+        'anchors/associate',
+        'anchors/delete',
+        'anchors/disassociate',
+        'assets/associate',
+        'assets/delete',
+        'assets/disassociate',
+        'grounding/temporal_range/workstreams/associate',
+        'grounding/temporal_range/workstreams/disassociate',
+        'websites/associate',
+        'websites/disassociate',
+        'workstream_summaries/associate',
+        'workstream_summaries/disassociate',
+        'grounding/messages/associate',
+        'grounding/messages/disassociate',
       ];
       for (const route of routes) {
         expectError(await post(`/conversation/${conv}/${route}/${UNKNOWN}`), 404, /not found/);
@@ -346,10 +401,16 @@ describe('conversations', () => {
   describe('delete', () => {
     it('deletes a conversation with its messages and links; reads then answer 410', async () => {
       const assetId = await newAsset('linked to a doomed chat');
-      const doomed = await chat([{ role: 'USER', text: 'doomed' }, { role: 'ASSISTANT', text: 'indeed' }], {
-        assets: { iterable: [{ id: assetId }] },
-        annotations: [{ type: 'COMMENT', text: 'bye' }],
-      });
+      const doomed = await chat(
+        [
+          { role: 'USER', text: 'doomed' },
+          { role: 'ASSISTANT', text: 'indeed' },
+        ],
+        {
+          assets: { iterable: [{ id: assetId }] },
+          annotations: [{ type: 'COMMENT', text: 'bye' }],
+        },
+      );
       const survivor = await chat([{ role: 'USER', text: 'survivor' }]);
       await conversation.conversationGroundingMessagesAssociateMessage({ conversation: survivor.id, message: doomed.messages.iterable[0].id });
       expect((await get(`/asset/${assetId}/conversations`)).json.iterable.map((c: any) => c.id)).toEqual([doomed.id]);
@@ -408,7 +469,8 @@ describe('conversations', () => {
     });
 
     it('summarises a prose asset by its central sentences', async () => {
-      const prose = 'Kubernetes schedules pods onto nodes. A pod is the smallest deployable unit that Kubernetes schedules. Nodes run the kubelet, which starts the pods that Kubernetes schedules. The cafeteria serves soup on Fridays.';
+      const prose =
+        'Kubernetes schedules pods onto nodes. A pod is the smallest deployable unit that Kubernetes schedules. Nodes run the kubelet, which starts the pods that Kubernetes schedules. The cafeteria serves soup on Fridays.';
       const assetId = await newAsset(prose);
       const res = await post(`/conversations/create/from_asset/${assetId}`);
       expect(res.status).toBe(200);
@@ -472,7 +534,10 @@ describe('conversations', () => {
     it('summarizes only the given messages', async () => {
       const c = await chat(MIGRATION_CHAT);
       const catMessage = c.messages.iterable[2].id;
-      const out = await conversation.conversationSummarize({ conversation: c.id, conversationSummarizeInput: { messages: { iterable: [{ id: catMessage }] } } });
+      const out = await conversation.conversationSummarize({
+        conversation: c.id,
+        conversationSummarizeInput: { messages: { iterable: [{ id: catMessage }] } },
+      });
       const text = (await server.sql<{ text: string }>(`SELECT text FROM conversation_annotations WHERE id = '${out.annotation.id}'`))[0].text;
       expect(text).toBe('My cat likes fish.');
     });

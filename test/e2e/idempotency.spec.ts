@@ -1,16 +1,12 @@
 import { AssetsApi, Configuration } from '@pieces.app/pieces-os-client';
 import { expectError, http } from './support/http';
 import { textSeed } from './support/seeds';
-import { TestServer, startTestServer } from './support/server';
+import { useTestServer } from './support/server';
 
 const TABLES = ['assets', 'formats', 'idempotency_keys'];
 
 describe('idempotent creates (Idempotency-Key)', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer();
-  });
-  afterAll(() => server.close());
+  const server = useTestServer();
 
   it('a retry with the same key answers the same asset and creates nothing more', async () => {
     const seed = textSeed('const retried = "once";', { name: 'retried once' });

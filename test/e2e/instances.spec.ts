@@ -1,7 +1,7 @@
 import { AssetsApi } from '@pieces.app/pieces-os-client';
 import { Client } from 'pg';
 import { textSeed } from './support/seeds';
-import { TestServer, startTestServer, testConfig } from './support/server';
+import { testConfig, useTestServer } from './support/server';
 import { createApp } from '../../src/bootstrap';
 
 /**
@@ -10,11 +10,7 @@ import { createApp } from '../../src/bootstrap';
  * opens the same file.
  */
 describe('several instances on one database', () => {
-  let first: TestServer;
-  beforeAll(async () => {
-    first = await startTestServer();
-  });
-  afterAll(() => first.close());
+  const first = useTestServer();
 
   it('boots more instances at once against the same database and they share data', async () => {
     const url = first.config.databaseUrl;

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expectError, http } from './support/http';
-import { TestServer, startTestServer } from './support/server';
+import { useTestServer } from './support/server';
 import { writeTinyGguf } from './support/tiny-gguf';
 import { expectWire } from './support/wire';
 
@@ -15,18 +15,15 @@ import { expectWire } from './support/wire';
 describe('local GGUF models through node-llama-cpp', () => {
   let dir: string;
   let file: string;
-  let server: TestServer;
 
-  beforeAll(async () => {
+  beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'trove-gguf-'));
     file = join(dir, 'tiny-test.gguf');
     writeTinyGguf(file);
-    server = await startTestServer({ TROVE_GGUF_PATHS: dir });
   });
-  afterAll(async () => {
-    await server.close();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const server = useTestServer(() => ({ TROVE_GGUF_PATHS: dir }));
+  // Registered after the server's afterAll: the file goes once the server has closed.
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   const model = async () => (await http(server.baseUrl, 'GET', '/models')).json.iterable.find((m: { unique: string }) => m.unique === file);
 
@@ -57,7 +54,7 @@ describe('local GGUF models through node-llama-cpp', () => {
     expect(vectors[0].every((v) => typeof v === 'number' && Number.isFinite(v))).toBe(true);
   }, 60_000);
 
-  it('refuses to delete the user\'s file as a cache, and unloads the model', async () => {
+  it("refuses to delete the user's file as a cache, and unloads the model", async () => {
     const m = await model();
     expectError(await http(server.baseUrl, 'POST', `/models/${m.id}/delete/cache`), 400, /your own GGUF file/);
     await new ModelsApi(server.sdk).unloadModels();

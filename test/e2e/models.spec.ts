@@ -29,10 +29,77 @@ describe('models with the offline engine only', () => {
     const models = await new ModelsApi(server.sdk).modelsSnapshot();
     const raw = await http(server.baseUrl, 'GET', '/models');
     expectWire('Models', raw.json);
-    expect(models.iterable).toHaveLength(1);
+    expect(models.iterable.map((m) => m.unique)).toEqual(['trove-extractive', 'gemini-2.0-flash-lite-001', 'gpt-3.5-turbo']);
     const offline = raw.json.iterable[0];
-    expect(offline).toMatchObject({ name: 'Trove Extractive (offline)', cloud: false, downloaded: true, loaded: true, custom: false, usage: 'CODE_CONVERSATION', cpu: true });
+    expect(offline).toMatchObject({
+      name: 'Trove Extractive (offline)',
+      cloud: false,
+      downloaded: true,
+      loaded: true,
+      custom: false,
+      usage: 'CODE_CONVERSATION',
+      cpu: true,
+    });
     expect(offline.description).toMatch(/not a language model/);
+  });
+
+  describe('the models the official clients name (client models)', () => {
+    it('lists them under the names and uniques the clients select by, usable (downloaded), with ids stable across restarts', async () => {
+      const listed = (await http(server.baseUrl, 'GET', '/models')).json.iterable;
+      const gemini = listed.find((m: { unique: string }) => m.unique === 'gemini-2.0-flash-lite-001');
+      const gpt = listed.find((m: { name: string }) => m.name === 'GPT-3.5-turbo Chat Model');
+      expect(gemini).toMatchObject({
+        custom: false,
+        downloaded: true,
+        cloud: false,
+        foundation: 'GEMINI_LATEST',
+        provider: 'GOOGLE',
+        usage: 'CODE_CONVERSATION',
+      });
+      expect(gpt).toMatchObject({ unique: 'gpt-3.5-turbo', custom: false, downloaded: true, foundation: 'GPT_3.5', provider: 'OPENAI' });
+      // Honest: the description says the model is not served and what answers in its place.
+      expect(gemini.description).toMatch(/^Not served here: .*answered by Trove Extractive \(offline\), the configured default model/);
+      expect(gemini.description).toMatch(/TROVE_OPENAI_URL/);
+      const again = await startTestServer();
+      try {
+        const ids = (await http(again.baseUrl, 'GET', '/models')).json.iterable.map((m: { id: string }) => m.id);
+        expect(ids).toEqual(expect.arrayContaining([gemini.id, gpt.id]));
+      } finally {
+        await again.close();
+      }
+      expect((await new ModelApi(server.sdk).modelsSpecificModelSnapshot({ model: gpt.id })).name).toBe('GPT-3.5-turbo Chat Model');
+    });
+
+    it.each([
+      ['its id', async () => (await http(server.baseUrl, 'GET', '/models')).json.iterable.find((m: { unique: string }) => m.unique === 'gpt-3.5-turbo').id],
+      ['its name', async () => 'GPT-3.5-turbo Chat Model'],
+      ['its unique', async () => 'gpt-3.5-turbo'],
+    ])('a question naming one by %s is answered by the default model, which the answer says', async (_how, ref) => {
+      const out = await new QGPTApi(server.sdk).question({
+        qGPTQuestionInput: {
+          query: 'how do I paginate rows?',
+          model: await ref(),
+          relevant: { iterable: [{ seed: textSeed('Paginate rows with LIMIT and OFFSET in SQL.') }] },
+        },
+      });
+      expect(out.answers.iterable[0].text).toContain('LIMIT and OFFSET');
+      const note = out.answers.iterable[out.answers.iterable.length - 1];
+      expect(note).toEqual({
+        score: 0,
+        text: 'Answered by Trove Extractive (offline): GPT-3.5-turbo Chat Model is not served by this Trove server (GET /models says what runs each model).',
+      });
+    });
+
+    it('the offline engine named directly adds no note', async () => {
+      const out = await new QGPTApi(server.sdk).question({
+        qGPTQuestionInput: {
+          query: 'how do I paginate rows?',
+          model: 'offline',
+          relevant: { iterable: [{ seed: textSeed('Paginate rows with LIMIT and OFFSET in SQL.') }] },
+        },
+      });
+      expect(out.answers.iterable.map((a) => a.text).join('\n')).not.toMatch(/Answered by/);
+    });
   });
 
   it('creates a custom model on the offline engine once, then deletes it', async () => {
@@ -41,7 +108,12 @@ describe('models with the offline engine only', () => {
     expect(created.status).toBe(200);
     expectWire('Model', created.json);
     expect(created.json.custom).toBe(true);
-    const again = await http(server.baseUrl, 'POST', '/models/create', seededModel({ name: 'Quoter', configuration: { base: 'offline' }, created: { value: '2025-02-02T00:00:00.000Z', readable: 'x' } }));
+    const again = await http(
+      server.baseUrl,
+      'POST',
+      '/models/create',
+      seededModel({ name: 'Quoter', configuration: { base: 'offline' }, created: { value: '2025-02-02T00:00:00.000Z', readable: 'x' } }),
+    );
     expect(again.json.id).toBe(created.json.id);
     const listed = (await http(server.baseUrl, 'GET', '/models')).json.iterable;
     expect(listed.filter((m: { name: string }) => m.name === 'Quoter')).toHaveLength(1);
@@ -124,7 +196,8 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     fake.requests.length = 0;
   });
 
-  const byUnique = async (unique: string) => (await http(server.baseUrl, 'GET', '/models')).json.iterable.find((m: { unique: string; custom: boolean }) => m.unique === unique && !m.custom);
+  const byUnique = async (unique: string) =>
+    (await http(server.baseUrl, 'GET', '/models')).json.iterable.find((m: { unique: string; custom: boolean }) => m.unique === unique && !m.custom);
 
   it('lists the offline engine, the Ollama models and the OpenAI-compatible models with complete fields', async () => {
     const raw = await http(server.baseUrl, 'GET', '/models');
@@ -132,19 +205,42 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     const sdk = await models.modelsSnapshot();
     expect(sdk.iterable.length).toBe(raw.json.iterable.length);
     const uniques = raw.json.iterable.map((m: { unique: string }) => m.unique);
-    expect(uniques).toEqual(['trove-extractive', 'llama3.2:1b', 'nomic-embed-text:latest', 'gpt-fake-mini', 'text-embedding-fake']);
+    expect(uniques).toEqual([
+      'trove-extractive',
+      'gemini-2.0-flash-lite-001',
+      'gpt-3.5-turbo',
+      'llama3.2:1b',
+      'nomic-embed-text:latest',
+      'gpt-fake-mini',
+      'text-embedding-fake',
+    ]);
     const llama = await byUnique('llama3.2:1b');
-    expect(llama).toMatchObject({ cloud: false, downloaded: true, loaded: true, foundation: 'LLAMA_LATEST', provider: 'META', usage: 'CODE_CONVERSATION', quantization: 'Q4_K_M', parameters: 1_200_000_000 });
+    expect(llama).toMatchObject({
+      cloud: false,
+      downloaded: true,
+      loaded: true,
+      foundation: 'LLAMA_LATEST',
+      provider: 'META',
+      usage: 'CODE_CONVERSATION',
+      quantization: 'Q4_K_M',
+      parameters: 1_200_000_000,
+    });
     expect(llama.bytes.value).toBe(1_300_000_000);
     expect((await byUnique('nomic-embed-text:latest')).usage).toBe('TEXT_EMBEDDING');
     // The fake OpenAI server is on 127.0.0.1: a local server, not a cloud.
-    expect(await byUnique('gpt-fake-mini')).toMatchObject({ cloud: false, downloaded: false });
+    expect(await byUnique('gpt-fake-mini')).toMatchObject({ cloud: false, downloaded: true });
     // Ids are stable: listing again gives the same ids and timestamps.
     expect((await http(server.baseUrl, 'GET', '/models')).json).toEqual(raw.json);
   });
 
   it('answers a question through Ollama (streamed NDJSON), sending the snippets as context', async () => {
-    const out = await qgpt.question({ qGPTQuestionInput: { query: 'What does the snippet do?', model: 'ollama:llama3.2:1b', relevant: { iterable: [{ seed: textSeed('function add(a, b) { return a + b; }') }] } } });
+    const out = await qgpt.question({
+      qGPTQuestionInput: {
+        query: 'What does the snippet do?',
+        model: 'ollama:llama3.2:1b',
+        relevant: { iterable: [{ seed: textSeed('function add(a, b) { return a + b; }') }] },
+      },
+    });
     expectWire('QGPTQuestionOutput', out);
     expect(out.answers.iterable).toEqual([{ score: 1, text: 'Hello from the fake model.' }]);
     const chat = fake.requests.find((r) => r.path === '/api/chat')!;
@@ -156,7 +252,14 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
 
   it('answers relevance + question through the OpenAI-compatible server (SSE) with the key, by model id', async () => {
     const gpt = await byUnique('gpt-fake-mini');
-    const out = await qgpt.relevance({ qGPTRelevanceInput: { query: 'how to add numbers', model: gpt.id, seeds: { iterable: [textSeed('Add numbers with the plus operator.')] }, options: { question: true } } });
+    const out = await qgpt.relevance({
+      qGPTRelevanceInput: {
+        query: 'how to add numbers',
+        model: gpt.id,
+        seeds: { iterable: [textSeed('Add numbers with the plus operator.')] },
+        options: { question: true },
+      },
+    });
     expect(out.answer!.answers.iterable[0].text).toBe('Hello from the fake model.');
     const chat = fake.requests.find((r) => r.path === '/v1/chat/completions')!;
     expect(chat.headers.authorization).toBe(`Bearer ${OPENAI_KEY}`);
@@ -168,7 +271,13 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     fake.chunks = ['How do I add two numbers in JavaScript?'];
     try {
       const ts = { value: new Date('2024-01-01T00:00:00.000Z'), readable: 'Jan 1' };
-      const re = await qgpt.reprompt({ qGPTRepromptInput: { query: 'and in JS?', model: 'openai:gpt-fake-mini', conversation: { iterable: [{ role: 'USER', text: 'How do I add numbers?', timestamp: ts }] } as never } });
+      const re = await qgpt.reprompt({
+        qGPTRepromptInput: {
+          query: 'and in JS?',
+          model: 'openai:gpt-fake-mini',
+          conversation: { iterable: [{ role: 'USER', text: 'How do I add numbers?', timestamp: ts }] } as never,
+        },
+      });
       expect(re.query).toBe('How do I add two numbers in JavaScript?');
       fake.chunks = ['What is a closure?\n', '2. How do modules work?\n'];
       const hints = await qgpt.hints({ qGPTHintsInput: { query: 'x', model: 'ollama:llama3.2:1b', relevant: { iterable: [{ seed: textSeed('code') }] } } });
@@ -195,6 +304,37 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     expectError(await ask(), 404, /does not have that model/);
   });
 
+  it('runs a client model on the OpenAI-compatible gateway that serves it, under the same stable id, and says so in the list', async () => {
+    const before = await byUnique('gemini-2.0-flash-lite-001');
+    expect(before.description).toMatch(/^Not served here/);
+    fake.openaiModels.push('gemini-2.0-flash-lite-001');
+    try {
+      const served = await byUnique('gemini-2.0-flash-lite-001');
+      expect(served.id).toBe(before.id);
+      expect(served.description).toMatch(
+        /served here by the OpenAI-compatible API at .* \(its model gemini-2\.0-flash-lite-001\)\. Listed because it is the Pieces CLI's default auto-commit model/,
+      );
+      // A gateway on this machine: its models count as downloaded, which the CLI requires to offer a model.
+      expect(served).toMatchObject({ cloud: false, downloaded: true, name: 'Gemini 2.0 Flash Lite Chat Model' });
+      const out = await qgpt.relevance({
+        qGPTRelevanceInput: {
+          query: 'what does the fake model say?',
+          model: served.id,
+          seeds: { iterable: [textSeed('context')] },
+          options: { question: true },
+        },
+      });
+      expect(out.answer!.answers.iterable).toEqual([{ score: 1, text: 'Hello from the fake model.' }]);
+      const chat = fake.requests.find((r) => r.path === '/v1/chat/completions');
+      expect(chat?.body.model).toBe('gemini-2.0-flash-lite-001');
+    } finally {
+      fake.openaiModels.pop();
+    }
+    // GPT-3.5 is still not served: a real model (here the default, offline) stands in and says so.
+    const gpt = await byUnique('gpt-3.5-turbo');
+    expect(gpt.description).toMatch(/^Not served here/);
+  });
+
   it('a provider that is down answers 503 with a clear message, and listing still works', async () => {
     const down = await startTestServer({ TROVE_OLLAMA_URL: 'http://127.0.0.1:9', TROVE_PROVIDER_TIMEOUT_MS: '2000' });
     try {
@@ -202,7 +342,7 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
       expectError(res, 503, /Ollama at http:\/\/127\.0\.0\.1:9 is not reachable/);
       const listed = await http(down.baseUrl, 'GET', '/models');
       expect(listed.status).toBe(200);
-      expect(listed.json.iterable.map((m: { unique: string }) => m.unique)).toEqual(['trove-extractive']);
+      expect(listed.json.iterable.map((m: { unique: string }) => m.unique)).toEqual(['trove-extractive', 'gemini-2.0-flash-lite-001', 'gpt-3.5-turbo']);
     } finally {
       await down.close();
     }
@@ -211,7 +351,12 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
   it('a wrong OpenAI key is a 401 on question', async () => {
     const wrong = await startTestServer({ TROVE_OPENAI_URL: fake.openaiUrl, TROVE_OPENAI_API_KEY: 'sk-wrong' });
     try {
-      const res = await http(wrong.baseUrl, 'POST', '/qgpt/relevance', { query: 'q', model: 'openai:gpt-fake-mini', seeds: { iterable: [textSeed('x')] }, options: { question: true } });
+      const res = await http(wrong.baseUrl, 'POST', '/qgpt/relevance', {
+        query: 'q',
+        model: 'openai:gpt-fake-mini',
+        seeds: { iterable: [textSeed('x')] },
+        options: { question: true },
+      });
       expectError(res, 401, /refused the credentials/);
     } finally {
       await wrong.close();
@@ -220,7 +365,10 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
 
   it('creates a custom model with a system prompt and parameters (no duplicates) and uses them', async () => {
     const llama = await byUnique('llama3.2:1b');
-    const seed = seededModel({ name: 'Terse reviewer', configuration: { base: llama.id, system: 'Answer in one word.', temperature: 0.1, max_output_tokens: 64 } });
+    const seed = seededModel({
+      name: 'Terse reviewer',
+      configuration: { base: llama.id, system: 'Answer in one word.', temperature: 0.1, max_output_tokens: 64 },
+    });
     const created = await http(server.baseUrl, 'POST', '/models/create', seed);
     expect(created.status).toBe(200);
     expectWire('Model', created.json);
@@ -232,7 +380,9 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     expect(chat.body.messages[0]).toEqual({ role: 'system', content: 'Answer in one word.' });
     expect(chat.body.options).toEqual({ temperature: 0.1, num_predict: 64 });
     // A provider model under a name of its own.
-    const named = await models.modelsCreateNewModel({ seededModel: seededModel({ name: 'My GPT', unique: 'gpt-fake-mini', created: { value: new Date(), readable: 'now' } }) as never });
+    const named = await models.modelsCreateNewModel({
+      seededModel: seededModel({ name: 'My GPT', unique: 'gpt-fake-mini', created: { value: new Date(), readable: 'now' } }) as never,
+    });
     expect(named).toMatchObject({ custom: true, unique: 'gpt-fake-mini' });
     // Deleting: custom ones only.
     const gptDelete = await http(server.baseUrl, 'POST', `/models/${(await byUnique('gpt-fake-mini')).id}/delete`);
@@ -266,7 +416,12 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     await models.unloadModels();
     expect(fake.loaded.size).toBe(0);
     const unloads = fake.requests.filter((r) => r.path === '/api/generate').map((r) => r.body);
-    expect(unloads).toEqual(expect.arrayContaining([expect.objectContaining({ model: 'llama3.2:1b', keep_alive: 0 }), expect.objectContaining({ model: 'nomic-embed-text:latest', keep_alive: 0 })]));
+    expect(unloads).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ model: 'llama3.2:1b', keep_alive: 0 }),
+        expect.objectContaining({ model: 'nomic-embed-text:latest', keep_alive: 0 }),
+      ]),
+    );
     expect((await byUnique('llama3.2:1b')).loaded).toBe(false);
   });
 
@@ -286,9 +441,15 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     const { ModelRegistry } = await import('../../src/modules/models/model-registry');
     const registry = server.app.get(ModelRegistry);
     const ollama = await registry.resolve('ollama:llama3.2:1b');
-    expect(await ollama.provider.embed(ollama.unique, ['a', 'b'])).toEqual([[0, 0.5, -0.5], [1, 0.5, -0.5]]);
+    expect(await ollama.provider.embed(ollama.unique, ['a', 'b'])).toEqual([
+      [0, 0.5, -0.5],
+      [1, 0.5, -0.5],
+    ]);
     const openai = await registry.resolve('openai:text-embedding-fake');
-    expect(await openai.provider.embed(openai.unique, ['a', 'b'])).toEqual([[0, 0.25], [1, 0.25]]);
+    expect(await openai.provider.embed(openai.unique, ['a', 'b'])).toEqual([
+      [0, 0.25],
+      [1, 0.25],
+    ]);
     expect(fake.requests.find((r) => r.path === '/v1/embeddings')?.body.encoding_format).toBe('float');
   });
 
@@ -319,7 +480,11 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     const selected = await startTestServer({ TROVE_OLLAMA_URL: fake.ollamaUrl, TROVE_DEFAULT_MODEL: 'ollama:llama3.2:1b' });
     try {
       fake.chunks = ['Adding numbers'];
-      const created = await http(selected.baseUrl, 'POST', '/conversations/create', { type: 'COPILOT', name: null, messages: [{ role: 'USER', fragment: { string: { raw: 'How do I add numbers?' } } }] });
+      const created = await http(selected.baseUrl, 'POST', '/conversations/create', {
+        type: 'COPILOT',
+        name: null,
+        messages: [{ role: 'USER', fragment: { string: { raw: 'How do I add numbers?' } } }],
+      });
       const renamed = await http(selected.baseUrl, 'POST', `/conversation/${created.json.id}/rename`);
       expect(renamed.status).toBe(200);
       expect(renamed.json.name).toBe('Adding numbers');

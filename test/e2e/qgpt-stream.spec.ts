@@ -9,7 +9,6 @@ import { TestServer, startTestServer } from './support/server';
 import { expectWire } from './support/wire';
 import { StreamClient } from './support/ws';
 
-/* eslint-disable @typescript-eslint/no-explicit-any */
 type Frame = any;
 
 interface Socket {
@@ -68,7 +67,9 @@ describe('ws /qgpt/stream', () => {
       if (event instanceof ConversationChangedEvent && event.change === 'created') announced.push(event.conversationId);
     });
     const assets = new AssetsApi(server.sdk);
-    await assets.assetsCreateNewAsset({ seed: textSeed('To rotate logs, configure logrotate with daily rotation and compress old files.', { name: 'Log rotation' }) });
+    await assets.assetsCreateNewAsset({
+      seed: textSeed('To rotate logs, configure logrotate with daily rotation and compress old files.', { name: 'Log rotation' }),
+    });
     await assets.assetsCreateNewAsset({ seed: textSeed('Bananas are yellow and rich in potassium.', { name: 'Fruit' }) });
     socket = await connect(server.baseUrl);
   });
@@ -116,7 +117,10 @@ describe('ws /qgpt/stream', () => {
     const [a, b, c] = await Promise.all([socket.until(done('a')), socket.until(done('b')), socket.until(done('c'))]);
     expect([a.status, b.status, c.status]).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
     expect(b.relevance.relevant.iterable[0].seed.asset.format.fragment.string.raw).toContain('logrotate');
-    const cText = socket.frames.filter((f) => f.request === 'c' && f.status === 'IN-PROGRESS').map((f) => f.question.answers.iterable[0].text).join('');
+    const cText = socket.frames
+      .filter((f) => f.request === 'c' && f.status === 'IN-PROGRESS')
+      .map((f) => f.question.answers.iterable[0].text)
+      .join('');
     expect(cText).toContain('potassium');
     expect(new Set([a.conversation, b.conversation, c.conversation]).size).toBe(3);
   });
@@ -176,10 +180,20 @@ describe('ws /qgpt/stream', () => {
   });
 
   it.each([
-    ['both relevance and question', { relevance: { query: 'x', options: { database: true } }, question: { query: 'x', relevant: { iterable: [] } }, request: 'bad1' }, 400, /not both/],
+    [
+      'both relevance and question',
+      { relevance: { query: 'x', options: { database: true } }, question: { query: 'x', relevant: { iterable: [] } }, request: 'bad1' },
+      400,
+      /not both/,
+    ],
     ['neither', { request: 'bad2' }, 400, /needs relevance, question/],
     ['an invalid question', { question: { query: 5 }, request: 'bad3' }, 400, /query/],
-    ['an unknown conversation', { question: { query: 'x', relevant: { iterable: [] } }, request: 'bad4', conversation: '0a0b0c0d-0000-4000-8000-00000000dead' }, 404, /not found/],
+    [
+      'an unknown conversation',
+      { question: { query: 'x', relevant: { iterable: [] } }, request: 'bad4', conversation: '0a0b0c0d-0000-4000-8000-00000000dead' },
+      404,
+      /not found/,
+    ],
     ['a conversation that is not a UUID', { question: { query: 'x', relevant: { iterable: [] } }, request: 'bad5', conversation: 'conv-1' }, 400, /UUID/],
     ['an unknown model', { question: { query: 'x', relevant: { iterable: [] }, model: 'ollama:nope' }, request: 'bad6' }, 404, /does not have that model/],
   ])('answers FAILED for %s and writes nothing', async (_name, input, status, message) => {
@@ -189,6 +203,15 @@ describe('ws /qgpt/stream', () => {
     expect(end).toMatchObject({ status: 'FAILED', statusCode: status });
     expect(end.errorMessage).toMatch(message);
     if (status !== 404 || !/model/.test(String(message))) expect(await server.counts(['conversations', 'conversation_messages'])).toBe(before);
+  });
+
+  it('answers FAILED 400 for a lone surrogate in the question, storing nothing (it would be replaced silently)', async () => {
+    const before = await server.counts(['conversations', 'conversation_messages']);
+    socket.send('{"request":"lone","relevance":{"query":"why \\ud800 here","options":{"question":true}}}');
+    const end = await socket.until(done('lone'));
+    expect(end).toMatchObject({ status: 'FAILED', statusCode: 400 });
+    expect(end.errorMessage).toMatch(/lone surrogate/);
+    expect(await server.counts(['conversations', 'conversation_messages'])).toBe(before);
   });
 
   it('answers FAILED 400 for a frame that is not JSON, and keeps the socket open', async () => {

@@ -66,7 +66,7 @@ describe('question answering with the offline engine', () => {
     expect(first.answer).toBeDefined();
     const answers = first.answer!.answers.iterable;
     expect(answers.length).toBeGreaterThan(1);
-    expect(answers[0].text).toContain("redis.set(`user:${id}`");
+    expect(answers[0].text).toContain('redis.set(`user:${id}`');
     for (const a of answers) expect(a.score).toBeGreaterThan(0);
     expect(answers.map((a) => a.score)).toEqual([...answers.map((a) => a.score)].sort((a, b) => b - a));
     expect(second.answer!.answers.iterable).toEqual(answers);
@@ -74,7 +74,11 @@ describe('question answering with the offline engine', () => {
   });
 
   it('relevance over seeds ranks the matching seed first and gives ids that question accepts', async () => {
-    const seeds = ['The cat sleeps on the sofa all afternoon.', 'To rotate logs, configure logrotate with daily rotation and compress old files.', 'Bananas are yellow.'];
+    const seeds = [
+      'The cat sleeps on the sofa all afternoon.',
+      'To rotate logs, configure logrotate with daily rotation and compress old files.',
+      'Bananas are yellow.',
+    ];
     const out = await qgpt.relevance({ qGPTRelevanceInput: { query: 'how to rotate logs daily', seeds: { iterable: seeds.map((s) => textSeed(s)) } } });
     expectWire('QGPTRelevanceOutput', out);
     expect(out.answer).toBeUndefined();
@@ -110,10 +114,12 @@ describe('question answering with the offline engine', () => {
     const out = await qgpt.reprompt({
       qGPTRepromptInput: {
         query: 'How do I test it?',
-        conversation: { iterable: [
-          { role: 'USER', text: 'How do I configure the Redis cache for user sessions?', timestamp: ts },
-          { role: 'ASSISTANT', text: 'Use cache-aside with an expiry.', timestamp: ts },
-        ] } as never,
+        conversation: {
+          iterable: [
+            { role: 'USER', text: 'How do I configure the Redis cache for user sessions?', timestamp: ts },
+            { role: 'ASSISTANT', text: 'Use cache-aside with an expiry.', timestamp: ts },
+          ],
+        } as never,
       },
     });
     expectWire('QGPTRepromptOutput', out);
@@ -125,7 +131,13 @@ describe('question answering with the offline engine', () => {
 
   it('hints suggests follow-up questions about the snippets, not about what was asked', async () => {
     const code = 'class RateLimiter {\n  constructor(limit) { this.limit = limit; }\n}\nfunction acquireToken(bucket) {\n  return bucket.take();\n}';
-    const out = await qgpt.hints({ qGPTHintsInput: { query: 'what is a token bucket', answer: { score: 1, text: 'A token bucket limits request rates.' }, relevant: { iterable: [{ seed: textSeed(code) }] } } });
+    const out = await qgpt.hints({
+      qGPTHintsInput: {
+        query: 'what is a token bucket',
+        answer: { score: 1, text: 'A token bucket limits request rates.' },
+        relevant: { iterable: [{ seed: textSeed(code) }] },
+      },
+    });
     expectWire('QGPTQuestionOutput', out);
     const texts = out.answers.iterable.map((a) => a.text);
     expect(texts.length).toBeGreaterThan(0);
@@ -155,7 +167,9 @@ describe('question answering with the offline engine', () => {
     });
 
     it('reads a file under the allowed roots', async () => {
-      const out = await qgpt.relevance({ qGPTRelevanceInput: { query: 'how do I release the package', paths: [join(root, 'notes.md')], options: { question: true } } });
+      const out = await qgpt.relevance({
+        qGPTRelevanceInput: { query: 'how do I release the package', paths: [join(root, 'notes.md')], options: { question: true } },
+      });
       expect(out.relevant.iterable[0].path).toBe(join(root, 'notes.md'));
       expect(out.answer!.answers.iterable[0].text).toContain('make release');
     });
@@ -182,8 +196,8 @@ describe('question answering with the offline engine', () => {
       expectError(res, status, message);
     });
 
-    it('refuses every local path when no roots are configured', async () => {
-      const other = await startTestServer();
+    it('refuses every local path when TROVE_QGPT_ROOTS is none', async () => {
+      const other = await startTestServer({ TROVE_QGPT_ROOTS: 'none' });
       try {
         const res = await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'x', paths: [join(root, 'notes.md')] });
         expectError(res, 403, /TROVE_QGPT_ROOTS/);
@@ -191,18 +205,78 @@ describe('question answering with the offline engine', () => {
         await other.close();
       }
     });
+
+    it('reads under the home directory by default on a loopback address, but not its top-level hidden directories', async () => {
+      const home = mkdtempSync(join(tmpdir(), 'trove-home-'));
+      mkdirSync(join(home, 'project', '.github'), { recursive: true });
+      mkdirSync(join(home, '.ssh'));
+      writeFileSync(join(home, 'project', 'deploy.md'), 'Deploy with `make ship` after tagging the release.\n');
+      writeFileSync(join(home, 'project', '.github', 'ci.yml'), 'steps: run make ship on every tag\n');
+      writeFileSync(join(home, '.ssh', 'id_ed25519'), 'PRIVATE KEY ship\n');
+      const other = await startTestServer({ HOME: home });
+      try {
+        const ok = await http(other.baseUrl, 'POST', '/qgpt/relevance', {
+          query: 'how do I ship',
+          paths: [join(home, 'project', 'deploy.md'), join(home, 'project', '.github', 'ci.yml')],
+        });
+        expect(ok.status).toBe(200);
+        expect(ok.json.relevant.iterable.map((r: { path: string }) => r.path).sort()).toEqual([
+          join(home, 'project', '.github', 'ci.yml'),
+          join(home, 'project', 'deploy.md'),
+        ]);
+        expectError(
+          await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'key', paths: [join(home, '.ssh', 'id_ed25519')] }),
+          403,
+          /hidden directories/,
+        );
+        expectError(
+          await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'release', paths: [join(root, 'notes.md')] }),
+          403,
+          /outside the home directory/,
+        );
+        const everything = await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'ship', paths: [home] });
+        expect(everything.json.relevant.iterable.map((r: { path: string }) => r.path)).toEqual([join(home, 'project', 'deploy.md')]);
+      } finally {
+        await other.close();
+        rmSync(home, { recursive: true, force: true });
+      }
+    });
+  });
+
+  describe('query spaces as the official clients send them', () => {
+    it('searches the whole store when the input names no query space (the CLI asking with nothing attached)', async () => {
+      const out = await qgpt.relevance({ qGPTRelevanceInput: { query: labelled.questions[0].query, options: { question: true } } });
+      expect(out.relevant.iterable.slice(0, 3).map((r) => r.asset?.id)).toContain(ids.get(labelled.questions[0].expected));
+      expect(out.answer!.answers.iterable[0].score).toBeGreaterThan(0);
+    });
+
+    it('takes the union when several spaces are given (files and materials attached together)', async () => {
+      const asset = ids.get(labelled.questions[0].expected)!;
+      const out = await http(server.baseUrl, 'POST', '/qgpt/relevance', {
+        query: 'release checklist and ' + labelled.questions[0].query,
+        paths: [join(root, 'notes.md')],
+        assets: { iterable: [{ id: asset }] },
+      });
+      expect(out.status).toBe(200);
+      const sources = out.json.relevant.iterable.map((r: { path?: string; asset?: { id: string } }) => r.path ?? r.asset?.id);
+      expect(sources).toEqual(expect.arrayContaining([join(root, 'notes.md'), asset]));
+    });
   });
 
   describe('bad input: a 4xx JSON body and nothing written', () => {
     it.each([
       ['relevance without body', '/qgpt/relevance', undefined, 400, /query/],
-      ['relevance with no query space', '/qgpt/relevance', { query: 'x' }, 400, /exactly one query space/],
-      ['relevance with two query spaces', '/qgpt/relevance', { query: 'x', seeds: { iterable: [] }, options: { database: true } }, 400, /exactly one query space/],
       ['relevance with an unknown field', '/qgpt/relevance', { query: 'x', options: { database: true }, bogus: 1 }, 400, /bogus/],
       ['relevance with a query that is not a string', '/qgpt/relevance', { query: 5, options: { database: true } }, 400, /query/],
       ['relevance with an unknown asset', '/qgpt/relevance', { query: 'x', assets: { iterable: [{ id: UNKNOWN }] } }, 404, /not found/],
       ['relevance with an asset id that is not a UUID', '/qgpt/relevance', { query: 'x', assets: { iterable: [{ id: 'nope' }] } }, 400, /UUID/],
-      ['relevance with a seed without text', '/qgpt/relevance', { query: 'x', seeds: { iterable: [{ type: 'SEEDED_ASSET', asset: { format: {} } }] } }, 400, /fragment/],
+      [
+        'relevance with a seed without text',
+        '/qgpt/relevance',
+        { query: 'x', seeds: { iterable: [{ type: 'SEEDED_ASSET', asset: { format: {} } }] } },
+        400,
+        /fragment/,
+      ],
       ['relevance with an unknown model', '/qgpt/relevance', { query: 'x', options: { database: true, question: true }, model: UNKNOWN }, 404, /model/],
       ['question without relevant', '/qgpt/question', { query: 'x' }, 400, /relevant/],
       ['question with an unknown snippet id', '/qgpt/question', { query: 'x', relevant: { iterable: [{ id: UNKNOWN }] } }, 400, /not a snippet id/],

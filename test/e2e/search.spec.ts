@@ -49,7 +49,6 @@ describe('search', () => {
     return server.counts(tables);
   }
 
-
   beforeAll(async () => {
     server = await startTestServer();
     assets = new AssetsApi(new Configuration({ basePath: server.baseUrl, fetchApi: getBodyFetch }));
@@ -63,7 +62,12 @@ describe('search', () => {
       'yaml',
       'def parse_config_file(path):\n    with open(path) as handle:\n        return yaml.safe_load(handle)\n',
       { name: 'load settings', tags: [{ text: 'python' }, { text: 'config' }] },
-      { format: { fragment: { string: { raw: 'def parse_config_file(path):\n    with open(path) as handle:\n        return yaml.safe_load(handle)\n' } }, classification: { generic: 'CODE', specific: 'py' } } },
+      {
+        format: {
+          fragment: { string: { raw: 'def parse_config_file(path):\n    with open(path) as handle:\n        return yaml.safe_load(handle)\n' } },
+          classification: { generic: 'CODE', specific: 'py' },
+        },
+      },
     );
     await create('kube', 'Kubernetes deployment checklist: rolling update strategy, readiness probes and resource limits for every service.', {
       name: 'deploy notes',
@@ -74,7 +78,9 @@ describe('search', () => {
     await create('email', 'export function getUserEmail(user: User): string {\n  return user.profile.email;\n}\n', { name: 'user email' });
     await create('probes', 'Readiness probes and liveness probes for a Kubernetes deployment; tune the probe timeouts.', { name: 'probe tuning' });
     await create('titled', 'a widget that does small things', { name: 'zephyr widget' });
-    await create('mentioned', 'the zephyr is mentioned once among many other words in this rather long text about wind and weather and clouds', { name: 'weather log' });
+    await create('mentioned', 'the zephyr is mentioned once among many other words in this rather long text about wind and weather and clouds', {
+      name: 'weather log',
+    });
   });
   afterAll(() => server.close());
 
@@ -341,7 +347,9 @@ describe('search', () => {
 
     it('honours casing for phrase filters', async () => {
       expect(ids(await post({ casing: true, filters: { iterable: [{ phrase: { value: 'KUBERNETES' } }] } }))).toEqual([]);
-      expect(ids(await post({ casing: true, filters: { iterable: [{ phrase: { value: 'Kubernetes deployment' } }] } })).sort()).toEqual([id.kube, id.probes].sort());
+      expect(ids(await post({ casing: true, filters: { iterable: [{ phrase: { value: 'Kubernetes deployment' } }] } })).sort()).toEqual(
+        [id.kube, id.probes].sort(),
+      );
       expect(ids(await post({ casing: true, filters: { iterable: [{ phrase: { value: 'Kubernetes deployment checklist' } }] } }))).toEqual([id.kube]);
       expect(ids(await post({ casing: false, filters: { iterable: [{ phrase: { value: 'KUBERNETES DEPLOYMENT CHECKLIST' } }] } }))).toEqual([id.kube]);
     });
@@ -442,9 +450,30 @@ describe('search', () => {
       expectError(await http(server.baseUrl, 'POST', '/assets/related', { iterable: [{ id: 5 }] }), 400, /id/);
       expectError(await getWithBody(server.baseUrl, '/assets/related', '{"iterable": ['), 400, /JSON/);
       expectError(await getWithBody(server.baseUrl, '/assets/related', { iterable: [{ id: 'nope' }] }), 400, /id/);
-      expectError(await http(server.baseUrl, 'POST', '/assets/recommended', { assets: { iterable: [] }, interactions: { iterable: [{ interactions: { viewed: 'PT1S' } }] } }), 400, /paired/);
-      expectError(await http(server.baseUrl, 'POST', '/assets/recommended', { assets: { iterable: [{ id: id.kube }] }, interactions: { iterable: [{ interactions: { viewed: 'a while' } }] } }), 400, /viewed/);
-      expectError(await http(server.baseUrl, 'POST', '/assets/recommended', { assets: { iterable: [{ id: id.kube }] }, interactions: { iterable: [{ asset: id.user }] } }), 400, /asset/);
+      expectError(
+        await http(server.baseUrl, 'POST', '/assets/recommended', {
+          assets: { iterable: [] },
+          interactions: { iterable: [{ interactions: { viewed: 'PT1S' } }] },
+        }),
+        400,
+        /paired/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/assets/recommended', {
+          assets: { iterable: [{ id: id.kube }] },
+          interactions: { iterable: [{ interactions: { viewed: 'a while' } }] },
+        }),
+        400,
+        /viewed/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/assets/recommended', {
+          assets: { iterable: [{ id: id.kube }] },
+          interactions: { iterable: [{ asset: id.user }] },
+        }),
+        400,
+        /asset/,
+      );
       expectError(await getWithBody(server.baseUrl, '/assets/recommended', { assets: 7 }), 400, /assets/);
       // related needs its Assets body
       expectError(await http(server.baseUrl, 'GET', '/assets/related'), 400, /iterable/);

@@ -23,7 +23,13 @@ describe('authentication with API keys', () => {
 
   it('health stays public; everything else needs a key (401 with WWW-Authenticate)', async () => {
     expect((await http(server.baseUrl, 'GET', '/.well-known/health')).status).toBe(200);
-    for (const [method, path] of [['GET', '/assets'], ['GET', '/.well-known/version'], ['POST', '/assets/create'], ['GET', '/docs-json'], ['GET', '/no/such/route']]) {
+    for (const [method, path] of [
+      ['GET', '/assets'],
+      ['GET', '/.well-known/version'],
+      ['POST', '/assets/create'],
+      ['GET', '/docs-json'],
+      ['GET', '/no/such/route'],
+    ]) {
       const res = await http(server.baseUrl, method, path);
       expectError(res, 401, /API key is required/);
       expect(res.headers.get('www-authenticate')).toBe('Bearer');
@@ -35,14 +41,20 @@ describe('authentication with API keys', () => {
       expectError(await http(server.baseUrl, 'POST', path, {}, { authorization: 'Bearer not-the-key-at-all' }), 401, /not valid/);
     }
     const upgrade = await nodeRequest(`${server.baseUrl}/qgpt/stream`, 'GET', undefined, {
-      connection: 'Upgrade', upgrade: 'websocket', 'sec-websocket-version': '13', 'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==', 'x-api-key': 'wrong-key-wrong-key',
+      connection: 'Upgrade',
+      upgrade: 'websocket',
+      'sec-websocket-version': '13',
+      'sec-websocket-key': 'dGhlIHNhbXBsZSBub25jZQ==',
+      'x-api-key': 'wrong-key-wrong-key',
     });
     expect(upgrade.status).toBe(401);
   });
 
   it('WebSocket upgrades need the key too (401), and stream with it', async () => {
     await expect(StreamClient.open(server.baseUrl, '/assets/stream/identifiers')).rejects.toThrow(/HTTP 401/);
-    await expect(StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { 'x-api-key': 'wrong-key-wrong-key' } })).rejects.toThrow(/HTTP 401/);
+    await expect(StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { 'x-api-key': 'wrong-key-wrong-key' } })).rejects.toThrow(
+      /HTTP 401/,
+    );
     await expect(StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { host: 'attacker.example' } })).rejects.toThrow(/HTTP 403/);
     const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { authorization: `Bearer ${KEY}` } });
     expect(await stream.next()).toEqual({ iterable: expect.any(Array) });
@@ -204,14 +216,44 @@ describe('limits', () => {
 
     it.each([
       ['nesting deeper than 64 levels', () => deep(70), 400, /nested deeper than 64/],
-      ['an array longer than the bound', () => JSON.stringify({ asset: { metadata: { tags: Array.from({ length: 101 }, (_, i) => ({ text: `t${i}` })) } } }), 413, /more than 100 items/],
+      [
+        'an array longer than the bound',
+        () => JSON.stringify({ asset: { metadata: { tags: Array.from({ length: 101 }, (_, i) => ({ text: `t${i}` })) } } }),
+        413,
+        /more than 100 items/,
+      ],
       ['a string longer than the bound', () => JSON.stringify(textSeed('x'.repeat(5001))), 413, /longer than 5000 characters/],
       ['a key longer than the bound', () => JSON.stringify({ ['k'.repeat(5001)]: 1 }), 413, /key is longer/],
       ['a NUL character in a string (PostgreSQL text cannot hold it)', () => JSON.stringify(textSeed('a\u0000b')), 400, /NUL/],
+      [
+        'a lone surrogate escape in a string (no UTF-8 form: it would be silently replaced)',
+        () => JSON.stringify(textSeed('x')).replace('"x"', '"a\\ud800b"'),
+        400,
+        /lone surrogate/,
+      ],
+      ['a lone low surrogate escape in a key', () => '{"\\udc00":1}', 400, /lone surrogate/],
+      [
+        'bytes that are not UTF-8',
+        () =>
+          Buffer.concat([
+            Buffer.from('{"type":"SEEDED_ASSET","asset":{"format":{"fragment":{"string":{"raw":"a'),
+            Buffer.from([0xc3, 0x28]),
+            Buffer.from('"}}}}}'),
+          ]),
+        400,
+        /not valid UTF-8/,
+      ],
     ])('refuses %s and writes nothing', async (_what, body, status, message) => {
       const before = await server.counts(WRITTEN);
       expectError(await http(server.baseUrl, 'POST', '/assets/create', body()), status, message);
       expect(await server.counts(WRITTEN)).toBe(before);
+    });
+
+    it('keeps a well-formed astral character (a surrogate pair) exactly', async () => {
+      const res = await http(server.baseUrl, 'POST', '/assets/create', JSON.stringify(textSeed('x')).replace('"x"', '"smile \\ud83d\\ude00 ok"'));
+      expect(res.status).toBe(200);
+      const read = await http(server.baseUrl, 'GET', `/asset/${res.json.id}`);
+      expect(read.json.formats.iterable[0].fragment.string.raw).toBe('smile \u{1F600} ok');
     });
 
     it('refuses NUL in the request target', async () => {

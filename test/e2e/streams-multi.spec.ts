@@ -1,5 +1,6 @@
 import { AssetsApi } from '@pieces.app/pieces-os-client';
 import { Database } from '../../src/common/database/database.service';
+import { Commits } from '../../src/common/events/commits';
 import { Outbox } from '../../src/common/events/outbox';
 import { textSeed } from './support/seeds';
 
@@ -82,19 +83,21 @@ describe('change streams across instances on one database', () => {
     let release!: () => void;
     const gate = new Promise<void>((resolve) => (release = resolve));
     const early = a.app.get(Database).transaction(async (em) => {
-      await a.app.get(Outbox).append(em, 'conversations', 'early-event');
+      await a.app.get(Outbox).appendMany(em, [{ topic: 'conversations', id: 'early-event' }]);
       await gate; // holds its id, not yet committed
     });
     await new Promise((resolve) => setTimeout(resolve, 100));
     let lateDone = false;
     const late = second.app
       .get(Database)
-      .transaction((em) => second.app.get(Outbox).append(em, 'conversations', 'late-event'))
+      .transaction((em) => second.app.get(Outbox).appendMany(em, [{ topic: 'conversations', id: 'late-event' }]))
       .then(() => (lateDone = true));
     await new Promise((resolve) => setTimeout(resolve, 400));
     expect(lateDone).toBe(false); // it waits for the open append to finish
     release();
     await Promise.all([early, late]);
+    // What a unit of work does after its commit (these appends bypass one): the wake-up signal.
+    for (const server of new Set([a, second])) server.app.get(Commits).committed();
     const frames = await onB.take(2, 5000);
     expect(frames.map((f) => f.iterable[0].conversation.id)).toEqual(['early-event', 'late-event']);
     expect(frames[1].event_id).toBeGreaterThan(frames[0].event_id);

@@ -1,6 +1,6 @@
 import { AssetApi, AssetsApi, ConversationApi, ConversationsApi } from '@pieces.app/pieces-os-client';
 import WebSocket from 'ws';
-import { OutboxReader } from '../../src/modules/streams/outbox.reader';
+import { OutboxReader } from '../../src/common/events/outbox.reader';
 import { StreamHub } from '../../src/modules/streams/stream-hub';
 import { http } from './support/http';
 import { textSeed } from './support/seeds';
@@ -28,7 +28,11 @@ describe('change streams (WebSocket)', () => {
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ TROVE_WS_HEARTBEAT_MS: '250', TROVE_WS_MAX_PAYLOAD: '4096', TROVE_CORS_ORIGINS: 'http://localhost,http://app.example:8080' });
+    server = await startTestServer({
+      TROVE_WS_HEARTBEAT_MS: '250',
+      TROVE_WS_MAX_PAYLOAD: '4096',
+      TROVE_CORS_ORIGINS: 'http://localhost,http://app.example:8080',
+    });
     assets = new AssetsApi(server.sdk);
     asset = new AssetApi(server.sdk);
     conversations = new ConversationsApi(server.sdk);
@@ -55,8 +59,13 @@ describe('change streams (WebSocket)', () => {
     expect(ids(snapshot, 'model')).toEqual(listed);
     expect(listed.length).toBeGreaterThanOrEqual(1);
     const seeded = {
-      version: '1', created: { value: '2024-01-01T00:00:00.000Z', readable: 'Jan 1, 2024' }, name: 'Streamed', cloud: false,
-      type: 'BALANCED', usage: 'CODE_CONVERSATION', configuration: { base: 'offline' },
+      version: '1',
+      created: { value: '2024-01-01T00:00:00.000Z', readable: 'Jan 1, 2024' },
+      name: 'Streamed',
+      cloud: false,
+      type: 'BALANCED',
+      usage: 'CODE_CONVERSATION',
+      configuration: { base: 'offline' },
     };
     const created = await http(server.baseUrl, 'POST', '/models/create', seeded);
     expect(created.status).toBe(200);
@@ -122,7 +131,9 @@ describe('change streams (WebSocket)', () => {
     // (Earlier tests' creates may still be refined by the classifier meanwhile: only these two ids count.)
     const replay = await track(open(`/assets/stream/identifiers?since=${first.event_id}`));
     await new Promise((resolve) => setTimeout(resolve, 500));
-    const replayed = (replay.frames as { iterable: { asset: { id: string } }[] }[]).map((f) => f.iterable[0].asset.id).filter((id) => id === real.id || id === pseudo.json.id);
+    const replayed = (replay.frames as { iterable: { asset: { id: string } }[] }[])
+      .map((f) => f.iterable[0].asset.id)
+      .filter((id) => id === real.id || id === pseudo.json.id);
     expect(replayed).toEqual([pseudo.json.id, real.id, pseudo.json.id]);
   });
 
@@ -189,7 +200,11 @@ describe('change streams (WebSocket)', () => {
     await assets.assetsDeleteAsset({ asset: a.id });
     const resumed = await track(open(`/assets/stream/identifiers?ids=true&since=${frameA.event_id}`));
     const frames = await resumed.take(3);
-    expect(frames.map((f) => f.iterable[0])).toEqual([{ asset: { id: missed[0].id } }, { asset: { id: missed[1].id } }, { asset: { id: a.id }, deleted: true }]);
+    expect(frames.map((f) => f.iterable[0])).toEqual([
+      { asset: { id: missed[0].id } },
+      { asset: { id: missed[1].id } },
+      { asset: { id: a.id }, deleted: true },
+    ]);
     const eventIds = frames.map((f) => f.event_id);
     expect(eventIds[0]).toBeGreaterThan(frameA.event_id);
     expect([...eventIds].sort((x, y) => x - y)).toEqual(eventIds);
@@ -271,20 +286,44 @@ describe('change streams: configuration', () => {
       TROVE_WS_HEARTBEAT_MS: '1000',
     });
     expect([config.streamRetentionHours, config.streamPollMs, config.redisUrl, config.wsSendBuffer, config.wsMaxPayload, config.wsHeartbeatMs]).toEqual([
-      2, 250, 'redis://127.0.0.1:6379', 65536, 2048, 1000,
+      2,
+      250,
+      'redis://127.0.0.1:6379',
+      65536,
+      2048,
+      1000,
     ]);
     const defaults = loadConfig({});
-    expect([defaults.streamRetentionHours, defaults.streamPollMs, defaults.redisUrl, defaults.wsSendBuffer, defaults.wsMaxPayload, defaults.wsHeartbeatMs]).toEqual([
-      168, 1000, null, 4 * 1024 * 1024, 1024 * 1024, 30000,
-    ]);
+    expect([
+      defaults.streamRetentionHours,
+      defaults.streamPollMs,
+      defaults.redisUrl,
+      defaults.wsSendBuffer,
+      defaults.wsMaxPayload,
+      defaults.wsHeartbeatMs,
+    ]).toEqual([168, 1000, null, 4 * 1024 * 1024, 1024 * 1024, 30000]);
     let error: unknown;
     try {
-      loadConfig({ TROVE_STREAM_RETENTION_HOURS: '0', TROVE_STREAM_POLL_MS: 'fast', TROVE_REDIS_URL: 'http://x', TROVE_WS_SEND_BUFFER: '-1', TROVE_WS_MAX_PAYLOAD: '1', TROVE_WS_HEARTBEAT_MS: '5' });
+      loadConfig({
+        TROVE_STREAM_RETENTION_HOURS: '0',
+        TROVE_STREAM_POLL_MS: 'fast',
+        TROVE_REDIS_URL: 'http://x',
+        TROVE_WS_SEND_BUFFER: '-1',
+        TROVE_WS_MAX_PAYLOAD: '1',
+        TROVE_WS_HEARTBEAT_MS: '5',
+      });
     } catch (e) {
       error = e;
     }
     expect(error).toBeInstanceOf(ConfigError);
-    for (const name of ['TROVE_STREAM_RETENTION_HOURS', 'TROVE_STREAM_POLL_MS', 'TROVE_REDIS_URL', 'TROVE_WS_SEND_BUFFER', 'TROVE_WS_MAX_PAYLOAD', 'TROVE_WS_HEARTBEAT_MS']) {
+    for (const name of [
+      'TROVE_STREAM_RETENTION_HOURS',
+      'TROVE_STREAM_POLL_MS',
+      'TROVE_REDIS_URL',
+      'TROVE_WS_SEND_BUFFER',
+      'TROVE_WS_MAX_PAYLOAD',
+      'TROVE_WS_HEARTBEAT_MS',
+    ]) {
       expect((error as Error).message).toContain(name);
     }
   });
@@ -302,7 +341,10 @@ describe('change streams: a slow consumer', () => {
     const asset = new AssetApi(server.sdk);
     const big = 'x'.repeat(200 * 1024);
     const made = await new AssetsApi(server.sdk).assetsCreateNewAsset({
-      seed: { ...textSeed(big), asset: { ...textSeed(big).asset!, format: { fragment: { string: { raw: big } }, classification: { generic: 'TEXT', specific: 'txt' } } } } as never,
+      seed: {
+        ...textSeed(big),
+        asset: { ...textSeed(big).asset!, format: { fragment: { string: { raw: big } }, classification: { generic: 'TEXT', specific: 'txt' } } },
+      } as never,
     });
     const fast = await StreamClient.open(server.baseUrl, '/assets/stream/transferables?ids=true');
     const slow = await StreamClient.open(server.baseUrl, '/assets/stream/transferables?ids=true');

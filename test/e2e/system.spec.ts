@@ -1,14 +1,10 @@
 import { ApplicationsApi, Configuration, UserApi, WellKnownApi } from '@pieces.app/pieces-os-client';
 import { expectError, http } from './support/http';
-import { TestServer, startTestServer } from './support/server';
+import { useTestServer } from './support/server';
 import { expectWire } from './support/wire';
 
 describe('discovery endpoints real clients call first', () => {
-  let server: TestServer;
-  beforeAll(async () => {
-    server = await startTestServer({ TROVE_CORS_ORIGINS: 'http://localhost,https://app.example.com' });
-  });
-  afterAll(() => server.close());
+  const server = useTestServer({ TROVE_CORS_ORIGINS: 'http://localhost,https://app.example.com' });
 
   it('answers GET and HEAD /.well-known/health with text ok', async () => {
     const get = await http(server.baseUrl, 'GET', '/.well-known/health');

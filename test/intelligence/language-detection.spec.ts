@@ -1,11 +1,7 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ClassificationSpecificEnum } from '../../src/common/wire/enums';
-import {
-  DetectionMode,
-  LanguageClassification,
-  LanguageDetector,
-} from '../../src/modules/intelligence/language-detector.service';
+import { DetectionMode, LanguageClassification, LanguageDetector } from '../../src/modules/intelligence/language-detector.service';
 import { guesslangModel } from '../../src/modules/intelligence/language/guesslang-model';
 import { SUPPORTED_CODES } from '../../src/modules/intelligence/language/languages';
 
@@ -79,8 +75,7 @@ describe('LanguageDetector', () => {
     for (const mode of MODES) {
       for (const f of fixtures) predictions[mode].push((await detector.analyze(f.text, { mode })).classification.specific);
     }
-    const accuracy = (mode: DetectionMode) =>
-      predictions[mode].filter((p, i) => p === fixtures[i].language).length / fixtures.length;
+    const accuracy = (mode: DetectionMode) => predictions[mode].filter((p, i) => p === fixtures[i].language).length / fixtures.length;
 
     // per-language summary: accuracy of each mode, and what the blend mistook the language for
     const languages = [...new Set(fixtures.map((f) => f.language))].sort();
@@ -101,9 +96,7 @@ describe('LanguageDetector', () => {
     const summary = MODES.map(
       (m) => `${MODE_LABEL[m].padEnd(40)} ${(accuracy(m) * 100).toFixed(1)}%  (${Math.round(accuracy(m) * fixtures.length)}/${fixtures.length})`,
     );
-    console.log(
-      [`Language detection on ${fixtures.length} snippets, ${languages.length} languages`, ...summary, '', ...rows].join('\n'),
-    );
+    console.log([`Language detection on ${fixtures.length} snippets, ${languages.length} languages`, ...summary, '', ...rows].join('\n'));
 
     expect(accuracy('blend')).toBeGreaterThanOrEqual(0.9);
   }, 180_000);
@@ -202,7 +195,10 @@ describe('LanguageDetector', () => {
   // regular-expression blow-ups, not against the machine's pace: the same code measured a 10 KB
   // median of 24-35 ms one day and 41-54 ms another on this machine kind (docs/PERFORMANCE.md).
   it('classifies a 10 KB input in under 100 ms once warm', async () => {
-    const python = fixtures.filter((f) => f.language === 'py').map((f) => f.text).join('\n\n');
+    const python = fixtures
+      .filter((f) => f.language === 'py')
+      .map((f) => f.text)
+      .join('\n\n');
     let big = '';
     while (big.length < 10_240) big += python + '\n\n';
     big = big.slice(0, 10_240);

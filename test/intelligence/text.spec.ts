@@ -47,7 +47,8 @@ describe('ExtractiveTextEngine (offline text generator)', () => {
   });
 
   it('describes code assets: language, definitions, imports, comments', async () => {
-    const go = 'package main\n\nimport (\n  "fmt"\n  "net/http"\n)\n\n// Server answers health checks.\ntype Server struct{}\n\nfunc (s *Server) Health(w http.ResponseWriter, r *http.Request) {\n  fmt.Fprintln(w, "ok")\n}\n\nfunc main() {}\n';
+    const go =
+      'package main\n\nimport (\n  "fmt"\n  "net/http"\n)\n\n// Server answers health checks.\ntype Server struct{}\n\nfunc (s *Server) Health(w http.ResponseWriter, r *http.Request) {\n  fmt.Fprintln(w, "ok")\n}\n\nfunc main() {}\n';
     const text = await engine.describeAsset({ name: 'health server', text: go, generic: 'CODE', specific: 'go' });
     expect(text).toMatch(/^"health server" is a Go code snippet of \d+ lines\./);
     expect(text).toContain('struct `Server`');
@@ -67,9 +68,24 @@ describe('ExtractiveTextEngine (offline text generator)', () => {
 
 describe('code outline', () => {
   it.each([
-    ['ts', 'export interface User { id: string }\nexport async function loadUser(id: string) {}\nexport const save = async (u: User) => {};\nexport class Repo {}\nimport { x } from "./x";', ['interface User', 'function loadUser', 'function save', 'class Repo'], ['./x']],
-    ['rs', 'use std::io;\npub struct Point { x: i32 }\npub trait Shape {}\nfn area() -> f64 { 0.0 }', ['struct Point', 'trait Shape', 'function area'], ['std::io']],
-    ['java', 'import java.util.List;\npublic class Greeter {\n  public String greet(String name) {\n    if (name == null) { return ""; }\n    return name;\n  }\n}', ['class Greeter', 'function greet'], ['java.util.List']],
+    [
+      'ts',
+      'export interface User { id: string }\nexport async function loadUser(id: string) {}\nexport const save = async (u: User) => {};\nexport class Repo {}\nimport { x } from "./x";',
+      ['interface User', 'function loadUser', 'function save', 'class Repo'],
+      ['./x'],
+    ],
+    [
+      'rs',
+      'use std::io;\npub struct Point { x: i32 }\npub trait Shape {}\nfn area() -> f64 { 0.0 }',
+      ['struct Point', 'trait Shape', 'function area'],
+      ['std::io'],
+    ],
+    [
+      'java',
+      'import java.util.List;\npublic class Greeter {\n  public String greet(String name) {\n    if (name == null) { return ""; }\n    return name;\n  }\n}',
+      ['class Greeter', 'function greet'],
+      ['java.util.List'],
+    ],
     ['sql', 'CREATE TABLE IF NOT EXISTS invoices (id int);\ncreate index invoices_by_id on invoices(id);', ['table invoices', 'index invoices_by_id'], []],
     ['c', '#include <stdio.h>\n\nint add(int a, int b) {\n  return a + b;\n}', ['function add'], ['stdio.h']],
   ])('%s', (_lang, code, definitions, imports) => {

@@ -9,9 +9,16 @@ import { TestServer, startTestServer } from '../e2e/support/server';
  * A database written before this release's search migrations (SQLite; PostgreSQL gets the same
  * migration through every e2e spec on a fresh database): the index must come through them intact
  * and keep working. The older schema is made by undoing the migrations on a populated database
- * (their `down` restores the earlier shape, rows kept); the next boot applies them again.
+ * (their `down` restores the earlier shape, rows kept; the record of generated metadata, which
+ * is newer, goes too); the next boot applies them again.
  */
-const UPGRADES = ['SearchStaging1763701200000', 'SearchWriteStatement1763701100000', 'SearchVocabLength1763701000000'];
+const UPGRADES = [
+  'AssetTagsOrder1763701400000',
+  'AssetEnrichments1763701300000',
+  'SearchStaging1763701200000',
+  'SearchWriteStatement1763701100000',
+  'SearchVocabLength1763701000000',
+];
 
 describe('schema upgrade of the search index (SQLite)', () => {
   let before: TestServer;
@@ -29,7 +36,12 @@ describe('schema upgrade of the search index (SQLite)', () => {
 
   beforeAll(async () => {
     before = await startTestServer();
-    ids.ledger = await create(before, 'const reconciliationLedger = openLedger(accountingPeriod);', { tags: [{ text: 'finance' }] });
+    // Named and described by its client: nothing of it is generated, so only the index says where its words are.
+    ids.ledger = await create(before, 'const reconciliationLedger = openLedger(accountingPeriod);', {
+      name: 'Ledger',
+      annotations: [{ type: 'DESCRIPTION', text: 'Opens the books of a period' }],
+      tags: [{ text: 'finance' }],
+    });
     ids.parser = await create(before, 'def parse_configuration_file(path):\n    return toml.load(path)\n');
     const dataSource = before.app.get(DataSource);
     for (const name of UPGRADES) {
@@ -51,13 +63,17 @@ describe('schema upgrade of the search index (SQLite)', () => {
     expect(applied).toEqual(expect.arrayContaining(UPGRADES));
     const [vocab] = await after.sql<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'search_vocab'`);
     expect(vocab.sql).toContain('WITHOUT ROWID');
-    const terms = (await after.sql<{ term: string; rev: string; len: number }>(`SELECT term, rev, len FROM search_vocab`));
+    const terms = await after.sql<{ term: string; rev: string; len: number }>(`SELECT term, rev, len FROM search_vocab`);
     expect(terms.map((t) => t.term)).toEqual(expect.arrayContaining(['reconciliationledger', 'accountingperiod', 'parse_configuration_file']));
     for (const t of terms) {
       expect(t.rev).toBe([...t.term].reverse().join(''));
       expect(Number(t.len)).toBe([...t.term].length);
     }
-    expect(await after.sql(`SELECT name FROM sqlite_master WHERE name IN ('search_input', 'search_input_write', 'search_staged', 'search_staged_flush', 'search_staged_flush_write')`)).toHaveLength(5);
+    expect(
+      await after.sql(
+        `SELECT name FROM sqlite_master WHERE name IN ('search_input', 'search_input_write', 'search_staged', 'search_staged_flush', 'search_staged_flush_write')`,
+      ),
+    ).toHaveLength(5);
   });
 
   it('finds what was indexed before the upgrade: words, typos, substrings and tags', async () => {

@@ -75,8 +75,14 @@ export class AppConfig {
   embeddingModel: string | null;
   /** Time allowed for one provider call before it fails with 503 (TROVE_PROVIDER_TIMEOUT_MS). */
   providerTimeoutMs: number;
-  /** Directories a relevance query may read local files under (TROVE_QGPT_ROOTS, comma-separated absolute paths). */
+  /**
+   * Directories a relevance query may read local files under (TROVE_QGPT_ROOTS, comma-separated
+   * absolute paths; `none`: no local files). Unset: the user's home directory when Trove
+   * listens on a loopback address only (then `qgptHomeDefault`), none otherwise.
+   */
   qgptRoots: string[];
+  /** The roots are the default home directory: its top-level hidden entries (~/.ssh, ~/.aws, ...) stay unreadable. */
+  qgptHomeDefault: boolean;
   /** Largest local file a relevance query reads, in bytes (TROVE_QGPT_FILE_LIMIT). */
   qgptFileLimit: number;
 
@@ -138,7 +144,11 @@ export function loadConfig(env: Env): AppConfig {
   }
 
   /** A comma-separated setting, entries trimmed, empty ones dropped. */
-  const list = (name: string, fallback = ''): string[] => (env[name] ?? fallback).split(',').map((v) => v.trim()).filter(Boolean);
+  const list = (name: string, fallback = ''): string[] =>
+    (env[name] ?? fallback)
+      .split(',')
+      .map((v) => v.trim())
+      .filter(Boolean);
 
   config.corsOrigins = list('TROVE_CORS_ORIGINS', 'http://localhost,http://127.0.0.1,vscode-webview://*');
   for (const origin of config.corsOrigins) {
@@ -157,7 +167,9 @@ export function loadConfig(env: Env): AppConfig {
   config.allowedApplications = allowed.length ? [...new Set(allowed)] : [...ApplicationNameEnum];
   const unknown = allowed.filter((a) => !(ApplicationNameEnum as readonly string[]).includes(a));
   if (unknown.length) {
-    problems.push(`TROVE_ALLOWED_APPLICATIONS has unknown application names: ${unknown.join(', ')} (use ApplicationNameEnum values such as VS_CODE, JETBRAINS, OPEN_SOURCE)`);
+    problems.push(
+      `TROVE_ALLOWED_APPLICATIONS has unknown application names: ${unknown.join(', ')} (use ApplicationNameEnum values such as VS_CODE, JETBRAINS, OPEN_SOURCE)`,
+    );
   }
 
   config.apiKeys = [...new Set(list('TROVE_API_KEYS'))];
@@ -165,9 +177,10 @@ export function loadConfig(env: Env): AppConfig {
     problems.push('TROVE_API_KEYS entries must be at least 16 characters without spaces');
   }
   const wildcard = ['0.0.0.0', '::', '[::]'].includes(config.host);
-  const hosts = env.TROVE_ALLOWED_HOSTS === undefined || env.TROVE_ALLOWED_HOSTS.trim() === ''
-    ? ['localhost', '127.0.0.1', '[::1]', ...(wildcard ? [] : [config.host])]
-    : list('TROVE_ALLOWED_HOSTS');
+  const hosts =
+    env.TROVE_ALLOWED_HOSTS === undefined || env.TROVE_ALLOWED_HOSTS.trim() === ''
+      ? ['localhost', '127.0.0.1', '[::1]', ...(wildcard ? [] : [config.host])]
+      : list('TROVE_ALLOWED_HOSTS');
   config.allowedHosts = [...new Set(hosts.map((h) => h.toLowerCase()))];
   for (const host of config.allowedHosts) {
     if (host !== '*' && !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/.test(host)) {
@@ -241,7 +254,10 @@ export function loadConfig(env: Env): AppConfig {
     else if (!needs[kind][1]) problems.push(`TROVE_EMBEDDING_MODEL names a ${kind} model but ${needs[kind][0]} is not set`);
   }
   config.providerTimeoutMs = int('TROVE_PROVIDER_TIMEOUT_MS', 120_000, 100, 3_600_000);
-  config.qgptRoots = absolutePaths('TROVE_QGPT_ROOTS');
+  const roots = env.TROVE_QGPT_ROOTS?.trim();
+  const loopback = /^(127(\.\d{1,3}){3}|localhost|::1|\[::1\])$/.test(config.host);
+  config.qgptHomeDefault = !roots && loopback;
+  config.qgptRoots = roots === 'none' ? [] : roots ? absolutePaths('TROVE_QGPT_ROOTS') : config.qgptHomeDefault ? [env.HOME?.trim() || homedir()] : [];
   config.qgptFileLimit = int('TROVE_QGPT_FILE_LIMIT', 1024 * 1024, 1, 64 * 1024 * 1024);
 
   if (problems.length) throw new ConfigError(problems);

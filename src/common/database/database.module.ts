@@ -3,6 +3,7 @@ import { TypeOrmModule } from '@nestjs/typeorm';
 import { AppConfig } from '../config/app-config';
 import { dataSourceOptions } from './database.options';
 import { Database } from './database.service';
+import { Settings } from './settings';
 
 @Global()
 @Module({
@@ -12,7 +13,7 @@ import { Database } from './database.service';
       useFactory: (config: AppConfig) => ({ ...dataSourceOptions(config), retryAttempts: 0 }),
     }),
   ],
-  providers: [Database],
-  exports: [Database],
+  providers: [Database, Settings],
+  exports: [Database, Settings],
 })
 export class DatabaseModule {}

@@ -1,18 +1,10 @@
 import { join } from 'node:path';
 import { DataSourceOptions } from 'typeorm';
 import { AppConfig } from '../config/app-config';
+import { sqliteDriver } from './sqlite-driver';
 import { WRITER_CHECKPOINT_PAGES } from './wal-checkpointer';
 
 const root = join(__dirname, '..', '..');
-
-/**
- * TypeORM switches node-sqlite3 to verbose mode, which captures a stack trace on every call
- * to the driver (measured: ~0.5 s of CPU per 1,000 creates). This is the same module with
- * `verbose()` made a no-op; errors still carry SQLite's message and code.
- */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const sqlite3 = require('sqlite3');
-const quietSqlite3 = Object.assign(Object.create(sqlite3), { verbose: () => quietSqlite3 });
 
 /**
  * The one description of the database, used by Nest (TypeOrmModule) and by the
@@ -20,7 +12,7 @@ const quietSqlite3 = Object.assign(Object.create(sqlite3), { verbose: () => quie
  */
 export function dataSourceOptions(config: AppConfig): DataSourceOptions {
   const common = {
-    entities: [join(root, 'modules', '**', '*.entity.{ts,js}')],
+    entities: [join(root, 'modules', '**', '*.entity.{ts,js}'), join(root, 'common', '**', '*.entity.{ts,js}')],
     migrationsRun: true,
     migrationsTransactionMode: 'each' as const,
     synchronize: false,
@@ -42,7 +34,8 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
     type: 'sqlite',
     database: config.sqlitePath,
     migrations: [join(root, 'migrations', 'sqlite', '*.{ts,js}')],
-    driver: quietSqlite3,
+    // node-sqlite3 with its verbose tracing (which TypeORM switches on) kept off: see sqlite-driver.ts.
+    driver: sqliteDriver,
     enableWAL: true,
     busyTimeout: 5000,
     busyErrorRetry: 2000,

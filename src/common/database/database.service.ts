@@ -4,6 +4,8 @@ import { Semaphore } from 'async-mutex';
 import { DataSource, DataSourceOptions, EntityManager, QueryRunner } from 'typeorm';
 import { isStorageUnavailable } from '../errors/error-body';
 import { SQLITE_PRAGMAS, SQLITE_READER_PRAGMAS } from './database.options';
+import { POSTGRES, SQLITE, SqlDialect } from './sql-dialect';
+import { SqliteStatement, checkSqliteInternals, markRunnerTransaction, rawConnection } from './sqlite-driver';
 import { WalCheckpointer } from './wal-checkpointer';
 
 /**
@@ -23,14 +25,6 @@ const STATEMENT_COPIES = 4;
 
 type Work<T> = (em: EntityManager) => Promise<T>;
 type Step = () => Promise<unknown>;
-interface SqliteStatement {
-  all(params: unknown[], callback: (error: Error | null, rows: unknown[]) => void): void;
-  finalize(): void;
-}
-interface SqliteConnection {
-  prepare(sql: string): SqliteStatement;
-}
-const connectionOf = (source: DataSource) => (source.driver as unknown as { databaseConnection: SqliteConnection }).databaseConnection;
 
 interface Unit {
   work: Work<unknown>;
@@ -93,43 +87,34 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   }
 
   get dialect(): 'sqlite' | 'postgres' {
-    return this.dataSource.options.type === 'postgres' ? 'postgres' : 'sqlite';
+    return this.sql.name;
   }
 
-  /** The placeholder of the `n`th bound parameter (from 1): `?n` on SQLite, `$n` on PostgreSQL. */
+  /** The SQL text differences of this database (placeholders, JSON elements, joins). */
+  get sql(): SqlDialect {
+    return this.lock ? SQLITE : POSTGRES;
+  }
+
+  /** The placeholder of the `n`th bound parameter (see SqlDialect). */
   param(n: number): string {
-    return this.dialect === 'postgres' ? `$${n}` : `?${n}`;
+    return this.sql.param(n);
   }
 
-  /** Placeholders of `count` parameters from the `from`th on, comma-separated: `?1, ?2` / `$1, $2`. */
+  /** Placeholders of `count` parameters from the `from`th on (see SqlDialect). */
   params(count: number, from = 1): string {
-    return Array.from({ length: count }, (_, i) => this.param(from + i)).join(', ');
-  }
-
-  /** A FROM item over the elements of the JSON array bound as parameter `n`, each named `value`. */
-  jsonElements(n: number): string {
-    return this.dialect === 'postgres' ? `json_array_elements(${this.param(n)}::json) AS e(value)` : `json_each(${this.param(n)})`;
-  }
-
-  /**
-   * The join that keeps its left side as the outer loop: CROSS JOIN on SQLite (its planner would
-   * otherwise walk a whole table for a handful of JSON elements), JOIN on PostgreSQL (which has
-   * no CROSS JOIN ... ON and plans it well).
-   */
-  get drivingJoin(): string {
-    return this.dialect === 'postgres' ? 'JOIN' : 'CROSS JOIN';
+    return this.sql.params(count, from);
   }
 
   async onModuleInit(): Promise<void> {
     if (this.dialect === 'sqlite') {
+      checkSqliteInternals(this.dataSource);
       for (const pragma of SQLITE_PRAGMAS) await this.dataSource.query(pragma);
       // Opened after the writer ran the migrations, so the reader sees the final schema.
       const reader = new DataSource({ ...this.dataSource.options, migrationsRun: false } as DataSourceOptions);
       await reader.initialize();
       for (const pragma of SQLITE_READER_PRAGMAS) await reader.query(pragma);
       this.reader = reader;
-      const options = this.dataSource.options as { database: string; driver: Parameters<typeof WalCheckpointer.open>[0] };
-      this.checkpointer = await WalCheckpointer.open(options.driver, options.database);
+      this.checkpointer = await WalCheckpointer.open((this.dataSource.options as { database: string }).database);
     } else {
       await this.migratePostgres();
     }
@@ -227,7 +212,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     // node-sqlite3 runs the calls of one statement object strictly one after another, each
     // waiting for a round trip through the event loop: statements used again get a few copies,
     // used in turn (one-off statements, e.g. with an IN list, cost a single prepare).
-    if (pool.length < STATEMENT_COPIES) pool.push(connectionOf(source).prepare(sql));
+    if (pool.length < STATEMENT_COPIES) pool.push(rawConnection(source).prepare(sql));
     const statement = pool[(this.nextCopy = (this.nextCopy + 1) % pool.length)];
     return new Promise<T[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
   }
@@ -258,7 +243,11 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     const metadata = em.connection.getMetadata(entity);
     const columns = metadata.columns.filter((c) => (values as Record<string, unknown>)[c.propertyName] !== undefined);
     const sql = `INSERT INTO "${metadata.tableName}" (${columns.map((c) => `"${c.databaseName}"`).join(', ')}) VALUES (${this.params(columns.length)})`;
-    await this.query(em, sql, columns.map((c) => (values as Record<string, unknown>)[c.propertyName]));
+    await this.query(
+      em,
+      sql,
+      columns.map((c) => (values as Record<string, unknown>)[c.propertyName]),
+    );
   }
 
   /**
@@ -333,7 +322,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
       }
       for (const step of this.commitSteps) await this.query(em, step);
       await this.query(em, 'COMMIT');
-      this.markTransaction(runner, false);
+      markRunnerTransaction(runner, false);
     } catch (error) {
       await this.abort(runner);
       for (const unit of batch) unit.reject(error);
@@ -357,7 +346,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   private async begin(runner: QueryRunner, em: EntityManager): Promise<void> {
     this.commitSteps.clear();
     await this.query(em, 'BEGIN IMMEDIATE');
-    this.markTransaction(runner, true);
+    markRunnerTransaction(runner, true);
   }
 
   /**
@@ -366,12 +355,6 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
    */
   private async abort(runner: QueryRunner): Promise<void> {
     await this.query(runner.manager, 'ROLLBACK').catch(() => undefined);
-    this.markTransaction(runner, false);
-  }
-
-  private markTransaction(runner: QueryRunner, active: boolean): void {
-    const state = runner as unknown as { isTransactionActive: boolean; transactionDepth: number };
-    state.isTransactionActive = active;
-    state.transactionDepth = active ? 1 : 0;
+    markRunnerTransaction(runner, false);
   }
 }

@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { SqliteConnection, openSqlite } from './sqlite-driver';
 
 /** How often the WAL is copied back into the database file. */
 export const CHECKPOINT_EVERY_MS = 250;
@@ -7,12 +8,6 @@ export const CHECKPOINT_EVERY_MS = 250;
  * backstop for when the background checkpoints fall behind (SQLite's default is 1,000).
  */
 export const WRITER_CHECKPOINT_PAGES = 10_000;
-
-interface SqliteDatabase {
-  all(sql: string, callback: (error: Error | null, rows: unknown[]) => void): void;
-  close(callback: (error: Error | null) => void): void;
-}
-type SqliteModule = { Database: new (path: string, callback: (error: Error | null) => void) => SqliteDatabase };
 
 /**
  * Copies the WAL back into the database file from a connection of its own (a PASSIVE
@@ -30,13 +25,11 @@ export class WalCheckpointer {
   /** The checkpoint in flight, if any. */
   private running: Promise<void> | null = null;
 
-  private constructor(private readonly connection: SqliteDatabase) {}
+  private constructor(private readonly connection: SqliteConnection) {}
 
-  static async open(sqlite: SqliteModule, path: string): Promise<WalCheckpointer> {
-    const connection = await new Promise<SqliteDatabase>((resolve, reject) => {
-      const db = new sqlite.Database(path, (error) => (error ? reject(error) : resolve(db)));
-    });
-    const checkpointer = new WalCheckpointer(connection);
+  /** Opens its connection (node-sqlite3's public API, through sqlite-driver.ts) to the database file at `path`. */
+  static async open(path: string): Promise<WalCheckpointer> {
+    const checkpointer = new WalCheckpointer(await openSqlite(path));
     checkpointer.timer = setInterval(() => checkpointer.tick(), CHECKPOINT_EVERY_MS);
     checkpointer.timer.unref();
     return checkpointer;

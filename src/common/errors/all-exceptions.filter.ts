@@ -1,14 +1,19 @@
 import { ArgumentsHost, Catch, ExceptionFilter, HttpException, Logger } from '@nestjs/common';
 import type { FastifyReply } from 'fastify';
+import { DomainError } from './domain-errors';
 import { ErrorBody, errorBody, isStorageUnavailable } from './error-body';
 
-/** Turns anything thrown while handling an HTTP request into `{statusCode, error, message}`. */
+/**
+ * Turns anything thrown while handling a request (HTTP, WebSocket, MCP) into
+ * `{statusCode, error, message}`: a DomainError by its kind, an HttpException (the edges:
+ * guards, pipes, Fastify) by its status; a storage failure is a 503, anything else a logged 500.
+ */
 export function toErrorBody(exception: unknown, logger: Logger): ErrorBody {
+  if (exception instanceof DomainError) return errorBody(exception.status, exception.messages);
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const response = exception.getResponse();
-    const message =
-      typeof response === 'string' ? response : ((response as { message?: string | string[] }).message ?? exception.message);
+    const message = typeof response === 'string' ? response : ((response as { message?: string | string[] }).message ?? exception.message);
     // Fastify's own errors (mapped by Nest) carry codes; say what to do instead.
     if (status === 415) return errorBody(status, 'unsupported Content-Type: send application/json');
     return errorBody(status, message);

@@ -11,7 +11,8 @@ export function errorBody(statusCode: number, message: string | string[]): Error
   return { statusCode, error: STATUS_CODES[statusCode] ?? 'Error', message };
 }
 
-const STORAGE_UNAVAILABLE = /SQLITE_(FULL|IOERR|BUSY|LOCKED|CANTOPEN|READONLY|NOMEM)|ECONNREFUSED|ECONNRESET|Connection terminated|too many clients|57P0[123]|53[0-9]00/;
+const STORAGE_UNAVAILABLE =
+  /SQLITE_(FULL|IOERR|BUSY|LOCKED|CANTOPEN|READONLY|NOMEM)|ECONNREFUSED|ECONNRESET|Connection terminated|too many clients|57P0[123]|53[0-9]00/;
 
 /** A database failure that says nothing about the request: the storage is unavailable. */
 export function isStorageUnavailable(error: unknown): boolean {

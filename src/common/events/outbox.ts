@@ -1,4 +1,5 @@
-import { Global, Injectable, Module } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
+import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Database } from '../database/database.service';
 
@@ -30,48 +31,39 @@ export const STREAM_CHANNEL = 'trove_stream';
 export const OUTBOX_LOCK = 0x74726f7653;
 
 /**
- * The change-stream outbox (`stream_events`). Every write a stream reports calls `append`
- * INSIDE its transaction, so the change and its event commit together or not at all.
+ * The change-stream outbox (`stream_events`). Every unit of work (UnitOfWork) appends the
+ * records it changed INSIDE its transaction, so the change and its event commit together or not
+ * at all.
  *
  * Ordering: on SQLite there is one writer and a batch becomes visible at once. On
  * PostgreSQL a sequence hands out ids in call order but transactions may commit in another
  * order, and a tailer reading `id > last` would then skip a lower id that commits later.
- * `append` therefore first takes a transaction-level advisory lock: every appending
+ * `appendMany` therefore first takes a transaction-level advisory lock: every appending
  * transaction holds it from its append until it commits or rolls back, so the next one can
  * only draw a higher id after the previous is visible (locks are released after the commit
- * is visible). Call `append` last in the transaction: it serialises the end of writes only.
+ * is visible). It runs last in the transaction: it serialises the end of writes only.
  */
 @Injectable()
 export class Outbox {
-  private readonly listeners: (() => void)[] = [];
+  /**
+   * This instance among those sharing the database: the NOTIFY of its appends carries it, so that
+   * its own LISTEN leaves them to the local commit signal (Commits) and only other instances wake.
+   */
+  readonly instance = randomUUID();
 
   constructor(private readonly db: Database) {}
 
-  /** Called at every append, inside the (not yet committed) transaction. */
-  onAppend(listener: () => void): void {
-    this.listeners.push(listener);
-  }
-
-  append(em: EntityManager, topic: StreamTopicName, id: string, options: { deleted?: boolean } = {}): Promise<void> {
-    return this.appendMany(em, [{ topic, id, deleted: options.deleted }]);
-  }
-
+  /** Appends entries inside the caller's (not yet committed) transaction. Called by UnitOfWork only. */
   async appendMany(em: EntityManager, entries: OutboxEntry[]): Promise<void> {
     if (!entries.length) return;
-    const pg = this.db.dialect === 'postgres';
     const now = new Date().toISOString();
     const params: unknown[] = [];
     const rows = entries.map((entry) => {
       params.push(entry.topic, entry.id, entry.deleted === true, now);
       return `(${this.db.params(4, params.length - 3)})`;
     });
-    if (pg) await this.db.query(em, `SELECT pg_advisory_xact_lock($1), pg_notify($2, '')`, [OUTBOX_LOCK, STREAM_CHANNEL]);
+    if (this.db.dialect === 'postgres')
+      await this.db.query(em, `SELECT pg_advisory_xact_lock($1), pg_notify($2, $3)`, [OUTBOX_LOCK, STREAM_CHANNEL, this.instance]);
     await this.db.query(em, `INSERT INTO stream_events (topic, entity_id, deleted, created_at) VALUES ${rows.join(', ')}`, params);
-    this.listeners.forEach((listener) => listener());
   }
 }
-
-/** Makes the Outbox injectable in every module that writes. */
-@Global()
-@Module({ providers: [Outbox], exports: [Outbox] })
-export class OutboxModule {}

@@ -33,6 +33,18 @@ export function hostName(host: string | undefined): string | null {
 }
 
 /**
+ * A browser request from another site's page that carries no Origin: what `<img src>`, a link
+ * or a no-cors `fetch` sends for a GET (browsers add Origin to CORS requests and to other
+ * methods, which `check` then judges). Such a request must not change anything, so a GET that
+ * does (GET /os/restart) refuses it. `Sec-Fetch-Site` is sent by current browsers, never by the
+ * SDKs or the CLI; `none` is the user's own navigation.
+ */
+export function crossSiteWithoutOrigin(headers: IncomingHttpHeaders): boolean {
+  const site = headers['sec-fetch-site'];
+  return typeof site === 'string' && site !== 'same-origin' && site !== 'none' && headers.origin === undefined;
+}
+
+/**
  * The checks every HTTP request and every WebSocket upgrade passes first, in this order:
  * the Host header is one of ours (a DNS-rebinding page sends its own name), a browser's Origin
  * is allowed, and an API key is presented when keys are configured. Keys are compared as
@@ -76,9 +88,7 @@ export class AccessPolicy {
     if (this.keys.length && !PUBLIC_PATHS.has(path) && !this.keyIdentity(headers)) {
       return {
         status: 401,
-        message: presentedKey(headers)
-          ? 'the API key is not valid'
-          : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',
+        message: presentedKey(headers) ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',
       };
     }
     return null;

@@ -9,9 +9,9 @@ import { AllExceptionsFilter } from '../errors/all-exceptions.filter';
 import { errorBody } from '../errors/error-body';
 import { AccessPolicy } from './access';
 import { originAllowed } from './cors';
-import { checkJsonBounds } from './json-bounds';
+import { checkJsonBounds, decodeUtf8 } from './json-bounds';
 import { toJson } from './json-writers';
-import { memoiseValidationMetadata, validationPipe } from './validation';
+import { memoiseValidationMetadata, validationPipe } from '../validation/input';
 import { TroveWsAdapter } from './ws-adapter';
 import { TROVE_VERSION } from '../../version';
 
@@ -108,8 +108,13 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // `Content-Type: application/json` with nothing) means "no body"; `__proto__` is refused.
   const strictJson = fastify.getDefaultJsonParser('error', 'error');
   fastify.removeContentTypeParser(['application/json', 'text/plain']);
-  fastify.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
-    const text = body.toString();
+  fastify.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    let text: string;
+    try {
+      text = decodeUtf8(body as Buffer);
+    } catch (error) {
+      return done(error as Error, undefined);
+    }
     if (text.trim() === '') return done(null, undefined);
     strictJson(request, text, (error, value) => {
       if (error) return done(error, undefined);

@@ -17,6 +17,21 @@ export class BodyBoundError extends Error {
 
 /** Text is stored as text on both dialects, and PostgreSQL text cannot hold U+0000. */
 const NUL_MESSAGE = 'JSON strings must not contain NUL (U+0000) characters';
+/** A lone surrogate (`"\ud800"`) cannot be stored as UTF-8: it would be replaced, silently changing the text. */
+const SURROGATE_MESSAGE = 'JSON strings must be well-formed Unicode: a lone surrogate escape (such as \\ud800) has no UTF-8 form';
+
+/** String.prototype.isWellFormed (Node 20; ES2024, beyond this project's TS lib). */
+const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();
+
+/** Decodes a JSON body as UTF-8, refusing invalid byte sequences instead of replacing them with U+FFFD. */
+export function decodeUtf8(body: Buffer): string {
+  try {
+    return strictUtf8.decode(body);
+  } catch {
+    throw new BodyBoundError(400, 'the body is not valid UTF-8');
+  }
+}
+const strictUtf8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: false });
 
 /**
  * Walks a parsed body once (iteratively: a hostile nesting cannot overflow the stack) and
@@ -31,6 +46,7 @@ export function checkJsonBounds(value: unknown, bounds: JsonBounds): void {
         throw new BodyBoundError(413, `a JSON string is longer than ${bounds.maxStringLength} characters`);
       }
       if (node.includes('\u0000')) throw new BodyBoundError(400, NUL_MESSAGE);
+      if (!wellFormed(node)) throw new BodyBoundError(400, SURROGATE_MESSAGE);
       continue;
     }
     if (node === null || typeof node !== 'object') continue;
@@ -47,6 +63,7 @@ export function checkJsonBounds(value: unknown, bounds: JsonBounds): void {
         throw new BodyBoundError(413, `a JSON key is longer than ${bounds.maxStringLength} characters`);
       }
       if (key.includes('\u0000')) throw new BodyBoundError(400, NUL_MESSAGE);
+      if (!wellFormed(key)) throw new BodyBoundError(400, SURROGATE_MESSAGE);
       stack.push([item, depth + 1]);
     }
   }

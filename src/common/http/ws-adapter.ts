@@ -4,12 +4,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Server } from 'ws';
 import { AppConfig } from '../config/app-config';
 import { AccessPolicy } from './access';
-
-/** @fastify/rate-limit's in-memory store, the one the HTTP limiter uses, for upgrades (which bypass Fastify). */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const LocalStore = require('@fastify/rate-limit/store/LocalStore') as new (continueExceeding: boolean, backoff: boolean, size: number) => {
-  incr(key: string, cb: (error: Error | null, state: { current: number; ttl: number }) => void, windowMs: number, max: number): void;
-};
+import { localRateLimitStore } from './rate-limit-store';
 
 /** Upgrades counted against TROVE_RATE_LIMIT_QGPT. */
 const QGPT_STREAM = '/qgpt/stream';
@@ -24,7 +19,8 @@ const QGPT_STREAM = '/qgpt/stream';
 export class TroveWsAdapter extends WsAdapter {
   private readonly log = new Logger('WebSocket');
   private readonly access: AccessPolicy;
-  private readonly upgrades = new LocalStore(false, false, 5000);
+  /** Upgrades per client, counted as @fastify/rate-limit counts HTTP requests. */
+  private readonly upgrades = localRateLimitStore(5000);
 
   constructor(
     app: INestApplicationContext,
@@ -39,7 +35,10 @@ export class TroveWsAdapter extends WsAdapter {
       ...options,
       maxPayload: this.config.wsMaxPayload,
       perMessageDeflate: false,
-      verifyClient: (info: { origin?: string; req: IncomingMessage }, done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void) => {
+      verifyClient: (
+        info: { origin?: string; req: IncomingMessage },
+        done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void,
+      ) => {
         const path = (info.req.url ?? '/').split('?')[0];
         const refusal = this.access.check(path, info.req.headers);
         if (refusal) {
@@ -49,11 +48,16 @@ export class TroveWsAdapter extends WsAdapter {
         const max = this.config.rateLimitQgpt;
         if (path !== QGPT_STREAM || max === 0) return done(true);
         const who = this.access.keyIdentity(info.req.headers) ?? `ip:${info.req.socket.remoteAddress}`;
-        this.upgrades.incr(`qgpt-stream|${who}`, (_error, state) => {
-          if (state.current <= max) return done(true);
-          const seconds = Math.ceil(state.ttl / 1000);
-          done(false, 429, `rate limit of ${max} requests per minute reached; retry after ${seconds} s`, { 'Retry-After': String(seconds) });
-        }, 60_000, max);
+        this.upgrades.incr(
+          `qgpt-stream|${who}`,
+          (_error, state) => {
+            if (state.current <= max) return done(true);
+            const seconds = Math.ceil(state.ttl / 1000);
+            done(false, 429, `rate limit of ${max} requests per minute reached; retry after ${seconds} s`, { 'Retry-After': String(seconds) });
+          },
+          60_000,
+          max,
+        );
       },
     });
   }

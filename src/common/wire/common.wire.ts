@@ -85,3 +85,10 @@ export function byteDescriptor(value: number): ByteDescriptor {
   const shown = unit === 0 ? String(size) : size.toFixed(size < 10 ? 1 : 0).replace(/\.0$/, '');
   return { value, readable: `${shown} ${UNITS[unit]}` };
 }
+
+/** A flattened collection: its items and their `indices` (id -> position), which the official clients read. */
+export function indexed<T extends { id: string }>(iterable: T[]): { iterable: T[]; indices: Record<string, number> } {
+  const indices: Record<string, number> = {};
+  iterable.forEach((item, i) => (indices[item.id] = i));
+  return { iterable, indices };
+}

@@ -41,5 +41,7 @@ export const QGPTStreamEnum = ["UNKNOWN","CANCELED","INITIALIZED","IN-PROGRESS",
 export type QGPTStreamEnum = (typeof QGPTStreamEnum)[number];
 export const ConversationMessageSentimentEnum = ["UNKNOWN","LIKE","DISLIKE","REPORT"] as const;
 export type ConversationMessageSentimentEnum = (typeof ConversationMessageSentimentEnum)[number];
+export const OSAppletEnum = ["UNKNOWN_APPLET_MODULE","COPILOT","PIECES_OS_TOOLBAR","WORKSTREAM_SUGGESTIONS","SAVED_MATERIALS","WORKFLOW_ACTIVITY","WORKSTREAM_ACTIVITY","GLOBAL_SEARCH","PIECES_SUITE_SETTINGS_AND_INTEGRATIONS_MANAGER","CAPTURED_CONTEXT","UPDATES_AND_UPCOMING","NOTIFICATIONS_MANAGER","SHAREBLE_LINK_VIEWER","FUTURE_APPLET_MODULE_PLACEHOLDER_A","FUTURE_APPLET_MODULE_PLACEHOLDER_B","FUTURE_APPLET_MODULE_PLACEHOLDER_C"] as const;
+export type OSAppletEnum = (typeof OSAppletEnum)[number];
 export const ExportTypeEnum = ["HTML","MD"] as const;
 export type ExportTypeEnum = (typeof ExportTypeEnum)[number];

@@ -19,6 +19,7 @@ const FlagParam = createParamDecorator((name: string, ctx: ExecutionContext) =>
 
 const FLAG_DOCS: Record<string, string> = {
   transferables: 'include format content (fragment); only exactly `false` omits it',
+  transferable: "the SDK's name of `transferables` on the single-format and single-message routes",
   pseudo: 'also include pseudo assets',
   suggested: 'snapshot of suggested content instead of normal content',
   package_activities: 'accepted for compatibility (activities have their own endpoint)',
@@ -28,7 +29,12 @@ const FLAG_DOCS: Record<string, string> = {
 export function Flag(name: string): ParameterDecorator {
   return (target, key, index) => {
     FlagParam(name)(target, key, index);
-    if (key) applyDecorators(ApiQuery({ name, required: false, type: Boolean, description: FLAG_DOCS[name] }))(target, key, Object.getOwnPropertyDescriptor(target, key)!);
+    if (key)
+      applyDecorators(ApiQuery({ name, required: false, type: Boolean, description: FLAG_DOCS[name] }))(
+        target,
+        key,
+        Object.getOwnPropertyDescriptor(target, key)!,
+      );
   };
 }
 

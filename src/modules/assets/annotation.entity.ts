@@ -11,7 +11,7 @@ export class AnnotationEntity {
   @Column({ name: 'asset_id', type: 'varchar', length: 36, nullable: true })
   assetId: string | null;
 
-  @ManyToOne(() => AssetEntity, (asset) => asset.annotations, { onDelete: 'CASCADE', nullable: true })
+  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE', nullable: true })
   @JoinColumn({ name: 'asset_id' })
   asset: AssetEntity | null;
 

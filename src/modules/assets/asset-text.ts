@@ -1,5 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
 import { SeedDto } from './dto/seed.dto';
+import { InvalidInput } from '../../common/errors/domain-errors';
 import { TransferableStringDto } from '../../common/wire/dto/common.dto';
 
 /** The text a TransferableString carries: `raw`, or base64 / data-URL encoded UTF-8. */
@@ -11,7 +11,7 @@ export function textOf(value: TransferableStringDto | undefined): string | undef
   const dataUrl = value.data_url ?? value.dataUrl;
   if (dataUrl !== undefined) {
     const match = /^data:[^,]*?(;base64)?,(.*)$/s.exec(dataUrl);
-    if (!match) throw new BadRequestException('data_url is not a data: URL');
+    if (!match) throw new InvalidInput('data_url is not a data: URL');
     return match[1] ? Buffer.from(match[2], 'base64').toString('utf8') : decodeURIComponent(match[2]);
   }
   return undefined;
@@ -19,15 +19,35 @@ export function textOf(value: TransferableStringDto | undefined): string | undef
 
 /** The text of an asset seed, or a 400 saying what is missing. */
 export function seedText(seed: SeedDto | undefined): string {
-  if (!seed?.asset) throw new BadRequestException('a Seed with asset.format.fragment.string.raw is required');
+  if (!seed?.asset) throw new InvalidInput('a Seed with asset.format.fragment.string.raw is required');
   if (seed.type && seed.type !== 'SEEDED_ASSET') {
-    throw new BadRequestException(`seed type ${seed.type} cannot create an asset; use SEEDED_ASSET`);
+    throw new InvalidInput(`seed type ${seed.type} cannot create an asset; use SEEDED_ASSET`);
   }
   const format = seed.asset.format;
   const text = textOf(format.fragment?.string) ?? textOf(format.file?.string);
   if (text === undefined) {
-    throw new BadRequestException('asset.format.fragment.string.raw is required (binary formats are not supported)');
+    throw new InvalidInput('asset.format.fragment.string.raw is required (binary formats are not supported)');
   }
-  if (text.includes('\u0000')) throw new BadRequestException('asset text must not contain NUL characters');
+  if (text.includes('\u0000')) throw new InvalidInput('asset text must not contain NUL characters');
   return text;
+}
+
+/** Normalised URL, or a 400 naming the bad value. Only http(s) links are stored. */
+export function normaliseUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url.trim());
+  } catch {
+    throw new InvalidInput(`website url "${url}" is not a valid URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
+    throw new InvalidInput(`website url "${url}" must be http or https`);
+  }
+  return parsed.toString();
+}
+
+export function normaliseTag(text: string): string {
+  const tag = text.trim().replace(/\s+/g, ' ');
+  if (!tag) throw new InvalidInput('tag text must not be empty');
+  return tag;
 }

@@ -67,7 +67,7 @@ export class AssetController {
 
   @Post('reclassify')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'assetReclassify', summary: "Relabel every text format of the asset to the language `ext`; answers the whole asset" })
+  @ApiOperation({ operationId: 'assetReclassify', summary: 'Relabel every text format of the asset to the language `ext`; answers the whole asset' })
   @ApiBody({ type: AssetReclassificationDto, required: false })
   reclassify(@Body() input: AssetReclassificationDto, @Flag('transferables') transferables?: boolean): Promise<AssetWire> {
     return this.commands.execute(new ReclassifyAssetCommand(input, withContent(transferables)));

@@ -1,6 +1,4 @@
-import { Column, Entity, Index, OneToMany, PrimaryColumn } from 'typeorm';
-import { AnnotationEntity } from './annotation.entity';
-import { FormatEntity } from './format.entity';
+import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 
 /** A saved snippet. Deleting keeps the row as a tombstone (`deletedAt`) so reads answer 410. */
 @Entity('assets')
@@ -54,10 +52,4 @@ export class AssetEntity {
 
   @Column({ name: 'deleted_at', type: 'varchar', length: 30, nullable: true })
   deletedAt: string | null;
-
-  @OneToMany(() => FormatEntity, (format) => format.asset)
-  formats: FormatEntity[];
-
-  @OneToMany(() => AnnotationEntity, (annotation) => annotation.asset)
-  annotations: AnnotationEntity[];
 }

@@ -1,23 +1,19 @@
-import { GoneException, Injectable, NotFoundException } from '@nestjs/common';
-import { EntityManager } from 'typeorm';
+import { Injectable } from '@nestjs/common';
+import { EntityManager, In, IsNull } from 'typeorm';
+import { chunks } from '../../common/database/chunks';
 import { Database } from '../../common/database/database.service';
-import { ApplicationEntity } from '../system/application.entity';
+import { Gone, NotFound } from '../../common/errors/domain-errors';
+import { ApplicationReader } from '../system/application.reader';
+import { ActivityEntity } from './activity.entity';
 import { AnnotationEntity } from './annotation.entity';
+import { AssetEnrichmentEntity } from './asset-enrichment.entity';
 import { AssetEntity } from './asset.entity';
+import { AssetLinkKind } from './asset.writer';
 import { FormatEntity } from './format.entity';
 import { TagEntity } from './tag.entity';
 import { WebsiteEntity } from './website.entity';
 import { WorkstreamSummaryEntity } from './workstream-summary.entity';
 import { AssetAggregate } from './wire/asset.wire';
-
-/** SQLite allows 32766 bound parameters; stay far below for IN (...) lists. */
-const CHUNK = 500;
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 type Row = Record<string, unknown>;
 type Entity<T> = new () => T;
@@ -27,7 +23,7 @@ type Entity<T> = new () => T;
  * migration needs no change here); `prefix` selects aliased columns. Booleans come back as
  * 0/1 from SQLite and are normalised.
  */
-const columnsOf = new Map<Function, { property: string; name: string; boolean: boolean }[]>();
+const columnsOf = new Map<Entity<object>, { property: string; name: string; boolean: boolean }[]>();
 
 function hydrate<T extends object>(em: EntityManager, type: Entity<T>, row: Row, prefix = ''): T {
   let columns = columnsOf.get(type);
@@ -73,17 +69,16 @@ function buildAggregateSql(em: EntityManager, where: string): string {
       ? `(SELECT coalesce(json_agg(obj ORDER BY k1, k2), '[]'::json) FROM (${rows}) s)`
       : `(SELECT json_group_array(json(obj)) FROM (${rows} ORDER BY k1, k2))`;
   const link = (kind: string, pairs: string) => object(`'kind', '${kind}', ${pairs}`);
+  // Each format's application, as the system module shows it (its fragment: the read stays one statement).
+  const application = ApplicationReader.joinedJson(em, 'ap', 'f.application_id');
   const formats = array(
-    `SELECT ${object(`${columns(FormatEntity, 'f')}, 'application', ${object(columns(ApplicationEntity, 'ap'))}`)} AS obj,
+    `SELECT ${object(`${columns(FormatEntity, 'f')}, 'application', ${object(application.pairs)}`)} AS obj,
             f.position AS k1, f.id AS k2
-       FROM formats f JOIN applications ap ON ap.id = f.application_id WHERE f.asset_id = a.id`,
+       FROM formats f ${application.join} WHERE f.asset_id = a.id`,
   );
   const links = array(
     `SELECT ${link('annotation', columns(AnnotationEntity, 'x'))} AS obj, x.created_at AS k1, x.id AS k2
        FROM annotations x WHERE x.asset_id = a.id
-     UNION ALL
-     SELECT ${link('tag', columns(TagEntity, 't'))}, l.created_at, t.id
-       FROM asset_tags l JOIN tags t ON t.id = l.tag_id WHERE l.asset_id = a.id
      UNION ALL
      SELECT ${link('website', columns(WebsiteEntity, 'w'))}, l.created_at, w.id
        FROM asset_websites l JOIN websites w ON w.id = l.website_id WHERE l.asset_id = a.id
@@ -91,7 +86,12 @@ function buildAggregateSql(em: EntityManager, where: string): string {
      SELECT ${link('summary', columns(WorkstreamSummaryEntity, 's'))}, l.created_at, s.id
        FROM asset_workstream_summaries l JOIN workstream_summaries s ON s.id = l.workstream_summary_id WHERE l.asset_id = a.id`,
   );
-  return `SELECT ${object(columns(AssetEntity, 'a'))} AS asset_json, ${formats} AS formats_json, ${links} AS links_json FROM assets a WHERE ${where}`;
+  // Tags by id only, in link order (the asset_tags_order index covers it): the records are
+  // immutable and shared, so AssetReader keeps them in memory (TagRecords).
+  const tags = pg
+    ? `(SELECT coalesce(json_agg(l.tag_id ORDER BY l.created_at, l.tag_id), '[]'::json) FROM asset_tags l WHERE l.asset_id = a.id)`
+    : `(SELECT json_group_array(tag_id) FROM (SELECT l.tag_id FROM asset_tags l WHERE l.asset_id = a.id ORDER BY l.created_at, l.tag_id))`;
+  return `SELECT ${object(columns(AssetEntity, 'a'))} AS asset_json, ${formats} AS formats_json, ${links} AS links_json, ${tags} AS tags_json FROM assets a WHERE ${where}`;
 }
 
 /** A JSON column: text on SQLite, already parsed by the driver on PostgreSQL. */
@@ -102,23 +102,59 @@ function assetOf(em: EntityManager, row: Row): AssetEntity {
   return hydrate(em, AssetEntity, parsed<Row>(row.asset_json, {}));
 }
 
-/** An AssetAggregate from one row of aggregateSql and its asset (assetOf). */
-function aggregateOf(em: EntityManager, row: Row, asset: AssetEntity): AssetAggregate {
+/**
+ * Tag records by id, kept in memory: a tag is written once (by text, `ON CONFLICT DO NOTHING`)
+ * and never changed or deleted, so a copy never goes stale, on any instance. Asset reads carry
+ * tag ids only; the records of ids not seen yet are read in one statement. A tag read inside a
+ * transaction that then rolls back stays here unreferenced (its id is random and never reused).
+ */
+const MAX_TAGS_KEPT = 100_000;
+
+class TagRecords {
+  private readonly byId = new Map<string, TagEntity>();
+
+  constructor(private readonly db: Database) {}
+
+  /** The records of the ids of `rows`' `tags_json` columns that are not in memory yet, read now. */
+  async load(em: EntityManager, rows: Row[]): Promise<void> {
+    const missing = new Set<string>();
+    for (const row of rows) {
+      const ids = parsed<string[]>(row.tags_json, []);
+      row.tags_json = ids; // parsed once
+      for (const id of ids) if (!this.byId.has(id)) missing.add(id);
+    }
+    if (missing.size === 0) return;
+    if (this.byId.size + missing.size > MAX_TAGS_KEPT) this.byId.clear();
+    for (const ids of chunks([...missing])) {
+      const records = await this.db.query(em, `SELECT * FROM tags WHERE id IN (${this.db.params(ids.length)})`, ids);
+      for (const record of records) this.byId.set(record.id as string, hydrate(em, TagEntity, record));
+    }
+  }
+
+  /** The tags of one row, in link order (after `load`). */
+  of(row: Row): TagEntity[] {
+    return parsed<string[]>(row.tags_json, [])
+      .map((id) => this.byId.get(id))
+      .filter((tag): tag is TagEntity => tag !== undefined);
+  }
+}
+
+/** An AssetAggregate from one row of aggregateSql and its asset (assetOf), its tags from `tags` (loaded). */
+function aggregateOf(em: EntityManager, row: Row, asset: AssetEntity, tags: TagRecords): AssetAggregate {
   const aggregate: AssetAggregate = {
     asset,
     formats: parsed<Row[]>(row.formats_json, []).map((f) => {
       const format = hydrate(em, FormatEntity, f);
-      format.application = hydrate(em, ApplicationEntity, f.application as Row);
+      format.application = ApplicationReader.fromJson(em, f.application as Row);
       return format;
     }),
     annotations: [],
-    tags: [],
+    tags: tags.of(row),
     websites: [],
     summaries: [],
   };
   for (const link of parsed<Row[]>(row.links_json, [])) {
     if (link.kind === 'annotation') aggregate.annotations.push(hydrate(em, AnnotationEntity, link));
-    else if (link.kind === 'tag') aggregate.tags.push(hydrate(em, TagEntity, link));
     else if (link.kind === 'website') aggregate.websites.push(hydrate(em, WebsiteEntity, link));
     else aggregate.summaries.push(hydrate(em, WorkstreamSummaryEntity, link));
   }
@@ -128,35 +164,149 @@ function aggregateOf(em: EntityManager, row: Row, asset: AssetEntity): AssetAggr
 /** Loads assets with their formats, annotations, tags and websites: a fixed number of queries per batch. */
 @Injectable()
 export class AssetReader {
-  constructor(private readonly db: Database) {}
+  private readonly tags: TagRecords;
+
+  constructor(private readonly db: Database) {
+    this.tags = new TagRecords(db);
+  }
 
   /** The live asset, or 404 (never existed) / 410 (deleted). */
   async require(em: EntityManager, id: string): Promise<AssetEntity> {
     const [row] = await this.db.query(em, `SELECT * FROM assets WHERE id = ${this.db.param(1)}`, [id]);
     const asset = row ? hydrate(em, AssetEntity, row) : null;
-    if (!asset) throw new NotFoundException(`asset ${id} not found`);
-    if (asset.deletedAt) throw new GoneException(`asset ${id} no longer exists`);
+    if (!asset) throw new NotFound(`asset ${id} not found`);
+    if (asset.deletedAt) throw new Gone(`asset ${id} no longer exists`);
     return asset;
+  }
+
+  /** An annotation of a live asset, or null (unknown, or its asset deleted). */
+  async annotation(em: EntityManager, id: string): Promise<AnnotationEntity | null> {
+    const [row] = await this.db.query(
+      em,
+      `SELECT n.* FROM annotations n JOIN assets a ON a.id = n.asset_id WHERE n.id = ${this.db.param(1)} AND a.deleted_at IS NULL`,
+      [id],
+    );
+    return row ? hydrate(em, AnnotationEntity, row) : null;
+  }
+
+  /** The asset a format belongs to; 404 for an unknown format. */
+  async formatOwner(em: EntityManager, formatId: string): Promise<string> {
+    const [row] = await this.db.query<{ asset_id: string }>(em, `SELECT asset_id FROM formats WHERE id = ${this.db.param(1)}`, [formatId]);
+    if (!row) throw new NotFound(`format ${formatId} not found`);
+    return row.asset_id;
   }
 
   /** The live asset with everything its wire form shows, in one statement; 404 / 410 otherwise. */
   async one(em: EntityManager, id: string): Promise<AssetAggregate> {
     const [row] = await this.rows(em, id);
-    if (!row) throw new NotFoundException(`asset ${id} not found`);
+    if (!row) throw new NotFound(`asset ${id} not found`);
     const asset = assetOf(em, row);
-    if (asset.deletedAt) throw new GoneException(`asset ${id} no longer exists`);
-    return aggregateOf(em, row, asset);
+    if (asset.deletedAt) throw new Gone(`asset ${id} no longer exists`);
+    await this.tags.load(em, [row]);
+    return aggregateOf(em, row, asset, this.tags);
   }
 
   /** As `one`, but null for an unknown or deleted asset. */
   async live(em: EntityManager, id: string): Promise<AssetAggregate | null> {
     const [row] = await this.rows(em, id);
     const asset = row ? assetOf(em, row) : null;
-    return asset && !asset.deletedAt ? aggregateOf(em, row, asset) : null;
+    if (!asset || asset.deletedAt) return null;
+    await this.tags.load(em, [row]);
+    return aggregateOf(em, row, asset, this.tags);
   }
 
   private rows(em: EntityManager, id: string): Promise<Row[]> {
     return this.db.query(em, aggregateSql(em, `a.id = ${this.db.param(1)}`), [id]);
+  }
+
+  /** Whether the asset ever existed (deleted ones included). */
+  async exists(em: EntityManager, id: string): Promise<boolean> {
+    return em.exists(AssetEntity, { where: { id } });
+  }
+
+  /** The aggregates of the live ones among `ids`, in no particular order. */
+  async liveAggregates(em: EntityManager, ids: string[]): Promise<AssetAggregate[]> {
+    const live: AssetEntity[] = [];
+    for (const part of chunks([...new Set(ids)])) live.push(...(await em.find(AssetEntity, { where: { id: In(part), deletedAt: IsNull() } })));
+    return this.aggregates(em, live);
+  }
+
+  /** Of `ids`, those of pseudo assets (which the listings and streams leave out). */
+  async pseudoAmong(em: EntityManager, ids: string[]): Promise<Set<string>> {
+    const out = new Set<string>();
+    for (const part of chunks(ids)) {
+      const rows = await this.db.query<{ id: string }>(em, `SELECT id FROM assets WHERE pseudo = TRUE AND id IN (${this.db.params(part.length)})`, part);
+      for (const row of rows) out.add(row.id);
+    }
+    return out;
+  }
+
+  /** Ids of the live pseudo assets only, most recent first. */
+  async pseudoIds(em: EntityManager): Promise<string[]> {
+    const rows = await em.find(AssetEntity, { select: { id: true }, where: { deletedAt: IsNull(), pseudo: true }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return rows.map((a) => a.id);
+  }
+
+  /**
+   * The name and the text and label of the first format of the live ones among `ids`, in no
+   * particular order: what question answering quotes (less than whole aggregates).
+   */
+  async firstFormatTexts(
+    em: EntityManager,
+    ids: string[],
+  ): Promise<Array<{ id: string; name: string | null; raw: string; generic: string; specific: string }>> {
+    if (ids.length === 0) return [];
+    const columns = `a.id AS id, a.name AS name, f.raw AS raw, f.generic AS generic, f.specific AS specific`;
+    const first = `f.asset_id = a.id AND f.position = (SELECT MIN(g.position) FROM formats g WHERE g.asset_id = a.id)`;
+    // Driven by the id list (SQLite: CROSS JOIN keeps that order of loops).
+    const sql =
+      this.db.dialect === 'postgres'
+        ? `SELECT ${columns} FROM assets a JOIN formats f ON ${first} WHERE a.deleted_at IS NULL AND a.id = ANY($1::varchar[])`
+        : `SELECT ${columns} FROM json_each(?1) AS j CROSS JOIN assets a ON a.id = j.value JOIN formats f ON ${first} WHERE a.deleted_at IS NULL`;
+    return this.db.query(em, sql, [this.db.dialect === 'postgres' ? ids : JSON.stringify(ids)]);
+  }
+
+  /** An asset's formats, first first. */
+  formats(em: EntityManager, assetId: string): Promise<FormatEntity[]> {
+    return em.find(FormatEntity, { where: { assetId }, order: { position: 'ASC' } });
+  }
+
+  /** Formats still waiting for their language (oldest first); one of them by id (null once labelled or gone). */
+  async pendingFormatIds(em: EntityManager): Promise<string[]> {
+    return (await em.find(FormatEntity, { select: { id: true }, where: { classificationPending: true }, order: { createdAt: 'ASC' } })).map((f) => f.id);
+  }
+
+  pendingFormat(em: EntityManager, id: string): Promise<FormatEntity | null> {
+    return em.findOne(FormatEntity, { where: { id, classificationPending: true } });
+  }
+
+  /** Whether the tag / website / workstream summary exists. */
+  linkTargetExists(em: EntityManager, kind: AssetLinkKind, id: string): Promise<boolean> {
+    const target = kind === 'tag' ? TagEntity : kind === 'website' ? WebsiteEntity : WorkstreamSummaryEntity;
+    return em.exists(target, { where: { id } });
+  }
+
+  /** Websites and workstream summaries by id (for the records that link to them: conversations). */
+  async websites(em: EntityManager, ids: string[]): Promise<WebsiteEntity[]> {
+    const out: WebsiteEntity[] = [];
+    for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(WebsiteEntity, { where: { id: In(part) } })));
+    return out;
+  }
+
+  async summaries(em: EntityManager, ids: string[]): Promise<WorkstreamSummaryEntity[]> {
+    const out: WorkstreamSummaryEntity[] = [];
+    for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(WorkstreamSummaryEntity, { where: { id: In(part) } })));
+    return out;
+  }
+
+  /** What enrichment generated for the asset, if anything. */
+  enrichmentOf(em: EntityManager, assetId: string): Promise<AssetEnrichmentEntity | null> {
+    return em.findOne(AssetEnrichmentEntity, { where: { assetId } });
+  }
+
+  /** The asset's latest activities, most recent first (their applications by id: see ApplicationRegistry). */
+  activities(em: EntityManager, assetId: string, limit: number): Promise<ActivityEntity[]> {
+    return em.find(ActivityEntity, { where: { assetId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
   /** Live assets, most recent first. */
@@ -173,9 +323,10 @@ export class AssetReader {
     const byId = new Map<string, AssetAggregate>();
     for (const ids of chunks(assets.map((a) => a.id))) {
       const rows = await this.db.query(em, aggregateSql(em, `a.id IN (${this.db.params(ids.length)})`), ids);
+      await this.tags.load(em, rows);
       for (const row of rows) {
         const asset = assetOf(em, row);
-        byId.set(asset.id, aggregateOf(em, row, asset));
+        byId.set(asset.id, aggregateOf(em, row, asset, this.tags));
       }
     }
     return assets.map((asset) => byId.get(asset.id)).filter((a): a is AssetAggregate => a !== undefined);

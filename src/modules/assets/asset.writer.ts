@@ -1,9 +1,17 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, IsNull, ObjectLiteral } from 'typeorm';
 import { Database } from '../../common/database/database.service';
 import { nowIso } from '../../common/wire/common.wire';
+import { normaliseTag, normaliseUrl } from './asset-text';
+import { ActivityEntity } from './activity.entity';
 import { AnnotationEntity } from './annotation.entity';
+import { AssetEnrichmentEntity } from './asset-enrichment.entity';
+import { AssetEntity } from './asset.entity';
+import { FormatEntity } from './format.entity';
+import { AssetTagEntity, TagEntity } from './tag.entity';
+import { AssetWebsiteEntity, WebsiteEntity } from './website.entity';
+import { AssetWorkstreamSummaryEntity, WorkstreamSummaryEntity } from './workstream-summary.entity';
 
 export interface TagInput {
   text: string;
@@ -22,26 +30,6 @@ export interface AnnotationInput {
   mechanism?: string;
 }
 
-/** Normalised URL, or a 400 naming the bad value. Only http(s) links are stored. */
-export function normaliseUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url.trim());
-  } catch {
-    throw new BadRequestException(`website url "${url}" is not a valid URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new BadRequestException(`website url "${url}" must be http or https`);
-  }
-  return parsed.toString();
-}
-
-export function normaliseTag(text: string): string {
-  const tag = text.trim().replace(/\s+/g, ' ');
-  if (!tag) throw new BadRequestException('tag text must not be empty');
-  return tag;
-}
-
 /** One kind of linked record: its table and unique key, the other columns it is created with, its join table. */
 interface LinkKind {
   records: string;
@@ -58,13 +46,137 @@ interface LinkOptions {
   created?: boolean;
 }
 
+/** The records an asset can be linked to one at a time (POST /asset/{id}/{kind}/associate/{target}). */
+export type AssetLinkKind = 'tag' | 'website' | 'workstream_summary';
+
+const LINK_TABLES: Record<AssetLinkKind, { target: new () => ObjectLiteral; join: new () => ObjectLiteral; column: string }> = {
+  tag: { target: TagEntity, join: AssetTagEntity, column: 'tagId' },
+  website: { target: WebsiteEntity, join: AssetWebsiteEntity, column: 'websiteId' },
+  workstream_summary: { target: WorkstreamSummaryEntity, join: AssetWorkstreamSummaryEntity, column: 'workstreamSummaryId' },
+};
+
+/** The rows of an asset's first format, as a create writes them. */
+export type NewFormat = Omit<FormatEntity, 'asset' | 'application'>;
+
+/** One row of the activity batch (see RecordAssetActivityHandler), serialised as a JSON array. */
+export type ActivityRow = string;
+
 /**
- * Writes an asset's satellite records inside the caller's transaction. Tags and websites
- * are one row per distinct text/URL, linked through join rows, so both sides agree.
+ * Every write to the assets module's tables, inside the caller's transaction (commands run it
+ * through AssetUnitOfWork). Tags and websites are one row per distinct text/URL, linked through
+ * join rows, so both sides agree.
  */
 @Injectable()
 export class AssetWriter {
   constructor(private readonly db: Database) {}
+
+  /** A new asset's row (the formats and links refer to it: write it first). */
+  async insertAsset(
+    em: EntityManager,
+    row: Omit<AssetEntity, 'scoreReuse' | 'scoreUpdate' | 'scoreReference' | 'scorePriority' | 'scoreSearched'>,
+  ): Promise<void> {
+    await this.db.insert(em, AssetEntity, row);
+  }
+
+  async insertFormat(em: EntityManager, row: NewFormat): Promise<void> {
+    await this.db.insert(em, FormatEntity, row);
+  }
+
+  /** The asset's own fields (name, mechanism, favorited, pseudo, updated). */
+  async updateAsset(
+    em: EntityManager,
+    id: string,
+    changes: Partial<Pick<AssetEntity, 'name' | 'mechanism' | 'favorited' | 'pseudo' | 'updatedAt'>>,
+  ): Promise<void> {
+    await em.update(AssetEntity, { id }, changes);
+  }
+
+  /** Names an asset that has none (a name set meanwhile wins). */
+  async nameIfUnnamed(em: EntityManager, id: string, name: string): Promise<void> {
+    await em.update(AssetEntity, { id, name: IsNull() }, { name });
+  }
+
+  async updateFormat(em: EntityManager, id: string, patch: Partial<Pick<FormatEntity, 'raw' | 'bytes' | 'generic' | 'specific' | 'updatedAt'>>): Promise<void> {
+    await em.update(FormatEntity, { id }, patch);
+  }
+
+  /**
+   * The language a format's pending detection found, if nothing changed the format since it was
+   * read (`updatedAt`): an explicit edit wins. True when it was written.
+   */
+  async labelPending(em: EntityManager, id: string, updatedAt: string, label: { generic: string; specific: string }): Promise<boolean> {
+    const result = await em.update(FormatEntity, { id, classificationPending: true, updatedAt }, { ...label, classificationPending: false });
+    return (result.affected ?? 0) > 0;
+  }
+
+  /** Empties a deleted asset and keeps its row as a tombstone (later reads answer 410). */
+  async tombstone(em: EntityManager, id: string): Promise<void> {
+    for (const entity of [FormatEntity, AnnotationEntity, AssetTagEntity, AssetWebsiteEntity, AssetWorkstreamSummaryEntity, ActivityEntity]) {
+      await em.delete(entity, { assetId: id });
+    }
+    const now = nowIso();
+    await em.update(AssetEntity, { id }, { deletedAt: now, updatedAt: now, name: null, mechanism: 'DELETED' });
+  }
+
+  /**
+   * Links (`link` true) or unlinks the asset and a tag / website / workstream summary, both
+   * records' `updated` set; false when it already was so (nothing written). Concurrent identical
+   * links: the second insert is a no-op, not a key violation.
+   */
+  async changeLink(em: EntityManager, kind: AssetLinkKind, assetId: string, targetId: string, link: boolean): Promise<boolean> {
+    const spec = LINK_TABLES[kind];
+    const where = { assetId, [spec.column]: targetId };
+    if ((await em.exists(spec.join, { where })) === link) return false;
+    const now = nowIso();
+    if (link)
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(spec.join)
+        .values({ ...where, createdAt: now })
+        .orIgnore()
+        .execute();
+    else await em.delete(spec.join, where);
+    await em.update(AssetEntity, { id: assetId }, { updatedAt: now });
+    await em.update(spec.target, { id: targetId }, { updatedAt: now });
+    return true;
+  }
+
+  /** Adds to the named counters in one relative UPDATE: concurrent increments add up instead of overwriting each other. */
+  async incrementScores(em: EntityManager, id: string, columns: Record<string, number>): Promise<void> {
+    const set = Object.fromEntries(Object.entries(columns).map(([property, by]) => [property, () => `"${columnOf(em, property)}" + ${by}`]));
+    await em.createQueryBuilder().update(AssetEntity).set(set).where('id = :id', { id }).execute();
+  }
+
+  /** What enrichment generated for a new asset. */
+  async insertEnrichment(em: EntityManager, row: AssetEnrichmentEntity): Promise<void> {
+    await this.db.insert(em, AssetEnrichmentEntity, row);
+  }
+
+  /** What enrichment generated for an asset after a change of its content. */
+  async saveEnrichment(em: EntityManager, row: Omit<AssetEnrichmentEntity, 'asset'>): Promise<void> {
+    await em.upsert(AssetEnrichmentEntity, row, ['assetId']);
+  }
+
+  async updateAnnotationText(em: EntityManager, id: string, text: string): Promise<void> {
+    await em.update(AnnotationEntity, { id }, { text, updatedAt: nowIso() });
+  }
+
+  /**
+   * A batch of activities, the rows passed as one JSON parameter (one fixed statement: it runs on
+   * the one SQLite writer, so it must be short); the join drops the activities of assets deleted
+   * meanwhile, the rows driving it (SQLite would otherwise walk every live asset by
+   * assets_listing: 25 ms at 100,000 assets). `self`: the application of rows that name none.
+   */
+  async insertActivities(em: EntityManager, rows: ActivityRow[], self: string): Promise<void> {
+    await this.db.query(
+      em,
+      `INSERT INTO activities (id, asset_id, application_id, event, mechanism, metadata, created_at)
+       SELECT value->>0, value->>1, COALESCE(value->>2, ${this.db.param(2)}), value->>3, value->>4, value->>5, value->>6
+         FROM ${this.db.sql.jsonElements(1)} ${this.db.sql.drivingJoin} assets a ON a.id = value->>1 WHERE a.deleted_at IS NULL`,
+      [`[${rows.join(',')}]`, self],
+    );
+  }
 
   /** Makes the asset's tags exactly `inputs` (by text). */
   async setTags(em: EntityManager, assetId: string, inputs: TagInput[], options: LinkOptions = {}): Promise<void> {
@@ -89,16 +201,22 @@ export class AssetWriter {
    */
   private async setLinks(em: EntityManager, assetId: string, kind: LinkKind, values: string[][], { created = false }: LinkOptions): Promise<void> {
     const rows = JSON.stringify(values.map(([key, ...columns]) => [randomUUID(), nowIso(), key, ...columns]));
-    const elements = this.db.jsonElements(1);
-    const join = `${this.db.drivingJoin} ${kind.records} r ON r.${kind.key} = value ->> 2`;
+    const elements = this.db.sql.jsonElements(1);
+    const join = `${this.db.sql.drivingJoin} ${kind.records} r ON r.${kind.key} = value ->> 2`;
     // WHERE true: SQLite would otherwise read ON CONFLICT as a join's ON
-    await this.db.query(em,
+    await this.db.query(
+      em,
       `INSERT INTO ${kind.records} (id, ${kind.key}, ${kind.columns.join(', ')}, created_at, updated_at)
        SELECT value ->> 0, value ->> 2, value ->> 3, value ->> 4, value ->> 1, value ->> 1 FROM ${elements} WHERE true ON CONFLICT DO NOTHING`,
       [rows],
     );
-    if (!created) await this.db.query(em, `DELETE FROM ${kind.links} WHERE asset_id = ${this.db.param(2)} AND ${kind.link} NOT IN (SELECT r.id FROM ${elements} ${join})`, [rows, assetId]);
-    await this.db.query(em,
+    if (!created)
+      await this.db.query(em, `DELETE FROM ${kind.links} WHERE asset_id = ${this.db.param(2)} AND ${kind.link} NOT IN (SELECT r.id FROM ${elements} ${join})`, [
+        rows,
+        assetId,
+      ]);
+    await this.db.query(
+      em,
       `INSERT INTO ${kind.links} (asset_id, ${kind.link}, created_at) SELECT ${this.db.param(2)}, r.id, value ->> 1 FROM ${elements} ${join} WHERE true ON CONFLICT DO NOTHING`,
       [rows, assetId],
     );
@@ -142,4 +260,8 @@ export class AssetWriter {
     if (removed.length) await em.delete(AnnotationEntity, { id: In(removed) });
     await this.addAnnotations(em, assetId, added);
   }
+}
+
+function columnOf(em: EntityManager, property: string): string {
+  return em.connection.getMetadata(AssetEntity).findColumnWithPropertyName(property)!.databaseName;
 }

@@ -29,13 +29,10 @@ export class AssetsController {
   @ApiHeader({
     name: 'idempotency-key',
     required: false,
-    description: 'Retrying with the same key (1-255 visible ASCII characters) answers the asset already created instead of a duplicate; the same key with another body is a 422',
+    description:
+      'Retrying with the same key (1-255 visible ASCII characters) answers the asset already created instead of a duplicate; the same key with another body is a 422',
   })
-  create(
-    @Body() seed: SeedDto,
-    @Flag('transferables') transferables?: boolean,
-    @Headers('idempotency-key') idempotencyKey?: string,
-  ): Promise<AssetWire> {
+  create(@Body() seed: SeedDto, @Flag('transferables') transferables?: boolean, @Headers('idempotency-key') idempotencyKey?: string): Promise<AssetWire> {
     return this.commands.execute(new CreateAssetCommand(seed, withContent(transferables), idempotencyKey));
   }
 
@@ -50,11 +47,7 @@ export class AssetsController {
 
   @Get()
   @ApiOperation({ operationId: 'assetsSnapshot', summary: 'Every asset, most recent first' })
-  list(
-    @Flag('transferables') transferables?: boolean,
-    @Flag('suggested') suggested?: boolean,
-    @Flag('pseudo') pseudo?: boolean,
-  ): Promise<AssetsWire> {
+  list(@Flag('transferables') transferables?: boolean, @Flag('suggested') suggested?: boolean, @Flag('pseudo') pseudo?: boolean): Promise<AssetsWire> {
     void suggested; // Trove keeps no separate "suggested" content: the snapshot is the same.
     return this.queries.execute(new ListAssetsQuery(withContent(transferables), pseudo === true));
   }

@@ -1,6 +1,9 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '../../common/events/events.module';
 import { SystemModule } from '../system/system.module';
 import { AssetController } from './asset.controller';
+import { AssetEnrichment } from './asset-enrichment';
+import { AssetProjections, AssetUnitOfWork } from './asset-unit-of-work';
 import { AssetReader } from './asset.reader';
 import { FormatClassifier } from './format-classifier';
 import { AssetWriter } from './asset.writer';
@@ -11,29 +14,55 @@ import { DeleteAssetHandler } from './commands/delete-asset.command';
 import { IncrementAssetScoresHandler } from './commands/increment-asset-scores.command';
 import { ReclassifyAssetHandler } from './commands/reclassify-asset.command';
 import { UpdateAssetHandler } from './commands/update-asset.command';
+import { UpdateFormatValueHandler } from './commands/update-format-value.command';
+import { FormatController } from './format.controller';
 import { RecordAssetActivityHandler } from './events/asset-activity.event';
 import { DraftSeedHandler } from './queries/draft-seed.query';
 import { ExportAssetHandler } from './queries/export-asset.query';
 import { GetAssetFormatsHandler } from './queries/get-asset-formats.query';
 import { GetAssetHandler } from './queries/get-asset.query';
+import { GetFormatHandler } from './queries/get-format.query';
 import { ListAssetActivitiesHandler } from './queries/list-asset-activities.query';
 import { ListAssetIdentifiersHandler } from './queries/list-asset-identifiers.query';
 import { ListAssetsHandler } from './queries/list-assets.query';
 import { ListPseudoAssetsHandler } from './queries/list-pseudo-assets.query';
 
 const commandHandlers = [
-  CreateAssetHandler, UpdateAssetHandler, DeleteAssetHandler, ChangeAssetLinkHandler, ReclassifyAssetHandler, IncrementAssetScoresHandler,
+  CreateAssetHandler,
+  UpdateAssetHandler,
+  DeleteAssetHandler,
+  ChangeAssetLinkHandler,
+  ReclassifyAssetHandler,
+  IncrementAssetScoresHandler,
+  UpdateFormatValueHandler,
 ];
 const queryHandlers = [
-  GetAssetHandler, GetAssetFormatsHandler, ListAssetsHandler, ListAssetIdentifiersHandler, ListPseudoAssetsHandler,
-  DraftSeedHandler, ExportAssetHandler, ListAssetActivitiesHandler,
+  GetAssetHandler,
+  GetAssetFormatsHandler,
+  ListAssetsHandler,
+  ListAssetIdentifiersHandler,
+  ListPseudoAssetsHandler,
+  DraftSeedHandler,
+  ExportAssetHandler,
+  ListAssetActivitiesHandler,
+  GetFormatHandler,
 ];
 const eventHandlers = [RecordAssetActivityHandler];
 
 @Module({
-  imports: [SystemModule],
-  controllers: [AssetsController, AssetController],
-  providers: [AssetReader, AssetWriter, FormatClassifier, ...commandHandlers, ...queryHandlers, ...eventHandlers],
-  exports: [AssetReader, AssetWriter],
+  imports: [EventsModule, SystemModule],
+  controllers: [AssetsController, AssetController, FormatController],
+  providers: [
+    AssetReader,
+    AssetWriter,
+    AssetUnitOfWork,
+    AssetProjections,
+    AssetEnrichment,
+    FormatClassifier,
+    ...commandHandlers,
+    ...queryHandlers,
+    ...eventHandlers,
+  ],
+  exports: [AssetReader, AssetProjections],
 })
 export class AssetsModule {}

@@ -1,11 +1,10 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { EventBus } from '@nestjs/cqrs';
 import { Database } from '../../common/database/database.service';
-import { Outbox } from '../../common/events/outbox';
 import { LanguageClassification, LanguageDetector } from '../intelligence/language-detector.service';
-import { SearchIndex } from '../search/search-index.service';
-import { AssetChangedEvent } from './events/asset-changed.event';
-import { FormatEntity } from './format.entity';
+import { AssetEnrichment } from './asset-enrichment';
+import { AssetUnitOfWork } from './asset-unit-of-work';
+import { AssetReader } from './asset.reader';
+import { AssetWriter } from './asset.writer';
 
 /** Model detections allowed to run at once on the request path; more wait in the background. */
 const MAX_INLINE = 2;
@@ -38,9 +37,10 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
   constructor(
     private readonly detector: LanguageDetector,
     private readonly db: Database,
-    private readonly search: SearchIndex,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly reader: AssetReader,
+    private readonly writer: AssetWriter,
+    private readonly enrichment: AssetEnrichment,
+    private readonly uow: AssetUnitOfWork,
   ) {}
 
   async classify(text: string): Promise<FormatClassification> {
@@ -57,10 +57,8 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    const pending = await this.db.read((em) =>
-      em.find(FormatEntity, { select: { id: true }, where: { classificationPending: true }, order: { createdAt: 'ASC' } }),
-    );
-    if (pending.length) this.refineLater(pending.map((f) => f.id));
+    const pending = await this.db.read((em) => this.reader.pendingFormatIds(em));
+    if (pending.length) this.refineLater(pending);
   }
 
   /** Stops after the detection in flight; what is left stays pending in the database. */
@@ -90,21 +88,15 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
   }
 
   private async refine(id: string): Promise<void> {
-    const format = await this.db.read((em) => em.findOne(FormatEntity, { where: { id, classificationPending: true } }));
+    const format = await this.db.read((em) => this.reader.pendingFormat(em, id));
     if (!format) return; // deleted, edited or already refined meanwhile
     const label = await this.detect(format.raw);
-    // Only if nothing changed the text or the label since: an explicit edit wins.
-    const changed = await this.db.transaction(async (em) => {
-      const result = await em.update(
-        FormatEntity,
-        { id, classificationPending: true, updatedAt: format.updatedAt },
-        { generic: label.generic, specific: label.specific, classificationPending: false },
-      );
-      if (result.affected === 0) return false;
-      await this.search.reindex(em, format.assetId); // the index keeps each asset's languages for filters
-      await this.outbox.append(em, 'assets', format.assetId);
-      return true;
+    await this.uow.run(async ({ em, changed }) => {
+      // Only if nothing changed the text or the label since: an explicit edit wins.
+      if (!(await this.writer.labelPending(em, id, format.updatedAt, label))) return;
+      // The name, description and tags its create left to this refinement (what the user set meanwhile is kept).
+      if (format.position === 0) await this.enrichment.follow(em, format.assetId, format.raw, label);
+      changed({ id: format.assetId, change: 'updated' }); // the index keeps each asset's languages for filters
     });
-    if (changed) this.events.publish(new AssetChangedEvent(format.assetId, 'updated'));
   }
 }

@@ -12,7 +12,7 @@ export class FormatEntity {
   @Column({ name: 'asset_id', type: 'varchar', length: 36 })
   assetId: string;
 
-  @ManyToOne(() => AssetEntity, (asset) => asset.formats, { onDelete: 'CASCADE' })
+  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
   @JoinColumn({ name: 'asset_id' })
   asset: AssetEntity;
 

@@ -1,4 +1,4 @@
-import { Column, Entity, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
+import { Column, Entity, Index, JoinColumn, ManyToOne, PrimaryColumn } from 'typeorm';
 import { AssetEntity } from './asset.entity';
 
 /** A tag is one record per distinct text, linked to assets through `asset_tags`. */
@@ -23,7 +23,9 @@ export class TagEntity {
   updatedAt: string;
 }
 
+/** An asset's tags in link order, by the index alone: asset reads take only the ids (the records are kept in memory). */
 @Entity('asset_tags')
+@Index('asset_tags_order', ['assetId', 'createdAt', 'tagId'])
 export class AssetTagEntity {
   @PrimaryColumn({ name: 'asset_id', type: 'varchar', length: 36 })
   assetId: string;

@@ -1,8 +1,10 @@
 import { isUUID } from 'class-validator';
-import { BadRequestException, Injectable, UnauthorizedException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../common/config/app-config';
-import { ApplicationEntity } from '../system/application.entity';
+import { InvalidInput, Unauthorized } from '../../common/errors/domain-errors';
+import type { ApplicationEntity } from '../system/application.entity';
+import { ApplicationReader } from '../system/application.reader';
 
 /**
  * Authentication rules 1-2 of the connector: `{application}` must be the id of an Application
@@ -12,7 +14,10 @@ import { ApplicationEntity } from '../system/application.entity';
 export class ConnectedApplications {
   private readonly allowed: Set<string>;
 
-  constructor(config: AppConfig) {
+  constructor(
+    config: AppConfig,
+    private readonly applications: ApplicationReader,
+  ) {
     this.allowed = new Set(config.allowedApplications);
   }
 
@@ -21,17 +26,17 @@ export class ConnectedApplications {
   }
 
   requireAllowed(name: string): void {
-    if (!this.isAllowed(name)) throw new BadRequestException(`application ${name} is not a registered integration`);
+    if (!this.isAllowed(name)) throw new InvalidInput(`application ${name} is not a registered integration`);
   }
 
   /** The connected Application `id` names, inside the caller's transaction or read. */
   async require(em: EntityManager, id: unknown): Promise<ApplicationEntity> {
     if (typeof id !== 'string' || !isUUID(id)) {
-      throw new BadRequestException('application must be the Application id (a UUID) returned by POST /connect');
+      throw new InvalidInput('application must be the Application id (a UUID) returned by POST /connect');
     }
-    const app = await em.findOne(ApplicationEntity, { where: { id: id.toLowerCase() } });
-    if (!app || !this.isAllowed(app.name)) throw new BadRequestException(`application ${id} is not a registered integration`);
-    if (!app.connectedAt) throw new UnauthorizedException(`application ${id} has not connected: call POST /connect first`);
+    const app = await this.applications.byId(em, id.toLowerCase());
+    if (!app || !this.isAllowed(app.name)) throw new InvalidInput(`application ${id} is not a registered integration`);
+    if (!app.connectedAt) throw new Unauthorized(`application ${id} has not connected: call POST /connect first`);
     return app;
   }
 }

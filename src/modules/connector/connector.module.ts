@@ -1,4 +1,5 @@
 import { Module } from '@nestjs/common';
+import { SearchModule } from '../search/search.module';
 import { AssetsModule } from '../assets/assets.module';
 import { SystemModule } from '../system/system.module';
 import { ConnectHandler } from './commands/connect.command';
@@ -9,6 +10,7 @@ import { TrackHandler } from './commands/track.command';
 import { ConnectedApplicationGuard } from './connected-application.guard';
 import { ConnectedApplications } from './connected-applications';
 import { ConnectorController } from './connector.controller';
+import { ConnectorWriter } from './connector.writer';
 import { OsIdentity } from './os-identity';
 import { SuggestHandler } from './queries/suggest.query';
 
@@ -21,8 +23,8 @@ const queryHandlers = [SuggestHandler];
  * snippet should be reused or saved. Assets are created through CreateAssetCommand.
  */
 @Module({
-  imports: [SystemModule, AssetsModule],
+  imports: [SystemModule, AssetsModule, SearchModule],
   controllers: [ConnectorController],
-  providers: [ConnectedApplications, ConnectedApplicationGuard, OsIdentity, ...commandHandlers, ...queryHandlers],
+  providers: [ConnectedApplications, ConnectedApplicationGuard, ConnectorWriter, OsIdentity, ...commandHandlers, ...queryHandlers],
 })
 export class ConnectorModule {}

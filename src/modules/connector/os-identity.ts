@@ -1,6 +1,5 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { Database } from '../../common/database/database.service';
-import { stableId } from '../system/stable-id';
+import { Settings } from '../../common/database/settings';
 
 const OS_ID_KEY = 'os.id';
 
@@ -9,13 +8,13 @@ const OS_ID_KEY = 'os.id';
 export class OsIdentity implements OnApplicationBootstrap {
   private osId: string;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly settings: Settings) {}
 
   get id(): string {
     return this.osId;
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.osId = await stableId(this.db, OS_ID_KEY);
+    this.osId = await this.settings.stableId(OS_ID_KEY);
   }
 }

@@ -10,8 +10,9 @@ import { RangeEntity } from './range.entity';
 /*
  * Join rows between a conversation and what it is linked to. One row is both sides of
  * the link: the conversation lists it, the other side's listing (GET /asset/{asset}/
- * conversations, ...) reads the same row. The records on the other side belong to other
- * modules (assets, websites, workstream summaries) and are only read here.
+ * conversations, ...) reads the same row. The records on the other side that belong to the
+ * assets module (assets, websites, workstream summaries) are referenced here for the foreign
+ * keys only: they are read through its AssetReader by the ids of these rows, never joined.
  */
 
 @Entity('conversation_assets')

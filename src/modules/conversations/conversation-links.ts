@@ -1,10 +1,4 @@
-import { NotFoundException } from '@nestjs/common';
-import { EntityManager, ObjectLiteral } from 'typeorm';
-import { AssetEntity } from '../assets/asset.entity';
-import { AssetReader } from '../assets/asset.reader';
-import { WebsiteEntity } from '../assets/website.entity';
-import { WorkstreamSummaryEntity } from '../assets/workstream-summary.entity';
-import { AnchorEntity } from './anchor.entity';
+import { ObjectLiteral } from 'typeorm';
 import {
   ConversationAnchorEntity,
   ConversationAssetEntity,
@@ -13,8 +7,6 @@ import {
   ConversationWebsiteEntity,
   ConversationWorkstreamSummaryEntity,
 } from './conversation-link.entity';
-import { ConversationMessageEntity } from './conversation-message.entity';
-import { RangeEntity } from './range.entity';
 
 /** What a conversation can be linked to, each through its own join table. */
 export type LinkKind = 'anchor' | 'asset' | 'website' | 'workstream_summary' | 'range' | 'message';
@@ -23,37 +15,22 @@ export interface LinkSpec {
   /** The join entity; its key columns are `conversationId` and `column`. */
   join: new () => ObjectLiteral;
   column: string;
+  /** What the other side is called in messages ("anchor 42 not found"). */
   what: string;
-  /** 404 when the other side does not exist; `forLink` also refuses what can no longer be linked (410). */
-  check(em: EntityManager, id: string, forLink: boolean, assets: AssetReader): Promise<void>;
 }
 
-function exists(entity: new () => ObjectLiteral, what: string): LinkSpec['check'] {
-  return async (em, id) => {
-    if (!(await em.exists(entity, { where: { id } }))) throw new NotFoundException(`${what} ${id} not found`);
-  };
-}
-
+/**
+ * The join table of each kind of link. Whether the other side exists is asked of its owner
+ * (ConversationReader.requireLinkTarget): anchors, ranges and messages are this module's,
+ * assets, websites and workstream summaries the assets module's.
+ */
 export const LINKS: Record<LinkKind, LinkSpec> = {
-  anchor: { join: ConversationAnchorEntity, column: 'anchorId', what: 'anchor', check: exists(AnchorEntity, 'anchor') },
-  asset: {
-    join: ConversationAssetEntity,
-    column: 'assetId',
-    what: 'asset',
-    check: async (em, id, forLink, assets) => {
-      if (forLink) await assets.require(em, id);
-      else if (!(await em.exists(AssetEntity, { where: { id } }))) throw new NotFoundException(`asset ${id} not found`);
-    },
-  },
-  website: { join: ConversationWebsiteEntity, column: 'websiteId', what: 'website', check: exists(WebsiteEntity, 'website') },
-  workstream_summary: {
-    join: ConversationWorkstreamSummaryEntity,
-    column: 'workstreamSummaryId',
-    what: 'workstream summary',
-    check: exists(WorkstreamSummaryEntity, 'workstream summary'),
-  },
-  range: { join: ConversationGroundingRangeEntity, column: 'rangeId', what: 'range', check: exists(RangeEntity, 'range') },
-  message: { join: ConversationGroundingMessageEntity, column: 'messageId', what: 'message', check: exists(ConversationMessageEntity, 'message') },
+  anchor: { join: ConversationAnchorEntity, column: 'anchorId', what: 'anchor' },
+  asset: { join: ConversationAssetEntity, column: 'assetId', what: 'asset' },
+  website: { join: ConversationWebsiteEntity, column: 'websiteId', what: 'website' },
+  workstream_summary: { join: ConversationWorkstreamSummaryEntity, column: 'workstreamSummaryId', what: 'workstream summary' },
+  range: { join: ConversationGroundingRangeEntity, column: 'rangeId', what: 'range' },
+  message: { join: ConversationGroundingMessageEntity, column: 'messageId', what: 'message' },
 };
 
 /** Every join entity, for removing all of a conversation's links at once. */

@@ -31,7 +31,10 @@ export class ConversationController {
 
   @Post('update')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'conversationUpdate', summary: 'Update a conversation from the whole Conversation (name, type, favorited, annotations, message order)' })
+  @ApiOperation({
+    operationId: 'conversationUpdate',
+    summary: 'Update a conversation from the whole Conversation (name, type, favorited, annotations, message order)',
+  })
   @ApiBody({ type: ConversationDto, required: false })
   update(@Body() conversation: ConversationDto, @Flag('transferables') transferables?: boolean): Promise<ConversationWire> {
     void transferables;
@@ -47,7 +50,10 @@ export class ConversationController {
 
   @Get(':conversation/messages')
   @ApiOperation({ operationId: 'conversationSpecificConversationMessages', summary: 'The messages of a conversation, in thread order' })
-  messages(@Param('conversation', uuidParam('conversation')) conversation: string, @Flag('transferables') transferables?: boolean): Promise<ConversationMessagesWire> {
+  messages(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<ConversationMessagesWire> {
     return this.queries.execute(new GetConversationMessagesQuery(conversation, withContent(transferables)));
   }
 
@@ -63,7 +69,10 @@ export class ConversationController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'conversationSummarize', summary: 'Summarize a conversation (or the given messages) into a SUMMARY annotation' })
   @ApiBody({ type: ConversationSummarizeInputDto, required: false })
-  summarize(@Param('conversation', uuidParam('conversation')) conversation: string, @Body() input: ConversationSummarizeInputDto): Promise<ConversationSummarizeOutputWire> {
+  summarize(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Body() input: ConversationSummarizeInputDto,
+  ): Promise<ConversationSummarizeOutputWire> {
     return this.commands.execute(new SummarizeConversationCommand(conversation, input));
   }
 
@@ -160,7 +169,10 @@ export class ConversationController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'conversationAssociateWorkstreamSummary', summary: 'Link a workstream summary' })
   @ApiNoContentResponse({ description: 'linked' })
-  linkWorkstreamSummary(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('workstream_summary') workstreamSummary: string): Promise<void> {
+  linkWorkstreamSummary(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('workstream_summary') workstreamSummary: string,
+  ): Promise<void> {
     return this.link(conversation, 'workstream_summary', workstreamSummary, true);
   }
 
@@ -168,7 +180,10 @@ export class ConversationController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'conversationDisassociateWorkstreamSummary', summary: 'Unlink a workstream summary' })
   @ApiNoContentResponse({ description: 'unlinked' })
-  unlinkWorkstreamSummary(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('workstream_summary') workstreamSummary: string): Promise<void> {
+  unlinkWorkstreamSummary(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('workstream_summary') workstreamSummary: string,
+  ): Promise<void> {
     return this.link(conversation, 'workstream_summary', workstreamSummary, false);
   }
 

@@ -1,8 +1,8 @@
-import { GoneException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull } from 'typeorm';
+import { chunks } from '../../common/database/chunks';
+import { Gone, NotFound } from '../../common/errors/domain-errors';
 import { AssetReader } from '../assets/asset.reader';
-import { AssetEntity } from '../assets/asset.entity';
-import { WebsiteEntity } from '../assets/website.entity';
 import { AnchorEntity } from './anchor.entity';
 import { ConversationAnnotationEntity } from './conversation-annotation.entity';
 import {
@@ -13,18 +13,11 @@ import {
   ConversationWebsiteEntity,
   ConversationWorkstreamSummaryEntity,
 } from './conversation-link.entity';
+import { LINKS, LinkKind } from './conversation-links';
 import { ConversationMessageEntity } from './conversation-message.entity';
 import { ConversationEntity } from './conversation.entity';
+import { RangeEntity } from './range.entity';
 import { ConversationAggregate } from './wire/conversation.wire';
-
-/** SQLite allows 32766 bound parameters; stay far below for IN (...) lists. */
-const CHUNK = 500;
-
-function chunks<T>(items: T[]): T[][] {
-  const out: T[][] = [];
-  for (let i = 0; i < items.length; i += CHUNK) out.push(items.slice(i, i + CHUNK));
-  return out;
-}
 
 function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   const map = new Map<string, T[]>();
@@ -37,7 +30,11 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
   return map;
 }
 
-/** Loads conversations with their messages, annotations and links: a fixed number of queries per batch. */
+/**
+ * Every read of the conversations module's tables: conversations with their messages,
+ * annotations and links (a fixed number of queries per batch). What is linked from another
+ * module (assets, websites) is read through that module's AssetReader, by the ids of the links.
+ */
 @Injectable()
 export class ConversationReader {
   constructor(private readonly assets: AssetReader) {}
@@ -45,8 +42,8 @@ export class ConversationReader {
   /** The live conversation, or 404 (never existed) / 410 (deleted). */
   async require(em: EntityManager, id: string): Promise<ConversationEntity> {
     const conversation = await em.findOne(ConversationEntity, { where: { id } });
-    if (!conversation) throw new NotFoundException(`conversation ${id} not found`);
-    if (conversation.deletedAt) throw new GoneException(`conversation ${id} no longer exists`);
+    if (!conversation) throw new NotFound(`conversation ${id} not found`);
+    if (conversation.deletedAt) throw new Gone(`conversation ${id} no longer exists`);
     return conversation;
   }
 
@@ -59,9 +56,107 @@ export class ConversationReader {
     return em.find(ConversationEntity, { where: { deletedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' } });
   }
 
+  /** Ids of the live conversations, most recent first. */
+  async liveIds(em: EntityManager): Promise<string[]> {
+    const rows = await em.find(ConversationEntity, { select: { id: true }, where: { deletedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' } });
+    return rows.map((r) => r.id);
+  }
+
   /** Every message of a conversation (deleted ones too), in thread order. */
   messages(em: EntityManager, conversationId: string): Promise<ConversationMessageEntity[]> {
     return em.find(ConversationMessageEntity, { where: { conversationId }, order: { position: 'ASC', createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The messages of the given ids (of any conversation, deleted ones too), in thread order; unknown ids are left out. */
+  async messagesById(em: EntityManager, ids: string[]): Promise<ConversationMessageEntity[]> {
+    const found: ConversationMessageEntity[] = [];
+    for (const part of chunks([...new Set(ids)])) found.push(...(await em.find(ConversationMessageEntity, { where: { id: In(part) } })));
+    return found.sort((a, b) => a.position - b.position);
+  }
+
+  /** A message of a live conversation: 404 unknown, 410 when it or its conversation was deleted. */
+  async message(em: EntityManager, id: string): Promise<ConversationMessageEntity> {
+    const message = await em.findOne(ConversationMessageEntity, { where: { id } });
+    if (!message) throw new NotFound(`message ${id} not found`);
+    await this.require(em, message.conversationId);
+    if (message.deletedAt) throw new Gone(`message ${id} no longer exists`);
+    return message;
+  }
+
+  /** A conversation's annotations. */
+  annotations(em: EntityManager, conversationId: string): Promise<ConversationAnnotationEntity[]> {
+    return em.find(ConversationAnnotationEntity, { where: { conversationId } });
+  }
+
+  /** An annotation of a live conversation, or null. */
+  async annotation(em: EntityManager, id: string): Promise<ConversationAnnotationEntity | null> {
+    const annotation = await em.findOne(ConversationAnnotationEntity, { where: { id } });
+    if (!annotation) return null;
+    const conversation = await em.findOne(ConversationEntity, { where: { id: annotation.conversationId } });
+    return conversation && !conversation.deletedAt ? annotation : null;
+  }
+
+  /** An anchor, or 404. */
+  async anchor(em: EntityManager, id: string): Promise<AnchorEntity> {
+    const anchor = await em.findOne(AnchorEntity, { where: { id } });
+    if (!anchor) throw new NotFound(`anchor ${id} not found`);
+    return anchor;
+  }
+
+  /** The earliest anchor of a path and type, if there is one. */
+  anchorOfPath(em: EntityManager, fullpath: string, type: string): Promise<AnchorEntity | null> {
+    return em.findOne(AnchorEntity, { where: { fullpath, type }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** The paths of the given anchors, in order; 404 for an unknown one. */
+  async anchorPaths(em: EntityManager, ids: string[]): Promise<string[]> {
+    const anchors: AnchorEntity[] = [];
+    for (const part of chunks([...new Set(ids)])) anchors.push(...(await em.find(AnchorEntity, { where: { id: In(part) } })));
+    const byId = new Map(anchors.map((a) => [a.id, a.fullpath]));
+    const missing = ids.find((id) => !byId.has(id));
+    if (missing) throw new NotFound(`anchor ${missing} not found`);
+    return ids.map((id) => byId.get(id)!);
+  }
+
+  /**
+   * 404 when the other side of a link does not exist, as its owner says (anchors, ranges and
+   * messages are this module's; assets, websites and workstream summaries the assets module's);
+   * `forLink` also refuses an asset that can no longer be linked (410 once deleted).
+   */
+  async requireLinkTarget(em: EntityManager, kind: LinkKind, id: string, forLink: boolean): Promise<void> {
+    if (kind === 'asset' && forLink) {
+      await this.assets.require(em, id);
+      return;
+    }
+    let found: boolean;
+    if (kind === 'asset') found = await this.assets.exists(em, id);
+    else if (kind === 'website' || kind === 'workstream_summary') found = await this.assets.linkTargetExists(em, kind, id);
+    else if (kind === 'anchor') found = await em.exists(AnchorEntity, { where: { id } });
+    else if (kind === 'range') found = await em.exists(RangeEntity, { where: { id } });
+    else found = await em.exists(ConversationMessageEntity, { where: { id } });
+    if (!found) throw new NotFound(`${LINKS[kind].what} ${id} not found`);
+  }
+
+  /** The ids of the assets a conversation is linked to. */
+  async linkedAssetIds(em: EntityManager, conversationId: string): Promise<string[]> {
+    return (await em.find(ConversationAssetEntity, { select: { assetId: true }, where: { conversationId } })).map((l) => l.assetId);
+  }
+
+  /** The ids of the conversations linked to an asset. */
+  async conversationIdsLinkedTo(em: EntityManager, assetId: string): Promise<string[]> {
+    return (await em.find(ConversationAssetEntity, { where: { assetId } })).map((l) => l.conversationId);
+  }
+
+  /** The other conversations grounded in messages of this one. */
+  async groundedIn(em: EntityManager, conversationId: string): Promise<string[]> {
+    const rows = await em
+      .createQueryBuilder(ConversationGroundingMessageEntity, 'g')
+      .innerJoin(ConversationMessageEntity, 'm', 'm.id = g.message_id')
+      .where('m.conversation_id = :conversationId', { conversationId })
+      .andWhere('g.conversation_id <> :conversationId', { conversationId })
+      .select('DISTINCT g.conversation_id', 'id')
+      .getRawMany<{ id: string }>();
+    return rows.map((r) => r.id);
   }
 
   /** Live conversations linked to a (live) asset, most recent first. */
@@ -97,7 +192,7 @@ export class ConversationReader {
       });
       const a = await em.find(ConversationAnnotationEntity, { where, order: { createdAt: 'ASC', id: 'ASC' } });
       const as = await em.find(ConversationAssetEntity, { where, order });
-      const w = await em.find(ConversationWebsiteEntity, { where, relations: { website: true }, order });
+      const w = await em.find(ConversationWebsiteEntity, { where, order });
       const an = await em.find(ConversationAnchorEntity, { where, relations: { anchor: true }, order });
       const s = await em.find(ConversationWorkstreamSummaryEntity, { where, order });
       const r = await em.find(ConversationGroundingRangeEntity, { where, order });
@@ -112,11 +207,23 @@ export class ConversationReader {
       groundingLinks.push(...g);
     }
 
-    // Linked assets, as the assets module renders them; a deleted asset is no longer linked.
-    const assetIds = [...new Set(assetLinks.map((l) => l.assetId))];
-    const liveAssets: AssetEntity[] = [];
-    for (const ids of chunks(assetIds)) liveAssets.push(...(await em.find(AssetEntity, { where: { id: In(ids), deletedAt: IsNull() } })));
-    const assetById = new Map((await this.assets.aggregates(em, liveAssets)).map((a) => [a.asset.id, a]));
+    // Linked assets and websites, as the assets module reads them; a deleted asset is no longer linked.
+    const assetById = new Map(
+      (
+        await this.assets.liveAggregates(
+          em,
+          assetLinks.map((l) => l.assetId),
+        )
+      ).map((a) => [a.asset.id, a]),
+    );
+    const websiteById = new Map(
+      (
+        await this.assets.websites(
+          em,
+          websiteLinks.map((l) => l.websiteId),
+        )
+      ).map((w) => [w.id, w]),
+    );
 
     const messagesOf = groupBy(messages, (m) => m.conversationId);
     const annotationsOf = groupBy(annotations, (a) => a.conversationId);
@@ -131,7 +238,7 @@ export class ConversationReader {
       messages: messagesOf.get(conversation.id) ?? [],
       annotations: annotationsOf.get(conversation.id) ?? [],
       assets: (assetsOf.get(conversation.id) ?? []).flatMap((l) => assetById.get(l.assetId) ?? []),
-      websites: (websitesOf.get(conversation.id) ?? []).map((l): WebsiteEntity => l.website),
+      websites: (websitesOf.get(conversation.id) ?? []).flatMap((l) => websiteById.get(l.websiteId) ?? []),
       anchors: (anchorsOf.get(conversation.id) ?? []).map((l): AnchorEntity => l.anchor),
       summaryIds: (summariesOf.get(conversation.id) ?? []).map((l) => l.workstreamSummaryId),
       rangeIds: (rangesOf.get(conversation.id) ?? []).map((l) => l.rangeId),

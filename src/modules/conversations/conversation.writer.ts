@@ -1,9 +1,15 @@
-import { BadRequestException, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EntityManager } from 'typeorm';
+import { EntityManager, In, IsNull } from 'typeorm';
+import { chunks } from '../../common/database/chunks';
+import { InvalidInput } from '../../common/errors/domain-errors';
 import { nowIso } from '../../common/wire/common.wire';
+import { AnchorEntity } from './anchor.entity';
 import { ConversationAnnotationEntity } from './conversation-annotation.entity';
+import { ConversationAssetEntity, ConversationGroundingMessageEntity } from './conversation-link.entity';
+import { JOIN_ENTITIES, LINKS, LinkKind } from './conversation-links';
 import { ConversationMessageEntity } from './conversation-message.entity';
+import { ConversationEntity } from './conversation.entity';
 
 export interface MessageInput {
   role: string;
@@ -19,16 +25,64 @@ export interface AnnotationInput {
 }
 
 export function checkText(text: string, what: string): string {
-  if (text.includes('\u0000')) throw new BadRequestException(`${what} must not contain NUL characters`);
+  if (text.includes('\u0000')) throw new InvalidInput(`${what} must not contain NUL characters`);
   return text;
 }
 
 /**
- * Writes messages and annotations inside the caller's transaction. Exported for the QGPT
- * stream, which stores each question and answer as messages of a conversation.
+ * Every write to the conversations module's tables, inside the caller's transaction (commands
+ * run it through ConversationUnitOfWork): conversations, their messages, annotations, anchors
+ * and the join rows of their links (one row is both sides of a link).
  */
 @Injectable()
 export class ConversationWriter {
+  /** A new conversation's row (its messages and links refer to it: write it first). */
+  async insertConversation(em: EntityManager, row: ConversationEntity): Promise<void> {
+    await em.insert(ConversationEntity, row);
+  }
+
+  /** The conversation's own fields (name, type, favorited, updated). */
+  async updateConversation(
+    em: EntityManager,
+    id: string,
+    changes: Partial<Pick<ConversationEntity, 'name' | 'type' | 'favorited' | 'updatedAt'>>,
+  ): Promise<void> {
+    await em.update(ConversationEntity, { id }, changes);
+  }
+
+  /** Names a conversation that has no name yet (a chat is named after its first question); a name given meanwhile wins. */
+  async nameIfUnnamed(em: EntityManager, conversationId: string, name: string): Promise<void> {
+    if (name) await em.update(ConversationEntity, { id: conversationId, name: IsNull() }, { name });
+  }
+
+  /** Adds to the named counters (entity properties) in one relative UPDATE: concurrent increments add up instead of overwriting each other. */
+  async incrementScores(em: EntityManager, id: string, counters: Record<string, number>): Promise<void> {
+    const metadata = em.connection.getMetadata(ConversationEntity);
+    const set = Object.fromEntries(
+      Object.entries(counters).map(([property, by]) => [property, () => `"${metadata.findColumnWithPropertyName(property)!.databaseName}" + ${by}`]),
+    );
+    await em.createQueryBuilder().update(ConversationEntity).set(set).where('id = :id', { id }).execute();
+  }
+
+  /**
+   * Empties a deleted conversation: its messages (and the grounding other conversations drew
+   * from them), annotations and links, both sides (the join rows are the links); keeps its row as
+   * a tombstone, so later reads answer 410.
+   */
+  async tombstone(em: EntityManager, id: string): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .delete()
+      .from(ConversationGroundingMessageEntity)
+      .where(`message_id IN (SELECT id FROM conversation_messages WHERE conversation_id = :conversationId)`, { conversationId: id })
+      .execute();
+    for (const entity of JOIN_ENTITIES) await em.delete(entity, { conversationId: id });
+    await em.delete(ConversationAnnotationEntity, { conversationId: id });
+    await em.delete(ConversationMessageEntity, { conversationId: id });
+    const now = nowIso();
+    await em.update(ConversationEntity, { id }, { deletedAt: now, updatedAt: now, name: null });
+  }
+
   /** Appends messages after the conversation's last one; returns them in order. */
   async addMessages(em: EntityManager, conversationId: string, inputs: MessageInput[]): Promise<ConversationMessageEntity[]> {
     if (inputs.length === 0) return [];
@@ -39,19 +93,31 @@ export class ConversationWriter {
       .getRawOne<{ max: number | string | null }>();
     let position = last?.max === null || last?.max === undefined ? 0 : Number(last.max) + 1;
     const now = nowIso();
-    const rows: ConversationMessageEntity[] = inputs.map((input) => ({
-      id: randomUUID(),
-      conversationId,
-      position: position++,
-      role: input.role,
-      text: checkText(input.text, 'message text'),
-      sentiment: input.sentiment ?? null,
-      createdAt: input.createdAt ?? now,
-      updatedAt: now,
-      deletedAt: null,
-    }) as ConversationMessageEntity);
+    const rows: ConversationMessageEntity[] = inputs.map(
+      (input) =>
+        ({
+          id: randomUUID(),
+          conversationId,
+          position: position++,
+          role: input.role,
+          text: checkText(input.text, 'message text'),
+          sentiment: input.sentiment ?? null,
+          createdAt: input.createdAt ?? now,
+          updatedAt: now,
+          deletedAt: null,
+        }) as ConversationMessageEntity,
+    );
     for (const row of rows) await em.insert(ConversationMessageEntity, row);
     return rows;
+  }
+
+  /** A message's text, place in the thread or deletion (a tombstone: `deletedAt`). */
+  async updateMessage(
+    em: EntityManager,
+    id: string,
+    patch: Partial<Pick<ConversationMessageEntity, 'text' | 'position' | 'deletedAt' | 'updatedAt'>>,
+  ): Promise<void> {
+    await em.update(ConversationMessageEntity, { id }, patch);
   }
 
   async addAnnotation(em: EntityManager, conversationId: string, input: AnnotationInput): Promise<ConversationAnnotationEntity> {
@@ -67,5 +133,44 @@ export class ConversationWriter {
     } as ConversationAnnotationEntity;
     await em.insert(ConversationAnnotationEntity, row);
     return row;
+  }
+
+  async updateAnnotation(em: EntityManager, id: string, patch: Pick<ConversationAnnotationEntity, 'text' | 'type' | 'updatedAt'>): Promise<void> {
+    await em.update(ConversationAnnotationEntity, { id }, patch);
+  }
+
+  async deleteAnnotations(em: EntityManager, ids: string[]): Promise<void> {
+    for (const part of chunks(ids)) await em.delete(ConversationAnnotationEntity, { id: In(part) });
+  }
+
+  /** A new anchor (a file or directory). */
+  async insertAnchor(em: EntityManager, row: AnchorEntity): Promise<void> {
+    await em.insert(AnchorEntity, row);
+  }
+
+  /** Links the conversation and a record (the caller knows they are not linked yet). */
+  async link(em: EntityManager, kind: LinkKind, conversationId: string, targetId: string, createdAt: string): Promise<void> {
+    const spec = LINKS[kind];
+    await em.insert(spec.join, { conversationId, [spec.column]: targetId, createdAt });
+  }
+
+  /**
+   * Links (`link` true) or unlinks the conversation and a record, the conversation's `updated`
+   * set; false when it already was so (nothing written).
+   */
+  async changeLink(em: EntityManager, kind: LinkKind, conversationId: string, targetId: string, link: boolean): Promise<boolean> {
+    const spec = LINKS[kind];
+    const key = { conversationId, [spec.column]: targetId };
+    if ((await em.exists(spec.join, { where: key })) === link) return false;
+    const now = nowIso();
+    if (link) await this.link(em, kind, conversationId, targetId, now);
+    else await em.delete(spec.join, key);
+    await em.update(ConversationEntity, { id: conversationId }, { updatedAt: now });
+    return true;
+  }
+
+  /** Removes every conversation's link to an asset. */
+  async removeAssetLinks(em: EntityManager, assetId: string): Promise<void> {
+    await em.delete(ConversationAssetEntity, { assetId });
   }
 }

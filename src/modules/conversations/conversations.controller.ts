@@ -21,7 +21,10 @@ export class ConversationsController {
 
   @Post('create')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'conversationsCreateSpecificConversation', summary: 'Create a conversation (type, name, initial messages, annotations, links, anchors)' })
+  @ApiOperation({
+    operationId: 'conversationsCreateSpecificConversation',
+    summary: 'Create a conversation (type, name, initial messages, annotations, links, anchors)',
+  })
   @ApiBody({ type: SeededConversationDto, required: false })
   create(@Body() seed: SeededConversationDto, @Flag('transferables') transferables?: boolean): Promise<ConversationWire> {
     void transferables;
@@ -37,7 +40,10 @@ export class ConversationsController {
 
   @Post(':conversation/delete')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'conversationsDeleteSpecificConversation', summary: 'Delete a conversation with its messages and links (later reads answer 410)' })
+  @ApiOperation({
+    operationId: 'conversationsDeleteSpecificConversation',
+    summary: 'Delete a conversation with its messages and links (later reads answer 410)',
+  })
   @ApiNoContentResponse({ description: 'deleted' })
   delete(@Param('conversation', uuidParam('conversation')) conversation: string): Promise<void> {
     return this.commands.execute(new DeleteConversationCommand(conversation));

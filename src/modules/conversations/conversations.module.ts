@@ -1,7 +1,12 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '../../common/events/events.module';
+import { ConversationUnitOfWork } from './conversation-unit-of-work';
 import { AssetsModule } from '../assets/assets.module';
 import { AssetConversationsController } from './asset-conversations.controller';
+import { AddMessageHandler } from './commands/add-message.command';
 import { ChangeConversationLinkHandler } from './commands/change-conversation-link.command';
+import { ChangeMessageHandler } from './commands/change-message.command';
+import { CreateAnchorHandler } from './commands/create-anchor.command';
 import { CreateConversationFromAssetHandler } from './commands/create-conversation-from-asset.command';
 import { CreateConversationHandler } from './commands/create-conversation.command';
 import { DeleteConversationHandler } from './commands/delete-conversation.command';
@@ -13,8 +18,13 @@ import { ConversationController } from './conversation.controller';
 import { ConversationReader } from './conversation.reader';
 import { ConversationWriter } from './conversation.writer';
 import { ConversationsController } from './conversations.controller';
+import { MessagesController } from './messages.controller';
+import { RecordsController } from './records.controller';
 import { RemoveDeletedAssetLinksHandler } from './events/remove-deleted-asset-links.handler';
+import { GetAnchorHandler } from './queries/get-anchor.query';
+import { GetAnnotationHandler } from './queries/get-annotation.query';
 import { GetConversationMessagesHandler } from './queries/get-conversation-messages.query';
+import { GetMessageHandler } from './queries/get-message.query';
 import { GetConversationHandler } from './queries/get-conversation.query';
 import { ListAssetConversationsHandler } from './queries/list-asset-conversations.query';
 import { ListConversationIdentifiersHandler } from './queries/list-conversation-identifiers.query';
@@ -29,6 +39,9 @@ const commandHandlers = [
   SummarizeConversationHandler,
   IncrementConversationScoresHandler,
   ChangeConversationLinkHandler,
+  ChangeMessageHandler,
+  AddMessageHandler,
+  CreateAnchorHandler,
 ];
 const queryHandlers = [
   GetConversationHandler,
@@ -36,13 +49,16 @@ const queryHandlers = [
   ListConversationIdentifiersHandler,
   GetConversationMessagesHandler,
   ListAssetConversationsHandler,
+  GetMessageHandler,
+  GetAnnotationHandler,
+  GetAnchorHandler,
 ];
 const eventHandlers = [RemoveDeletedAssetLinksHandler];
 
 @Module({
-  imports: [AssetsModule],
-  controllers: [ConversationsController, ConversationController, AssetConversationsController],
-  providers: [ConversationReader, ConversationWriter, ...commandHandlers, ...queryHandlers, ...eventHandlers],
-  exports: [ConversationReader, ConversationWriter],
+  imports: [EventsModule, AssetsModule],
+  controllers: [ConversationsController, ConversationController, AssetConversationsController, MessagesController, RecordsController],
+  providers: [ConversationReader, ConversationWriter, ConversationUnitOfWork, ...commandHandlers, ...queryHandlers, ...eventHandlers],
+  exports: [ConversationReader],
 })
 export class ConversationsModule {}

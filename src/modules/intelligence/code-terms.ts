@@ -1,4 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { outlineCode } from './text/code-outline';
+import { TEXT_LANGUAGE, knownLanguageName } from './text/language-names';
 
 /**
  * Key terms, names and language labels of a snippet, by plain counting (no model):
@@ -34,22 +36,15 @@ const KEYWORDS = new Set(
   having not null primary key references index alter drop`.split(/\s+/),
 );
 
-const LANGUAGE_NAMES: Record<string, string> = {
-  py: 'Python', ts: 'TypeScript', tsx: 'TypeScript', js: 'JavaScript', jsx: 'JavaScript', mjs: 'JavaScript', java: 'Java',
-  go: 'Go', rs: 'Rust', c: 'C', h: 'C', cpp: 'C++', cc: 'C++', hpp: 'C++', cs: 'C#', swift: 'Swift', kt: 'Kotlin',
-  rb: 'Ruby', php: 'PHP', sql: 'SQL', sh: 'Shell', bash: 'Bash', zsh: 'Zsh', bat: 'Batch', cmd: 'Batch',
-  ps1: 'PowerShell', html: 'HTML', htm: 'HTML', xml: 'XML', css: 'CSS', scss: 'SCSS', json: 'JSON', yaml: 'YAML',
-  yml: 'YAML', toml: 'TOML', md: 'Markdown', markdown: 'Markdown', tex: 'LaTeX', r: 'R', dart: 'Dart', lua: 'Lua',
-  pl: 'Perl', pm: 'Perl', hs: 'Haskell', scala: 'Scala', erl: 'Erlang', ex: 'Elixir', exs: 'Elixir', clj: 'Clojure',
-  dockerfile: 'Dockerfile', txt: 'Text', text: 'Text', vue: 'Vue', svelte: 'Svelte', groovy: 'Groovy', m: 'Objective-C',
-  jl: 'Julia', zig: 'Zig', sol: 'Solidity', tf: 'Terraform', hcl: 'HCL', ini: 'INI', csv: 'CSV', nim: 'Nim', elm: 'Elm',
-  ml: 'OCaml', fs: 'F#', vba: 'VBA', coffee: 'CoffeeScript', matlab: 'MATLAB',
-};
-
-/** Human name of a classification code (`py` -> `Python`); undefined for codes without one. */
+/**
+ * A label of a classification code (`py` -> `Python`, `hljs-elixir` -> `elixir`), or undefined
+ * for a code without one: names, tags, descriptions and exports show a language only when it has
+ * a label. The names come from the one table (text/language-names.ts).
+ */
 export function languageName(code: string | undefined): string | undefined {
   if (!code) return undefined;
-  if (LANGUAGE_NAMES[code]) return LANGUAGE_NAMES[code];
+  const known = knownLanguageName(code);
+  if (known) return known;
   if (code.startsWith('hljs-')) return code.slice(5);
   return undefined;
 }
@@ -88,7 +83,10 @@ const DEFINITIONS: Array<[RegExp, string]> = [
   [/\bfun\s+([A-Za-z_]\w*)/g, 'function'],
   [/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>/g, 'function'],
   [/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?function\b/g, 'function'],
-  [/^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|virtual|override|async|synchronized)\s+)+[\w<>[\],.?]+\s+([A-Za-z_]\w*)\s*\(/gm, 'method'],
+  [
+    /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|virtual|override|async|synchronized)\s+)+[\w<>[\],.?]+\s+([A-Za-z_]\w*)\s*\(/gm,
+    'method',
+  ],
   [/\bcreate\s+(?:or\s+replace\s+)?(?:table|view|function|procedure)\s+(?:if\s+not\s+exists\s+)?[`"[]?([A-Za-z_][\w.]*)/gi, 'table'],
 ];
 
@@ -173,9 +171,59 @@ export function suggestName(text: string, language?: string): string | undefined
 export function suggestTags(text: string, language: string | undefined, limit = 5): string[] {
   const tags: string[] = [];
   const label = languageName(language);
-  if (label && label !== 'Text') tags.push(label.toLowerCase());
+  if (label && label !== TEXT_LANGUAGE) tags.push(label.toLowerCase());
   for (const term of keyTerms(text, limit)) if (tags.length < limit && !tags.includes(term)) tags.push(term);
   return tags;
+}
+
+const MAX_DESCRIPTION = 200;
+
+/** The first sentence of a comment or docstring, if it reads like one. */
+function leadSentence(comment: string | undefined): string | undefined {
+  const flat = comment?.replace(/\s+/g, ' ').trim();
+  if (!flat || !/[A-Za-z]{3}/.test(flat)) return undefined;
+  // A sentence ends at . ! ? before a capital (or the end): "Return n! computed iteratively." is one sentence.
+  const sentence = /^(.{8,}?[.!?])(?=\s+[A-Z0-9`"'(]|\s*$)/.exec(flat)?.[1] ?? flat;
+  return sentence.length <= 120 ? sentence.replace(/[.!?]$/, '') : `${sentence.slice(0, 119).trimEnd()}…`;
+}
+
+/** Prose shorter than this says all there is to say about itself: a description would repeat it. */
+const MIN_DESCRIBED_WORDS = 4;
+
+/**
+ * One line saying what a snippet is, from the snippet itself: its language and what it defines,
+ * with the lead sentence of its own first comment or docstring ("Python function `fib`: Return
+ * the n-th Fibonacci number."); for prose, its length and key terms; nothing for a few words of
+ * prose. Never the content repeated.
+ */
+export function describeSnippet(text: string, generic: string, specific: string | undefined): string | undefined {
+  const label = languageName(specific);
+  const lines = text.split('\n').filter((l) => l.trim()).length;
+  if (generic !== 'CODE') {
+    const words = text.split(/\s+/).filter(Boolean).length;
+    if (words < MIN_DESCRIBED_WORDS) return undefined;
+    const about = keyTerms(text, 3);
+    const kind = label && label !== TEXT_LANGUAGE ? `${label} note` : 'Note';
+    return clipTo(`${kind} of ${words} ${words === 1 ? 'word' : 'words'}${about.length ? ` about ${about.join(', ')}` : ''}.`, MAX_DESCRIPTION);
+  }
+  const outline = outlineCode(text.slice(0, 100_000));
+  const lead = leadSentence(outline.comments[0]);
+  const language = label && label !== TEXT_LANGUAGE ? `${label} ` : '';
+  const defs = outline.definitions;
+  let what: string;
+  if (defs.length) {
+    const shown = defs.slice(0, 2).map((d) => `${d.kind} \`${d.name}\``);
+    const more = defs.length - shown.length;
+    what = `${language}${more > 0 ? `${shown.join(', ')} and ${more} more ${more === 1 ? 'definition' : 'definitions'}` : shown.join(' and ')}`;
+  } else {
+    const uses = outline.imports.slice(0, 2).map((i) => `\`${i}\``);
+    what = `${lines}-line ${language}snippet${uses.length ? ` using ${uses.join(' and ')}` : ''}`;
+  }
+  return clipTo(`${what.charAt(0).toUpperCase()}${what.slice(1)}${lead ? `: ${lead}` : ''}.`, MAX_DESCRIPTION);
+}
+
+function clipTo(text: string, max: number): string {
+  return text.length <= max ? text : `${text.slice(0, max - 1).trimEnd()}…`;
 }
 
 /** The functions above as an injectable, for handlers. */
@@ -184,5 +232,6 @@ export class CodeTerms {
   keyTerms = keyTerms;
   suggestName = suggestName;
   suggestTags = suggestTags;
+  describeSnippet = describeSnippet;
   languageName = languageName;
 }

@@ -100,7 +100,12 @@ export class LanguageDetector implements OnApplicationShutdown {
     const g: Scores = mode === 'hljs' ? new Map() : await this.guesslang(text);
     let h: Scores = new Map();
     if (mode !== 'guesslang') {
-      const shortlist = mode === 'blend' && weights.shortlist > 0 && g.size ? ranked(g).slice(0, weights.shortlist).map(([c]) => c) : undefined;
+      const shortlist =
+        mode === 'blend' && weights.shortlist > 0 && g.size
+          ? ranked(g)
+              .slice(0, weights.shortlist)
+              .map(([c]) => c)
+          : undefined;
       h = hljsScores(hljsRelevance(head(text, HLJS_MAX_CHARS), shortlist), weights.hljsPower);
     }
     const scores = blendScores(g, h, weights);

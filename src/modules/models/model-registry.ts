@@ -1,10 +1,12 @@
 import { isUUID } from 'class-validator';
-import { BadRequestException, Inject, Injectable, Logger, NotFoundException, OnApplicationShutdown } from '@nestjs/common';
+import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../../common/config/app-config';
+import { InvalidInput, NotFound } from '../../common/errors/domain-errors';
 import { DiscoveredModel, MODEL_PROVIDERS, ModelProvider, ProviderKind } from '../intelligence/providers/model-provider';
-import { OFFLINE_UNIQUE } from '../intelligence/providers/offline.provider';
-import { modelId } from './model-ids';
+import { OFFLINE_NAME, OFFLINE_UNIQUE } from '../intelligence/providers/offline.provider';
+import { CLIENT_MODELS, CLIENT_MODEL_NAMESPACE, ClientModel } from './client-models';
+import { derivedId } from '../../common/wire/derived-id';
 import { ModelEntity } from './model.entity';
 import { ModelStore } from './model.store';
 
@@ -37,6 +39,11 @@ export interface ResolvedModel {
   offline: boolean;
   systemPrompt: string | null;
   generation: ModelParameters;
+  /**
+   * The model the request named, when another one answers in its place (a client model no
+   * configured provider serves, answered by the default model): answers say so.
+   */
+  standsInFor?: string;
 }
 
 /**
@@ -66,11 +73,26 @@ export class ModelRegistry implements OnApplicationShutdown {
   }
 
   get offlineId(): string {
-    return modelId('offline', OFFLINE_UNIQUE);
+    return derivedId('offline', OFFLINE_UNIQUE);
   }
 
   /** Every model: discovered ones of reachable providers, then custom ones. A provider that is down is left out (and logged). */
   async list(): Promise<ModelView[]> {
+    const views = await this.discovered();
+    // The models the official clients name come right after the offline engine, so that a
+    // client picking the first match by `unique` always gets the stable id.
+    views.splice(1, 0, ...(await this.clientViews(views)));
+    const byId = new Map(views.map((v) => [v.id, v]));
+    const customs = (await this.store.all()).filter((r) => r.custom);
+    for (const row of customs) {
+      const base = row.baseModelId ? byId.get(row.baseModelId) : views.find((v) => v.provider === row.provider && v.unique === row.unique);
+      views.push(this.customView(row, base));
+    }
+    return views;
+  }
+
+  /** The models of every reachable provider (the offline engine first), recorded on first sight. */
+  private async discovered(): Promise<ModelView[]> {
     const discovered: Array<{ kind: ProviderKind; model: DiscoveredModel }> = [];
     const listed = await Promise.all(
       this.providers.map(async (p) => {
@@ -85,7 +107,7 @@ export class ModelRegistry implements OnApplicationShutdown {
     for (const { p, models } of listed) for (const model of models) discovered.push({ kind: p.kind, model });
     const rows = await this.store.recordDiscovered(
       discovered.map(({ kind, model }) => ({
-        id: modelId(kind, model.unique),
+        id: derivedId(kind, model.unique),
         provider: kind,
         unique: model.unique,
         name: model.name,
@@ -97,22 +119,15 @@ export class ModelRegistry implements OnApplicationShutdown {
         fingerprint: `discovered:${createHash('sha256').update(`${kind}:${model.unique}`).digest('hex')}`,
       })),
     );
-    const views = discovered.map(({ kind, model }) => {
-      const id = modelId(kind, model.unique);
+    return discovered.map(({ kind, model }) => {
+      const id = derivedId(kind, model.unique);
       return this.discoveredView(kind, model, rows.get(id)?.createdAt ?? new Date(0).toISOString());
     });
-    const byId = new Map(views.map((v) => [v.id, v]));
-    const customs = (await this.store.all()).filter((r) => r.custom);
-    for (const row of customs) {
-      const base = row.baseModelId ? byId.get(row.baseModelId) : views.find((v) => v.provider === row.provider && v.unique === row.unique);
-      views.push(this.customView(row, base));
-    }
-    return views;
   }
 
   private discoveredView(kind: ProviderKind, model: DiscoveredModel, created: string): ModelView {
     return {
-      id: modelId(kind, model.unique),
+      id: derivedId(kind, model.unique),
       provider: kind,
       unique: model.unique,
       name: model.name,
@@ -132,6 +147,67 @@ export class ModelRegistry implements OnApplicationShutdown {
       systemPrompt: null,
       generation: {},
     };
+  }
+
+  /**
+   * The models the official clients name (CLIENT_MODELS), each under its own stable id: the
+   * provider model of the same `unique` when one is configured, else the configured default
+   * model answers, which the description says; the flags are those of whichever runs.
+   */
+  private async clientViews(discovered: ModelView[]): Promise<ModelView[]> {
+    const rows = await this.store.recordDiscovered(
+      CLIENT_MODELS.map((m) => ({
+        id: this.clientModelId(m),
+        provider: CLIENT_MODEL_NAMESPACE,
+        unique: m.unique,
+        name: m.name,
+        custom: false,
+        baseModelId: null,
+        systemPrompt: null,
+        parameters: null,
+        seed: '{}',
+        fingerprint: `client:${m.unique}`,
+      })),
+    );
+    const fallback = await this.fallback();
+    const fallbackView = discovered.find((v) => v.id === fallback.id) ?? discovered[0];
+    return CLIENT_MODELS.map((m) => {
+      const served = this.servedBy(m, discovered);
+      const runs = served ?? fallbackView;
+      const description = served
+        ? `${m.name}, served here by ${this.byKind.get(served.provider)!.label} (its model ${served.unique}). Listed because ${m.source}.`
+        : `Not served here: no configured provider offers ${m.unique}, so requests naming this model are answered by ${fallback.name}, the configured default model, and the answer says so. ` +
+          `Listed because ${m.source}. To run the real model, point TROVE_OPENAI_URL at an OpenAI-compatible gateway that serves ${m.unique}.`;
+      return {
+        ...runs,
+        id: this.clientModelId(m),
+        unique: m.unique,
+        name: m.name,
+        description,
+        custom: false,
+        created: rows.get(this.clientModelId(m))?.createdAt ?? new Date(0).toISOString(),
+        seed: {},
+        baseModelId: null,
+        systemPrompt: null,
+        generation: {},
+      };
+    });
+  }
+
+  private clientModelId(m: ClientModel): string {
+    return derivedId(CLIENT_MODEL_NAMESPACE, m.unique);
+  }
+
+  /** The provider model (not the offline engine's) whose `unique` is the client model's. */
+  private servedBy(m: ClientModel, views: ModelView[]): ModelView | undefined {
+    return views.find((v) => !v.custom && v.provider !== 'offline' && !v.embedding && v.unique === m.unique);
+  }
+
+  /** The configured default model, or the offline engine when the default is itself an unserved client model. */
+  private async fallback(): Promise<ResolvedModel> {
+    const wanted = this.config.defaultModel;
+    const named = CLIENT_MODELS.some((m) => m.unique === wanted || m.name === wanted || this.clientModelId(m) === wanted.toLowerCase());
+    return named ? this.offline() : this.resolve(wanted);
   }
 
   private customView(row: ModelEntity, base: ModelView | undefined): ModelView {
@@ -162,19 +238,12 @@ export class ModelRegistry implements OnApplicationShutdown {
   /** The model a request names, or the configured default. Unknown models are a 404. */
   async resolve(ref?: string | null): Promise<ResolvedModel> {
     const wanted = ref?.trim() || this.config.defaultModel;
-    const offline = (): ResolvedModel => ({
-      id: this.offlineId,
-      name: 'Trove Extractive (offline)',
-      provider: this.byKind.get('offline')!,
-      unique: OFFLINE_UNIQUE,
-      offline: true,
-      systemPrompt: null,
-      generation: {},
-    });
-    if (wanted === 'offline' || wanted === `offline:${OFFLINE_UNIQUE}` || wanted === this.offlineId) return offline();
+    if (wanted === 'offline' || wanted === `offline:${OFFLINE_UNIQUE}` || wanted === this.offlineId) return this.offline();
+    const client = CLIENT_MODELS.find((m) => this.clientModelId(m) === wanted.toLowerCase() || m.name === wanted || m.unique === wanted);
+    if (client) return this.resolveClientModel(client);
     if (isUUID(wanted)) {
       const row = await this.store.one(wanted.toLowerCase());
-      if (!row) throw new NotFoundException(`model ${wanted} not found (GET /models lists the models)`);
+      if (!row) throw new NotFound(`model ${wanted} not found (GET /models lists the models)`);
       if (!row.custom) return this.direct(row.provider, row.unique, row.id, row.name);
       const base = row.baseModelId ? await this.resolve(row.baseModelId) : this.direct(row.provider, row.unique, row.id, row.name);
       return {
@@ -189,17 +258,37 @@ export class ModelRegistry implements OnApplicationShutdown {
     const prefix = colon > 0 ? wanted.slice(0, colon) : '';
     if (this.byKind.has(prefix as ProviderKind)) return this.direct(prefix, wanted.slice(colon + 1));
     const setting = { ollama: 'TROVE_OLLAMA_URL', openai: 'TROVE_OPENAI_URL', llama_cpp: 'TROVE_GGUF_PATHS' }[prefix];
-    if (setting) throw new BadRequestException(`model provider ${prefix} is not configured (set ${setting})`);
+    if (setting) throw new InvalidInput(`model provider ${prefix} is not configured (set ${setting})`);
     // A provider's own model name ("llama3.2:1b", "gpt-4o-mini"): whichever provider lists it.
-    const match = (await this.list()).find((v) => !v.custom && (v.unique === wanted || v.name === wanted));
-    if (!match) throw new NotFoundException(`model "${wanted}" not found (GET /models lists the models)`);
+    const match = (await this.discovered()).find((v) => v.unique === wanted || v.name === wanted);
+    if (!match) throw new NotFound(`model "${wanted}" not found (GET /models lists the models)`);
     return this.direct(match.provider, match.unique, match.id, match.name);
+  }
+
+  private offline(): ResolvedModel {
+    return {
+      id: this.offlineId,
+      name: OFFLINE_NAME,
+      provider: this.byKind.get('offline')!,
+      unique: OFFLINE_UNIQUE,
+      offline: true,
+      systemPrompt: null,
+      generation: {},
+    };
+  }
+
+  /** A client model: the provider model of its `unique` when one is configured, else the default model standing in for it. */
+  private async resolveClientModel(m: ClientModel): Promise<ResolvedModel> {
+    const served = this.providers.length > 1 ? this.servedBy(m, await this.discovered()) : undefined;
+    if (served) return this.direct(served.provider, m.unique, this.clientModelId(m), m.name);
+    const fallback = await this.fallback();
+    return { ...fallback, standsInFor: m.name };
   }
 
   private direct(kind: string, unique: string, id?: string, name?: string): ResolvedModel {
     const provider = this.byKind.get(kind as ProviderKind);
-    if (!provider) throw new BadRequestException(`model provider ${kind} is not configured`);
-    if (kind === 'offline') return { id: this.offlineId, name: 'Trove Extractive (offline)', provider, unique: OFFLINE_UNIQUE, offline: true, systemPrompt: null, generation: {} };
-    return { id: id ?? modelId(kind, unique), name: name ?? unique, provider, unique, offline: false, systemPrompt: null, generation: {} };
+    if (!provider) throw new InvalidInput(`model provider ${kind} is not configured`);
+    if (kind === 'offline') return this.offline();
+    return { id: id ?? derivedId(kind, unique), name: name ?? unique, provider, unique, offline: false, systemPrompt: null, generation: {} };
   }
 }

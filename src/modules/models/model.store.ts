@@ -1,22 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { EventBus } from '@nestjs/cqrs';
 import { In } from 'typeorm';
 import { Database } from '../../common/database/database.service';
-import { Outbox } from '../../common/events/outbox';
 import { nowIso } from '../../common/wire/common.wire';
 import { ModelEntity } from './model.entity';
-import { ModelChangedEvent } from './events/model-changed.event';
+import { ModelUnitOfWork } from './model-unit-of-work';
 
-/**
- * Every write to the models table, each in one Database.transaction together with its
- * change-stream outbox row (`models` topic), each followed by a ModelChangedEvent after commit.
- */
+/** Every read and write of the models table; the writes run as units of work (ModelUnitOfWork). */
 @Injectable()
 export class ModelStore {
   constructor(
     private readonly db: Database,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly uow: ModelUnitOfWork,
   ) {}
 
   all(): Promise<ModelEntity[]> {
@@ -35,7 +29,7 @@ export class ModelStore {
     const byId = new Map(known.map((r) => [r.id, r]));
     const fresh = rows.filter((r) => !byId.has(r.id));
     if (fresh.length) {
-      const inserted = await this.db.transaction(async (em) => {
+      const inserted = await this.uow.run(async ({ em, changed }) => {
         const out: ModelEntity[] = [];
         for (const row of fresh) {
           // Another request (or instance) may record the same model at the same time: the first insert wins.
@@ -46,20 +40,17 @@ export class ModelStore {
           if (stored && stored.createdAt === now) out.push(stored);
           else if (stored) byId.set(stored.id, stored);
         }
-        await this.outbox.appendMany(em, out.map((row) => ({ topic: 'models' as const, id: row.id })));
+        for (const row of out) changed({ id: row.id });
         return out;
       });
-      for (const row of inserted) {
-        byId.set(row.id, row);
-        this.events.publish(new ModelChangedEvent(row.id, false));
-      }
+      for (const row of inserted) byId.set(row.id, row);
     }
     return byId;
   }
 
   /** Creates a custom model, or returns the existing one with the same fingerprint (no duplicates). */
   async createCustom(row: Omit<ModelEntity, 'createdAt' | 'updatedAt'>): Promise<{ entity: ModelEntity; created: boolean }> {
-    const result = await this.db.transaction(async (em) => {
+    return this.uow.run(async ({ em, changed }) => {
       const existing = await em.findOne(ModelEntity, { where: { fingerprint: row.fingerprint } });
       if (existing) return { entity: existing, created: false };
       const now = nowIso();
@@ -67,22 +58,18 @@ export class ModelStore {
       // Two identical creates at once (PostgreSQL, several instances): the unique fingerprint keeps one.
       await em.createQueryBuilder().insert().into(ModelEntity).values(entity).orIgnore().execute();
       const stored = (await em.findOne(ModelEntity, { where: { fingerprint: row.fingerprint } }))!;
-      if (stored.id === entity.id) await this.outbox.append(em, 'models', stored.id);
+      if (stored.id === entity.id) changed({ id: stored.id });
       return { entity: stored, created: stored.id === entity.id };
     });
-    if (result.created) this.events.publish(new ModelChangedEvent(result.entity.id, false));
-    return result;
   }
 
   /** Removes model rows (a deleted custom model, a model its provider deleted). */
   async remove(ids: string[]): Promise<void> {
     if (ids.length === 0) return;
-    const removed = await this.db.transaction(async (em) => {
+    await this.uow.run(async ({ em, changed }) => {
       const rows = await em.find(ModelEntity, { where: { id: In(ids) } });
       if (rows.length) await em.delete(ModelEntity, { id: In(rows.map((r) => r.id)) });
-      await this.outbox.appendMany(em, rows.map((r) => ({ topic: 'models' as const, id: r.id, deleted: true })));
-      return rows.map((r) => r.id);
+      for (const row of rows) changed({ id: row.id, deleted: true });
     });
-    for (const id of removed) this.events.publish(new ModelChangedEvent(id, true));
   }
 }

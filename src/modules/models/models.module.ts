@@ -1,4 +1,8 @@
 import { Global, Module } from '@nestjs/common';
+import { EventsModule } from '../../common/events/events.module';
+import { NetModule } from '../../common/net/net.module';
+import { IntelligenceModule } from '../intelligence/intelligence.module';
+import { ModelUnitOfWork } from './model-unit-of-work';
 import { AppConfig } from '../../common/config/app-config';
 import { OutboundHttp } from '../../common/net/outbound-http';
 import { Fetch } from '../intelligence/providers/http';
@@ -44,8 +48,10 @@ export function providersFromConfig(config: AppConfig, outbound: OutboundHttp): 
  */
 @Global()
 @Module({
+  imports: [EventsModule, IntelligenceModule, NetModule],
   controllers: [ModelsController, ModelController],
   providers: [
+    ModelUnitOfWork,
     { provide: MODEL_PROVIDERS, inject: [AppConfig, OutboundHttp], useFactory: providersFromConfig },
     ModelStore,
     ModelRegistry,

@@ -56,8 +56,16 @@ export class RoutedTextGenerator implements TextGenerator {
   async title(texts: string[]): Promise<string> {
     const model = await this.model();
     if (!model) return this.extractive.title(texts);
-    const out = await this.ask(model, 'Give a short title (at most 8 words) for the following conversation. Answer with the title only, no quotes.', texts.join('\n\n'), 40);
-    return out.split('\n')[0].replace(/^["'#\s]+|["'\s]+$/g, '').slice(0, 80);
+    const out = await this.ask(
+      model,
+      'Give a short title (at most 8 words) for the following conversation. Answer with the title only, no quotes.',
+      texts.join('\n\n'),
+      40,
+    );
+    return out
+      .split('\n')[0]
+      .replace(/^["'#\s]+|["'\s]+$/g, '')
+      .slice(0, 80);
   }
 
   async describeAsset(input: AssetDescriptionInput): Promise<string> {

@@ -1,8 +1,9 @@
-import { BadRequestException, ForbiddenException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { open, readdir, realpath, stat } from 'node:fs/promises';
 import { constants } from 'node:fs';
 import { isAbsolute, join, sep } from 'node:path';
 import { AppConfig } from '../../common/config/app-config';
+import { Forbidden, InvalidInput, NotFound } from '../../common/errors/domain-errors';
 
 /** Files read from one directory path at most, and directory levels walked. */
 const MAX_FILES = 200;
@@ -16,11 +17,14 @@ export interface LocalDocument {
 }
 
 /**
- * Reads the local query space of /qgpt/relevance, and only under TROVE_QGPT_ROOTS: the
+ * Reads the local query space of /qgpt/relevance (`paths`, and the files of anchors), and
+ * only under TROVE_QGPT_ROOTS (by default the home directory, on a loopback address): the
  * real path (symlinks and `..` resolved) must lie under a root's real path; only regular
  * files are read (FIFOs, devices and sockets are refused before they are opened), at most
  * TROVE_QGPT_FILE_LIMIT bytes each, never a path with a NUL byte, never a binary file.
  * A directory is read file by file (at most 200 files, 4 levels, hidden entries skipped).
+ * Under the default home root, its top-level hidden entries (~/.ssh, ~/.aws, ~/.config, ...)
+ * are never read.
  */
 @Injectable()
 export class LocalFiles {
@@ -34,35 +38,45 @@ export class LocalFiles {
   }
 
   private async inside(real: string): Promise<boolean> {
-    return (await this.realRoots()).some((root) => real === root || real.startsWith(root.endsWith(sep) ? root : root + sep));
+    return (await this.realRoots()).some((root) => {
+      const prefix = root.endsWith(sep) ? root : root + sep;
+      if (real !== root && !real.startsWith(prefix)) return false;
+      return !(this.config.qgptHomeDefault && real.slice(prefix.length).startsWith('.'));
+    });
   }
 
   async read(paths: string[]): Promise<LocalDocument[]> {
     if (this.config.qgptRoots.length === 0) {
-      throw new ForbiddenException('reading local paths is off: set TROVE_QGPT_ROOTS to the directories relevance may read');
+      throw new Forbidden('reading local files is off on this server: set TROVE_QGPT_ROOTS to the directories questions may read');
     }
     const out: LocalDocument[] = [];
     const budget = { left: MAX_TOTAL };
     for (const path of paths) {
-      if (path.includes('\u0000')) throw new BadRequestException('paths must not contain NUL bytes');
-      if (!isAbsolute(path)) throw new BadRequestException(`paths must be absolute (got "${path}")`);
+      if (path.includes('\u0000')) throw new InvalidInput('paths must not contain NUL bytes');
+      if (!isAbsolute(path)) throw new InvalidInput(`paths must be absolute (got "${path}")`);
       let real: string;
       try {
         real = await realpath(path);
       } catch {
-        throw new NotFoundException(`${path} does not exist`);
+        throw new NotFound(`${path} does not exist`);
       }
-      if (!(await this.inside(real))) throw new ForbiddenException(`${path} is outside the directories TROVE_QGPT_ROOTS allows`);
+      if (!(await this.inside(real))) {
+        throw new Forbidden(
+          this.config.qgptHomeDefault
+            ? `${path} is outside the home directory or in one of its hidden directories, which questions may not read (set TROVE_QGPT_ROOTS to allow other directories)`
+            : `${path} is outside the directories TROVE_QGPT_ROOTS allows`,
+        );
+      }
       const info = await stat(real);
       if (info.isDirectory()) {
         await this.walk(real, 0, out, budget);
         continue;
       }
-      if (!info.isFile()) throw new BadRequestException(`${path} is not a regular file`);
-      if (info.size > this.config.qgptFileLimit) throw new BadRequestException(`${path} is larger than TROVE_QGPT_FILE_LIMIT (${this.config.qgptFileLimit} bytes)`);
-      if (info.size > budget.left) throw new BadRequestException(`the paths of one request may hold at most ${MAX_TOTAL} bytes`);
+      if (!info.isFile()) throw new InvalidInput(`${path} is not a regular file`);
+      if (info.size > this.config.qgptFileLimit) throw new InvalidInput(`${path} is larger than TROVE_QGPT_FILE_LIMIT (${this.config.qgptFileLimit} bytes)`);
+      if (info.size > budget.left) throw new InvalidInput(`the paths of one request may hold at most ${MAX_TOTAL} bytes`);
       const text = await this.readFile(real);
-      if (text === null) throw new BadRequestException(`${path} is not a text file`);
+      if (text === null) throw new InvalidInput(`${path} is not a text file`);
       budget.left -= info.size;
       out.push({ path: real, text });
     }

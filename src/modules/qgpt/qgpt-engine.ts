@@ -1,12 +1,17 @@
-import { BadRequestException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
+import { extname } from 'node:path';
 import { Database } from '../../common/database/database.service';
+import { InvalidInput, NotFound } from '../../common/errors/domain-errors';
 import { textOf } from '../assets/asset-text';
+import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { ChatMessage, collect } from '../intelligence/providers/model-provider';
 import { outlineCode } from '../intelligence/text/code-outline';
-import { bestPassages, contentTerms, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
+import { ScoredPassage, bestPassages, contentTerms, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
 import { ExtractiveTextEngine } from '../intelligence/text/extractive-text-engine';
+import { CANNOT_GENERATE, commitSubject, offlineRequest } from '../intelligence/text/offline-requests';
+import { ConversationReader } from '../conversations/conversation.reader';
 import { ModelRegistry, ResolvedModel } from '../models/model-registry';
 import { AppConfig } from '../../common/config/app-config';
 import { SearchEngine } from '../search/search-engine.service';
@@ -21,11 +26,6 @@ import { QGPTQuestionAnswerWire, RelevantQGPTSeedWire } from './wire/qgpt.wire';
 const RELEVANT = 5;
 const ANSWERS = 3;
 const CANDIDATES = 20;
-/** The name and first format's text of candidate assets, driven by the id list (SQLite: CROSS JOIN keeps that order of loops). */
-const CANDIDATE_COLUMNS = `a.id AS id, a.name AS name, f.raw AS raw`;
-const FIRST_FORMAT = `f.asset_id = a.id AND f.position = (SELECT MIN(g.position) FROM formats g WHERE g.asset_id = a.id)`;
-const CANDIDATE_TEXT_SQLITE = `SELECT ${CANDIDATE_COLUMNS} FROM json_each(?1) AS j CROSS JOIN assets a ON a.id = j.value JOIN formats f ON ${FIRST_FORMAT} WHERE a.deleted_at IS NULL`;
-const CANDIDATE_TEXT_PG = `SELECT ${CANDIDATE_COLUMNS} FROM assets a JOIN formats f ON ${FIRST_FORMAT} WHERE a.deleted_at IS NULL AND a.id = ANY($1::varchar[])`;
 /** Lexical top passages re-ranked by embeddings. */
 const RERANK = 30;
 /** Context sent to a language model. */
@@ -39,6 +39,13 @@ export interface Document {
   text: string;
   assetId?: string;
   path?: string;
+  /** Found in the store by the question, rather than given by the client. */
+  retrieved?: boolean;
+  /** What the document is called where it comes from (an asset's name, a file's path). */
+  title?: string;
+  /** Its classification, when known: `generic` CODE/TEXT/..., `specific` py/ts/md/... */
+  generic?: string;
+  specific?: string;
 }
 
 /**
@@ -53,48 +60,69 @@ export class QgptEngine {
   constructor(
     private readonly db: Database,
     private readonly search: SearchEngine,
+    private readonly assets: AssetReader,
     private readonly files: LocalFiles,
     private readonly cache: SnippetCache,
     private readonly extractive: ExtractiveTextEngine,
     private readonly applications: ApplicationRegistry,
     private readonly registry: ModelRegistry,
     private readonly config: AppConfig,
+    private readonly conversations: ConversationReader,
   ) {}
 
-  /** The documents of exactly one query space. */
-  async space(input: QGPTRelevanceInputDto): Promise<{ docs: Document[]; priors: number[] }> {
-    const given = [
-      input.paths !== undefined && 'paths',
-      input.seeds !== undefined && 'seeds',
-      input.assets !== undefined && 'assets',
-      input.options?.database === true && 'options.database',
-    ].filter(Boolean);
-    if (given.length !== 1) {
-      throw new BadRequestException(
-        `give exactly one query space: paths (absolute local paths), seeds, assets or options.database: true (got ${given.length ? given.join(', ') : 'none'})`,
-      );
+  /**
+   * The documents of the query spaces the input names, together: local paths (given, or the
+   * files of anchors), seeds, assets and the whole store (`options.database`). INTERFACE.md asks for exactly one, but the
+   * official CLI sends none when nothing is attached to a question and several when files and
+   * materials both are: no space means the whole store, several mean their union.
+   * `searchQuery` is what the store is searched with (a follow-up made standalone by the caller).
+   */
+  async space(input: QGPTRelevanceInputDto, searchQuery = input.query): Promise<{ docs: Document[]; priors: number[] }> {
+    const explicit = input.paths !== undefined || input.anchors !== undefined || input.seeds !== undefined || input.assets !== undefined;
+    const parts: Array<{ docs: Document[]; priors: number[] }> = [];
+    const paths = [...(input.paths ?? [])];
+    if (input.paths?.length === 0) throw new InvalidInput('paths must not be empty');
+    if (input.anchors?.iterable.length) {
+      const ids = input.anchors.iterable.map((a) => a.id.toLowerCase());
+      paths.push(...(await this.db.read((em) => this.conversations.anchorPaths(em, ids))));
     }
-    if (input.paths) {
-      if (input.paths.length === 0) throw new BadRequestException('paths must not be empty');
-      return { docs: (await this.files.read(input.paths)).map((d) => ({ text: d.text, path: d.path })), priors: [] };
+    if (paths.length) {
+      parts.push({
+        docs: (await this.files.read([...new Set(paths)])).map((d) => ({
+          text: d.text,
+          path: d.path,
+          specific: extname(d.path).slice(1).toLowerCase() || undefined,
+        })),
+        priors: [],
+      });
     }
     if (input.seeds) {
       const docs = input.seeds.iterable.map((seed, i) => {
         const text = textOf(seed.asset?.format?.fragment?.string);
-        if (text === undefined) throw new BadRequestException(`seeds.iterable[${i}] has no asset.format.fragment.string.raw (only fragment strings are used)`);
-        if (text.includes('\u0000')) throw new BadRequestException(`seeds.iterable[${i}] must not contain NUL characters`);
-        return { text };
+        if (text === undefined) throw new InvalidInput(`seeds.iterable[${i}] has no asset.format.fragment.string.raw (only fragment strings are used)`);
+        if (text.includes('\u0000')) throw new InvalidInput(`seeds.iterable[${i}] must not contain NUL characters`);
+        const classification = seed.asset?.format?.classification;
+        // A file the seed stands for (the CLI's commit sends each file's diff with its anchor).
+        const anchors = (seed.asset?.metadata as { anchors?: Array<{ fullpath?: unknown }> } | undefined)?.anchors;
+        const path = Array.isArray(anchors) && typeof anchors[0]?.fullpath === 'string' ? anchors[0].fullpath : undefined;
+        return { text, path, title: seed.asset?.metadata?.name ?? undefined, generic: classification?.generic, specific: classification?.specific };
       });
-      return { docs, priors: [] };
+      parts.push({ docs, priors: [] });
     }
     if (input.assets) {
       const ids = [...new Set(input.assets.iterable.map((a) => a.id.toLowerCase()))];
       const aggregates = await this.db.read((em) => this.search.aggregates(em, ids));
       const missing = ids.filter((id) => !aggregates.has(id));
-      if (missing.length) throw new NotFoundException(`asset ${missing[0]} not found${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
-      return { docs: ids.map((id) => assetDocument(aggregates.get(id)!)), priors: [] };
+      if (missing.length) throw new NotFound(`asset ${missing[0]} not found${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
+      parts.push({ docs: ids.map((id) => assetDocument(aggregates.get(id)!)), priors: [] });
     }
-    return this.database(input.query);
+    if (input.options?.database === true || !explicit) parts.push(await this.database(searchQuery));
+    if (parts.length === 1) return parts[0];
+    // Priors only rank the store's candidates among themselves; given documents count fully.
+    return {
+      docs: parts.flatMap((p) => p.docs),
+      priors: parts.flatMap((p) => (p.priors.length ? p.priors : p.docs.map(() => 1))),
+    };
   }
 
   /** Candidate assets for a question from the search index (key terms, bm25), best first. */
@@ -104,43 +132,62 @@ export class QgptEngine {
       const ids = await this.search.similarIds(em, [{ text: query, weight: 1 }], CANDIDATES);
       if (ids.length === 0) return [];
       // Only what the passages need: the name and the text of the first format.
-      const rows = await this.db.query<{ id: string; name: string | null; raw: string }>(
-        em,
-        this.config.dialect === 'postgres' ? CANDIDATE_TEXT_PG : CANDIDATE_TEXT_SQLITE,
-        [this.config.dialect === 'postgres' ? ids : JSON.stringify(ids)],
-      );
+      const rows = await this.assets.firstFormatTexts(em, ids);
       const byId = new Map(rows.map((r) => [r.id, r]));
       return ids.flatMap((id) => {
         const row = byId.get(id);
-        return row ? [{ text: [row.name ?? '', row.raw].filter(Boolean).join('\n\n'), assetId: id }] : [];
+        return row
+          ? [
+              {
+                text: [row.name ?? '', row.raw].filter(Boolean).join('\n\n'),
+                assetId: id,
+                retrieved: true,
+                title: row.name ?? undefined,
+                generic: row.generic,
+                specific: row.specific,
+              },
+            ]
+          : [];
       });
     });
     return { docs, priors: docs.map((_, i) => 1 - i / Math.max(1, docs.length)) };
   }
 
   /**
-   * The best passages of the documents, cached under fresh ids. With an embedding model
-   * configured (TROVE_EMBEDDING_MODEL), the lexical top passages are embedded with the query
-   * and re-ranked by half lexical score, half cosine similarity.
+   * Every passage of the documents, best first: BM25 over the passages plus query coverage
+   * and the documents' priors. With an embedding model configured (TROVE_EMBEDDING_MODEL), the
+   * lexical top passages are embedded with the query and re-ranked by half lexical score, half
+   * cosine similarity.
    */
-  async rank(query: string, docs: Document[], priors: number[], n = RELEVANT): Promise<Snippet[]> {
+  async scorePassages(query: string, docs: Document[], priors: number[]): Promise<ScoredPassage[]> {
     const passages = docs.flatMap((d, i) => passagesOf(d.text, i));
-    let ranked = rankPassages(query, passages, priors);
+    const ranked = rankPassages(query, passages, priors);
     const embedder = this.config.embeddingModel ? await this.registry.resolve(this.config.embeddingModel) : null;
-    if (embedder && ranked.length) {
-      const top = ranked.slice(0, RERANK);
-      const [q, ...vectors] = await embedder.provider.embed(embedder.unique, [query, ...top.map((p) => p.text)]);
-      ranked = top
-        .map((p, i) => ({ ...p, score: Math.round((0.5 * p.score + 0.5 * Math.max(0, cosine(q, vectors[i]))) * 1e4) / 1e4 }))
-        .map((p, i) => ({ p, i }))
-        .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
-        .map(({ p }) => p);
+    if (!embedder || ranked.length === 0) return ranked;
+    const top = ranked.slice(0, RERANK);
+    const [q, ...vectors] = await embedder.provider.embed(embedder.unique, [query, ...top.map((p) => p.text)]);
+    return top
+      .map((p, i) => ({ ...p, score: Math.round((0.5 * p.score + 0.5 * Math.max(0, cosine(q, vectors[i]))) * 1e4) / 1e4 }))
+      .map((p, i) => ({ p, i }))
+      .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
+      .map(({ p }) => p);
+  }
+
+  /** The best passages of the documents (at most 2 per document), cached under fresh ids for /qgpt/question. */
+  async rank(query: string, docs: Document[], priors: number[], n = RELEVANT): Promise<Snippet[]> {
+    // A commit message is about the whole change: every file's diff, not the passages most like the prompt.
+    if (offlineRequest(query).kind === 'commit-message') {
+      return docs.map((d) => this.cached({ id: randomUUID(), text: d.text, score: 1, ...sourceOf(d) }));
     }
-    return bestPassages(ranked, n).map((p) => {
-      const snippet: Snippet = { id: randomUUID(), text: p.text, score: p.score, assetId: docs[p.doc].assetId, path: docs[p.doc].path };
-      this.cache.put(snippet);
-      return snippet;
+    return bestPassages(await this.scorePassages(query, docs, priors), n).map((p) => {
+      const doc = docs[p.doc];
+      return this.cached({ id: randomUUID(), text: p.text, score: p.score, ...sourceOf(doc) });
     });
+  }
+
+  private cached(snippet: Snippet): Snippet {
+    this.cache.put(snippet);
+    return snippet;
   }
 
   /** /qgpt/question's relevant seeds: ids from relevance, or seeds with fragment text. */
@@ -149,21 +196,66 @@ export class QgptEngine {
       if (r.id) {
         const cached = this.cache.get(r.id);
         if (cached) return cached;
-        if (!r.seed) throw new BadRequestException(`relevant.iterable[${i}].id ${r.id} is not a snippet id returned by /qgpt/relevance (or it has expired); send the snippet as a seed`);
+        if (!r.seed)
+          throw new InvalidInput(
+            `relevant.iterable[${i}].id ${r.id} is not a snippet id returned by /qgpt/relevance (or it has expired); send the snippet as a seed`,
+          );
       }
       const text = textOf(r.seed?.asset?.format?.fragment?.string);
-      if (text === undefined) throw new BadRequestException(`relevant.iterable[${i}] needs an id returned by /qgpt/relevance or a seed with asset.format.fragment.string.raw`);
-      if (text.includes('\u0000')) throw new BadRequestException(`relevant.iterable[${i}] must not contain NUL characters`);
+      if (text === undefined)
+        throw new InvalidInput(`relevant.iterable[${i}] needs an id returned by /qgpt/relevance or a seed with asset.format.fragment.string.raw`);
+      if (text.includes('\u0000')) throw new InvalidInput(`relevant.iterable[${i}] must not contain NUL characters`);
       return { id: r.id ?? randomUUID(), text, score: r.score ?? 1, assetId: r.asset?.id, path: r.path };
     });
   }
 
-  /** Offline answers: the passages of the snippets that best answer the query, each with its score. */
+  /**
+   * Offline answers: the passages of the snippets that best answer the query, each with its
+   * score. A request for new text is answered with the one sentence saying a model is needed
+   * (then the closest snippets found in the store, never the client's own input quoted back);
+   * a commit message with a subject built from the files and symbols the diff touches.
+   */
   offlineAnswers(query: string, snippets: Snippet[]): QGPTQuestionAnswerWire[] {
+    const request = offlineRequest(query);
+    if (request.kind === 'commit-message') {
+      const subject = commitSubject(
+        query,
+        snippets.map((s) => ({ path: s.path, text: s.text })),
+      );
+      return [subject ? { score: 1, text: subject } : { score: 0, text: CANNOT_GENERATE }];
+    }
+    if (request.kind === 'generate') {
+      const found = this.quote(
+        query,
+        snippets.filter((s) => s.retrieved),
+      );
+      return [{ score: 0, text: CANNOT_GENERATE }, ...found];
+    }
+    const quoted = this.quote(query, snippets);
+    if (quoted.length === 0)
+      return [{ score: 0, text: 'None of the relevant snippets matches this question (the offline engine only quotes passages; it does not generate text).' }];
+    return quoted;
+  }
+
+  /** The best passages, each quoted as written (code fenced with its language) under its source and score. */
+  private quote(query: string, snippets: Snippet[]): QGPTQuestionAnswerWire[] {
     const passages = snippets.flatMap((s, i) => passagesOf(s.text, i));
-    const best = bestPassages(rankPassages(query, passages, snippets.map((s) => Math.min(1, Math.max(0, s.score)))), ANSWERS);
-    if (best.length === 0) return [{ score: 0, text: 'None of the relevant snippets matches this question (the offline engine only quotes passages; it does not generate text).' }];
-    return best.map((p) => ({ score: p.score, text: p.text }));
+    const best = bestPassages(
+      rankPassages(
+        query,
+        passages,
+        snippets.map((s) => Math.min(1, Math.max(0, s.score))),
+      ),
+      ANSWERS,
+    );
+    return best.map((p) => ({ score: p.score, text: quoted(p.text, snippets[p.doc], p.score) }));
+  }
+
+  /** Says which model answered when it is not the one the request named (a client model standing in). */
+  standInNote(model: ResolvedModel): string | null {
+    return model.standsInFor
+      ? `Answered by ${model.name}: ${model.standsInFor} is not served by this Trove server (GET /models says what runs each model).`
+      : null;
   }
 
   /** The messages a language model gets: system prompt, context snippets, history, the question. */
@@ -191,18 +283,24 @@ export class QgptEngine {
         if (signal?.aborted) return;
         yield piece;
       }
-      return;
+    } else {
+      yield* model.provider.chat(model.unique, this.prompt(model, query, snippets, history), {
+        signal,
+        temperature: model.generation.temperature,
+        maxTokens: model.generation.maxTokens,
+      });
     }
-    yield* model.provider.chat(model.unique, this.prompt(model, query, snippets, history), {
-      signal,
-      temperature: model.generation.temperature,
-      maxTokens: model.generation.maxTokens,
-    });
+    const note = this.standInNote(model);
+    if (note && !signal?.aborted) yield `\n\n*${note}*`;
   }
 
+  /** The answers of /qgpt/question and relevance's `answer`; a stand-in's note comes last, with score 0. */
   async answers(model: ResolvedModel, query: string, snippets: Snippet[]): Promise<QGPTQuestionAnswerWire[]> {
-    if (model.offline) return this.offlineAnswers(query, snippets);
-    return [{ score: 1, text: (await collect(this.answerStream(model, query, snippets, []))).trim() }];
+    const answers = model.offline
+      ? this.offlineAnswers(query, snippets)
+      : [{ score: 1, text: (await collect(this.answerStream({ ...model, standsInFor: undefined }, query, snippets, []))).trim() }];
+    const note = this.standInNote(model);
+    return note ? [...answers, { score: 0, text: note }] : answers;
   }
 
   /** A follow-up plus history as a standalone query. */
@@ -216,7 +314,10 @@ export class QgptEngine {
       model.provider.chat(
         model.unique,
         [
-          { role: 'system', content: 'Rewrite the follow-up question so it can be understood without the conversation. Answer with the rewritten question only.' },
+          {
+            role: 'system',
+            content: 'Rewrite the follow-up question so it can be understood without the conversation. Answer with the rewritten question only.',
+          },
           { role: 'user', content: `Conversation:\n${transcript}\n\nFollow-up: ${query}` },
         ],
         { maxTokens: 200, temperature: 0 },
@@ -228,7 +329,10 @@ export class QgptEngine {
   /** Follow-up questions suggested from the snippets and the answer. */
   async hints(model: ResolvedModel, query: string, answer: string, snippets: Snippet[]): Promise<QGPTQuestionAnswerWire[]> {
     if (!model.offline) {
-      const context = snippets.map((s) => s.text).join('\n\n').slice(0, CONTEXT_CHARS);
+      const context = snippets
+        .map((s) => s.text)
+        .join('\n\n')
+        .slice(0, CONTEXT_CHARS);
       const out = await collect(
         model.provider.chat(
           model.unique,
@@ -262,7 +366,10 @@ export class QgptEngine {
     };
     const all = [answer, ...snippets.map((s) => s.text)].filter(Boolean).join('\n\n');
     for (const def of outlineCode(all).definitions.slice(0, 6)) {
-      add(def.name, def.kind === 'class' || def.kind === 'interface' || def.kind === 'type' ? `What is \`${def.name}\` used for?` : `What does \`${def.name}\` do?`);
+      add(
+        def.name,
+        def.kind === 'class' || def.kind === 'interface' || def.kind === 'type' ? `What is \`${def.name}\` used for?` : `What does \`${def.name}\` do?`,
+      );
     }
     for (const phrase of await this.extractive.keyPhrases(all, 6)) add(phrase, `How does ${phrase} work?`);
     for (const def of outlineCode(all).definitions.slice(0, 3)) add(`use ${def.name}`, `How do I use \`${def.name}\`?`);
@@ -304,5 +411,38 @@ function cosine(a: number[], b: number[]): number {
 
 function assetDocument(aggregate: AssetAggregate): Document {
   const text = [aggregate.asset.name ?? '', ...aggregate.formats.slice(0, 1).map((f) => f.raw)].filter(Boolean).join('\n\n');
-  return { text, assetId: aggregate.asset.id };
+  const first = aggregate.formats[0];
+  return { text, assetId: aggregate.asset.id, title: aggregate.asset.name ?? undefined, generic: first?.generic, specific: first?.specific };
+}
+
+function sourceOf(doc: Document): Omit<Snippet, 'id' | 'text' | 'score'> {
+  return { assetId: doc.assetId, path: doc.path, retrieved: doc.retrieved, title: doc.title, generic: doc.generic, specific: doc.specific };
+}
+
+/** Prose stays prose (quoted); anything else is shown verbatim in a fence, with its language. */
+const PROSE = new Set(['md', 'markdown', 'txt', 'text', 'rst', 'adoc']);
+
+function quoted(text: string, source: Snippet, score: number): string {
+  const origin = source.title
+    ? `**${source.title.replace(/\s+/g, ' ').trim()}**`
+    : source.path
+      ? `\`${source.path}\``
+      : source.assetId
+        ? 'a saved snippet'
+        : 'your snippet';
+  const header = `From ${origin} (score ${score}):`;
+  const body = source.title ? stripTitle(text, source.title) : text;
+  const prose = source.specific ? PROSE.has(source.specific.toLowerCase()) || source.generic === 'TEXT' : !/[{};]\s*$|^\s{2,}\S/m.test(body);
+  if (prose)
+    return `${header}\n\n${body
+      .split('\n')
+      .map((l) => `> ${l}`)
+      .join('\n')}`;
+  const fence = body.includes('```') ? '~~~~' : '```';
+  return `${header}\n\n${fence}${source.specific && source.specific !== 'UNKNOWN' ? source.specific : ''}\n${body}\n${fence}`;
+}
+
+/** The asset's name heads its document for retrieval; a quote does not repeat it. */
+function stripTitle(text: string, title: string): string {
+  return text.startsWith(title) ? text.slice(title.length).replace(/^\s*\n/, '') || text : text;
 }

@@ -23,7 +23,10 @@ export class QgptController {
 
   @Post('relevance')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'relevance', summary: 'The most relevant snippets of one query space (paths, seeds, assets or the database), optionally answered' })
+  @ApiOperation({
+    operationId: 'relevance',
+    summary: 'The most relevant snippets of one query space (paths, seeds, assets or the database), optionally answered',
+  })
   @ApiBody({ type: QGPTRelevanceInputDto, required: false })
   relevance(@Body() input: QGPTRelevanceInputDto): Promise<QGPTRelevanceOutputWire> {
     return this.queries.execute(new RelevanceQuery(required(input, 'QGPTRelevanceInput')));

@@ -1,11 +1,14 @@
 import { Module } from '@nestjs/common';
 import { AssetsModule } from '../assets/assets.module';
 import { ConversationsModule } from '../conversations/conversations.module';
+import { SearchModule } from '../search/search.module';
 import { SystemModule } from '../system/system.module';
 import { LocalFiles } from './local-files';
+import { NeuralCodeSearchController } from './neural-code-search.controller';
 import { QgptController } from './qgpt.controller';
 import { QgptEngine } from './qgpt-engine';
 import { HintsHandler } from './queries/hints.query';
+import { NeuralCodeSearchHandler } from './queries/neural-code-search.query';
 import { PersonsRelatedHandler } from './queries/persons-related.query';
 import { QuestionHandler } from './queries/question.query';
 import { RelevanceHandler } from './queries/relevance.query';
@@ -16,8 +19,20 @@ import { QgptStreamSession } from './stream/qgpt-stream.session';
 
 /** Question answering: /qgpt/relevance, question, reprompt, hints, persons/related and the /qgpt/stream WebSocket. */
 @Module({
-  imports: [AssetsModule, ConversationsModule, SystemModule],
-  controllers: [QgptController],
-  providers: [LocalFiles, SnippetCache, QgptEngine, QgptStreamSession, QgptStreamGateway, RelevanceHandler, QuestionHandler, RepromptHandler, HintsHandler, PersonsRelatedHandler],
+  imports: [AssetsModule, ConversationsModule, SearchModule, SystemModule],
+  controllers: [QgptController, NeuralCodeSearchController],
+  providers: [
+    LocalFiles,
+    SnippetCache,
+    QgptEngine,
+    QgptStreamSession,
+    QgptStreamGateway,
+    RelevanceHandler,
+    QuestionHandler,
+    RepromptHandler,
+    HintsHandler,
+    PersonsRelatedHandler,
+    NeuralCodeSearchHandler,
+  ],
 })
 export class QgptModule {}

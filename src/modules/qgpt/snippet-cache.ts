@@ -7,6 +7,12 @@ export interface Snippet {
   score: number;
   assetId?: string;
   path?: string;
+  /** Found in the store by the question (not given by the client as seeds, paths or assets). */
+  retrieved?: boolean;
+  /** Where it comes from and what it is, for quoting it (see Document in qgpt-engine.ts). */
+  title?: string;
+  generic?: string;
+  specific?: string;
 }
 
 const CAPACITY = 50_000;

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { AssetReader } from '../assets/asset.reader';
-import { AssetEntity } from '../assets/asset.entity';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { SearchIndex } from './search-index.service';
 import { Scope, SearchStore, WordQuery } from './store/search-store';
-import { QueryWord, allowedEdits, anchorLength, editDistance, indexText, isKeyTerm, isVocabularyTerm, queryWords } from './terms';
+import { QueryWord, allowedEdits, anchorLength, editDistance, indexText, isKeyTerm, isVocabularyTerm, queryWords } from '../intelligence/text/terms';
 
 /** Results per search, best first (the interface has no paging). */
 export const RESULT_LIMIT = 20;
@@ -73,7 +72,10 @@ export class SearchEngine {
     if (!query) {
       if (tags) {
         const found = await this.store.tags(em, tags, scope, RESULT_LIMIT);
-        const aggregates = await this.aggregates(em, found.map((f) => f.id));
+        const aggregates = await this.aggregates(
+          em,
+          found.map((f) => f.id),
+        );
         return found
           .filter((f) => aggregates.has(f.id))
           .map((f) => ({ aggregate: aggregates.get(f.id)!, exact: f.count === tags.length, score: f.count / tags.length, match: 'TAGS' as const }));
@@ -141,6 +143,26 @@ export class SearchEngine {
   }
 
   /**
+   * Full-text search, exact only (GET /search/full_text): assets holding every word of the
+   * query, whole or as identifier parts (`getUserName` holds "user name"), ranked by the index
+   * (bm25 / ts_rank); no substrings, no typo correction.
+   */
+  async fullText(em: EntityManager, query: string, scope: Scope): Promise<SearchHit[]> {
+    const words = queryWords(query);
+    if (words.length === 0) return [];
+    const ids = await this.store.words(em, words.map(group), 'AND', scope, RESULT_LIMIT);
+    const aggregates = await this.aggregates(em, ids);
+    const evidence: Evidence = { words, needles: [], corrections: [] };
+    return ids
+      .filter((id) => aggregates.has(id))
+      .map((id, rank) => {
+        const aggregate = aggregates.get(id)!;
+        const fields = matchedFields(aggregate, evidence);
+        return { aggregate, exact: true, score: round((RRF_K + 1) / (RRF_K + rank + 1)), match: fields.length > 1 ? 'MULTIPLE' : (fields[0] ?? 'CONTENT') };
+      });
+  }
+
+  /**
    * Assets most similar to the given ones: each input's key terms (tf-idf over the index) as
    * an OR query ranked by bm25 / ts_rank, the per-input rankings fused by reciprocal rank
    * weighted by the input's weight. The inputs themselves are excluded.
@@ -154,7 +176,10 @@ export class SearchEngine {
   /** The ids `similar` would load, best first (live assets are checked by the caller's load). */
   async similarIds(em: EntityManager, seeds: Array<{ id?: string; text?: string; weight: number }>, limit: number): Promise<string[]> {
     const used = seeds.slice(0, MAX_SEEDS);
-    const stored = await this.store.documents(em, used.flatMap((s) => (s.id ? [s.id] : [])));
+    const stored = await this.store.documents(
+      em,
+      used.flatMap((s) => (s.id ? [s.id] : [])),
+    );
     const perSeed = used.map((seed) => {
       const doc = seed.id ? stored.get(seed.id) : undefined;
       const text = doc
@@ -181,10 +206,19 @@ export class SearchEngine {
         .sort((a, b) => b.score - a.score || a.term.localeCompare(b.term))
         .slice(0, KEY_TERMS);
       if (key.length === 0) continue;
-      const ids = await this.store.words(em, key.map((k) => [[k.term]]), 'OR', { pseudo: false, exclude }, limit);
+      const ids = await this.store.words(
+        em,
+        key.map((k) => [[k.term]]),
+        'OR',
+        { pseudo: false, exclude },
+        limit,
+      );
       ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + used[i].weight / (RRF_K + rank + 1)));
     }
-    return [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, limit).map(([id]) => id);
+    return [...fused.entries()]
+      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+      .slice(0, limit)
+      .map(([id]) => id);
   }
 
   /** Corrections against the index's own vocabulary for the words it has never seen. */
@@ -214,7 +248,10 @@ export class SearchEngine {
       .sort((a, b) => a.d - b.d || a.c.localeCompare(b.c))
       .slice(0, 12);
     if (scored.length === 0) return [];
-    const df = await this.store.documentFrequency(em, scored.map((x) => x.c));
+    const df = await this.store.documentFrequency(
+      em,
+      scored.map((x) => x.c),
+    );
     return scored
       .filter((x) => (df.get(x.c) ?? 0) > 0)
       .sort((a, b) => a.d - b.d || df.get(b.c)! - df.get(a.c)! || a.c.localeCompare(b.c))
@@ -222,11 +259,10 @@ export class SearchEngine {
       .map((x) => x.c);
   }
 
+  /** The aggregates of the live assets among `ids`, by id (the assets module reads them). */
   async aggregates(em: EntityManager, ids: string[]): Promise<Map<string, AssetAggregate>> {
     if (ids.length === 0) return new Map();
-    const assets = await em.find(AssetEntity, { where: { id: In(ids) } });
-    const live = assets.filter((a) => !a.deletedAt);
-    return new Map((await this.reader.aggregates(em, live)).map((a) => [a.asset.id, a]));
+    return new Map((await this.reader.liveAggregates(em, ids)).map((a) => [a.asset.id, a]));
   }
 }
 

@@ -1,24 +1,33 @@
 import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../../common/database/database.service';
+import { AssetChange, AssetProjection, AssetProjections } from '../assets/asset-unit-of-work';
 import { AssetReader } from '../assets/asset.reader';
+import { normaliseTag } from '../assets/asset-text';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { PostgresSearchStore } from './store/postgres.store';
 import { IndexTerms, IndexedDocument, SearchStore } from './store/search-store';
 import { SqliteSearchStore } from './store/sqlite.store';
-import { MAX_INDEXED_CHARS, indexText, vocabulary } from './terms';
+import { MAX_INDEXED_CHARS, indexText, vocabulary } from '../intelligence/text/terms';
 
 /** Characters of the text (after the name) that substring search covers. */
 export const HEAD_CHARS = 2000;
+/** Assets checked (and indexed) per statement / transaction when looking for unindexed ones at boot. */
+const BOOT_BATCH = 500;
 
-/** Tags are matched by their text, case-insensitively, spaces collapsed. */
-export function normaliseTag(text: string): string {
-  return text.trim().replace(/\s+/g, ' ').toLowerCase();
+/**
+ * A tag as the index matches it: the assets module's normal form of a tag (trimmed, spaces
+ * collapsed), lower-cased, since tags match case-insensitively. A blank text (an empty item of a
+ * query's tag list) is '' rather than the assets module's 400: queries drop it.
+ */
+export function tagKey(text: string): string {
+  return text.trim() ? normaliseTag(text).toLowerCase() : '';
 }
 
 /**
- * The search index over assets. Owned by the search module; the assets module calls it INSIDE
- * the transaction that changes an asset, so search never sees a half-written asset.
+ * The search index over assets: a projection of them (AssetProjection), brought in step INSIDE
+ * the transaction that changes an asset (AssetUnitOfWork), so search never sees a half-written
+ * asset. The search module depends on the assets module, not the other way round.
  *
  * Tables (raw SQL, created by the SearchIndex migrations; not TypeORM entities):
  * `search_documents` (one row per live asset: its searchable fields, pseudo flag, dates),
@@ -27,15 +36,27 @@ export function normaliseTag(text: string): string {
  * it only grows, a term of a deleted asset is checked against live documents before use).
  */
 @Injectable()
-export class SearchIndex implements OnApplicationBootstrap {
+export class SearchIndex implements AssetProjection, OnApplicationBootstrap {
   private readonly logger = new Logger('SearchIndex');
   readonly store: SearchStore;
 
   constructor(
     private readonly db: Database,
     private readonly reader: AssetReader,
+    projections: AssetProjections,
   ) {
     this.store = db.dialect === 'postgres' ? new PostgresSearchStore() : new SqliteSearchStore(db);
+    projections.register(this);
+  }
+
+  /** The changed assets, as the unit of work that changed them saw them (or read now). */
+  async apply(em: EntityManager, changes: AssetChange[]): Promise<void> {
+    for (const change of changes) {
+      if (change.change === 'scored') continue; // counters are not searchable
+      if (change.change === 'deleted') await this.remove(em, change.id);
+      else if (change.aggregate) await this.index(em, change.aggregate, { created: change.change === 'created' });
+      else await this.reindex(em, change.id);
+    }
   }
 
   /**
@@ -58,16 +79,22 @@ export class SearchIndex implements OnApplicationBootstrap {
     await this.store.remove(em, assetId);
   }
 
-  /** Indexes live assets the index does not know (created before the index existed). */
+  /**
+   * Indexes live assets the index does not know (created before the index existed): the live
+   * assets come from the assets module (AssetReader), the index is checked 500 at a time.
+   */
   async onApplicationBootstrap(): Promise<void> {
+    const live = (await this.db.read((em) => this.reader.list(em, { pseudo: true }))).map((a) => a.id);
     let total = 0;
-    for (;;) {
-      const ids = await this.db.read((em) => this.store.missing(em, 500));
-      if (ids.length === 0) break;
+    for (let i = 0; i < live.length; i += BOOT_BATCH) {
+      const part = live.slice(i, i + BOOT_BATCH);
+      const indexed = await this.db.read((em) => this.store.indexed(em, part));
+      const missing = part.filter((id) => !indexed.has(id));
+      if (missing.length === 0) continue;
       await this.db.transaction(async (em) => {
-        for (const id of ids) await this.reindex(em, id);
+        for (const id of missing) await this.reindex(em, id);
       });
-      total += ids.length;
+      total += missing.length;
     }
     if (total) this.logger.log(`indexed ${total} assets that were missing from the search index`);
   }
@@ -81,7 +108,7 @@ function documentOf({ asset, formats, annotations, tags, websites }: AssetAggreg
     name: asset.name ?? '',
     annotations: annotations.map((n) => n.text).join('\n'),
     content: formats.map((f) => f.raw).join('\n'),
-    tags: [...new Set(tags.map((t) => normaliseTag(t.text)))],
+    tags: [...new Set(tags.map((t) => tagKey(t.text)))],
     websites: websites.map((w) => `${w.url} ${w.name}`.toLowerCase()),
     specifics: [...new Set(formats.map((f) => f.specific).filter(Boolean))],
     createdAt: asset.createdAt,

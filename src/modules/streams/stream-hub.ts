@@ -1,12 +1,12 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
-import * as ws from 'ws';
 import { WebSocket } from 'ws';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
+import { RawSocket, checkSocket, frameText, rawSocketOf, writePreframed } from '../../common/streams/ws-internals';
 import { StreamEvent } from '../../common/events/outbox';
 import { AssetReader } from '../assets/asset.reader';
-import { OutboxReader } from './outbox.reader';
+import { OutboxReader } from '../../common/events/outbox.reader';
 import { StreamTopics, StreamView, assetsView, identifiersView } from './stream-topics';
 
 /** Paths served by the hub. */
@@ -67,37 +67,8 @@ class Prepared {
   }
 }
 
-/** `ws`'s framing function (exported at runtime, not in its type definitions). */
-const Sender = (ws as unknown as { Sender: { frame(data: Buffer, options: object): Buffer[] } }).Sender;
-
-/** An unmasked, final text frame (what a server sends), as one buffer. */
-function frameText(text: string): Buffer {
-  const list = Sender.frame(Buffer.from(text), { fin: true, rsv1: false, opcode: 1, mask: false, readOnly: false });
-  return list.length === 1 ? list[0] : Buffer.concat(list);
-}
-
-type RawSocket = { write(data: Buffer): boolean; cork(): void; uncork(): void };
-
 /** A corked socket is flushed once this much is waiting in it (so `bufferedAmount` stays a measure of the reader's backlog). */
 const CORK_FLUSH_BYTES = 64 * 1024;
-
-/** The parts of a `ws` socket used to write a pre-framed message (the same ones `send` uses). */
-interface SocketInternals {
-  _socket?: RawSocket;
-  _sender?: { _state: number; _queue: unknown[] };
-}
-
-/**
- * Writes a frame built once for many sockets. `ws` would frame it again for each socket;
- * with no compression its sender writes straight to the TCP socket, so when nothing is
- * queued in it (always, without compression or Blobs) writing the bytes ourselves is the same.
- */
-function writeFramed(socket: WebSocket, framed: Buffer, payload: () => Buffer): void {
-  const internals = socket as unknown as SocketInternals;
-  const sender = internals._sender;
-  if (internals._socket && sender && sender._state === 0 && sender._queue.length === 0) internals._socket.write(framed);
-  else socket.send(payload(), { binary: false });
-}
 
 function withEventId(body: string, eventId: number): string {
   return `${body.slice(0, -1)},"event_id":${eventId}}`;
@@ -205,6 +176,7 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   /** Takes a freshly upgraded socket of one of STREAM_PATHS. */
   attach(socket: WebSocket, request: IncomingMessage, path: string): void {
     if (this.stopping) return socket.close(CLOSE.shutdown, 'server shutting down');
+    checkSocket(socket);
     const entry = { alive: true, health: path === STREAM_PATHS.health };
     this.sockets.set(socket, entry);
     socket.on('pong', () => (entry.alive = true));
@@ -406,7 +378,7 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     const corked = new Map<RawSocket, number>();
     for (const subs of this.byView.values()) {
       for (const sub of subs) {
-        const raw = (sub.socket as unknown as SocketInternals)._socket;
+        const raw = rawSocketOf(sub.socket);
         if (sub.live && raw && !corked.has(raw)) {
           raw.cork();
           corked.set(raw, 0);
@@ -454,8 +426,9 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     if (typeof frame === 'string') socket.send(sub.ids ? withEventId(frame, eventId) : frame);
     else {
       const framed = frame.framed(sub.ids);
-      writeFramed(socket, framed, () => Buffer.from(sub.ids ? withEventId(frame.body, eventId) : frame.body));
-      const raw = (socket as unknown as SocketInternals)._socket;
+      // Made once for every socket: written past `ws`, which would frame it again for each.
+      if (!writePreframed(socket, framed)) socket.send(Buffer.from(sub.ids ? withEventId(frame.body, eventId) : frame.body), { binary: false });
+      const raw = rawSocketOf(socket);
       const pending = raw && this.corked?.get(raw);
       if (raw && pending !== undefined && pending !== null) {
         // Hand what this batch wrote to the kernel now and then: a fast reader's buffer must

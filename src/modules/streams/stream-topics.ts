@@ -1,9 +1,10 @@
-import { GoneException, Injectable, NotFoundException } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Database } from '../../common/database/database.service';
+import { Gone, NotFound } from '../../common/errors/domain-errors';
 import { StreamEvent, StreamTopicName } from '../../common/events/outbox';
 import { AssetReader } from '../assets/asset.reader';
 import { assetWire } from '../assets/wire/asset.wire';
+import { ConversationReader } from '../conversations/conversation.reader';
 import { ModelRegistry } from '../models/model-registry';
 
 /**
@@ -23,26 +24,22 @@ export interface StreamTopic {
   hidden?(em: EntityManager, ids: string[]): Promise<Set<string>>;
 }
 
-/** The registered topics. */
+/** The registered topics; each reads its records through the module that owns them. */
 @Injectable()
 export class StreamTopics {
   private readonly topics = new Map<StreamTopicName, StreamTopic>();
 
-  constructor(db: Database, assets: AssetReader, models: ModelRegistry) {
+  constructor(assets: AssetReader, conversations: ConversationReader, models: ModelRegistry) {
     this.register({
       name: 'assets',
       key: 'asset',
       snapshot: async (em) => (await assets.list(em)).map((a) => a.id),
-      hidden: async (em, ids) => {
-        const rows = await db.query<{ id: string }>(em, `SELECT id FROM assets WHERE pseudo = TRUE AND id IN (${db.params(ids.length)})`, ids);
-        return new Set(rows.map((r) => r.id));
-      },
+      hidden: (em, ids) => assets.pseudoAmong(em, ids),
     });
     this.register({
       name: 'conversations',
       key: 'conversation',
-      snapshot: async (em) =>
-        (await db.query<{ id: string }>(em, 'SELECT id FROM conversations WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC')).map((r) => r.id),
+      snapshot: (em) => conversations.liveIds(em),
     });
     this.register({ name: 'models', key: 'model', snapshot: async () => (await models.list()).map((m) => m.id) });
   }
@@ -119,7 +116,7 @@ export function assetsView(path: string, reader: AssetReader, transferables: boo
       try {
         return { iterable: [assetWire(await reader.one(em!, event.entityId), transferables)] };
       } catch (error) {
-        if (error instanceof GoneException || error instanceof NotFoundException) return gone(event.entityId);
+        if (error instanceof Gone || error instanceof NotFound) return gone(event.entityId);
         throw error;
       }
     },

@@ -1,13 +1,11 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import { EventsHandler, IEventHandler } from '@nestjs/cqrs';
 import type Redis from 'ioredis';
 import { Client } from 'pg';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
+import { Commits } from '../../common/events/commits';
 import { Outbox, STREAM_CHANNEL } from '../../common/events/outbox';
-import { AssetChangedEvent } from '../assets/events/asset-changed.event';
-import { ConversationChangedEvent } from '../conversations/events/conversation-changed.event';
-import { OutboxReader } from './outbox.reader';
+import { OutboxReader } from '../../common/events/outbox.reader';
 import { StreamHub } from './stream-hub';
 
 /** Wait before reconnecting a lost LISTEN or Redis connection. */
@@ -18,12 +16,10 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
 /**
  * What wakes the tail loop of StreamHub. None of these carries the events themselves (the
  * outbox does), so a lost signal only delays a frame until the next one or the poll:
- * - PostgreSQL: LISTEN on the channel that every append NOTIFYs (delivered at commit, to
- *   every instance);
- * - SQLite: every append schedules a wake-up right after the commit of its batch (see the
- *   constructor), and the changed-events on the CQRS EventBus (published after commit) do too;
- * - Redis pub/sub when TROVE_REDIS_URL is set: a local commit is announced to the other
- *   instances (e.g. several processes on one SQLite file);
+ * - a commit on this instance (Commits, once per turn of the event loop): the local tailer, and
+ *   Redis pub/sub when TROVE_REDIS_URL is set (e.g. several processes on one SQLite file);
+ * - PostgreSQL: LISTEN on the channel every append NOTIFYs (delivered at commit) for the commits
+ *   of the other instances (this instance's own carry its id and are left to Commits);
  * - a poll every TROVE_STREAM_POLL_MS.
  * It also prunes events older than TROVE_STREAM_RETENTION_HOURS.
  */
@@ -42,19 +38,10 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
     private readonly db: Database,
     private readonly hub: StreamHub,
     private readonly outbox: OutboxReader,
-    appends: Outbox,
+    private readonly appends: Outbox,
+    commits: Commits,
   ) {
-    // SQLite: fires right after the COMMIT (or rollback) of the batch that appended.
-    // PostgreSQL needs nothing: its NOTIFY reaches this instance's LISTEN as well.
-    if (db.dialect === 'sqlite') {
-      let scheduled: Promise<void> | null = null; // one wake-up per batch, however many appends
-      appends.onAppend(() => {
-        const ended = db.batchEnded();
-        if (ended === scheduled) return;
-        scheduled = ended;
-        void ended.then(() => this.committed());
-      });
-    }
+    commits.onCommit(() => this.committed());
   }
 
   async onApplicationBootstrap(): Promise<void> {
@@ -77,7 +64,7 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
   /** A change committed on this instance: wake the local tailer and tell the others. */
   committed(): void {
     this.hub.wake();
-    this.redisPub?.publish(STREAM_CHANNEL, '').catch(() => undefined);
+    this.redisPub?.publish(STREAM_CHANNEL, this.appends.instance).catch(() => undefined);
   }
 
   private every(ms: number, run: () => void): void {
@@ -111,7 +98,9 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
       setTimeout(() => void this.listen().catch(() => retry()), RECONNECT_MS).unref();
     };
     this.listener = client;
-    client.on('notification', () => this.hub.wake());
+    client.on('notification', (message) => {
+      if (message.payload !== this.appends.instance) this.hub.wake();
+    });
     client.on('error', (error) => {
       this.logger.warn(`LISTEN connection lost (${error.message}); polling until it is back`);
       retry();
@@ -141,17 +130,9 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
       });
       redis.on('ready', () => (warned = false));
     }
-    this.redisSub.on('message', () => this.hub.wake());
+    this.redisSub.on('message', (_channel, from) => {
+      if (from !== this.appends.instance) this.hub.wake();
+    });
     this.redisSub.subscribe(STREAM_CHANNEL).catch(() => undefined);
-  }
-}
-
-/** The changed-events are published after commit: each one wakes the streams. */
-@EventsHandler(AssetChangedEvent, ConversationChangedEvent)
-export class WakeStreamsOnChange implements IEventHandler<AssetChangedEvent | ConversationChangedEvent> {
-  constructor(private readonly wakeups: StreamWakeups) {}
-
-  handle(): void {
-    this.wakeups.committed();
   }
 }

@@ -24,5 +24,10 @@ export const AssetTransferablesGateway = gateway(STREAM_PATHS.assetTransferables
 export const StreamHealthGateway = gateway(STREAM_PATHS.health);
 
 export const STREAM_GATEWAYS = [
-  AssetIdentifiersGateway, ConversationIdentifiersGateway, ModelIdentifiersGateway, AssetsGateway, AssetTransferablesGateway, StreamHealthGateway,
+  AssetIdentifiersGateway,
+  ConversationIdentifiersGateway,
+  ModelIdentifiersGateway,
+  AssetsGateway,
+  AssetTransferablesGateway,
+  StreamHealthGateway,
 ];

@@ -6,9 +6,11 @@ import { nowIso } from '../../common/wire/common.wire';
 import { INTERFACE_VERSION } from '../../version';
 import { ApplicationDto } from './dto/application.dto';
 import { ApplicationEntity } from './application.entity';
+import { ApplicationIdentity, ApplicationReader } from './application.reader';
+import { ApplicationWriter } from './application.writer';
 
 /** Trove itself, credited with content that arrives without an application. */
-const SELF = { name: 'OPEN_SOURCE', version: INTERFACE_VERSION, platform: platformOf(process.platform) };
+const SELF: ApplicationIdentity = { name: 'OPEN_SOURCE', version: INTERFACE_VERSION, platform: platformOf(process.platform) };
 
 /** Seeds name an application by our id, or by name + version + platform. */
 function identityKey(dto?: ApplicationDto): string {
@@ -21,15 +23,21 @@ function platformOf(platform: NodeJS.Platform): string {
 }
 
 /**
- * Finds or records the Application a seed names, inside the caller's transaction.
- * Owned by the system module; other modules use it instead of touching the table.
+ * Finds or records the Application a seed names, and records what happens to it (connected,
+ * onboarded), inside the caller's transaction. Owned by the system module; other modules use it
+ * (and ApplicationReader) instead of touching the table; its statements are in
+ * ApplicationReader and ApplicationWriter.
  */
 @Injectable()
 export class ApplicationRegistry implements OnApplicationBootstrap {
   /** Ids of applications known to be committed, by identity: they are never deleted or renamed. */
   private readonly committed = new Map<string, string>();
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly reader: ApplicationReader,
+    private readonly writer: ApplicationWriter,
+  ) {}
 
   /** Trove's own Application is recorded at boot, so no later request writes it as a side effect. */
   async onApplicationBootstrap(): Promise<void> {
@@ -51,27 +59,35 @@ export class ApplicationRegistry implements OnApplicationBootstrap {
 
   async resolve(em: EntityManager, dto?: ApplicationDto): Promise<ApplicationEntity> {
     if (dto?.id) {
-      const known = await em.findOne(ApplicationEntity, { where: { id: dto.id } });
+      const known = await this.reader.byId(em, dto.id);
       if (known) return known;
     }
-    const identity = dto ? { name: dto.name, version: dto.version, platform: dto.platform } : SELF;
-    const existing = await em.findOne(ApplicationEntity, { where: identity });
+    const identity: ApplicationIdentity = dto ? { name: dto.name, version: dto.version, platform: dto.platform } : SELF;
+    const existing = await this.reader.byIdentity(em, identity);
     if (existing) return existing;
     // Concurrent first sightings of one application: the first insert wins, the others reuse it.
-    await em
-      .createQueryBuilder()
-      .insert()
-      .into(ApplicationEntity)
-      .values({
-        id: randomUUID(),
-        ...identity,
-        onboarded: dto?.onboarded ?? false,
-        privacy: dto?.privacy ?? 'OPEN',
-        connectedAt: null,
-        createdAt: nowIso(),
-      })
-      .orIgnore()
-      .execute();
-    return em.findOneOrFail(ApplicationEntity, { where: identity });
+    await this.writer.insertIfAbsent(em, {
+      id: randomUUID(),
+      ...identity,
+      onboarded: dto?.onboarded ?? false,
+      privacy: dto?.privacy ?? 'OPEN',
+      connectedAt: null,
+      createdAt: nowIso(),
+    });
+    const recorded = await this.reader.byIdentity(em, identity);
+    if (!recorded) throw new Error(`application ${identity.name} ${identity.version} ${identity.platform} was not recorded`);
+    return recorded;
+  }
+
+  /** Marks the application connected (POST /connect), inside the caller's transaction; answers its connection time. */
+  async markConnected(em: EntityManager, id: string): Promise<string> {
+    const connectedAt = nowIso();
+    await this.writer.markConnected(em, id, connectedAt);
+    return connectedAt;
+  }
+
+  /** Stores whether the user finished onboarding in the application, inside the caller's transaction. */
+  setOnboarded(em: EntityManager, id: string, onboarded: boolean): Promise<void> {
+    return this.writer.setOnboarded(em, id, onboarded);
   }
 }

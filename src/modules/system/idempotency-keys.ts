@@ -1,9 +1,10 @@
-import { BadRequestException, Injectable, Logger, OnApplicationBootstrap, UnprocessableEntityException } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import { createHash } from 'node:crypto';
-import { EntityManager, LessThan } from 'typeorm';
+import { EntityManager } from 'typeorm';
 import { Database } from '../../common/database/database.service';
+import { InvalidInput, Unprocessable } from '../../common/errors/domain-errors';
 import { nowIso } from '../../common/wire/common.wire';
-import { IdempotencyKeyEntity } from './idempotency-key.entity';
+import { IdempotencyKeyStore } from './idempotency-key.store';
 
 /** Keys are kept this long: a client retrying after a lost response does so within minutes. */
 const RETENTION_MS = 7 * 24 * 3600 * 1000;
@@ -23,29 +24,37 @@ export interface IdempotentRequest {
 export class IdempotencyKeys implements OnApplicationBootstrap {
   private readonly logger = new Logger('Idempotency');
 
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly store: IdempotencyKeyStore,
+  ) {}
 
   /** Validates the header; null when none was sent. */
   request(operation: string, header: unknown, body: unknown): IdempotentRequest | null {
     if (header === undefined || header === null || header === '') return null;
     if (typeof header !== 'string' || !VALID_KEY.test(header)) {
-      throw new BadRequestException('Idempotency-Key must be 1-255 visible ASCII characters');
+      throw new InvalidInput('Idempotency-Key must be 1-255 visible ASCII characters');
     }
-    return { key: `${operation}:${header}`, hash: createHash('sha256').update(JSON.stringify(body ?? null)).digest('hex') };
+    return {
+      key: `${operation}:${header}`,
+      hash: createHash('sha256')
+        .update(JSON.stringify(body ?? null))
+        .digest('hex'),
+    };
   }
 
   /** The resource a previous request with this key created (inside the caller's transaction), or null. */
   async find(em: EntityManager, request: IdempotentRequest): Promise<string | null> {
-    const row = await em.findOne(IdempotencyKeyEntity, { where: { key: request.key } });
+    const row = await this.store.find(em, request.key);
     if (!row) return null;
     if (row.requestHash !== request.hash) {
-      throw new UnprocessableEntityException('this Idempotency-Key was already used with a different request');
+      throw new Unprocessable('this Idempotency-Key was already used with a different request');
     }
     return row.resourceId;
   }
 
   async record(em: EntityManager, request: IdempotentRequest, resourceId: string): Promise<void> {
-    await this.db.insert(em, IdempotencyKeyEntity, { key: request.key, requestHash: request.hash, resourceId, createdAt: nowIso() });
+    await this.store.insert(em, { key: request.key, requestHash: request.hash, resourceId, createdAt: nowIso() });
   }
 
   /** Two requests with one key raced on PostgreSQL: the loser's transaction hit the primary key. */
@@ -57,7 +66,7 @@ export class IdempotencyKeys implements OnApplicationBootstrap {
 
   async onApplicationBootstrap(): Promise<void> {
     const cutoff = new Date(Date.now() - RETENTION_MS).toISOString();
-    const result = await this.db.transaction((em) => em.delete(IdempotencyKeyEntity, { createdAt: LessThan(cutoff) }));
-    if (result.affected) this.logger.log(`forgot ${result.affected} idempotency keys older than 7 days`);
+    const forgotten = await this.db.transaction((em) => this.store.forgetBefore(em, cutoff));
+    if (forgotten) this.logger.log(`forgot ${forgotten} idempotency keys older than 7 days`);
   }
 }

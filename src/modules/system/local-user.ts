@@ -1,6 +1,5 @@
 import { Injectable, OnApplicationBootstrap } from '@nestjs/common';
-import { Database } from '../../common/database/database.service';
-import { stableId } from './stable-id';
+import { Settings } from '../../common/database/settings';
 
 const USER_ID_KEY = 'user.id';
 
@@ -9,13 +8,13 @@ const USER_ID_KEY = 'user.id';
 export class LocalUser implements OnApplicationBootstrap {
   private userId: string;
 
-  constructor(private readonly db: Database) {}
+  constructor(private readonly settings: Settings) {}
 
   get id(): string {
     return this.userId;
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    this.userId = await stableId(this.db, USER_ID_KEY);
+    this.userId = await this.settings.stableId(USER_ID_KEY);
   }
 }

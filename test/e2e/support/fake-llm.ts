@@ -10,7 +10,7 @@ export interface RecordedRequest {
   method: string;
   path: string;
   headers: Record<string, string | string[] | undefined>;
-  body: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  body: any;
 }
 
 export interface Failure {
@@ -28,6 +28,8 @@ export interface FakeLlm {
   ollamaUrl: string;
   openaiUrl: string;
   ollamaModels: string[];
+  /** Ids /v1/models lists. */
+  openaiModels: string[];
   loaded: Set<string>;
   /** The answer the chat endpoints stream, one chunk each. */
   chunks: string[];
@@ -47,6 +49,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     ollamaUrl: '',
     openaiUrl: '',
     ollamaModels: ['llama3.2:1b', 'nomic-embed-text:latest'],
+    openaiModels: ['gpt-fake-mini', 'text-embedding-fake'],
     loaded: new Set(['llama3.2:1b']),
     chunks: ['Hello', ' from', ' the', ' fake', ' model.'],
     delayMs: 5,
@@ -123,11 +126,15 @@ export async function startFakeLlm(): Promise<FakeLlm> {
 
     // OpenAI
     if (path.startsWith('/v1/')) {
-      if (req.headers.authorization !== `Bearer ${OPENAI_KEY}`) return json(res, 401, { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } });
-      if (path === '/v1/models') return json(res, 200, { object: 'list', data: [{ id: 'gpt-fake-mini', object: 'model', owned_by: 'fake' }, { id: 'text-embedding-fake', object: 'model', owned_by: 'fake' }] });
+      if (req.headers.authorization !== `Bearer ${OPENAI_KEY}`)
+        return json(res, 401, { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } });
+      if (path === '/v1/models') return json(res, 200, { object: 'list', data: fake.openaiModels.map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
       if (path === '/v1/embeddings') {
         if (body.encoding_format !== 'float') return json(res, 400, { error: { message: 'encoding_format must be float' } });
-        return json(res, 200, { object: 'list', data: body.input.map((_: string, index: number) => ({ object: 'embedding', index, embedding: [index, 0.25] })) });
+        return json(res, 200, {
+          object: 'list',
+          data: body.input.map((_: string, index: number) => ({ object: 'embedding', index, embedding: [index, 0.25] })),
+        });
       }
       if (path === '/v1/chat/completions') {
         if (!body.stream) return json(res, 200, { choices: [{ message: { role: 'assistant', content: fake.chunks.join('') } }] });

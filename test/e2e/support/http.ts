@@ -5,16 +5,10 @@ export interface RawResponse {
   status: number;
   headers: Headers;
   text: string;
-  json: any; // eslint-disable-line @typescript-eslint/no-explicit-any
+  json: any;
 }
 
-export async function http(
-  baseUrl: string,
-  method: string,
-  path: string,
-  body?: unknown,
-  headers: Record<string, string> = {},
-): Promise<RawResponse> {
+export async function http(baseUrl: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as string) : JSON.stringify(body);
@@ -39,9 +33,7 @@ export function rawResponse(status: number, headers: Headers | Record<string, st
 export function expectError(response: RawResponse, status: number, message?: RegExp): void {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(response.json).toEqual(
-    expect.objectContaining({ statusCode: status, error: expect.any(String), message: expect.anything() }),
-  );
+  expect(response.json).toEqual(expect.objectContaining({ statusCode: status, error: expect.any(String), message: expect.anything() }));
   if (message) expect(JSON.stringify(response.json.message)).toMatch(message);
 }
 

@@ -17,16 +17,57 @@ export function writeTinyGguf(path: string): void {
   const nVocab = tokens.length;
 
   const chunks: Buffer[] = [];
-  const u32 = (v: number) => { const b = Buffer.alloc(4); b.writeUInt32LE(v); chunks.push(b); };
-  const i32 = (v: number) => { const b = Buffer.alloc(4); b.writeInt32LE(v); chunks.push(b); };
-  const u64 = (v: number) => { const b = Buffer.alloc(8); b.writeBigUInt64LE(BigInt(v)); chunks.push(b); };
-  const f32 = (v: number) => { const b = Buffer.alloc(4); b.writeFloatLE(v); chunks.push(b); };
-  const str = (s: string) => { const b = Buffer.from(s, 'utf8'); u64(b.length); chunks.push(b); };
+  const u32 = (v: number) => {
+    const b = Buffer.alloc(4);
+    b.writeUInt32LE(v);
+    chunks.push(b);
+  };
+  const i32 = (v: number) => {
+    const b = Buffer.alloc(4);
+    b.writeInt32LE(v);
+    chunks.push(b);
+  };
+  const u64 = (v: number) => {
+    const b = Buffer.alloc(8);
+    b.writeBigUInt64LE(BigInt(v));
+    chunks.push(b);
+  };
+  const f32 = (v: number) => {
+    const b = Buffer.alloc(4);
+    b.writeFloatLE(v);
+    chunks.push(b);
+  };
+  const str = (s: string) => {
+    const b = Buffer.from(s, 'utf8');
+    u64(b.length);
+    chunks.push(b);
+  };
 
   const kv: Array<[string, () => void]> = [];
-  const kvU32 = (k: string, v: number) => kv.push([k, () => { u32(4); u32(v); }]);
-  const kvF32 = (k: string, v: number) => kv.push([k, () => { u32(6); f32(v); }]);
-  const kvStr = (k: string, v: string) => kv.push([k, () => { u32(8); str(v); }]);
+  const kvU32 = (k: string, v: number) =>
+    kv.push([
+      k,
+      () => {
+        u32(4);
+        u32(v);
+      },
+    ]);
+  const kvF32 = (k: string, v: number) =>
+    kv.push([
+      k,
+      () => {
+        u32(6);
+        f32(v);
+      },
+    ]);
+  const kvStr = (k: string, v: string) =>
+    kv.push([
+      k,
+      () => {
+        u32(8);
+        str(v);
+      },
+    ]);
   kvStr('general.architecture', 'llama');
   kvStr('general.name', 'trove-tiny-test');
   kvU32('general.alignment', 32);
@@ -39,9 +80,33 @@ export function writeTinyGguf(path: string): void {
   kvU32('llama.rope.dimension_count', nEmbd / nHead);
   kvF32('llama.attention.layer_norm_rms_epsilon', 1e-5);
   kvStr('tokenizer.ggml.model', 'llama');
-  kv.push(['tokenizer.ggml.tokens', () => { u32(9); u32(8); u64(tokens.length); tokens.forEach(str); }]);
-  kv.push(['tokenizer.ggml.scores', () => { u32(9); u32(6); u64(scores.length); scores.forEach(f32); }]);
-  kv.push(['tokenizer.ggml.token_type', () => { u32(9); u32(5); u64(types.length); types.forEach(i32); }]);
+  kv.push([
+    'tokenizer.ggml.tokens',
+    () => {
+      u32(9);
+      u32(8);
+      u64(tokens.length);
+      tokens.forEach(str);
+    },
+  ]);
+  kv.push([
+    'tokenizer.ggml.scores',
+    () => {
+      u32(9);
+      u32(6);
+      u64(scores.length);
+      scores.forEach(f32);
+    },
+  ]);
+  kv.push([
+    'tokenizer.ggml.token_type',
+    () => {
+      u32(9);
+      u32(5);
+      u64(types.length);
+      types.forEach(i32);
+    },
+  ]);
   kvU32('tokenizer.ggml.unknown_token_id', 0);
   kvU32('tokenizer.ggml.bos_token_id', 1);
   kvU32('tokenizer.ggml.eos_token_id', 2);

@@ -142,7 +142,15 @@ export const schemas: Record<string, SchemaObject> = {
 const model = {
   type: 'object',
   required: ['id', 'version', 'created', 'name', 'cloud', 'type', 'usage'],
-  properties: { id: uuid, version: { type: 'string' }, created: ts, name: { type: 'string' }, cloud: { type: 'boolean' }, type: { type: 'string' }, usage: { type: 'string' } },
+  properties: {
+    id: uuid,
+    version: { type: 'string' },
+    created: ts,
+    name: { type: 'string' },
+    cloud: { type: 'boolean' },
+    type: { type: 'string' },
+    usage: { type: 'string' },
+  },
 };
 const workstreamSummary = {
   type: 'object',
@@ -153,7 +161,9 @@ const workstreamSummary = {
 const fullScore = {
   type: 'object',
   required: ['manual', 'automatic'],
-  properties: Object.fromEntries(['manual', 'automatic', 'reuse', 'update', 'reference', 'priority', 'searched'].map((k) => [k, { type: 'integer', minimum: 0 }])),
+  properties: Object.fromEntries(
+    ['manual', 'automatic', 'reuse', 'update', 'reference', 'priority', 'searched'].map((k) => [k, { type: 'integer', minimum: 0 }]),
+  ),
 };
 for (const a of [asset, flattenedAsset]) (a.properties as Record<string, SchemaObject>).score = fullScore;
 const idDescription = { type: 'object', minProperties: 1, maxProperties: 1, additionalProperties: { type: 'string' } };
@@ -174,9 +184,17 @@ const activity = {
         asset: {
           type: 'object',
           required: ['asset', 'identifier_description_pair'],
-          properties: { asset: { type: 'object', required: ['id'], properties: { id: uuid } }, identifier_description_pair: idDescription, metadata: { type: 'object' } },
+          properties: {
+            asset: { type: 'object', required: ['id'], properties: { id: uuid } },
+            identifier_description_pair: idDescription,
+            metadata: { type: 'object' },
+          },
         },
-        assets: { type: 'object', required: ['identifier_description_pair'], properties: { identifier_description_pair: idDescription, metadata: { type: 'object' } } },
+        assets: {
+          type: 'object',
+          required: ['identifier_description_pair'],
+          properties: { identifier_description_pair: idDescription, metadata: { type: 'object' } },
+        },
       },
     },
   },
@@ -195,7 +213,11 @@ schemas.ExportedAsset = {
     name: { type: 'string' },
     description: { type: 'string' },
     created: ts,
-    raw: { type: 'object', required: ['string'], properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string', minLength: 1 } } } } },
+    raw: {
+      type: 'object',
+      required: ['string'],
+      properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string', minLength: 1 } } } },
+    },
   },
 };
 schemas.Seed = {
@@ -228,6 +250,35 @@ schemas.Seed = {
 
 // Conversations (COMPATIBILITY.md: Conversation, ConversationMessage; SDK: FlattenedConversations, ConversationMessages).
 const identified = { type: 'object', required: ['id'], properties: { id: uuid } };
+/** Anchor: a file or directory; each point's reference has the path (FlattenedAnchorPoint). */
+const anchor = {
+  type: 'object',
+  required: ['id', 'type', 'points', 'created', 'updated'],
+  properties: {
+    id: uuid,
+    type: enumOf('UNKNOWN', 'FILE', 'DIRECTORY'),
+    created: ts,
+    updated: ts,
+    points: iterable({
+      type: 'object',
+      required: ['id'],
+      properties: {
+        id: uuid,
+        reference: {
+          type: 'object',
+          required: ['id', 'fullpath', 'created', 'updated', 'anchor'],
+          properties: {
+            id: uuid,
+            fullpath: { type: 'string' },
+            created: ts,
+            updated: ts,
+            anchor: { type: 'object', required: ['id'], properties: { id: uuid } },
+          },
+        },
+      },
+    }),
+  },
+};
 const orderIndices = { type: 'object', additionalProperties: { type: 'integer', minimum: -1 } };
 const conversation = {
   type: 'object',
@@ -248,11 +299,7 @@ const conversation = {
       required: ['id'],
       properties: {
         id: uuid,
-        reference: {
-          type: 'object',
-          required: ['id', 'type', 'points', 'created', 'updated'],
-          properties: { id: uuid, type: enumOf('UNKNOWN', 'FILE', 'DIRECTORY'), points: iterable(identified), created: ts, updated: ts },
-        },
+        reference: anchor,
       },
     }),
     summaries: iterable(identified),
@@ -284,7 +331,13 @@ Object.assign(schemas, {
   Conversations: iterable(conversation),
   FlattenedConversations: iterable(identified),
   ConversationMessage: conversationMessage,
-  ConversationMessages: { type: 'object', required: ['iterable', 'indices'], properties: { iterable: { type: 'array', items: conversationMessage }, indices: orderIndices } },
+  Annotation: annotation,
+  Anchor: anchor,
+  ConversationMessages: {
+    type: 'object',
+    required: ['iterable', 'indices'],
+    properties: { iterable: { type: 'array', items: conversationMessage }, indices: orderIndices },
+  },
   ConversationsCreateFromAssetOutput: { type: 'object', required: ['conversation'], properties: { conversation: identified } },
   ConversationSummarizeOutput: { type: 'object', required: ['conversation', 'annotation'], properties: { conversation: identified, annotation: identified } },
 });
@@ -339,7 +392,13 @@ const relevantSeed = {
             format: {
               type: 'object',
               required: ['fragment'],
-              properties: { fragment: { type: 'object', required: ['string'], properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string' } } } } } },
+              properties: {
+                fragment: {
+                  type: 'object',
+                  required: ['string'],
+                  properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string' } } } },
+                },
+              },
             },
           },
         },
@@ -349,7 +408,23 @@ const relevantSeed = {
 };
 const fullModel = {
   type: 'object',
-  required: ['id', 'version', 'created', 'name', 'cloud', 'type', 'usage', 'foundation', 'unique', 'provider', 'cpu', 'downloaded', 'loaded', 'maxTokens', 'custom'],
+  required: [
+    'id',
+    'version',
+    'created',
+    'name',
+    'cloud',
+    'type',
+    'usage',
+    'foundation',
+    'unique',
+    'provider',
+    'cpu',
+    'downloaded',
+    'loaded',
+    'maxTokens',
+    'custom',
+  ],
   properties: {
     id: uuid,
     version: { type: 'string' },
@@ -369,7 +444,11 @@ const fullModel = {
     custom: { type: 'boolean' },
     parameters: { type: 'number' },
     bytes: { type: 'object', required: ['value', 'readable'], properties: { value: { type: 'integer' }, readable: { type: 'string' } } },
-    maxTokens: { type: 'object', required: ['total'], properties: { total: { type: ['integer', 'null'] }, input: { type: ['integer', 'null'] }, output: { type: ['integer', 'null'] } } },
+    maxTokens: {
+      type: 'object',
+      required: ['total'],
+      properties: { total: { type: ['integer', 'null'] }, input: { type: ['integer', 'null'] }, output: { type: ['integer', 'null'] } },
+    },
   },
 };
 const streamOutput = {
@@ -403,7 +482,8 @@ const validators = Object.fromEntries(Object.entries(schemas).map(([name, schema
 export function expectWire(model: keyof typeof schemas, value: unknown): void {
   const validate = validators[model];
   if (!validate(value)) {
-    throw new Error(`${model} does not match COMPATIBILITY.md:\n${ajv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(value).slice(0, 2000)}`);
+    throw new Error(
+      `${model} does not match COMPATIBILITY.md:\n${ajv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(value).slice(0, 2000)}`,
+    );
   }
 }
-

@@ -10,6 +10,7 @@ export class GroupedTimestampDto {
   @IsString()
   readable?: string;
 }
+PassThrough(GroupedTimestampDto.prototype, ['schema']);
 
 export class TransferableStringDto {
   @IsOptional()
@@ -37,6 +38,7 @@ export class TransferableStringDto {
   @IsString()
   dataUrl?: string;
 }
+PassThrough(TransferableStringDto.prototype, ['schema']);
 
 export class EmbeddedModelSchemaDto {
   @IsInt()

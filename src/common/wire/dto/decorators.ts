@@ -18,7 +18,11 @@ export function OneOf(values: readonly string[], options: { optional?: boolean }
   // The enum is declared explicitly: the Swagger plugin's own reading of a union type is not
   // ordered the same way by every compiler run, which would make openapi.json drift.
   const doc = options.optional ? ApiPropertyOptional({ enum: [...values] }) : ApiProperty({ enum: [...values] });
-  return applyDecorators(doc, ...(options.optional ? [IsOptional()] : [IsDefined()]), IsIn(values as string[], { message: `$property must be one of ${values.length > 12 ? values.slice(0, 12).join(', ') + ', ...' : values.join(', ')}` }));
+  return applyDecorators(
+    doc,
+    ...(options.optional ? [IsOptional()] : [IsDefined()]),
+    IsIn(values as string[], { message: `$property must be one of ${values.length > 12 ? values.slice(0, 12).join(', ') + ', ...' : values.join(', ')}` }),
+  );
 }
 
 /**

@@ -1,21 +1,17 @@
-import { CommandHandler, EventBus, ICommandHandler, Command } from '@nestjs/cqrs';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
-import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
-import { SearchIndex } from '../../search/search-index.service';
 import { ApplicationRegistry } from '../../system/application.registry';
 import { IdempotencyKeys, IdempotentRequest } from '../../system/idempotency-keys';
 import { LocalUser } from '../../system/local-user';
+import { AssetEnrichment } from '../asset-enrichment';
 import { AssetReader } from '../asset.reader';
+import { AssetUnitOfWork } from '../asset-unit-of-work';
 import { seedText } from '../asset-text';
 import { AssetWriter } from '../asset.writer';
-import { AssetEntity } from '../asset.entity';
 import { SeedDto } from '../dto/seed.dto';
-import { AssetActivityEvent } from '../events/asset-activity.event';
-import { AssetChangedEvent } from '../events/asset-changed.event';
 import { FormatClassifier } from '../format-classifier';
-import { FormatEntity } from '../format.entity';
 import { AssetWire, assetWire } from '../wire/asset.wire';
 
 export class CreateAssetCommand extends Command<AssetWire> {
@@ -38,10 +34,9 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     private readonly applications: ApplicationRegistry,
     private readonly user: LocalUser,
     private readonly classifier: FormatClassifier,
-    private readonly search: SearchIndex,
-    private readonly events: EventBus,
     private readonly idempotency: IdempotencyKeys,
-    private readonly outbox: Outbox,
+    private readonly uow: AssetUnitOfWork,
+    private readonly enrichment: AssetEnrichment,
   ) {}
 
   async execute({ seed, transferables, idempotencyKey }: CreateAssetCommand): Promise<AssetWire> {
@@ -67,66 +62,70 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     const pending = detected?.pending === true;
     const formatId = randomUUID();
     const metadata = seeded.metadata;
+    // What the client did not give, made offline now (with the language's refinement when it is pending).
+    const generated = pending ? { tags: [] } : this.enrichment.suggest(text, classification, AssetEnrichment.lacking(metadata));
+    const automatic = AssetEnrichment.asInputs(generated);
+    const tags = metadata?.tags?.length ? metadata.tags : automatic.tags;
+    const annotations = [...(metadata?.annotations ?? []), ...automatic.annotations];
     const id = randomUUID();
     const now = nowIso();
 
     let applicationId = '';
     let replayed = false;
-    const created = await this.db.transaction(async (em) => {
-      const earlier = idempotent && (await this.idempotency.find(em, idempotent));
-      if (earlier) {
-        replayed = true;
-        return assetWire(await this.reader.one(em, earlier), transferables);
-      }
-      applicationId = await this.applications.resolveId(em, seeded.application);
-      await this.db.insert(em, AssetEntity, {
-        id,
-        name: metadata?.name?.trim() || null,
-        creator: this.user.id,
-        mechanism: metadata?.mechanism ?? 'MANUAL',
-        favorited: false,
-        pseudo: seeded.pseudo ?? false,
-        scoreManual: 0,
-        scoreAutomatic: 0,
-        createdAt: now,
-        updatedAt: now,
-        deletedAt: null,
-      });
-      // The asset row first (the others refer to it), then its satellites at once.
-      await this.db.together(
-        () => this.db.insert(em, FormatEntity, {
-          id: formatId,
-          assetId: id,
-          position: 0,
-          role: 'BOTH',
-          generic: classification.generic,
-          specific: classification.specific,
-          classificationPending: pending,
-          applicationId,
+    const created = await this.uow.run(
+      async ({ em, changed }) => {
+        const earlier = idempotent && (await this.idempotency.find(em, idempotent));
+        if (earlier) {
+          replayed = true;
+          return assetWire(await this.reader.one(em, earlier), transferables);
+        }
+        applicationId = await this.applications.resolveId(em, seeded.application);
+        await this.writer.insertAsset(em, {
+          id,
+          name: metadata?.name?.trim() || generated.name || null,
           creator: this.user.id,
-          raw: text,
-          bytes: Buffer.byteLength(text, 'utf8'),
+          mechanism: metadata?.mechanism ?? 'MANUAL',
+          favorited: false,
+          pseudo: seeded.pseudo ?? false,
+          scoreManual: 0,
+          scoreAutomatic: 0,
           createdAt: now,
           updatedAt: now,
-        }),
-        metadata?.tags?.length && (() => this.writer.setTags(em, id, metadata.tags!, { created: true })),
-        metadata?.websites?.length && (() => this.writer.setWebsites(em, id, metadata.websites!, { created: true })),
-        metadata?.annotations?.length && (() => this.writer.addAnnotations(em, id, metadata.annotations!)),
-      );
-      const aggregate = await this.reader.one(em, id);
-      const wire = assetWire(aggregate, transferables);
-      await this.db.together(
-        () => this.search.index(em, aggregate, { created: true }),
-        idempotent && (() => this.idempotency.record(em, idempotent, id)),
-        () => this.outbox.append(em, 'assets', id),
-      );
-      return wire;
-    }, { independent: !idempotent });
+          deletedAt: null,
+        });
+        // The asset row first (the others refer to it), then its satellites at once.
+        await this.db.together(
+          () =>
+            this.writer.insertFormat(em, {
+              id: formatId,
+              assetId: id,
+              position: 0,
+              role: 'BOTH',
+              generic: classification.generic,
+              specific: classification.specific,
+              classificationPending: pending,
+              applicationId,
+              creator: this.user.id,
+              raw: text,
+              bytes: Buffer.byteLength(text, 'utf8'),
+              createdAt: now,
+              updatedAt: now,
+            }),
+          tags.length > 0 && (() => this.writer.setTags(em, id, tags, { created: true })),
+          metadata?.websites?.length && (() => this.writer.setWebsites(em, id, metadata.websites!, { created: true })),
+          annotations.length > 0 && (() => this.writer.addAnnotations(em, id, annotations)),
+          () => this.enrichment.recordNew(em, id, generated),
+        );
+        const aggregate = await this.reader.one(em, id);
+        if (idempotent) await this.idempotency.record(em, idempotent, id);
+        changed({ id, change: 'created', aggregate, activity: { kind: 'created', applicationId } });
+        return assetWire(aggregate, transferables);
+      },
+      { independent: !idempotent },
+    );
     if (replayed) return created;
     this.applications.remember(seeded.application, applicationId);
     if (pending) this.classifier.refineLater([formatId]);
-    this.events.publish(new AssetChangedEvent(id, 'created'));
-    this.events.publish(new AssetActivityEvent(id, 'created', null, applicationId));
     return created;
   }
 }

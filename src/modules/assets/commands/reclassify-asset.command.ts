@@ -1,29 +1,86 @@
-import { BadRequestException } from '@nestjs/common';
-import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
-import { Database } from '../../../common/database/database.service';
-import { Outbox } from '../../../common/events/outbox';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { InvalidInput } from '../../../common/errors/domain-errors';
 import { nowIso } from '../../../common/wire/common.wire';
 import { ClassificationGenericEnum, ClassificationSpecificEnum } from '../../../common/wire/enums';
 import { TEXT_CODES } from '../../intelligence/language/languages';
-import { SearchIndex } from '../../search/search-index.service';
+import { AssetEnrichment } from '../asset-enrichment';
+import { AssetUnitOfWork } from '../asset-unit-of-work';
 import { AssetReader } from '../asset.reader';
-import { AssetEntity } from '../asset.entity';
+import { AssetWriter } from '../asset.writer';
 import { AssetReclassificationDto } from '../dto/asset-reclassification.dto';
-import { AssetActivityEvent } from '../events/asset-activity.event';
-import { AssetChangedEvent } from '../events/asset-changed.event';
-import { FormatEntity } from '../format.entity';
 import { AssetWire, assetWire } from '../wire/asset.wire';
 
 /** Codes that name binary content (images, media, office documents, archives, executables): text cannot be relabelled to them. */
 const BINARY_CODES: ReadonlySet<string> = new Set([
-  'UNKNOWN', 'doc', 'docm', 'docx', 'exe', 'gif', 'ico', 'jpe', 'jpeg', 'jpg', 'jpgm', 'jpgv', 'mp2', 'mp2a', 'mp3', 'mp4',
-  'mp4a', 'oga', 'ogg', 'ogv', 'ogx', 'ppt', 'pptx', 'pptm', 'qt', 'tif', 'tiff', 'wav', 'weba', 'webm', 'webp', 'xla',
-  'xlam', 'xlc', 'xlm', 'xls', 'xlsb', 'xlsm', 'xlsx', 'xlt', 'xltm', 'xltx', 'pdf', 'png', 'rpm', 'zip', 'woff', 'woff2',
-  'svgz', 'bin', 'bmp', 'eot', 'gz', 'jar', 'mpkg', 'ai', 'eps', 'dmg', 'pyc', 'class', 'wasm',
+  'UNKNOWN',
+  'doc',
+  'docm',
+  'docx',
+  'exe',
+  'gif',
+  'ico',
+  'jpe',
+  'jpeg',
+  'jpg',
+  'jpgm',
+  'jpgv',
+  'mp2',
+  'mp2a',
+  'mp3',
+  'mp4',
+  'mp4a',
+  'oga',
+  'ogg',
+  'ogv',
+  'ogx',
+  'ppt',
+  'pptx',
+  'pptm',
+  'qt',
+  'tif',
+  'tiff',
+  'wav',
+  'weba',
+  'webm',
+  'webp',
+  'xla',
+  'xlam',
+  'xlc',
+  'xlm',
+  'xls',
+  'xlsb',
+  'xlsm',
+  'xlsx',
+  'xlt',
+  'xltm',
+  'xltx',
+  'pdf',
+  'png',
+  'rpm',
+  'zip',
+  'woff',
+  'woff2',
+  'svgz',
+  'bin',
+  'bmp',
+  'eot',
+  'gz',
+  'jar',
+  'mpkg',
+  'ai',
+  'eps',
+  'dmg',
+  'pyc',
+  'class',
+  'wasm',
 ]);
 /** Codes whose text is a reference to something else (a URL, a path). */
 const REFERENCE_CODES: ReadonlySet<string> = new Set([
-  'uniform_resource_locator', 'custom_url_scheme', 'unix_file_path', 'windows_file_path', 'uniform_resource_identifier',
+  'uniform_resource_locator',
+  'custom_url_scheme',
+  'unix_file_path',
+  'windows_file_path',
+  'uniform_resource_identifier',
 ]);
 /** Prose-like codes (as the language detector labels them, plus plain-text variants): TEXT, not CODE. */
 const PROSE_CODES: ReadonlySet<string> = new Set<string>([...TEXT_CODES, 'text', 'log', 'csv']);
@@ -49,38 +106,34 @@ export class ReclassifyAssetCommand extends Command<AssetWire> {
 @CommandHandler(ReclassifyAssetCommand)
 export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCommand> {
   constructor(
-    private readonly db: Database,
     private readonly reader: AssetReader,
-    private readonly search: SearchIndex,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly writer: AssetWriter,
+    private readonly enrichment: AssetEnrichment,
+    private readonly uow: AssetUnitOfWork,
   ) {}
 
   async execute({ input, transferables }: ReclassifyAssetCommand): Promise<AssetWire> {
-    if (!input?.ext || !input.asset) throw new BadRequestException('an AssetReclassification body {ext, asset} is required');
+    if (!input?.ext || !input.asset) throw new InvalidInput('an AssetReclassification body {ext, asset} is required');
     const { ext } = input;
-    if (BINARY_CODES.has(ext)) throw new BadRequestException(`ext ${ext} is not a text language; a text asset cannot be reclassified to it`);
+    if (BINARY_CODES.has(ext)) throw new InvalidInput(`ext ${ext} is not a text language; a text asset cannot be reclassified to it`);
     const current = { generic: genericOf(ext), specific: ext };
     const assetId = input.asset.id;
 
-    const { wire, previous } = await this.db.transaction(async (em) => {
+    return this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, assetId);
-      const formats = await em.find(FormatEntity, { where: { assetId }, order: { position: 'ASC' } });
-      const changed = formats.filter((f) => TEXT_GENERICS.has(f.generic) && (f.generic !== current.generic || f.specific !== current.specific));
+      const formats = await this.reader.formats(em, assetId);
+      const relabelled = formats.filter((f) => TEXT_GENERICS.has(f.generic) && (f.generic !== current.generic || f.specific !== current.specific));
+      if (relabelled.length === 0) return assetWire(await this.reader.one(em, assetId), transferables);
       const now = nowIso();
-      for (const format of changed) await em.update(FormatEntity, { id: format.id }, { ...current, updatedAt: now });
-      if (changed.length) await em.update(AssetEntity, { id: assetId }, { updatedAt: now });
+      for (const format of relabelled) await this.writer.updateFormat(em, format.id, { ...current, updatedAt: now });
+      await this.writer.updateAsset(em, assetId, { updatedAt: now });
+      // The generated name, description and tags follow the new language (the user's own stay).
+      const original = relabelled.find((f) => f.position === 0);
+      if (original) await this.enrichment.follow(em, assetId, original.raw, current);
       const aggregate = await this.reader.one(em, assetId);
-      if (changed.length) await this.search.index(em, aggregate);
-      const before = changed[0] ? { generic: changed[0].generic, specific: changed[0].specific } : null;
-      const wire = assetWire(aggregate, transferables);
-      if (changed.length) await this.outbox.append(em, 'assets', assetId);
-      return { wire, previous: before };
+      const previous = { generic: relabelled[0].generic, specific: relabelled[0].specific };
+      changed({ id: assetId, change: 'updated', aggregate, activity: { kind: 'reclassified', metadata: { previous, current } } });
+      return assetWire(aggregate, transferables);
     });
-    if (previous) {
-      this.events.publish(new AssetChangedEvent(assetId, 'updated'));
-      this.events.publish(new AssetActivityEvent(assetId, 'reclassified', { previous, current }));
-    }
-    return wire;
   }
 }

@@ -1,18 +1,14 @@
-import { BadRequestException } from '@nestjs/common';
-import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
-import { Outbox } from '../../../common/events/outbox';
+import { InvalidInput } from '../../../common/errors/domain-errors';
 import { nowIso } from '../../../common/wire/common.wire';
 import { LanguageDetector } from '../../intelligence/language-detector.service';
-import { SearchIndex } from '../../search/search-index.service';
-import { AssetReader } from '../asset.reader';
+import { AssetEnrichment } from '../asset-enrichment';
+import { AssetUnitOfWork } from '../asset-unit-of-work';
 import { textOf } from '../asset-text';
+import { AssetReader } from '../asset.reader';
 import { AssetWriter } from '../asset.writer';
-import { AssetEntity } from '../asset.entity';
 import { AssetDto } from '../dto/asset.dto';
-import { AssetActivityEvent } from '../events/asset-activity.event';
-import { AssetChangedEvent } from '../events/asset-changed.event';
-import { FormatEntity } from '../format.entity';
 import { AssetWire, assetWire } from '../wire/asset.wire';
 
 /** Applies a round-tripped Asset: name, mechanism, favorited, pseudo, format text, annotations, tags, websites. */
@@ -32,17 +28,16 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
     private readonly reader: AssetReader,
     private readonly writer: AssetWriter,
     private readonly detector: LanguageDetector,
-    private readonly search: SearchIndex,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly enrichment: AssetEnrichment,
+    private readonly uow: AssetUnitOfWork,
   ) {}
 
   async execute({ asset: dto, transferables }: UpdateAssetCommand): Promise<AssetWire> {
-    if (!dto) throw new BadRequestException('an Asset body is required');
+    if (!dto) throw new InvalidInput('an Asset body is required');
     const edits = new Map<string, { text?: string; generic?: string; specific?: string }>();
     for (const format of dto.formats?.iterable ?? []) {
       const text = textOf(format.fragment?.string);
-      if (text?.includes('\u0000')) throw new BadRequestException('asset text must not contain NUL characters');
+      if (text?.includes('\u0000')) throw new InvalidInput('asset text must not contain NUL characters');
       edits.set(format.id, { text, generic: format.classification?.generic, specific: format.classification?.specific });
     }
 
@@ -53,46 +48,43 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
       const edit = edits.get(format.id);
       if (edit?.text === undefined || edit.text === format.raw) continue;
       const explicit = edit.specific && edit.specific !== format.specific;
-      classified.set(
-        format.id,
-        explicit ? { generic: edit.generic ?? format.generic, specific: edit.specific! } : await this.detector.detect(edit.text),
-      );
+      classified.set(format.id, explicit ? { generic: edit.generic ?? format.generic, specific: edit.specific! } : await this.detector.detect(edit.text));
     }
 
-    const updated = await this.db.transaction(async (em) => {
+    return this.uow.run(async ({ em, changed }) => {
       const asset = await this.reader.require(em, dto.id);
       const now = nowIso();
-      const changes: Partial<AssetEntity> = { updatedAt: now };
-      if (dto.name !== undefined) changes.name = dto.name.trim() || null;
-      if (dto.mechanism !== undefined) changes.mechanism = dto.mechanism;
-      if (dto.favorited !== undefined) changes.favorited = dto.favorited;
-      if (dto.pseudo !== undefined) changes.pseudo = dto.pseudo;
-      await em.update(AssetEntity, { id: asset.id }, changes);
+      const fields: Parameters<AssetWriter['updateAsset']>[2] = { updatedAt: now };
+      if (dto.name !== undefined) fields.name = dto.name.trim() || null;
+      if (dto.mechanism !== undefined) fields.mechanism = dto.mechanism;
+      if (dto.favorited !== undefined) fields.favorited = dto.favorited;
+      if (dto.pseudo !== undefined) fields.pseudo = dto.pseudo;
+      await this.writer.updateAsset(em, asset.id, fields);
 
-      const formats = await em.find(FormatEntity, { where: { assetId: asset.id } });
-      for (const format of formats) {
+      let original: { text: string; generic: string; specific: string } | null = null;
+      for (const format of await this.reader.formats(em, asset.id)) {
         const edit = edits.get(format.id);
         if (!edit) continue;
-        const patch: Partial<FormatEntity> = {};
+        const patch: Parameters<AssetWriter['updateFormat']>[2] = {};
         if (edit.text !== undefined && edit.text !== format.raw) {
           const classification = classified.get(format.id) ?? (await this.detector.detect(edit.text));
           Object.assign(patch, { raw: edit.text, bytes: Buffer.byteLength(edit.text, 'utf8'), ...classification });
         } else if (edit.specific && edit.specific !== format.specific) {
           Object.assign(patch, { specific: edit.specific, generic: edit.generic ?? format.generic });
         }
-        if (Object.keys(patch).length) await em.update(FormatEntity, { id: format.id }, { ...patch, updatedAt: now });
+        if (Object.keys(patch).length === 0) continue;
+        await this.writer.updateFormat(em, format.id, { ...patch, updatedAt: now });
+        if (format.position === 0)
+          original = { text: patch.raw ?? format.raw, generic: patch.generic ?? format.generic, specific: patch.specific ?? format.specific };
       }
       if (dto.annotations) await this.writer.setAnnotations(em, asset.id, dto.annotations.iterable);
       if (dto.tags) await this.writer.setTags(em, asset.id, dto.tags.iterable);
       if (dto.websites) await this.writer.setWebsites(em, asset.id, dto.websites.iterable);
+      // New content: the generated name, description and tags follow it (the user's own stay).
+      if (original) await this.enrichment.follow(em, asset.id, original.text, original);
       const aggregate = await this.reader.one(em, asset.id);
-      await this.search.index(em, aggregate);
-      const wire = assetWire(aggregate, transferables);
-      await this.outbox.append(em, 'assets', asset.id);
-      return wire;
+      changed({ id: asset.id, change: 'updated', aggregate, activity: { kind: 'updated' } });
+      return assetWire(aggregate, transferables);
     });
-    this.events.publish(new AssetChangedEvent(dto.id, 'updated'));
-    this.events.publish(new AssetActivityEvent(dto.id, 'updated'));
-    return updated;
   }
 }

@@ -1,14 +1,7 @@
 import { IsArray, IsBoolean, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { GroupedTimestampDto, ScoreDto, TransferableStringDto } from '../../../common/wire/dto/common.dto';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
-import {
-  AnnotationTypeEnum,
-  ClassificationGenericEnum,
-  ClassificationSpecificEnum,
-  MechanismEnum,
-  Role,
-  TagCategoryEnum,
-} from '../../../common/wire/enums';
+import { AnnotationTypeEnum, ClassificationGenericEnum, ClassificationSpecificEnum, MechanismEnum, Role, TagCategoryEnum } from '../../../common/wire/enums';
 import { ApplicationDto } from '../../system/dto/application.dto';
 
 export class ClassificationDto {
@@ -44,8 +37,20 @@ export class FormatDto {
   application?: ApplicationDto;
 }
 PassThrough(FormatDto.prototype, [
-  'schema', 'creator', 'icon', 'asset', 'bytes', 'created', 'updated', 'deleted', 'synced', 'cloud', 'file',
-  'analysis', 'relationship', 'activities',
+  'schema',
+  'creator',
+  'icon',
+  'asset',
+  'bytes',
+  'created',
+  'updated',
+  'deleted',
+  'synced',
+  'cloud',
+  'file',
+  'analysis',
+  'relationship',
+  'activities',
 ]);
 
 export class FormatsDto {
@@ -71,9 +76,28 @@ export class AnnotationDto {
   mechanism?: MechanismEnum;
 }
 PassThrough(AnnotationDto.prototype, [
-  'schema', 'created', 'updated', 'deleted', 'asset', 'person', 'model', 'pseudo', 'favorited', 'anchor',
-  'conversation', 'score', 'messages', 'summary', 'assets', 'persons', 'anchors', 'conversations', 'summaries',
-  'websites', 'tags', 'workstream_events',
+  'schema',
+  'created',
+  'updated',
+  'deleted',
+  'asset',
+  'person',
+  'model',
+  'pseudo',
+  'favorited',
+  'anchor',
+  'conversation',
+  'score',
+  'messages',
+  'summary',
+  'assets',
+  'persons',
+  'anchors',
+  'conversations',
+  'summaries',
+  'websites',
+  'tags',
+  'workstream_events',
 ]);
 
 export class AnnotationsDto {
@@ -96,9 +120,26 @@ export class TagDto {
   category?: TagCategoryEnum;
 }
 PassThrough(TagDto.prototype, [
-  'schema', 'mechanisms', 'assets', 'created', 'updated', 'deleted', 'relationship', 'interactions', 'persons',
-  'score', 'summaries', 'workstream_events', 'messages', 'annotations', 'tags_vector', 'source_windows', 'websites',
-  'anchors', 'conversations',
+  'schema',
+  'mechanisms',
+  'assets',
+  'created',
+  'updated',
+  'deleted',
+  'relationship',
+  'interactions',
+  'persons',
+  'score',
+  'summaries',
+  'workstream_events',
+  'messages',
+  'annotations',
+  'tags_vector',
+  'tagsVector',
+  'source_windows',
+  'websites',
+  'anchors',
+  'conversations',
 ]);
 
 export class TagsDto {
@@ -122,8 +163,24 @@ export class WebsiteDto {
   name: string;
 }
 PassThrough(WebsiteDto.prototype, [
-  'schema', 'assets', 'created', 'updated', 'deleted', 'mechanisms', 'interactions', 'persons', 'conversations',
-  'score', 'summaries', 'messages', 'annotations', 'workstream_events', 'sources', 'source_windows', 'tags', 'anchors',
+  'schema',
+  'assets',
+  'created',
+  'updated',
+  'deleted',
+  'mechanisms',
+  'interactions',
+  'persons',
+  'conversations',
+  'score',
+  'summaries',
+  'messages',
+  'annotations',
+  'workstream_events',
+  'sources',
+  'source_windows',
+  'tags',
+  'anchors',
 ]);
 
 export class WebsitesDto {
@@ -179,8 +236,25 @@ export class AssetDto {
   score?: ScoreDto;
 }
 PassThrough(AssetDto.prototype, [
-  'schema', 'creator', 'synced', 'deleted', 'preview', 'original', 'shares', 'interacted', 'sensitives', 'persons',
-  'curated', 'discovered', 'activities', 'hints', 'anchors', 'conversations', 'summaries', 'messages', 'demo',
+  'schema',
+  'creator',
+  'synced',
+  'deleted',
+  'preview',
+  'original',
+  'shares',
+  'interacted',
+  'sensitives',
+  'persons',
+  'curated',
+  'discovered',
+  'activities',
+  'hints',
+  'anchors',
+  'conversations',
+  'summaries',
+  'messages',
+  'demo',
 ]);
 
 export class AssetsDto {

@@ -83,8 +83,24 @@ export class SeededAnnotationDto {
   mechanism?: MechanismEnum;
 }
 PassThrough(SeededAnnotationDto.prototype, [
-  'schema', 'asset', 'person', 'model', 'pseudo', 'favorited', 'anchor', 'conversation', 'workstream_summary',
-  'messages', 'assets', 'persons', 'anchors', 'conversations', 'websites', 'tags', 'summaries', 'workstream_events',
+  'schema',
+  'asset',
+  'person',
+  'model',
+  'pseudo',
+  'favorited',
+  'anchor',
+  'conversation',
+  'workstream_summary',
+  'messages',
+  'assets',
+  'persons',
+  'anchors',
+  'conversations',
+  'websites',
+  'tags',
+  'summaries',
+  'workstream_events',
 ]);
 
 export class SeededAssetMetadataDto {

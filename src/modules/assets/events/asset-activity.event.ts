@@ -4,11 +4,23 @@ import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
 import { nowIso } from '../../../common/wire/common.wire';
 import { ApplicationRegistry } from '../../system/application.registry';
+import { AssetWriter } from '../asset.writer';
 import { AssetsSearchedEvent } from './assets-searched.event';
 
 export const ACTIVITY_KINDS = [
-  'created', 'updated', 'viewed', 'searched', 'exported', 'reclassified', 'scored',
-  'tag_added', 'tag_removed', 'website_added', 'website_removed', 'summary_added', 'summary_removed',
+  'created',
+  'updated',
+  'viewed',
+  'searched',
+  'exported',
+  'reclassified',
+  'scored',
+  'tag_added',
+  'tag_removed',
+  'website_added',
+  'website_removed',
+  'summary_added',
+  'summary_removed',
   /** Reported by an integration (POST /{application}/track naming the asset). */
   'tracked',
 ] as const;
@@ -61,17 +73,24 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
 
   constructor(
     private readonly db: Database,
+    private readonly writer: AssetWriter,
     private readonly applications: ApplicationRegistry,
   ) {}
 
   handle(event: AssetActivityEvent | AssetsSearchedEvent): void {
     const entries =
-      event instanceof AssetsSearchedEvent
-        ? [...new Set(event.assetIds)].map((id) => new AssetActivityEvent(id, 'searched', { query: event.query }))
-        : [event];
+      event instanceof AssetsSearchedEvent ? [...new Set(event.assetIds)].map((id) => new AssetActivityEvent(id, 'searched', { query: event.query })) : [event];
     for (const e of entries) {
       this.pending.push(
-        JSON.stringify([randomUUID(), e.assetId, e.applicationId, e.kind, e.kind === 'searched' ? 'AUTOMATIC' : 'MANUAL', e.metadata ? JSON.stringify(e.metadata) : null, e.at]),
+        JSON.stringify([
+          randomUUID(),
+          e.assetId,
+          e.applicationId,
+          e.kind,
+          e.kind === 'searched' ? 'AUTOMATIC' : 'MANUAL',
+          e.metadata ? JSON.stringify(e.metadata) : null,
+          e.at,
+        ]),
       );
     }
     if (this.pending.length > MAX_PENDING) {
@@ -99,19 +118,9 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
 
   private async write(rows: string[]): Promise<void> {
     try {
-      // One fixed statement, the rows passed as one JSON parameter (this runs on the one SQLite
-      // writer, so it must be short); the join drops the activities of assets deleted meanwhile,
-      // the rows driving it (SQLite would otherwise walk every live asset by assets_listing: 25 ms
-      // at 100,000 assets).
       const self = await this.db.transaction(async (em) => {
         const applicationId = await this.applications.resolveId(em);
-        await this.db.query(
-          em,
-          `INSERT INTO activities (id, asset_id, application_id, event, mechanism, metadata, created_at)
-           SELECT value->>0, value->>1, COALESCE(value->>2, ${this.db.param(2)}), value->>3, value->>4, value->>5, value->>6
-             FROM ${this.db.jsonElements(1)} ${this.db.drivingJoin} assets a ON a.id = value->>1 WHERE a.deleted_at IS NULL`,
-          [`[${rows.join(',')}]`, applicationId],
-        );
+        await this.writer.insertActivities(em, rows, applicationId);
         return applicationId;
       });
       this.applications.remember(undefined, self);

@@ -1,5 +1,5 @@
-import { BadRequestException } from '@nestjs/common';
 import type { HLJSApi } from 'highlight.js';
+import { InvalidInput } from '../../../common/errors/domain-errors';
 import { readFileSync } from 'node:fs';
 import { languageName } from '../../intelligence/code-terms';
 import { AssetAggregate } from '../wire/asset.wire';
@@ -17,10 +17,10 @@ export type ExportType = (typeof EXPORT_TYPES)[number];
 
 /** `export_type` (or `exportType`) of the query: MD or HTML (any case); anything else is a 400. */
 export function parseExportType(value: unknown): ExportType {
-  if (value === undefined || value === '') throw new BadRequestException('query parameter export_type is required (MD or HTML)');
+  if (value === undefined || value === '') throw new InvalidInput('query parameter export_type is required (MD or HTML)');
   const type = typeof value === 'string' ? value.trim().toUpperCase() : '';
   if (!(EXPORT_TYPES as readonly string[]).includes(type)) {
-    throw new BadRequestException(`query parameter export_type must be one of ${EXPORT_TYPES.join(', ')}`);
+    throw new InvalidInput(`query parameter export_type must be one of ${EXPORT_TYPES.join(', ')}`);
   }
   return type as ExportType;
 }
@@ -69,7 +69,10 @@ function infoString(code: string): string {
 
 /** Markdown inline text: backslash-escape what would otherwise be markup (and keep it on one line). */
 function mdInline(text: string): string {
-  return text.replace(/\s+/g, ' ').trim().replace(/([\\`*_{}[\]()<>#+!|~&-])/g, '\\$1');
+  return text
+    .replace(/\s+/g, ' ')
+    .trim()
+    .replace(/([\\`*_{}[\]()<>#+!|~&-])/g, '\\$1');
 }
 
 /** A fence longer than any run of backticks inside the code. */

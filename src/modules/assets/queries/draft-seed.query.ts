@@ -1,13 +1,14 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { CodeTerms } from '../../intelligence/code-terms';
 import { LanguageDetector } from '../../intelligence/language-detector.service';
+import { AssetEnrichment } from '../asset-enrichment';
 import { seedText } from '../asset-text';
 import { SeedDto, SeededAssetTagDto } from '../dto/seed.dto';
 
 /**
  * The seed as it would be saved, enriched and persisted nowhere: the format's classification
- * (detected unless given), a suggested name when none is given, and suggested tags (the
- * language, then key terms) after the given ones. An image seed comes back unchanged.
+ * (detected unless given), the name and one-line description a create would generate when none
+ * is given, and suggested tags (the language, then key terms) after the given ones, for the
+ * client to choose from. An image seed comes back unchanged.
  */
 export class DraftSeedQuery extends Query<SeedDto> {
   constructor(
@@ -20,18 +21,16 @@ export class DraftSeedQuery extends Query<SeedDto> {
 
 /** Binary content (bytes) or a seed classified as an image: nothing to draft from. */
 function isImage(seed: SeedDto | undefined): boolean {
-  const format = seed?.asset?.format as (Record<string, any> | undefined); // eslint-disable-line @typescript-eslint/no-explicit-any
+  const format = seed?.asset?.format as Record<string, any> | undefined; // eslint-disable-line @typescript-eslint/no-explicit-any
   if (!format) return false;
   return format.classification?.generic === 'IMAGE' || format.file?.bytes != null || format.fragment?.bytes != null;
 }
-
-const SUGGESTED_TAGS = 5;
 
 @QueryHandler(DraftSeedQuery)
 export class DraftSeedHandler implements IQueryHandler<DraftSeedQuery> {
   constructor(
     private readonly detector: LanguageDetector,
-    private readonly terms: CodeTerms,
+    private readonly enrichment: AssetEnrichment,
   ) {}
 
   async execute({ seed, transferables }: DraftSeedQuery): Promise<SeedDto> {
@@ -43,14 +42,17 @@ export class DraftSeedHandler implements IQueryHandler<DraftSeedQuery> {
     const classification = { ...given, generic: given?.generic ?? detected!.generic, specific: given?.specific ?? detected!.specific };
 
     const metadata = asset.metadata;
-    const name = metadata?.name?.trim() || this.terms.suggestName(text, classification.specific);
+    const lacks = AssetEnrichment.lacking(metadata);
+    const suggested = this.enrichment.suggest(text, classification, { ...lacks, tags: true });
+    const name = metadata?.name?.trim() || suggested.name;
     const tags: SeededAssetTagDto[] = [...(metadata?.tags ?? [])];
     const seen = new Set(tags.map((t) => t.text.trim().toLowerCase()));
-    for (const tag of this.terms.suggestTags(text, classification.specific, SUGGESTED_TAGS)) {
-      if (seen.has(tag)) continue;
-      seen.add(tag);
-      tags.push({ text: tag, mechanism: 'AUTOMATIC' });
+    for (const tag of AssetEnrichment.asInputs(suggested).tags) {
+      if (seen.has(tag.text)) continue;
+      seen.add(tag.text);
+      tags.push(tag);
     }
+    const annotations = [...(metadata?.annotations ?? []), ...AssetEnrichment.asInputs(suggested).annotations];
 
     const format = { ...asset.format, classification };
     if (!transferables) {
@@ -63,7 +65,7 @@ export class DraftSeedHandler implements IQueryHandler<DraftSeedQuery> {
       asset: {
         ...asset,
         format,
-        metadata: { ...metadata, ...(name ? { name } : {}), tags },
+        metadata: { ...metadata, ...(name ? { name } : {}), tags, ...(annotations.length ? { annotations } : {}) },
       },
     };
   }

@@ -1,6 +1,6 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
-import { ActivityEntity } from '../activity.entity';
+import { ApplicationReader } from '../../system/application.reader';
 import { AssetReader } from '../asset.reader';
 import { RecordAssetActivityHandler } from '../events/asset-activity.event';
 import { ActivitiesWire, activityWire } from '../wire/activity.wire';
@@ -22,6 +22,7 @@ export class ListAssetActivitiesHandler implements IQueryHandler<ListAssetActivi
   constructor(
     private readonly db: Database,
     private readonly reader: AssetReader,
+    private readonly applications: ApplicationReader,
     private readonly recorder: RecordAssetActivityHandler,
   ) {}
 
@@ -29,12 +30,16 @@ export class ListAssetActivitiesHandler implements IQueryHandler<ListAssetActivi
     await this.recorder.flush();
     return this.db.read(async (em) => {
       const asset = await this.reader.one(em, assetId);
-      const rows = await em.find(ActivityEntity, {
-        where: { assetId },
-        relations: { application: true },
-        order: { createdAt: 'DESC', id: 'DESC' },
-        take: MAX_ACTIVITIES,
-      });
+      const rows = await this.reader.activities(em, assetId, MAX_ACTIVITIES);
+      const applications = new Map(
+        (
+          await this.applications.byIds(
+            em,
+            rows.map((r) => r.applicationId),
+          )
+        ).map((a) => [a.id, a]),
+      );
+      for (const row of rows) row.application = applications.get(row.applicationId)!;
       return { iterable: rows.map((row) => activityWire(row, asset)) };
     });
   }

@@ -3,7 +3,6 @@ import { Database } from '../../../common/database/database.service';
 import { AssetReader } from '../asset.reader';
 import { FlattenedAssetsWire } from '../wire/asset.wire';
 
-
 /** Ids of every live asset, most recent first, with each id's position in `indices`. */
 export class ListAssetIdentifiersQuery extends Query<FlattenedAssetsWire> {
   constructor(readonly pseudo: boolean) {

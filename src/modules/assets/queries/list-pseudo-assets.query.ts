@@ -1,7 +1,7 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { IsNull } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
-import { AssetEntity } from '../asset.entity';
+import { indexed } from '../../../common/wire/common.wire';
+import { AssetReader } from '../asset.reader';
 import { PseudoAssetsWire } from '../wire/asset.wire';
 
 /** Ids of the live pseudo assets only, most recent first (PseudoAssets). */
@@ -9,17 +9,13 @@ export class ListPseudoAssetsQuery extends Query<PseudoAssetsWire> {}
 
 @QueryHandler(ListPseudoAssetsQuery)
 export class ListPseudoAssetsHandler implements IQueryHandler<ListPseudoAssetsQuery> {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly reader: AssetReader,
+  ) {}
 
   async execute(): Promise<PseudoAssetsWire> {
-    const assets = await this.db.read((em) =>
-      em.find(AssetEntity, { select: { id: true }, where: { deletedAt: IsNull(), pseudo: true }, order: { createdAt: 'DESC', id: 'DESC' } }),
-    );
-    return {
-      identifiers: {
-        iterable: assets.map((a) => ({ id: a.id })),
-        indices: Object.fromEntries(assets.map((a, index) => [a.id, index])),
-      },
-    };
+    const ids = await this.db.read((em) => this.reader.pseudoIds(em));
+    return { identifiers: indexed(ids.map((id) => ({ id }))) };
   }
 }

@@ -1,4 +1,4 @@
-import { ByteDescriptor, GroupedTimestamp, Identified, Score, byteDescriptor, groupedTimestamp } from '../../../common/wire/common.wire';
+import { ByteDescriptor, GroupedTimestamp, Identified, Score, byteDescriptor, groupedTimestamp, indexed } from '../../../common/wire/common.wire';
 import { withJsonWriter } from '../../../common/http/json-writers';
 import { ApplicationWire, applicationWire } from '../../system/wire/application.wire';
 import { AnnotationEntity } from '../annotation.entity';
@@ -76,6 +76,7 @@ export class FlattenedPreviewWire {
 }
 export class FlattenedFormatsWire {
   iterable: Identified[];
+  indices: Record<string, number>;
 }
 export class FlattenedAssetWire extends AssetBase {
   formats: FlattenedFormatsWire;
@@ -156,8 +157,26 @@ export function annotationWire(a: AnnotationEntity): AnnotationWire {
   };
 }
 
+/** Tag records are immutable and shared (AssetReader keeps them): each one's wire form and JSON text are made once. */
+const tagWires = new WeakMap<TagEntity, TagWire>();
+const tagJson = new WeakMap<TagWire, string>();
+
 export function tagWire(t: TagEntity): TagWire {
-  return { id: t.id, text: t.text, category: t.category, created: groupedTimestamp(t.createdAt), updated: groupedTimestamp(t.updatedAt) };
+  let wire = tagWires.get(t);
+  if (!wire) {
+    wire = { id: t.id, text: t.text, category: t.category, created: groupedTimestamp(t.createdAt), updated: groupedTimestamp(t.updatedAt) };
+    tagWires.set(t, wire);
+  }
+  return wire;
+}
+
+function tagText(wire: TagWire): string {
+  let text = tagJson.get(wire);
+  if (text === undefined) {
+    text = JSON.stringify(wire);
+    tagJson.set(wire, text);
+  }
+  return text;
 }
 
 export function websiteWire(w: WebsiteEntity): WebsiteWire {
@@ -218,7 +237,7 @@ export function flattenedAssetWire({ asset, formats }: AssetAggregate): Flattene
     favorited: Boolean(asset.favorited),
     pseudo: Boolean(asset.pseudo),
     score: assetScore(asset),
-    formats: { iterable: formats.map((f) => ({ id: f.id })) },
+    formats: indexed(formats.map((f) => ({ id: f.id }))),
     preview: { base: first },
     original: first,
   };
@@ -231,24 +250,27 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
   // Each format's fields are mapped once: the preview and the original reference the first.
   const bases = formats.map((f) => formatBase(f, withContent));
   const original: ReferencedFormatWire = { id: formats[0].id, reference: formatOf(bases[0], asset.id) };
-  return withJsonWriter<AssetWire>({
-    id: flattened.id,
-    name: flattened.name,
-    creator: flattened.creator,
-    created: flattened.created,
-    updated: flattened.updated,
-    mechanism: flattened.mechanism,
-    favorited: flattened.favorited,
-    pseudo: flattened.pseudo,
-    score: flattened.score,
-    formats: { iterable: bases.map((base) => formatOf(base, flattened)) },
-    preview: { base: original },
-    original,
-    annotations: { iterable: aggregate.annotations.map(annotationWire) },
-    tags: { iterable: aggregate.tags.map(tagWire) },
-    websites: { iterable: aggregate.websites.map(websiteWire) },
-    summaries: { iterable: aggregate.summaries.map(workstreamSummaryWire) },
-  }, assetJson);
+  return withJsonWriter<AssetWire>(
+    {
+      id: flattened.id,
+      name: flattened.name,
+      creator: flattened.creator,
+      created: flattened.created,
+      updated: flattened.updated,
+      mechanism: flattened.mechanism,
+      favorited: flattened.favorited,
+      pseudo: flattened.pseudo,
+      score: flattened.score,
+      formats: { iterable: bases.map((base) => formatOf(base, flattened)) },
+      preview: { base: original },
+      original,
+      annotations: { iterable: aggregate.annotations.map(annotationWire) },
+      tags: { iterable: aggregate.tags.map(tagWire) },
+      websites: { iterable: aggregate.websites.map(websiteWire) },
+      summaries: { iterable: aggregate.summaries.map(workstreamSummaryWire) },
+    },
+    assetJson,
+  );
 }
 
 /**
@@ -266,8 +288,9 @@ function assetJson(wire: AssetWire): string {
   // original: {"id":<id>,"reference":{<first format's fields>,"asset":<asset id>}}
   const fields = original.slice(`{"id":${JSON.stringify(wire.original.id)},"reference":`.length, -`,"asset":${JSON.stringify(wire.id)}}}`.length);
   const formats = [`${fields},"asset":${flattened}}`, ...others.map((format) => JSON.stringify(format))];
-  const links = JSON.stringify({ annotations: wire.annotations, tags: wire.tags, websites: wire.websites, summaries: wire.summaries });
-  return `${flattened.slice(0, flattened.indexOf(',"formats":'))},"formats":{"iterable":[${formats.join(',')}]},"preview":{"base":${original}},"original":${original},${links.slice(1)}`;
+  const tags = `{"iterable":[${wire.tags.iterable.map(tagText).join(',')}]}`;
+  const links = `"annotations":${JSON.stringify(wire.annotations)},"tags":${tags},"websites":${JSON.stringify(wire.websites)},"summaries":${JSON.stringify(wire.summaries)}}`;
+  return `${flattened.slice(0, flattened.indexOf(',"formats":'))},"formats":{"iterable":[${formats.join(',')}]},"preview":{"base":${original}},"original":${original},${links}`;
 }
 
 export function formatsWire(aggregate: AssetAggregate, withContent: boolean): FormatsWire {

@@ -1,10 +1,8 @@
-import { BadRequestException } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
-import { nowIso } from '../../../common/wire/common.wire';
+import { InvalidInput } from '../../../common/errors/domain-errors';
 import { INTERFACE_VERSION } from '../../../version';
 import { ApplicationRegistry } from '../../system/application.registry';
-import { ApplicationEntity } from '../../system/application.entity';
 import { GetUserQuery } from '../../system/queries/get-user.query';
 import { applicationWire } from '../../system/wire/application.wire';
 import { ConnectedApplications } from '../connected-applications';
@@ -34,13 +32,12 @@ export class ConnectHandler implements ICommandHandler<ConnectCommand> {
 
   async execute({ connection }: ConnectCommand): Promise<ContextWire> {
     const seeded = connection?.application;
-    if (!seeded) throw new BadRequestException('a SeededConnectorConnection with application {name, version, platform} is required');
+    if (!seeded) throw new InvalidInput('a SeededConnectorConnection with application {name, version, platform} is required');
     this.access.requireAllowed(seeded.name);
     const identity = { name: seeded.name, version: seeded.version, platform: seeded.platform, privacy: seeded.privacy };
     const app = await this.db.transaction(async (em) => {
       const found = await this.registry.resolve(em, identity);
-      const connectedAt = nowIso();
-      await em.update(ApplicationEntity, { id: found.id }, { connectedAt });
+      const connectedAt = await this.registry.markConnected(em, found.id);
       return { ...found, connectedAt };
     });
     this.registry.remember(identity, app.id);

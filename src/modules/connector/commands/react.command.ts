@@ -1,14 +1,14 @@
-import { BadRequestException } from '@nestjs/common';
 import { Command, CommandBus, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
+import { InvalidInput } from '../../../common/errors/domain-errors';
 import { nowIso } from '../../../common/wire/common.wire';
 import { SeededScoreIncrementDto } from '../../../common/wire/dto/seeded-score-increment.dto';
 import { CreateAssetCommand } from '../../assets/commands/create-asset.command';
 import { IncrementAssetScoresCommand } from '../../assets/commands/increment-asset-scores.command';
 import { SeedDto } from '../../assets/dto/seed.dto';
 import { ConnectedApplications } from '../connected-applications';
-import { ConnectorEventEntity } from '../connector-event.entity';
+import { ConnectorWriter } from '../connector.writer';
 import { ReactionDto } from '../dto/connector.dto';
 import { snippetText } from '../snippet-text';
 
@@ -31,11 +31,12 @@ export class ReactHandler implements ICommandHandler<ReactCommand> {
   constructor(
     private readonly db: Database,
     private readonly access: ConnectedApplications,
+    private readonly writer: ConnectorWriter,
     private readonly commands: CommandBus,
   ) {}
 
   async execute({ applicationId, reaction }: ReactCommand): Promise<string> {
-    if (!reaction) throw new BadRequestException('a Reaction {save, seed, reuse?} is required');
+    if (!reaction) throw new InvalidInput('a Reaction {save, seed, reuse?} is required');
     const app = await this.db.read((em) => this.access.require(em, applicationId));
     if (reaction.save) {
       const asset = reaction.seed.asset;
@@ -63,8 +64,6 @@ export class ReactHandler implements ICommandHandler<ReactCommand> {
   }
 
   private record(applicationId: string, kind: string, assetId: string | null): Promise<void> {
-    return this.db.transaction((em) =>
-      this.db.insert(em, ConnectorEventEntity, { id: randomUUID(), applicationId, assetId, kind, payload: null, createdAt: nowIso() }),
-    );
+    return this.db.transaction((em) => this.writer.events(em, [{ id: randomUUID(), applicationId, assetId, kind, payload: null, createdAt: nowIso() }]));
   }
 }

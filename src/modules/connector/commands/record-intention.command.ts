@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
 import { nowIso } from '../../../common/wire/common.wire';
 import { ConnectedApplications } from '../connected-applications';
+import { ConnectorWriter } from '../connector.writer';
 import { SeededConnectorAssetDto } from '../dto/connector.dto';
-import { IntentionEntity } from '../intention.entity';
 import { normalizeSnippet } from '../snippet-similarity';
 import { snippetText } from '../snippet-text';
 
@@ -23,6 +23,7 @@ export class RecordIntentionHandler implements ICommandHandler<RecordIntentionCo
   constructor(
     private readonly db: Database,
     private readonly access: ConnectedApplications,
+    private readonly writer: ConnectorWriter,
   ) {}
 
   async execute({ applicationId, asset }: RecordIntentionCommand): Promise<string> {
@@ -30,7 +31,7 @@ export class RecordIntentionHandler implements ICommandHandler<RecordIntentionCo
     const id = randomUUID();
     await this.db.transaction(async (em) => {
       const app = await this.access.require(em, applicationId);
-      await this.db.insert(em, IntentionEntity, {
+      await this.writer.intention(em, {
         id,
         applicationId: app.id,
         name: asset!.metadata?.name?.trim() || null,

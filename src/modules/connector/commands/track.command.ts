@@ -5,7 +5,7 @@ import { Database } from '../../../common/database/database.service';
 import { nowIso } from '../../../common/wire/common.wire';
 import { AssetActivityEvent } from '../../assets/events/asset-activity.event';
 import { ConnectedApplications } from '../connected-applications';
-import { ConnectorEventEntity } from '../connector-event.entity';
+import { ConnectorWriter } from '../connector.writer';
 import { SeededConnectorTrackingDto, TRACKING_KINDS } from '../dto/connector.dto';
 
 /** The asset a tracking event names (`{asset: {id}}` or `{format: {asset: {id}}}`), if any. */
@@ -31,6 +31,7 @@ export class TrackHandler implements ICommandHandler<TrackCommand> {
   constructor(
     private readonly db: Database,
     private readonly access: ConnectedApplications,
+    private readonly writer: ConnectorWriter,
     private readonly bus: EventBus,
   ) {}
 
@@ -39,16 +40,17 @@ export class TrackHandler implements ICommandHandler<TrackCommand> {
     const app = await this.db.transaction(async (em) => {
       const app = await this.access.require(em, applicationId);
       const now = nowIso();
-      for (const [kind, event] of events) {
-        await this.db.insert(em, ConnectorEventEntity, {
+      await this.writer.events(
+        em,
+        events.map(([kind, event]) => ({
           id: randomUUID(),
           applicationId: app.id,
           assetId: namedAsset(event),
           kind,
           payload: JSON.stringify(event),
           createdAt: now,
-        });
-      }
+        })),
+      );
       return app;
     });
     // An event naming an asset also shows in that asset's activities (dropped if it does not exist).

@@ -58,8 +58,17 @@ PassThrough(ReactionDto.prototype, ['schema']);
 
 /** The tracking events of SeededConnectorTracking: each an object, stored as sent. */
 export const TRACKING_KINDS = [
-  'format', 'asset', 'interaction', 'keyboard', 'session', 'assets', 'ml', 'adoption', 'conversation',
-  'conversation_message', 'workstream_summary',
+  'format',
+  'asset',
+  'interaction',
+  'keyboard',
+  'session',
+  'assets',
+  'ml',
+  'adoption',
+  'conversation',
+  'conversation_message',
+  'workstream_summary',
 ] as const;
 
 /** Input of POST /{application}/track: any of the event kinds, each recorded as sent. */

@@ -1,12 +1,8 @@
-import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
-import { Database } from '../../../common/database/database.service';
-import { Outbox } from '../../../common/events/outbox';
-import { nowIso } from '../../../common/wire/common.wire';
-import { AssetReader } from '../../assets/asset.reader';
-import { LINKS, LinkKind } from '../conversation-links';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { LinkKind } from '../conversation-links';
 import { ConversationReader } from '../conversation.reader';
-import { ConversationEntity } from '../conversation.entity';
-import { ConversationChangedEvent } from '../events/conversation-changed.event';
+import { ConversationWriter } from '../conversation.writer';
+import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 
 /**
  * Associates (`linked` true) or disassociates a conversation and another record: one join
@@ -26,32 +22,18 @@ export class ChangeConversationLinkCommand extends Command<void> {
 @CommandHandler(ChangeConversationLinkCommand)
 export class ChangeConversationLinkHandler implements ICommandHandler<ChangeConversationLinkCommand> {
   constructor(
-    private readonly db: Database,
     private readonly reader: ConversationReader,
-    private readonly assets: AssetReader,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly writer: ConversationWriter,
+    private readonly uow: ConversationUnitOfWork,
   ) {}
 
   async execute({ conversationId, kind, targetId, linked }: ChangeConversationLinkCommand): Promise<void> {
-    const spec = LINKS[kind];
-    const changed = await this.db.transaction(async (em) => {
+    await this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, conversationId);
-      await spec.check(em, targetId, linked, this.assets);
-      const key = { conversationId, [spec.column]: targetId };
-      const present = await em.exists(spec.join, { where: key });
-      if (present === linked) return false;
-      const now = nowIso();
-      if (linked) await em.insert(spec.join, { ...key, createdAt: now });
-      else await em.delete(spec.join, key);
-      await em.update(ConversationEntity, { id: conversationId }, { updatedAt: now });
+      await this.reader.requireLinkTarget(em, kind, targetId, linked);
+      if (!(await this.writer.changeLink(em, kind, conversationId, targetId, linked))) return;
       // An asset's conversations changed too (GET /asset/{id}/conversations).
-      await this.outbox.appendMany(em, [
-        { topic: 'conversations', id: conversationId },
-        ...(kind === 'asset' ? [{ topic: 'assets' as const, id: targetId }] : []),
-      ]);
-      return true;
+      changed({ id: conversationId, change: 'updated', assets: kind === 'asset' ? [targetId] : [] });
     });
-    if (changed) this.events.publish(new ConversationChangedEvent(conversationId, 'updated'));
   }
 }

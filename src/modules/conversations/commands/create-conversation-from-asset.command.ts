@@ -1,18 +1,14 @@
 import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { Database } from '../../../common/database/database.service';
-import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { AssetReader } from '../../assets/asset.reader';
 import { TEXT_GENERATOR, TextGenerator } from '../../intelligence/text/text-generator';
-import { ConversationAssetEntity } from '../conversation-link.entity';
 import { ConversationWriter } from '../conversation.writer';
-import { ConversationEntity } from '../conversation.entity';
-import { ConversationChangedEvent } from '../events/conversation-changed.event';
-import { ConversationMessageAddedEvent } from '../events/conversation-message-added.event';
 import { ConversationsCreateFromAssetOutputWire } from '../wire/conversation.wire';
 import { newConversation } from './create-conversation.command';
+import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 
 /**
  * Starts a COPILOT conversation about an asset: linked to it, named after it, and opened by
@@ -31,8 +27,7 @@ export class CreateConversationFromAssetHandler implements ICommandHandler<Creat
     private readonly assets: AssetReader,
     private readonly writer: ConversationWriter,
     @Inject(TEXT_GENERATOR) private readonly text: TextGenerator,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly uow: ConversationUnitOfWork,
   ) {}
 
   async execute({ assetId }: CreateConversationFromAssetCommand): Promise<ConversationsCreateFromAssetOutputWire> {
@@ -46,19 +41,13 @@ export class CreateConversationFromAssetHandler implements ICommandHandler<Creat
       specific: original?.specific ?? 'UNKNOWN',
     });
     const id = randomUUID();
-    const [message] = await this.db.transaction(async (em) => {
+    await this.uow.run(async ({ em, changed }) => {
       const asset = await this.assets.require(em, assetId);
-      await em.insert(ConversationEntity, newConversation(id, { type: 'COPILOT', name: asset.name }));
-      await em.insert(ConversationAssetEntity, { conversationId: id, assetId, createdAt: nowIso() });
-      const messages = await this.writer.addMessages(em, id, [{ role: 'ASSISTANT', text: description }]);
-      await this.outbox.appendMany(em, [
-        { topic: 'conversations', id },
-        { topic: 'assets', id: assetId },
-      ]);
-      return messages;
+      await this.writer.insertConversation(em, newConversation(id, { type: 'COPILOT', name: asset.name }));
+      await this.writer.link(em, 'asset', id, assetId, nowIso());
+      await this.writer.addMessages(em, id, [{ role: 'ASSISTANT', text: description }]);
+      changed({ id, change: 'created', assets: [assetId] });
     });
-    this.events.publish(new ConversationChangedEvent(id, 'created'));
-    this.events.publish(new ConversationMessageAddedEvent(id, message.id, message.role));
     return { conversation: { id } };
   }
 }

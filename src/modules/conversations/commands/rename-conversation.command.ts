@@ -1,18 +1,18 @@
 import { Inject } from '@nestjs/common';
-import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
-import { Outbox } from '../../../common/events/outbox';
 import { nowIso } from '../../../common/wire/common.wire';
 import { TEXT_GENERATOR, TextGenerator } from '../../intelligence/text/text-generator';
 import { ConversationReader } from '../conversation.reader';
-import { ConversationEntity } from '../conversation.entity';
-import { ConversationChangedEvent } from '../events/conversation-changed.event';
+import { ConversationWriter } from '../conversation.writer';
 import { ConversationWire, conversationWire } from '../wire/conversation.wire';
+import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 
 /**
- * Names a conversation from its content: the title the text generator gives its live
- * messages (or, with no message text, the names of its linked assets). A conversation
- * with nothing to name it by keeps its name.
+ * Names a conversation from its content: the title the text generator gives what the user
+ * asked in it (its live USER messages; the answers quote snippets and say which engine answered,
+ * which is not what the chat is about), else its other messages, else the names of its linked
+ * assets. A conversation with nothing to name it by keeps its name.
  */
 export class RenameConversationCommand extends Command<ConversationWire> {
   constructor(readonly conversationId: string) {
@@ -25,9 +25,9 @@ export class RenameConversationHandler implements ICommandHandler<RenameConversa
   constructor(
     private readonly db: Database,
     private readonly reader: ConversationReader,
+    private readonly writer: ConversationWriter,
     @Inject(TEXT_GENERATOR) private readonly text: TextGenerator,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly uow: ConversationUnitOfWork,
   ) {}
 
   async execute({ conversationId }: RenameConversationCommand): Promise<ConversationWire> {
@@ -35,18 +35,19 @@ export class RenameConversationHandler implements ICommandHandler<RenameConversa
     const sources = await this.db.read(async (em) => {
       const aggregate = await this.reader.one(em, conversationId);
       const messages = (await this.reader.messages(em, conversationId)).filter((m) => !m.deletedAt && m.text.trim());
+      const asked = messages.filter((m) => m.role === 'USER');
+      if (asked.length) return asked.map((m) => m.text);
       if (messages.length) return messages.map((m) => m.text);
       return aggregate.assets.map((a) => a.asset.name ?? '').filter(Boolean);
     });
     const title = sources.length ? (await this.text.title(sources)).trim().slice(0, 1024) : '';
-    const renamed = await this.db.transaction(async (em) => {
+    return this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, conversationId);
-      if (title) await em.update(ConversationEntity, { id: conversationId }, { name: title, updatedAt: nowIso() });
-      const wire = conversationWire(await this.reader.one(em, conversationId));
-      if (title) await this.outbox.append(em, 'conversations', conversationId);
-      return wire;
+      if (title) {
+        await this.writer.updateConversation(em, conversationId, { name: title, updatedAt: nowIso() });
+        changed({ id: conversationId, change: 'updated' });
+      }
+      return conversationWire(await this.reader.one(em, conversationId));
     });
-    if (title) this.events.publish(new ConversationChangedEvent(conversationId, 'updated'));
-    return renamed;
   }
 }

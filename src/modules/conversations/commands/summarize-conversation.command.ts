@@ -1,17 +1,14 @@
-import { BadRequestException, Inject, NotFoundException } from '@nestjs/common';
-import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
-import { In } from 'typeorm';
+import { Inject } from '@nestjs/common';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
-import { Outbox } from '../../../common/events/outbox';
+import { InvalidInput, NotFound } from '../../../common/errors/domain-errors';
 import { nowIso } from '../../../common/wire/common.wire';
 import { TEXT_GENERATOR, TextGenerator } from '../../intelligence/text/text-generator';
-import { ConversationMessageEntity } from '../conversation-message.entity';
 import { ConversationReader } from '../conversation.reader';
 import { ConversationWriter } from '../conversation.writer';
-import { ConversationEntity } from '../conversation.entity';
 import { ConversationSummarizeInputDto } from '../dto/conversation-summarize-input.dto';
-import { ConversationChangedEvent } from '../events/conversation-changed.event';
 import { ConversationSummarizeOutputWire } from '../wire/conversation.wire';
+import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 
 /** Sentences in a conversation summary. */
 const SUMMARY_SENTENCES = 3;
@@ -36,8 +33,7 @@ export class SummarizeConversationHandler implements ICommandHandler<SummarizeCo
     private readonly reader: ConversationReader,
     private readonly writer: ConversationWriter,
     @Inject(TEXT_GENERATOR) private readonly text: TextGenerator,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly uow: ConversationUnitOfWork,
   ) {}
 
   async execute({ conversationId, input }: SummarizeConversationCommand): Promise<ConversationSummarizeOutputWire> {
@@ -45,25 +41,24 @@ export class SummarizeConversationHandler implements ICommandHandler<SummarizeCo
     const texts = await this.db.read(async (em) => {
       await this.reader.require(em, conversationId);
       if (!wanted) return (await this.reader.messages(em, conversationId)).filter((m) => !m.deletedAt).map((m) => m.text);
-      if (wanted.length === 0) throw new BadRequestException('messages.iterable must list at least one message');
-      const found = await em.find(ConversationMessageEntity, { where: { id: In(wanted) }, order: { position: 'ASC' } });
+      if (wanted.length === 0) throw new InvalidInput('messages.iterable must list at least one message');
+      const found = await this.reader.messagesById(em, wanted);
       for (const id of wanted) {
         const message = found.find((m) => m.id === id);
-        if (!message) throw new NotFoundException(`message ${id} not found`);
-        if (message.conversationId !== conversationId) throw new BadRequestException(`message ${id} is not a message of conversation ${conversationId}`);
+        if (!message) throw new NotFound(`message ${id} not found`);
+        if (message.conversationId !== conversationId) throw new InvalidInput(`message ${id} is not a message of conversation ${conversationId}`);
       }
       return found.map((m) => m.text);
     });
     const summary = (await this.text.summarize(texts, SUMMARY_SENTENCES)).trim();
-    if (!summary) throw new BadRequestException(`conversation ${conversationId} has no message text to summarize`);
-    const annotation = await this.db.transaction(async (em) => {
+    if (!summary) throw new InvalidInput(`conversation ${conversationId} has no message text to summarize`);
+    const annotation = await this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, conversationId);
       const row = await this.writer.addAnnotation(em, conversationId, { type: 'SUMMARY', text: summary, mechanism: 'AUTOMATIC' });
-      await em.update(ConversationEntity, { id: conversationId }, { updatedAt: nowIso() });
-      await this.outbox.append(em, 'conversations', conversationId);
+      await this.writer.updateConversation(em, conversationId, { updatedAt: nowIso() });
+      changed({ id: conversationId, change: 'updated' });
       return row;
     });
-    this.events.publish(new ConversationChangedEvent(conversationId, 'updated'));
     return { conversation: { id: conversationId }, annotation: { id: annotation.id } };
   }
 }

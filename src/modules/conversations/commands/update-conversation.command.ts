@@ -1,17 +1,13 @@
-import { BadRequestException } from '@nestjs/common';
-import { Command, CommandHandler, EventBus, ICommandHandler } from '@nestjs/cqrs';
-import { EntityManager, In } from 'typeorm';
-import { Database } from '../../../common/database/database.service';
-import { Outbox } from '../../../common/events/outbox';
+import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { EntityManager } from 'typeorm';
+import { InvalidInput } from '../../../common/errors/domain-errors';
 import { nowIso } from '../../../common/wire/common.wire';
-import { ConversationAnnotationEntity } from '../conversation-annotation.entity';
 import { ConversationMessageEntity } from '../conversation-message.entity';
 import { ConversationReader } from '../conversation.reader';
-import { checkText } from '../conversation.writer';
-import { ConversationEntity } from '../conversation.entity';
+import { ConversationWriter, checkText } from '../conversation.writer';
 import { ConversationDto, isOrder } from '../dto/conversation.dto';
-import { ConversationChangedEvent } from '../events/conversation-changed.event';
 import { ConversationWire, conversationWire } from '../wire/conversation.wire';
+import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 
 /**
  * Applies a round-tripped Conversation: name (null clears it), type, favorited,
@@ -27,66 +23,62 @@ export class UpdateConversationCommand extends Command<ConversationWire> {
 @CommandHandler(UpdateConversationCommand)
 export class UpdateConversationHandler implements ICommandHandler<UpdateConversationCommand> {
   constructor(
-    private readonly db: Database,
     private readonly reader: ConversationReader,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly writer: ConversationWriter,
+    private readonly uow: ConversationUnitOfWork,
   ) {}
 
   async execute({ conversation: dto }: UpdateConversationCommand): Promise<ConversationWire> {
-    if (!dto?.id) throw new BadRequestException('a Conversation body with its id is required');
+    if (!dto?.id) throw new InvalidInput('a Conversation body with its id is required');
     const indices = dto.messages?.indices;
     if (indices) {
       for (const [id, order] of Object.entries(indices)) {
-        if (!isOrder(order)) throw new BadRequestException(`messages.indices.${id} must be an integer >= -1`);
+        if (!isOrder(order)) throw new InvalidInput(`messages.indices.${id} must be an integer >= -1`);
       }
     }
-    const updated = await this.db.transaction(async (em) => {
+    return this.uow.run(async ({ em, changed }) => {
       const conversation = await this.reader.require(em, dto.id);
       const now = nowIso();
-      const changes: Partial<ConversationEntity> = { updatedAt: now };
+      const changes: Parameters<ConversationWriter['updateConversation']>[2] = { updatedAt: now };
       if (dto.name === null) changes.name = null;
       else if (dto.name !== undefined) changes.name = dto.name.trim() || null;
       if (dto.type !== undefined) changes.type = dto.type;
       if (dto.favorited !== undefined) changes.favorited = dto.favorited;
-      await em.update(ConversationEntity, { id: conversation.id }, changes);
+      await this.writer.updateConversation(em, conversation.id, changes);
       if (dto.annotations) await this.setAnnotations(em, conversation.id, dto, now);
       if (indices) await this.applyIndices(em, conversation.id, indices, now);
-      const wire = conversationWire(await this.reader.one(em, conversation.id));
-      await this.outbox.append(em, 'conversations', conversation.id);
-      return wire;
+      changed({ id: conversation.id, change: 'updated' });
+      return conversationWire(await this.reader.one(em, conversation.id));
     });
-    this.events.publish(new ConversationChangedEvent(dto.id, 'updated'));
-    return updated;
   }
 
   private async setAnnotations(em: EntityManager, conversationId: string, dto: ConversationDto, now: string): Promise<void> {
-    const existing = await em.find(ConversationAnnotationEntity, { where: { conversationId } });
+    const existing = await this.reader.annotations(em, conversationId);
     const byId = new Map(existing.map((a) => [a.id, a]));
     const kept = new Set<string>();
     for (const item of dto.annotations!.iterable) {
       const current = byId.get(item.id);
-      if (!current) throw new BadRequestException(`annotation ${item.id} is not an annotation of conversation ${conversationId}`);
+      if (!current) throw new InvalidInput(`annotation ${item.id} is not an annotation of conversation ${conversationId}`);
       kept.add(current.id);
       const text = item.reference?.text;
       const type = item.reference?.type;
       if ((text !== undefined && text !== current.text) || (type !== undefined && type !== current.type)) {
-        await em.update(
-          ConversationAnnotationEntity,
-          { id: current.id },
-          { text: text === undefined ? current.text : checkText(text, 'annotation text'), type: type ?? current.type, updatedAt: now },
-        );
+        await this.writer.updateAnnotation(em, current.id, {
+          text: text === undefined ? current.text : checkText(text, 'annotation text'),
+          type: type ?? current.type,
+          updatedAt: now,
+        });
       }
     }
     const removed = existing.filter((a) => !kept.has(a.id)).map((a) => a.id);
-    if (removed.length) await em.delete(ConversationAnnotationEntity, { id: In(removed) });
+    if (removed.length) await this.writer.deleteAnnotations(em, removed);
   }
 
   private async applyIndices(em: EntityManager, conversationId: string, indices: Record<string, number>, now: string): Promise<void> {
     const messages = await this.reader.messages(em, conversationId);
     const known = new Set(messages.map((m) => m.id));
     for (const id of Object.keys(indices)) {
-      if (!known.has(id)) throw new BadRequestException(`message ${id} is not a message of conversation ${conversationId}`);
+      if (!known.has(id)) throw new InvalidInput(`message ${id} is not a message of conversation ${conversationId}`);
     }
     // New order: the live messages not listed keep their relative order; each listed one
     // (ascending by its index) is then placed at that index.
@@ -104,12 +96,12 @@ export class UpdateConversationHandler implements ICommandHandler<UpdateConversa
       if (order !== undefined && order >= 0 && message.deletedAt) Object.assign(patch, { deletedAt: null, updatedAt: now });
       const p = position.get(message.id);
       if (p !== undefined && p !== message.position) patch.position = p;
-      if (Object.keys(patch).length) await em.update(ConversationMessageEntity, { id: message.id }, patch);
+      if (Object.keys(patch).length) await this.writer.updateMessage(em, message.id, patch);
     }
     // Deleted messages keep their place after the live ones.
     let next = live.length;
     for (const message of messages) {
-      if (!position.has(message.id)) await em.update(ConversationMessageEntity, { id: message.id }, { position: next++ });
+      if (!position.has(message.id)) await this.writer.updateMessage(em, message.id, { position: next++ });
     }
   }
 }

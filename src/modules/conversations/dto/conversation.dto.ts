@@ -22,9 +22,28 @@ export class ConversationFlattenedAnnotationDto {
   mechanism?: MechanismEnum;
 }
 PassThrough(ConversationFlattenedAnnotationDto.prototype, [
-  'schema', 'created', 'updated', 'deleted', 'asset', 'person', 'model', 'pseudo', 'favorited', 'anchor',
-  'conversation', 'score', 'messages', 'summary', 'assets', 'persons', 'anchors', 'conversations', 'summaries',
-  'websites', 'tags', 'workstream_events',
+  'schema',
+  'created',
+  'updated',
+  'deleted',
+  'asset',
+  'person',
+  'model',
+  'pseudo',
+  'favorited',
+  'anchor',
+  'conversation',
+  'score',
+  'messages',
+  'summary',
+  'assets',
+  'persons',
+  'anchors',
+  'conversations',
+  'summaries',
+  'websites',
+  'tags',
+  'workstream_events',
 ]);
 
 export class ConversationReferencedAnnotationDto {
@@ -93,7 +112,17 @@ export class ConversationDto {
   score?: ScoreDto;
 }
 PassThrough(ConversationDto.prototype, [
-  'schema', 'deleted', 'application', 'model', 'assets', 'websites', 'anchors', 'grounding', 'pipeline', 'demo', 'summaries',
+  'schema',
+  'deleted',
+  'application',
+  'model',
+  'assets',
+  'websites',
+  'anchors',
+  'grounding',
+  'pipeline',
+  'demo',
+  'summaries',
 ]);
 
 /** Used by the handler to check `indices` values (class-validator cannot type a map's values). */

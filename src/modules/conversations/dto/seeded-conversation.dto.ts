@@ -35,7 +35,18 @@ export class SeededConversationMessageDto {
   created?: GroupedTimestampDto;
 }
 PassThrough(SeededConversationMessageDto.prototype, [
-  'schema', 'model', 'conversation', 'assets', 'ranges', 'summaries', 'tags', 'messages', 'workstream_events', 'sources', 'anchors',
+  'schema',
+  'model',
+  'conversation',
+  'assets',
+  'ranges',
+  'summaries',
+  'tags',
+  'messages',
+  'workstream_events',
+  'sources',
+  'anchors',
+  'agent',
 ]);
 
 export class SeededConversationAnnotationDto {
@@ -50,8 +61,24 @@ export class SeededConversationAnnotationDto {
   mechanism?: MechanismEnum;
 }
 PassThrough(SeededConversationAnnotationDto.prototype, [
-  'schema', 'asset', 'person', 'model', 'pseudo', 'favorited', 'anchor', 'conversation', 'workstream_summary',
-  'messages', 'assets', 'persons', 'anchors', 'conversations', 'websites', 'tags', 'summaries', 'workstream_events',
+  'schema',
+  'asset',
+  'person',
+  'model',
+  'pseudo',
+  'favorited',
+  'anchor',
+  'conversation',
+  'workstream_summary',
+  'messages',
+  'assets',
+  'persons',
+  'anchors',
+  'conversations',
+  'websites',
+  'tags',
+  'summaries',
+  'workstream_events',
 ]);
 
 /** A file or directory to anchor the new conversation to. */

@@ -1,9 +1,8 @@
-import { EventsHandler, EventBus, IEventHandler } from '@nestjs/cqrs';
-import { Database } from '../../../common/database/database.service';
-import { Outbox } from '../../../common/events/outbox';
+import { EventsHandler, IEventHandler } from '@nestjs/cqrs';
 import { AssetChangedEvent } from '../../assets/events/asset-changed.event';
-import { ConversationAssetEntity } from '../conversation-link.entity';
-import { ConversationChangedEvent } from './conversation-changed.event';
+import { ConversationReader } from '../conversation.reader';
+import { ConversationWriter } from '../conversation.writer';
+import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 
 /**
  * A deleted asset keeps a tombstone row, so its conversation links would survive it;
@@ -12,19 +11,17 @@ import { ConversationChangedEvent } from './conversation-changed.event';
 @EventsHandler(AssetChangedEvent)
 export class RemoveDeletedAssetLinksHandler implements IEventHandler<AssetChangedEvent> {
   constructor(
-    private readonly db: Database,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly reader: ConversationReader,
+    private readonly writer: ConversationWriter,
+    private readonly uow: ConversationUnitOfWork,
   ) {}
 
   async handle(event: AssetChangedEvent): Promise<void> {
     if (event.change !== 'deleted') return;
-    const conversations = await this.db.transaction(async (em) => {
-      const links = await em.find(ConversationAssetEntity, { where: { assetId: event.assetId } });
-      if (links.length) await em.delete(ConversationAssetEntity, { assetId: event.assetId });
-      await this.outbox.appendMany(em, links.map((l) => ({ topic: 'conversations' as const, id: l.conversationId })));
-      return links.map((l) => l.conversationId);
+    await this.uow.run(async ({ em, changed }) => {
+      const conversations = await this.reader.conversationIdsLinkedTo(em, event.assetId);
+      if (conversations.length) await this.writer.removeAssetLinks(em, event.assetId);
+      for (const id of conversations) changed({ id, change: 'updated' });
     });
-    for (const id of conversations) this.events.publish(new ConversationChangedEvent(id, 'updated'));
   }
 }

@@ -1,7 +1,6 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { IsNull } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
-import { ConversationEntity } from '../conversation.entity';
+import { ConversationReader } from '../conversation.reader';
 import { FlattenedConversationsWire } from '../wire/conversation.wire';
 
 /** Ids of every live conversation, most recent first. */
@@ -9,16 +8,12 @@ export class ListConversationIdentifiersQuery extends Query<FlattenedConversatio
 
 @QueryHandler(ListConversationIdentifiersQuery)
 export class ListConversationIdentifiersHandler implements IQueryHandler<ListConversationIdentifiersQuery> {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly reader: ConversationReader,
+  ) {}
 
   execute(): Promise<FlattenedConversationsWire> {
-    return this.db.read(async (em) => {
-      const rows = await em.find(ConversationEntity, {
-        select: { id: true },
-        where: { deletedAt: IsNull() },
-        order: { createdAt: 'DESC', id: 'DESC' },
-      });
-      return { iterable: rows.map((r) => ({ id: r.id })) };
-    });
+    return this.db.read(async (em) => ({ iterable: (await this.reader.liveIds(em)).map((id) => ({ id })) }));
   }
 }

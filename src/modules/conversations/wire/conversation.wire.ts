@@ -1,11 +1,12 @@
-import { GroupedTimestamp, Identified, groupedTimestamp } from '../../../common/wire/common.wire';
+import { GroupedTimestamp, Identified, groupedTimestamp, indexed } from '../../../common/wire/common.wire';
 import { FlattenedAssetWire, WebsiteWire, flattenedAssetWire, websiteWire } from '../../assets/wire/asset.wire';
 import { AssetAggregate } from '../../assets/wire/asset.wire';
-import { WebsiteEntity } from '../../assets/website.entity';
+import type { WebsiteEntity } from '../../assets/website.entity';
 import { AnchorEntity } from '../anchor.entity';
 import { ConversationAnnotationEntity } from '../conversation-annotation.entity';
 import { ConversationMessageEntity } from '../conversation-message.entity';
 import { ConversationEntity } from '../conversation.entity';
+import { derivedId } from '../../../common/wire/derived-id';
 
 /** A conversation with everything its wire form shows, loaded by ConversationReader. */
 export interface ConversationAggregate {
@@ -45,12 +46,25 @@ export class ConversationFlattenedAnnotationWire {
   mechanism: string;
   conversation: Identified;
 }
+/** GET /annotation/{annotation}: an annotation of an asset or of a conversation, with a reference to its owner. */
+export class AnnotationOfRecordWire {
+  id: string;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  type: string;
+  text: string;
+  mechanism: string;
+  asset?: Identified;
+  conversation?: Identified;
+}
 export class ConversationReferencedAnnotationWire {
   id: string;
   reference: ConversationFlattenedAnnotationWire;
 }
 export class ConversationFlattenedAnnotationsWire {
   iterable: ConversationReferencedAnnotationWire[];
+  /** Id -> position in `iterable` (the official clients read a flattened collection through it). */
+  indices: Record<string, number>;
 }
 export class ConversationReferencedAssetWire {
   id: string;
@@ -58,6 +72,8 @@ export class ConversationReferencedAssetWire {
 }
 export class ConversationAssetsWire {
   iterable: ConversationReferencedAssetWire[];
+  /** Id -> position in `iterable` (the official clients read a flattened collection through it). */
+  indices: Record<string, number>;
 }
 export class ConversationReferencedWebsiteWire {
   id: string;
@@ -65,9 +81,25 @@ export class ConversationReferencedWebsiteWire {
 }
 export class ConversationWebsitesWire {
   iterable: ConversationReferencedWebsiteWire[];
+  /** Id -> position in `iterable` (the official clients read a flattened collection through it). */
+  indices: Record<string, number>;
+}
+export class AnchorPointReferenceWire {
+  id: string;
+  fullpath: string;
+  anchor: Identified;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  /** PlatformEnum, when the path's platform was given. */
+  platform?: string;
+}
+export class AnchorPointWire {
+  id: string;
+  reference: AnchorPointReferenceWire;
 }
 export class ConversationAnchorPointsWire {
-  iterable: Identified[];
+  iterable: AnchorPointWire[];
+  indices: Record<string, number>;
 }
 export class ConversationAnchorWire {
   id: string;
@@ -84,9 +116,13 @@ export class ConversationReferencedAnchorWire {
 }
 export class ConversationAnchorsWire {
   iterable: ConversationReferencedAnchorWire[];
+  /** Id -> position in `iterable` (the official clients read a flattened collection through it). */
+  indices: Record<string, number>;
 }
 export class ConversationIdentifiersWire {
   iterable: Identified[];
+  /** Id -> position in `iterable` (the official clients read a flattened collection through it). */
+  indices: Record<string, number>;
 }
 export class ConversationTemporalGroundingWire {
   workstreams: ConversationIdentifiersWire;
@@ -178,38 +214,51 @@ export function conversationMessagesWire(messages: ConversationMessageEntity[], 
   return { iterable: messages.map((m) => conversationMessageWire(m, withContent)), indices: messageIndices(messages) };
 }
 
-function annotationWire(a: ConversationAnnotationEntity): ConversationReferencedAnnotationWire {
+export function conversationAnnotationWire(a: ConversationAnnotationEntity): ConversationFlattenedAnnotationWire {
   return {
     id: a.id,
-    reference: {
-      id: a.id,
-      created: groupedTimestamp(a.createdAt),
-      updated: groupedTimestamp(a.updatedAt),
-      type: a.type,
-      text: a.text,
-      mechanism: a.mechanism,
-      conversation: { id: a.conversationId },
-    },
+    created: groupedTimestamp(a.createdAt),
+    updated: groupedTimestamp(a.updatedAt),
+    type: a.type,
+    text: a.text,
+    mechanism: a.mechanism,
+    conversation: { id: a.conversationId },
   };
 }
 
-function anchorWire(a: AnchorEntity): ConversationReferencedAnchorWire {
+/**
+ * An anchor (a file or directory) as clients read it: its path is the one point it has (Trove
+ * keeps one path per anchor), whose id is derived from the anchor's so that it never changes.
+ */
+export function anchorWire(a: AnchorEntity): ConversationAnchorWire {
   const name = a.name ?? a.fullpath.split(/[\\/]/).filter(Boolean).pop();
-  return {
-    id: a.id,
+  const point: AnchorPointWire = {
+    id: derivedId('anchor-point', a.id),
     reference: {
-      id: a.id,
-      type: a.type,
-      ...(name ? { name } : {}),
-      watch: Boolean(a.watch),
-      points: { iterable: [] },
+      id: derivedId('anchor-point', a.id),
+      fullpath: a.fullpath,
+      anchor: { id: a.id },
       created: groupedTimestamp(a.createdAt),
       updated: groupedTimestamp(a.updatedAt),
+      ...(a.platform ? { platform: a.platform } : {}),
     },
+  };
+  return {
+    id: a.id,
+    type: a.type,
+    ...(name ? { name } : {}),
+    watch: Boolean(a.watch),
+    points: indexed([point]),
+    created: groupedTimestamp(a.createdAt),
+    updated: groupedTimestamp(a.updatedAt),
   };
 }
 
-const ids = (list: string[]): ConversationIdentifiersWire => ({ iterable: list.map((id) => ({ id })) });
+function referencedAnchorWire(a: AnchorEntity): ConversationReferencedAnchorWire {
+  return { id: a.id, reference: anchorWire(a) };
+}
+
+const ids = (list: string[]): ConversationIdentifiersWire => indexed(list.map((id) => ({ id })));
 
 /** The complete Conversation every endpoint returns. */
 export function conversationWire(aggregate: ConversationAggregate): ConversationWire {
@@ -222,10 +271,10 @@ export function conversationWire(aggregate: ConversationAggregate): Conversation
     favorited: Boolean(c.favorited),
     type: c.type,
     messages: { iterable: aggregate.messages.map((m) => ({ id: m.id })), indices: messageIndices(aggregate.messages) },
-    annotations: { iterable: aggregate.annotations.map(annotationWire) },
-    assets: { iterable: aggregate.assets.map((a) => ({ id: a.asset.id, reference: flattenedAssetWire(a) })) },
-    websites: { iterable: aggregate.websites.map((w) => ({ id: w.id, reference: websiteWire(w) })) },
-    anchors: { iterable: aggregate.anchors.map(anchorWire) },
+    annotations: indexed(aggregate.annotations.map((a) => ({ id: a.id, reference: conversationAnnotationWire(a) }))),
+    assets: indexed(aggregate.assets.map((a) => ({ id: a.asset.id, reference: flattenedAssetWire(a) }))),
+    websites: indexed(aggregate.websites.map((w) => ({ id: w.id, reference: websiteWire(w) }))),
+    anchors: indexed(aggregate.anchors.map(referencedAnchorWire)),
     summaries: ids(aggregate.summaryIds),
     grounding: { messages: ids(aggregate.groundingMessageIds), temporal: { workstreams: ids(aggregate.rangeIds) } },
     score: {

@@ -47,9 +47,41 @@ import { HLJS_TO_CODES, LanguageCode } from './languages';
  * ~190 languages, and other code may configure the shared instance.
  */
 const GRAMMARS: Record<string, LanguageFn> = {
-  bash, c, clojure, cpp, csharp, css, dart, dockerfile, dos, elixir, erlang, go, haskell, ini, java,
-  javascript, json, kotlin, latex, lua, markdown, perl, php, powershell, python, r, ruby, rust, scala,
-  scss, sql, swift, typescript, xml, yaml,
+  bash,
+  c,
+  clojure,
+  cpp,
+  csharp,
+  css,
+  dart,
+  dockerfile,
+  dos,
+  elixir,
+  erlang,
+  go,
+  haskell,
+  ini,
+  java,
+  javascript,
+  json,
+  kotlin,
+  latex,
+  lua,
+  markdown,
+  perl,
+  php,
+  powershell,
+  python,
+  r,
+  ruby,
+  rust,
+  scala,
+  scss,
+  sql,
+  swift,
+  typescript,
+  xml,
+  yaml,
 };
 
 const hljs = hljsCore.newInstance();
@@ -71,7 +103,7 @@ export function hljsRelevance(text: string, only?: Iterable<LanguageCode>): Scor
   const wanted = only ? new Set(only) : null;
   for (const [grammar, codes] of HLJS_TO_CODES) {
     if (wanted && !codes.some((code) => wanted.has(code))) continue;
-    let relevance = 0;
+    let relevance: number;
     try {
       const res = hljs.highlight(text, { language: grammar, ignoreIllegals: false });
       relevance = res.illegal ? 0 : res.relevance;

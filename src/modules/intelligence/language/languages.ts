@@ -62,9 +62,7 @@ export type LanguageCode = ClassificationSpecificEnum;
 export const SUPPORTED_CODES: readonly LanguageCode[] = LANGUAGES.map((l) => l.code);
 
 /** guesslang id -> our code. */
-export const GUESSLANG_TO_CODE: ReadonlyMap<string, LanguageCode> = new Map(
-  LANGUAGES.flatMap((l) => (l.guesslang ?? []).map((g) => [g, l.code] as const)),
-);
+export const GUESSLANG_TO_CODE: ReadonlyMap<string, LanguageCode> = new Map(LANGUAGES.flatMap((l) => (l.guesslang ?? []).map((g) => [g, l.code] as const)));
 
 /** highlight.js grammar -> the codes it votes for. */
 export const HLJS_TO_CODES: ReadonlyMap<string, readonly LanguageCode[]> = (() => {

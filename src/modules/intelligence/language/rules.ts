@@ -168,11 +168,7 @@ export function proseFeatures(text: string): ProseFeatures {
     indentRatio: lines.length ? indented / lines.length : 0,
   };
   const isProse =
-    (f.words >= 4 &&
-      f.codeCharRatio < 0.025 &&
-      f.stopwordRatio >= 0.2 &&
-      f.sentenceRatio >= 0.6 &&
-      f.indentRatio < 0.34) ||
+    (f.words >= 4 && f.codeCharRatio < 0.025 && f.stopwordRatio >= 0.2 && f.sentenceRatio >= 0.6 && f.indentRatio < 0.34) ||
     // a few plain words ("hello world", "see you at 5pm!"): no code characters at all
     (f.words >= 1 && f.words < 4 && code === 0 && /^[\w\s.,!?'":-]*$/.test(text.trim()) && !/[._]\w/.test(text));
   return { ...f, isProse };
@@ -238,10 +234,7 @@ const SCSS_MARKERS: readonly RegExp[] = [
 ];
 
 /** TOML-only syntax: quoted / array / inline-table / boolean / date values, arrays of tables. */
-const TOML_MARKERS: readonly RegExp[] = [
-  /^[ \t]*\[\[[\w.-]+\]\][ \t]*$/m,
-  /^[ \t]*[\w.-]+[ \t]*=[ \t]*(?:"|'|\[|\{|true\b|false\b|\d{4}-\d{2}-\d{2})/m,
-];
+const TOML_MARKERS: readonly RegExp[] = [/^[ \t]*\[\[[\w.-]+\]\][ \t]*$/m, /^[ \t]*[\w.-]+[ \t]*=[ \t]*(?:"|'|\[|\{|true\b|false\b|\d{4}-\d{2}-\d{2})/m];
 
 const HTML_TAGS = new Set(
   (

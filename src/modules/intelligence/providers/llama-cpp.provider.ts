@@ -37,7 +37,8 @@ export class LlamaCppProvider implements ModelProvider {
       try {
         const stat = statSync(path);
         if (stat.isFile() && path.endsWith('.gguf')) out.push(path);
-        else if (stat.isDirectory()) for (const name of readdirSync(path).sort()) if (name.endsWith('.gguf') && statSync(join(path, name)).isFile()) out.push(join(path, name));
+        else if (stat.isDirectory())
+          for (const name of readdirSync(path).sort()) if (name.endsWith('.gguf') && statSync(join(path, name)).isFile()) out.push(join(path, name));
       } catch {
         this.logger.warn(`TROVE_GGUF_PATHS entry ${path} is not readable`);
       }
@@ -68,15 +69,18 @@ export class LlamaCppProvider implements ModelProvider {
       if (message.chunk !== undefined) return job.onChunk?.(message.chunk);
       this.pending.delete(message.id);
       if (message.ok) job.resolve(message.result);
-      else if (message.missing) job.reject(new ProviderError(503, `local GGUF models need the optional package node-llama-cpp (npm install node-llama-cpp@3.22.1): ${message.error}`));
-      else job.reject(new ProviderError(502, `node-llama-cpp: ${message.error}`));
+      else if (message.missing)
+        job.reject(
+          new ProviderError('unavailable', `local GGUF models need the optional package node-llama-cpp (npm install node-llama-cpp@3.22.1): ${message.error}`),
+        );
+      else job.reject(new ProviderError('upstream-failed', `node-llama-cpp: ${message.error}`));
     });
     worker.on('exit', (code, signal) => {
       if (this.worker === worker) this.worker = null;
       this.loadedFiles.clear();
       for (const [id, job] of this.pending) {
         this.pending.delete(id);
-        job.reject(new ProviderError(502, `the node-llama-cpp worker stopped (${signal ?? `exit code ${code}`})`));
+        job.reject(new ProviderError('upstream-failed', `the node-llama-cpp worker stopped (${signal ?? `exit code ${code}`})`));
       }
     });
     worker.unref();
@@ -94,7 +98,7 @@ export class LlamaCppProvider implements ModelProvider {
   }
 
   private check(file: string): void {
-    if (!this.files().includes(file)) throw new ProviderError(404, `${file} is not a GGUF file under TROVE_GGUF_PATHS`);
+    if (!this.files().includes(file)) throw new ProviderError('not-found', `${file} is not a GGUF file under TROVE_GGUF_PATHS`);
   }
 
   async *chat(file: string, messages: ChatMessage[], options: ChatOptions = {}): AsyncIterable<string> {

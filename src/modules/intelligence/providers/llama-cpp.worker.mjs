@@ -54,9 +54,15 @@ const ops = {
     running.set(id, controller);
     try {
       const session = new LlamaChatSession({ contextSequence: context.getSequence() });
-      const history = messages.slice(0, -1).map((msg) =>
-        msg.role === 'system' ? { type: 'system', text: msg.content } : msg.role === 'user' ? { type: 'user', text: msg.content } : { type: 'model', response: [msg.content] },
-      );
+      const history = messages
+        .slice(0, -1)
+        .map((msg) =>
+          msg.role === 'system'
+            ? { type: 'system', text: msg.content }
+            : msg.role === 'user'
+              ? { type: 'user', text: msg.content }
+              : { type: 'model', response: [msg.content] },
+        );
       if (history.length) session.setChatHistory(history);
       await session.prompt(messages[messages.length - 1]?.content ?? '', {
         maxTokens: maxTokens ?? 512,

@@ -18,7 +18,18 @@ export class OfflineProvider implements ModelProvider {
   readonly label = OFFLINE_NAME;
 
   async list(): Promise<DiscoveredModel[]> {
-    return [{ unique: OFFLINE_UNIQUE, name: OFFLINE_NAME, loaded: true, downloaded: true, cloud: false, embedding: false, maxTokens: null, description: OFFLINE_DESCRIPTION }];
+    return [
+      {
+        unique: OFFLINE_UNIQUE,
+        name: OFFLINE_NAME,
+        loaded: true,
+        downloaded: true,
+        cloud: false,
+        embedding: false,
+        maxTokens: null,
+        description: OFFLINE_DESCRIPTION,
+      },
+    ];
   }
 
   async *chat(_model: string, messages: ChatMessage[], options: ChatOptions = {}): AsyncIterable<string> {
@@ -27,9 +38,7 @@ export class OfflineProvider implements ModelProvider {
     const context = messages.filter((m) => m !== lastUser).map((m) => m.content);
     const passages = context.flatMap((text, doc) => passagesOf(text, doc));
     const best = bestPassages(rankPassages(question, passages), 2);
-    const answer = best.length
-      ? best.map((p) => p.text).join('\n\n')
-      : 'The offline engine found no passage in the given context that matches this question.';
+    const answer = best.length ? best.map((p) => p.text).join('\n\n') : 'The offline engine found no passage in the given context that matches this question.';
     // Streamed by line, like a model would, so callers treat every provider alike.
     for (const piece of answer.split(/(?<=\n)/)) {
       if (options.signal?.aborted) return;

@@ -69,7 +69,10 @@ export class OllamaProvider implements ModelProvider {
         model,
         messages,
         stream: true,
-        options: { ...(options.temperature === undefined ? {} : { temperature: options.temperature }), ...(options.maxTokens ? { num_predict: options.maxTokens } : {}) },
+        options: {
+          ...(options.temperature === undefined ? {} : { temperature: options.temperature }),
+          ...(options.maxTokens ? { num_predict: options.maxTokens } : {}),
+        },
       },
       signal: options.signal,
       timeoutMs: this.timeoutMs,
@@ -80,9 +83,10 @@ export class OllamaProvider implements ModelProvider {
       try {
         event = JSON.parse(line);
       } catch {
-        throw new ProviderError(502, `${this.label} sent a line that is not JSON`);
+        throw new ProviderError('upstream-failed', `${this.label} sent a line that is not JSON`);
       }
-      if (event.error) throw new ProviderError(/overload|busy|capacity/i.test(event.error) ? 503 : 502, `${this.label}: ${event.error}`);
+      if (event.error)
+        throw new ProviderError(/overload|busy|capacity/i.test(event.error) ? 'unavailable' : 'upstream-failed', `${this.label}: ${event.error}`);
       if (event.message?.content) yield event.message.content;
       if (event.done) return;
     }
@@ -93,7 +97,8 @@ export class OllamaProvider implements ModelProvider {
       body: { model, input: texts },
       timeoutMs: this.timeoutMs,
     });
-    if (!Array.isArray(out.embeddings) || out.embeddings.length !== texts.length) throw new ProviderError(502, `${this.label} returned no embeddings`);
+    if (!Array.isArray(out.embeddings) || out.embeddings.length !== texts.length)
+      throw new ProviderError('upstream-failed', `${this.label} returned no embeddings`);
     return out.embeddings;
   }
 

@@ -42,7 +42,9 @@ export class OpenAiProvider implements ModelProvider {
       unique: m.id,
       name: m.id,
       loaded: !this.cloud,
-      downloaded: false,
+      // A server on this machine (LM Studio, llama.cpp, vLLM on loopback) has the model here; the
+      // Pieces clients only offer models that are `cloud` or `downloaded`.
+      downloaded: !this.cloud,
       cloud: this.cloud,
       embedding: /embed/i.test(m.id),
       description: `${m.id} served by ${this.label}${m.owned_by ? ` (owned by ${m.owned_by})` : ''}`,
@@ -68,12 +70,13 @@ export class OpenAiProvider implements ModelProvider {
       try {
         event = JSON.parse(data);
       } catch {
-        throw new ProviderError(502, `${this.label} sent an event that is not JSON`);
+        throw new ProviderError('upstream-failed', `${this.label} sent an event that is not JSON`);
       }
       if (event.error) {
         const code = String(event.error.code ?? '');
-        const status = code === '429' || /rate/i.test(code) ? 429 : /overload/i.test(`${code} ${event.error.message}`) ? 503 : 502;
-        throw new ProviderError(status, `${this.label}: ${event.error.message ?? code}`);
+        const kind =
+          code === '429' || /rate/i.test(code) ? 'rate-limited' : /overload/i.test(`${code} ${event.error.message}`) ? 'unavailable' : 'upstream-failed';
+        throw new ProviderError(kind, `${this.label}: ${event.error.message ?? code}`);
       }
       const content = event.choices?.[0]?.delta?.content;
       if (content) yield content;
@@ -87,7 +90,8 @@ export class OpenAiProvider implements ModelProvider {
       timeoutMs: this.timeoutMs,
     });
     const data = [...(out.data ?? [])].sort((a, b) => a.index - b.index);
-    if (data.length !== texts.length || data.some((d) => !Array.isArray(d.embedding))) throw new ProviderError(502, `${this.label} returned no embeddings`);
+    if (data.length !== texts.length || data.some((d) => !Array.isArray(d.embedding)))
+      throw new ProviderError('upstream-failed', `${this.label} returned no embeddings`);
     return data.map((d) => d.embedding);
   }
 

@@ -31,7 +31,13 @@ const DEFINITIONS: { kind: string; pattern: RegExp }[] = [
   { kind: 'function', pattern: /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*[?!]?)/gm },
   { kind: 'function', pattern: /^\s*def\s+self\.([A-Za-z_]\w*[?!]?)/gm },
   { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}function\s*\*?\s+([A-Za-z_$][\w$.:]*)`, 'gm') },
-  { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::\s*[^=]+)?=>`, 'gm') },
+  {
+    kind: 'function',
+    pattern: new RegExp(
+      String.raw`^\s*${MODIFIERS}(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*(?::[^=]+)?=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*(?::\s*[^=]+)?=>`,
+      'gm',
+    ),
+  },
   { kind: 'function', pattern: /^\s*func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/gm },
   { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}fn\s+([A-Za-z_]\w*)`, 'gm') },
   { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?([A-Za-z_]\w*)`, 'gm') },
@@ -39,7 +45,8 @@ const DEFINITIONS: { kind: string; pattern: RegExp }[] = [
   // C, C++, Java, C#: `<modifiers> <type> name(<params>) {` on one line (not control flow).
   {
     kind: 'function',
-    pattern: /^[ \t]*(?:(?:public|private|protected|static|final|virtual|inline|override|async|synchronized|extern|unsigned|signed|const)\s+)*[A-Za-z_][\w:<>,[\]*& ]*?[\s*&]+(?!if\b|for\b|while\b|switch\b|return\b|catch\b|else\b|new\b)([A-Za-z_]\w*)\s*\([^;{}]*\)\s*(?:const\s*)?(?:throws\s+[\w., ]+)?\s*\{/gm,
+    pattern:
+      /^[ \t]*(?:(?:public|private|protected|static|final|virtual|inline|override|async|synchronized|extern|unsigned|signed|const)\s+)*[A-Za-z_][\w:<>,[\]*& ]*?[\s*&]+(?!if\b|for\b|while\b|switch\b|return\b|catch\b|else\b|new\b)([A-Za-z_]\w*)\s*\([^;{}]*\)\s*(?:const\s*)?(?:throws\s+[\w., ]+)?\s*\{/gm,
   },
   { kind: 'table', pattern: /^\s*create\s+(?:or\s+replace\s+)?(?:temporary\s+|temp\s+)?table\s+(?:if\s+not\s+exists\s+)?["`[]?([\w.]+)/gim },
   { kind: 'view', pattern: /^\s*create\s+(?:or\s+replace\s+)?(?:materialized\s+)?view\s+(?:if\s+not\s+exists\s+)?["`[]?([\w.]+)/gim },

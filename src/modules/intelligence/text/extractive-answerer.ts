@@ -1,4 +1,4 @@
-import { identifierParts, words } from '../../search/terms';
+import { identifierParts, words } from './terms';
 
 /**
  * The offline question answerer: no language model, no generation. It cuts documents into

@@ -91,7 +91,13 @@ export class ExtractiveTextEngine implements TextGenerator {
       } else {
         parts.push('It defines no named functions or types; it is a sequence of statements.');
       }
-      if (outline.imports.length) parts.push(`It uses ${outline.imports.slice(0, 10).map((i) => `\`${i}\``).join(', ')}.`);
+      if (outline.imports.length)
+        parts.push(
+          `It uses ${outline.imports
+            .slice(0, 10)
+            .map((i) => `\`${i}\``)
+            .join(', ')}.`,
+        );
       const commentary = outline.comments.join('. ');
       if (commentary) {
         const summary = this.summarizeSync([commentary], 2);
@@ -105,7 +111,10 @@ export class ExtractiveTextEngine implements TextGenerator {
       const summary = this.summarizeSync([input.text], 3);
       if (summary) parts.push(`Its central points: ${summary}`);
     }
-    const phrases = this.keyPhrasesOf(analyse(prose(input.generic === 'CODE' ? outlineCode(input.text.slice(0, MAX_CHARS)).comments.join('. ') : input.text)), 6);
+    const phrases = this.keyPhrasesOf(
+      analyse(prose(input.generic === 'CODE' ? outlineCode(input.text.slice(0, MAX_CHARS)).comments.join('. ') : input.text)),
+      6,
+    );
     if (phrases.length) parts.push(`Key phrases: ${phrases.join(', ')}.`);
     return parts.join('\n\n');
   }

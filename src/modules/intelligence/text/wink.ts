@@ -23,11 +23,7 @@ export interface WinkAnalysis {
 }
 
 /** Noun chunks: optional adjectives/nouns before a noun head (up to three words). */
-const NOUN_CHUNK_PATTERNS = [
-  '[NOUN|PROPN]',
-  '[ADJ|NOUN|PROPN] [NOUN|PROPN]',
-  '[ADJ|NOUN|PROPN] [ADJ|NOUN|PROPN] [NOUN|PROPN]',
-];
+const NOUN_CHUNK_PATTERNS = ['[NOUN|PROPN]', '[ADJ|NOUN|PROPN] [NOUN|PROPN]', '[ADJ|NOUN|PROPN] [ADJ|NOUN|PROPN] [NOUN|PROPN]'];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Nlp = any;

@@ -1,6 +1,6 @@
-import { BadRequestException } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { createHash, randomUUID } from 'node:crypto';
+import { InvalidInput } from '../../../common/errors/domain-errors';
 import { SeededModelDto } from '../dto/seeded-model.dto';
 import { ModelRegistry } from '../model-registry';
 import { ModelStore } from '../model.store';
@@ -38,12 +38,15 @@ export class CreateModelHandler implements ICommandHandler<CreateModelCommand> {
   ) {}
 
   async execute({ seed }: CreateModelCommand): Promise<ModelWire> {
-    if (!seed) throw new BadRequestException('a SeededModel body is required');
+    if (!seed) throw new InvalidInput('a SeededModel body is required');
     const ref = seed.configuration?.base ?? seed.unique;
-    if (!ref) throw new BadRequestException('name the model to build on: `unique` (a provider model such as ollama:llama3.2, or a name GET /models lists) or `configuration.base` (a model id)');
-    if (!seed.name.trim()) throw new BadRequestException('name must not be empty');
+    if (!ref)
+      throw new InvalidInput(
+        'name the model to build on: `unique` (a provider model such as ollama:llama3.2, or a name GET /models lists) or `configuration.base` (a model id)',
+      );
+    if (!seed.name.trim()) throw new InvalidInput('name must not be empty');
     const base = await this.registry.resolve(ref).catch((error: Error) => {
-      throw new BadRequestException(`cannot build on "${ref}": ${error.message}`);
+      throw new InvalidInput(`cannot build on "${ref}": ${error.message}`);
     });
     const baseIsCustom = base.id !== (await this.registry.resolve(`${base.provider.kind}:${base.unique}`)).id;
     const { created, configuration, ...described } = seed;
@@ -52,7 +55,9 @@ export class CreateModelHandler implements ICommandHandler<CreateModelCommand> {
       ...(configuration?.temperature !== undefined ? { temperature: configuration.temperature } : {}),
       ...(configuration?.max_output_tokens !== undefined ? { maxTokens: configuration.max_output_tokens } : {}),
     };
-    const fingerprint = `custom:${createHash('sha256').update(canonical({ ...described, configuration })).digest('hex')}`;
+    const fingerprint = `custom:${createHash('sha256')
+      .update(canonical({ ...described, configuration }))
+      .digest('hex')}`;
     const { entity } = await this.store.createCustom({
       id: randomUUID(),
       provider: base.provider.kind,

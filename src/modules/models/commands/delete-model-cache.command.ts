@@ -1,5 +1,5 @@
-import { BadRequestException, NotFoundException } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { InvalidInput, NotFound } from '../../../common/errors/domain-errors';
 import { ModelRegistry } from '../model-registry';
 import { ModelStore } from '../model.store';
 import { ModelDeleteCacheOutputWire } from '../wire/model.wire';
@@ -24,8 +24,8 @@ export class DeleteModelCacheHandler implements ICommandHandler<DeleteModelCache
 
   async execute({ modelId }: DeleteModelCacheCommand): Promise<ModelDeleteCacheOutputWire> {
     const row = await this.store.one(modelId);
-    if (!row) throw new NotFoundException(`model ${modelId} not found`);
-    if (row.custom) throw new BadRequestException(`model ${modelId} is a custom model: it has no files of its own (delete the cache of the model it builds on)`);
+    if (!row) throw new NotFound(`model ${modelId} not found`);
+    if (row.custom) throw new InvalidInput(`model ${modelId} is a custom model: it has no files of its own (delete the cache of the model it builds on)`);
     const provider = this.registry.provider(row.provider);
     const reason: Record<string, string> = {
       offline: 'the offline engine ships with Trove and downloads nothing',
@@ -33,9 +33,9 @@ export class DeleteModelCacheHandler implements ICommandHandler<DeleteModelCache
       llama_cpp: 'it is your own GGUF file, which Trove did not download and will not delete',
     };
     if (!provider || reason[row.provider]) {
-      throw new BadRequestException(`model ${modelId} (${row.name}) has no downloaded cache to delete: ${reason[row.provider] ?? 'its provider is not configured'}`);
+      throw new InvalidInput(`model ${modelId} (${row.name}) has no downloaded cache to delete: ${reason[row.provider] ?? 'its provider is not configured'}`);
     }
-    if (!(await provider.deleteCache(row.unique))) throw new BadRequestException(`model ${modelId} (${row.name}) has no downloaded cache to delete`);
+    if (!(await provider.deleteCache(row.unique))) throw new InvalidInput(`model ${modelId} (${row.name}) has no downloaded cache to delete`);
     // The provider no longer has the model: forget it (a later listing records it again if it comes back).
     await this.store.remove([row.id]);
     return { model: { id: row.id } };

@@ -1,5 +1,5 @@
-import { NotFoundException } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
+import { NotFound } from '../../../common/errors/domain-errors';
 import { ModelRegistry } from '../model-registry';
 import { ModelWire, modelWire } from '../wire/model.wire';
 
@@ -26,7 +26,7 @@ export class LoadModelHandler implements ICommandHandler<LoadModelCommand> {
     if (load) await resolved.provider.load(resolved.unique);
     else await resolved.provider.unload(resolved.unique);
     const view = (await this.registry.list()).find((v) => v.id === resolved.id);
-    if (!view) throw new NotFoundException(`model ${modelId} is no longer listed by its provider`);
+    if (!view) throw new NotFound(`model ${modelId} is no longer listed by its provider`);
     return modelWire(view);
   }
 }

@@ -46,7 +46,7 @@ export class SeededModelDto {
   @Nested(() => ModelMaxTokensDto, { optional: true }) maxTokens?: ModelMaxTokensDto;
   @Nested(() => CustomModelConfigurationDto, { optional: true }) configuration?: CustomModelConfigurationDto;
 }
-PassThrough(SeededModelDto.prototype, ['schema', 'bytes', 'ram', 'capabilities']);
+PassThrough(SeededModelDto.prototype, ['schema', 'bytes', 'ram', 'capabilities', 'denied', 'organization']);
 
 export class ModelDeleteCacheInputDto {}
 PassThrough(ModelDeleteCacheInputDto.prototype, ['schema']);

@@ -1,5 +1,5 @@
-import { NotFoundException } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { NotFound } from '../../../common/errors/domain-errors';
 import { ModelRegistry } from '../model-registry';
 import { ModelWire, modelWire } from '../wire/model.wire';
 
@@ -16,7 +16,7 @@ export class GetModelHandler implements IQueryHandler<GetModelQuery> {
 
   async execute({ modelId }: GetModelQuery): Promise<ModelWire> {
     const view = (await this.registry.list()).find((v) => v.id === modelId.toLowerCase());
-    if (!view) throw new NotFoundException(`model ${modelId} not found`);
+    if (!view) throw new NotFound(`model ${modelId} not found`);
     return modelWire(view);
   }
 }

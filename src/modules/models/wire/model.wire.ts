@@ -1,4 +1,5 @@
 import { ByteDescriptor, GroupedTimestamp, byteDescriptor, groupedTimestamp } from '../../../common/wire/common.wire';
+import { OFFLINE_UNIQUE } from '../../intelligence/providers/offline.provider';
 import { ModelView } from '../model-registry';
 
 export class ModelMaxTokensWire {
@@ -87,8 +88,16 @@ const pick = (table: Array<[RegExp, string]>, name: string): string => table.fin
 
 /** The complete Model object of a view (every field clients read is present, with its JSON type). */
 export function modelWire(view: ModelView): ModelWire {
-  const seed = view.seed as { version?: string; type?: string; foundation?: string; provider?: string; maxTokens?: { total?: number | null; input?: number | null; output?: number | null } };
+  const seed = view.seed as {
+    version?: string;
+    type?: string;
+    foundation?: string;
+    provider?: string;
+    maxTokens?: { total?: number | null; input?: number | null; output?: number | null };
+  };
   const family = `${view.unique} ${view.name}`;
+  // The offline engine (and custom models on it) is no model family and has no maker.
+  const engine = view.unique === OFFLINE_UNIQUE;
   const wire: ModelWire = {
     id: view.id,
     version: seed.version ?? '1.0',
@@ -98,9 +107,9 @@ export function modelWire(view: ModelView): ModelWire {
     cloud: view.cloud,
     type: seed.type ?? 'BALANCED',
     usage: view.embedding ? 'TEXT_EMBEDDING' : 'CODE_CONVERSATION',
-    foundation: seed.foundation ?? (view.provider === 'offline' ? 'UNKNOWN' : pick(FOUNDATIONS, family)),
+    foundation: seed.foundation ?? (engine ? 'UNKNOWN' : pick(FOUNDATIONS, family)),
     unique: view.unique,
-    provider: seed.provider ?? (view.provider === 'offline' ? 'UNKNOWN' : pick(MAKERS, family)),
+    provider: seed.provider ?? (engine ? 'UNKNOWN' : pick(MAKERS, family)),
     downloaded: view.downloaded,
     loaded: view.loaded,
     cpu: view.provider === 'offline' || view.provider === 'llama_cpp',

@@ -17,6 +17,7 @@ export class FlattenedAssetRefDto {
   @IsUUID('all', { message: 'assets.iterable[].id must be a UUID' })
   id: string;
 }
+PassThrough(FlattenedAssetRefDto.prototype, ['schema', 'reference']);
 
 export class FlattenedAssetRefsDto {
   @Nested(() => FlattenedAssetRefDto, { each: true })
@@ -25,15 +26,28 @@ export class FlattenedAssetRefsDto {
 }
 PassThrough(FlattenedAssetRefsDto.prototype, ['schema', 'indices', 'score']);
 
+export class FlattenedAnchorRefDto {
+  @IsUUID('all', { message: 'anchors.iterable[].id must be the UUID of an anchor (POST /anchors/create)' })
+  id: string;
+}
+PassThrough(FlattenedAnchorRefDto.prototype, ['schema', 'reference']);
+
+export class FlattenedAnchorRefsDto {
+  @Nested(() => FlattenedAnchorRefDto, { each: true })
+  @ArrayMaxSize(100)
+  iterable: FlattenedAnchorRefDto[];
+}
+PassThrough(FlattenedAnchorRefsDto.prototype, ['schema', 'indices', 'score']);
+
 export class QGPTRelevanceInputOptionsDto {
   /** The whole store is the query space. */
   @IsOptional() @IsBoolean() database?: boolean;
   /** Also answer the query from the relevant snippets. */
   @IsOptional() @IsBoolean() question?: boolean;
 }
-PassThrough(QGPTRelevanceInputOptionsDto.prototype, ['schema', 'pipeline']);
+PassThrough(QGPTRelevanceInputOptionsDto.prototype, ['schema', 'pipeline', 'behavior']);
 
-/** Exactly one query space: `paths` (absolute local paths), `seeds`, `assets` or `options.database`. */
+/** The query spaces: `paths` (absolute local paths), `anchors`, `seeds`, `assets`, `options.database`; none: the whole store. */
 export class QGPTRelevanceInputDto {
   @IsString()
   @MaxLength(QUERY_MAX)
@@ -52,6 +66,10 @@ export class QGPTRelevanceInputDto {
   @Nested(() => FlattenedAssetRefsDto, { optional: true })
   assets?: FlattenedAssetRefsDto;
 
+  /** Files and directories by anchor (POST /anchors/create), read like `paths`. */
+  @Nested(() => FlattenedAnchorRefsDto, { optional: true })
+  anchors?: FlattenedAnchorRefsDto;
+
   @Nested(() => QGPTRelevanceInputOptionsDto, { optional: true })
   options?: QGPTRelevanceInputOptionsDto;
 
@@ -59,13 +77,13 @@ export class QGPTRelevanceInputDto {
   /** A model id, `provider:name`, or a name GET /models lists; the configured default otherwise. */
   @IsOptional() @IsString() @MaxLength(1024) model?: string;
 }
-PassThrough(QGPTRelevanceInputDto.prototype, ['schema', 'messages', 'temporal', 'anchors', 'sources', 'summaries']);
+PassThrough(QGPTRelevanceInputDto.prototype, ['schema', 'messages', 'temporal', 'sources', 'summaries']);
 
 export class ReferencedAssetRefDto {
   @IsUUID('all', { message: 'asset.id must be a UUID' })
   id: string;
 }
-PassThrough(ReferencedAssetRefDto.prototype, ['reference']);
+PassThrough(ReferencedAssetRefDto.prototype, ['schema', 'reference']);
 
 /** A relevant snippet: an id relevance returned, or a seed with fragment.string.raw. */
 export class RelevantQGPTSeedDto {
@@ -95,7 +113,7 @@ export class QGPTQuestionInputDto {
   @IsOptional() @IsString() @MaxLength(64) application?: string;
   @IsOptional() @IsString() @MaxLength(1024) model?: string;
 }
-PassThrough(QGPTQuestionInputDto.prototype, ['schema', 'messages', 'pipeline', 'temporal', 'sources', 'summaries']);
+PassThrough(QGPTQuestionInputDto.prototype, ['schema', 'messages', 'pipeline', 'temporal', 'sources', 'summaries', 'behavior']);
 
 export class QGPTQuestionAnswerDto {
   @IsNumber() score: number;

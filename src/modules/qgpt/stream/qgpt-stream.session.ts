@@ -1,20 +1,21 @@
 import { isUUID } from 'class-validator';
-import { HttpException, Injectable, Logger } from '@nestjs/common';
-import { CommandBus, EventBus } from '@nestjs/cqrs';
+import { Injectable, Logger } from '@nestjs/common';
+import { toErrorBody } from '../../../common/errors/all-exceptions.filter';
+import { CommandBus } from '@nestjs/cqrs';
 import type { WebSocket } from 'ws';
 import { Database } from '../../../common/database/database.service';
-import { validationPipe } from '../../../common/http/validation';
+import { validateInput } from '../../../common/validation/input';
+import { AddMessageCommand } from '../../conversations/commands/add-message.command';
 import { CreateConversationCommand } from '../../conversations/commands/create-conversation.command';
 import { ConversationReader } from '../../conversations/conversation.reader';
-import { ConversationWriter } from '../../conversations/conversation.writer';
-import { ConversationChangedEvent } from '../../conversations/events/conversation-changed.event';
-import { ConversationMessageAddedEvent } from '../../conversations/events/conversation-message-added.event';
 import { ChatMessage } from '../../intelligence/providers/model-provider';
+import { standaloneQuery } from '../../intelligence/text/extractive-answerer';
 import { ModelRegistry } from '../../models/model-registry';
 import { QGPTQuestionInputDto, QGPTRelevanceInputDto } from '../dto/qgpt.dto';
 import { QgptEngine } from '../qgpt-engine';
 import { Snippet } from '../snippet-cache';
-import { Outbox } from '../../../common/events/outbox';
+import { AppConfig } from '../../../common/config/app-config';
+import { BodyBoundError, checkJsonBounds } from '../../../common/http/json-bounds';
 
 /** Earlier messages of the conversation given to a language model. */
 const HISTORY = 20;
@@ -55,10 +56,8 @@ export class QgptStreamSession {
     private readonly registry: ModelRegistry,
     private readonly db: Database,
     private readonly reader: ConversationReader,
-    private readonly writer: ConversationWriter,
     private readonly commands: CommandBus,
-    private readonly events: EventBus,
-    private readonly outbox: Outbox,
+    private readonly config: AppConfig,
   ) {}
 
   attach(socket: WebSocket): void {
@@ -78,6 +77,24 @@ export class QgptStreamSession {
         if (!input || typeof input !== 'object' || Array.isArray(input)) throw new Error('not an object');
       } catch {
         send({ conversation: '', status: 'FAILED', statusCode: 400, errorMessage: 'the frame is not a JSON QGPTStreamInput object' });
+        return;
+      }
+      try {
+        // The bounds of HTTP bodies hold for frames too (depth, sizes, NUL, lone surrogates).
+        checkJsonBounds(input, {
+          maxDepth: this.config.maxJsonDepth,
+          maxArrayLength: this.config.maxArrayLength,
+          maxStringLength: this.config.maxStringLength,
+        });
+      } catch (error) {
+        const request = typeof input.request === 'string' ? { request: input.request } : {};
+        send({
+          ...request,
+          conversation: '',
+          status: 'FAILED',
+          statusCode: (error as BodyBoundError).statusCode ?? 400,
+          errorMessage: (error as Error).message,
+        });
         return;
       }
       void this.handle(input, inFlight, send);
@@ -110,17 +127,18 @@ export class QgptStreamSession {
       if (stopped.length === 0) send({ ...(request ? { request } : {}), conversation: given ?? '', status: 'STOPPED' });
       return;
     }
-    if (input.relevance && input.question) return fail(given ?? '', 400, 'send relevance or question, not both (relevance with options.question: true does both)');
+    if (input.relevance && input.question)
+      return fail(given ?? '', 400, 'send relevance or question, not both (relevance with options.question: true does both)');
     if (!input.relevance && !input.question) return fail(given ?? '', 400, 'a QGPTStreamInput needs relevance, question, stop or reset');
     if (given !== undefined && !isUUID(given)) return fail(given, 400, 'conversation must be the UUID of a conversation');
 
     let relevance: QGPTRelevanceInputDto | undefined;
     let question: QGPTQuestionInputDto | undefined;
     try {
-      if (input.relevance) relevance = await validationPipe.transform(input.relevance, { type: 'body', metatype: QGPTRelevanceInputDto });
-      else question = await validationPipe.transform(input.question, { type: 'body', metatype: QGPTQuestionInputDto });
+      if (input.relevance) relevance = await validateInput(QGPTRelevanceInputDto, input.relevance);
+      else question = await validateInput(QGPTQuestionInputDto, input.question);
     } catch (error) {
-      return fail(given ?? '', 400, messageOf(error));
+      return fail(given ?? '', 400, (error as Error).message);
     }
 
     const entry: InFlight = { request, conversation: given ?? '', controller: new AbortController() };
@@ -131,14 +149,21 @@ export class QgptStreamSession {
     try {
       const query = (relevance ?? question)!.query;
       const model = await this.registry.resolve((relevance ?? question)!.model);
-      conversation = given ?? (await this.commands.execute(new CreateConversationCommand({ type: 'COPILOT', name: query.replace(/\s+/g, ' ').trim().slice(0, 80) || null } as never))).id;
+      conversation = given ?? (await this.commands.execute(new CreateConversationCommand({ type: 'COPILOT', name: chatName(query) || null } as never))).id;
       entry.conversation = conversation;
       const history = await this.history(conversation);
 
       let snippets: Snippet[];
+      // What the store is searched and the offline engine quotes with: the follow-up made
+      // standalone from the conversation so far ("how do I test it?" + what "it" was).
+      let lookup = query;
       if (relevance) {
-        const { docs, priors } = await this.engine.space(relevance);
-        snippets = await this.engine.rank(query, docs, priors);
+        lookup = standaloneQuery(
+          query,
+          history.map((m) => ({ role: m.role === 'user' ? 'USER' : 'ASSISTANT', text: m.content })),
+        );
+        const { docs, priors } = await this.engine.space(relevance, lookup);
+        snippets = await this.engine.rank(lookup, docs, priors);
         if (!relevance.options?.question) {
           const relevant = { iterable: await Promise.all(snippets.map((s) => this.engine.seedWire(s))) };
           if (!signal.aborted) send({ ...(request ? { request } : {}), conversation, status: 'COMPLETED', relevance: { relevant } });
@@ -159,7 +184,8 @@ export class QgptStreamSession {
 
       let answer = '';
       try {
-        for await (const chunk of this.engine.answerStream(model, query, snippets, history, signal)) {
+        // A language model gets the question as asked, with the conversation; the offline engine quotes for the lookup.
+        for await (const chunk of this.engine.answerStream(model, model.offline ? lookup : query, snippets, history, signal)) {
           if (signal.aborted) break;
           answer += chunk;
           send({ ...(request ? { request } : {}), conversation, status: 'IN-PROGRESS', question: { answers: { iterable: [{ score: 0, text: chunk }] } } });
@@ -174,9 +200,8 @@ export class QgptStreamSession {
       // The question is committed (or failed) before the client hears of the failure.
       await questionStored?.catch(() => undefined);
       if (signal.aborted) return;
-      const status = error instanceof HttpException ? error.getStatus() : 500;
-      if (status >= 500 && !(error instanceof HttpException)) this.logger.error((error as Error)?.stack ?? String(error));
-      fail(conversation, status, status === 500 && !(error instanceof HttpException) ? 'internal error' : messageOf(error));
+      const body = toErrorBody(error, this.logger); // what HTTP would answer (a 500 is logged there)
+      fail(conversation, body.statusCode, Array.isArray(body.message) ? body.message.join('; ') : body.message);
     } finally {
       inFlight.delete(entry);
     }
@@ -195,22 +220,13 @@ export class QgptStreamSession {
   }
 
   private async store(conversationId: string, role: 'USER' | 'ASSISTANT', text: string): Promise<void> {
-    const [message] = await this.db.transaction(async (em) => {
-      await this.reader.require(em, conversationId);
-      const added = await this.writer.addMessages(em, conversationId, [{ role, text: text.replace(/\u0000/g, '') }]);
-      await this.outbox.append(em, 'conversations', conversationId);
-      return added;
-    });
-    this.events.publish(new ConversationChangedEvent(conversationId, 'updated'));
-    this.events.publish(new ConversationMessageAddedEvent(conversationId, message.id, role));
+    // A chat its client created without a name (`pieces chat -n`, `ask -f`) is named after its first question.
+    const name = role === 'USER' ? chatName(text) : undefined;
+    await this.commands.execute(new AddMessageCommand(conversationId, { role, text: text.replaceAll('\u0000', '') }, name));
   }
 }
 
-function messageOf(error: unknown): string {
-  if (error instanceof HttpException) {
-    const response = error.getResponse();
-    const message = typeof response === 'string' ? response : (response as { message?: string | string[] }).message;
-    return Array.isArray(message) ? message.join('; ') : (message ?? error.message);
-  }
-  return (error as Error)?.message ?? String(error);
+/** A chat's name from its first question: the question on one line, at most 80 characters. */
+function chatName(question: string): string {
+  return question.replace(/\s+/g, ' ').trim().slice(0, 80);
 }

@@ -11,7 +11,7 @@ export class SpaceIdentifierDto {
   @IsUUID()
   id: string;
 }
-PassThrough(SpaceIdentifierDto.prototype, ['schema']);
+PassThrough(SpaceIdentifierDto.prototype, ['schema', 'reference']);
 
 export class SpaceIdentifiersDto {
   @IsArray()

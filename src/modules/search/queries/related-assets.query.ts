@@ -30,7 +30,13 @@ export class RelatedAssetsHandler implements IQueryHandler<RelatedAssetsQuery> {
 
   async execute({ assets }: RelatedAssetsQuery): Promise<AssetsWire> {
     if (assets.length === 0) return { iterable: [] };
-    const similar = await this.db.read((em) => this.engine.similar(em, assets.map((a) => seedOf(a, 1)), SIMILAR_LIMIT));
+    const similar = await this.db.read((em) =>
+      this.engine.similar(
+        em,
+        assets.map((a) => seedOf(a, 1)),
+        SIMILAR_LIMIT,
+      ),
+    );
     return { iterable: similar.map((a) => assetWire(a, true)) };
   }
 }

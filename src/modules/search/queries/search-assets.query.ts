@@ -1,8 +1,8 @@
-import { BadRequestException } from '@nestjs/common';
 import { EventBus, IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { InvalidInput } from '../../../common/errors/domain-errors';
 import { AssetsSearchedEvent } from '../../assets/events/assets-searched.event';
-import { normaliseTag } from '../search-index.service';
+import { tagKey } from '../search-index.service';
 import { SearchEngine } from '../search-engine.service';
 import { SearchedAssetsWire, searchedAssetsWire } from '../wire/searched-assets.wire';
 
@@ -21,7 +21,14 @@ export class SearchAssetsQuery extends Query<SearchedAssetsWire> {
 
 /** "a, b,,c" -> ["a", "b", "c"] normalised; [] when nothing usable. */
 export function parseTags(value: string | undefined): string[] {
-  return [...new Set((value ?? '').split(',').map(normaliseTag).filter((t) => t.length > 0))];
+  return [
+    ...new Set(
+      (value ?? '')
+        .split(',')
+        .map(tagKey)
+        .filter((t) => t.length > 0),
+    ),
+  ];
 }
 
 @QueryHandler(SearchAssetsQuery)
@@ -36,10 +43,15 @@ export class SearchAssetsHandler implements IQueryHandler<SearchAssetsQuery> {
     const text = query?.trim() ?? '';
     const tags = parseTags(searchableTags);
     if (!text && tags.length === 0) {
-      throw new BadRequestException('give a search query (query=...) or tags (searchable_tags=a,b), or both');
+      throw new InvalidInput('give a search query (query=...) or tags (searchable_tags=a,b), or both');
     }
     const hits = await this.db.read((em) => this.engine.search(em, { query: text, tags: tags.length ? tags : undefined, scope: { pseudo } }));
-    this.events.publish(new AssetsSearchedEvent(hits.map((h) => h.aggregate.asset.id), text || tags.join(', ')));
+    this.events.publish(
+      new AssetsSearchedEvent(
+        hits.map((h) => h.aggregate.asset.id),
+        text || tags.join(', '),
+      ),
+    );
     return searchedAssetsWire(hits, transferables);
   }
 }

@@ -50,7 +50,12 @@ export class SearchWithFiltersHandler implements IQueryHandler<SearchWithFilters
         filterMatches: filterMatches(input?.filters),
       }),
     );
-    this.events.publish(new AssetsSearchedEvent(hits.map((h) => h.aggregate.asset.id), input?.query?.trim() ?? ''));
+    this.events.publish(
+      new AssetsSearchedEvent(
+        hits.map((h) => h.aggregate.asset.id),
+        input?.query?.trim() ?? '',
+      ),
+    );
     return { results: searchedAssetsWire(hits, transferables) };
   }
 }

@@ -31,14 +31,7 @@ export class PostgresSearchStore implements SearchStore {
        ON CONFLICT (asset_id) DO UPDATE SET pseudo = EXCLUDED.pseudo, name = EXCLUDED.name, annotations = EXCLUDED.annotations,
          content = EXCLUDED.content, tags = EXCLUDED.tags, websites = EXCLUDED.websites, specifics = EXCLUDED.specifics,
          created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, head = EXCLUDED.head, doc = EXCLUDED.doc`,
-      [
-        ...documentValues(doc),
-        `${doc.name.toLowerCase()} ${terms.head}`,
-        terms.name,
-        `${terms.tags} ${terms.annotations}`,
-        terms.websites,
-        terms.content,
-      ],
+      [...documentValues(doc), `${doc.name.toLowerCase()} ${terms.head}`, terms.name, `${terms.tags} ${terms.annotations}`, terms.websites, terms.content],
     );
     if (!created) await em.query(`DELETE FROM search_tags WHERE asset_id = $1`, [doc.assetId]);
     if (doc.tags.length) {
@@ -64,7 +57,7 @@ export class PostgresSearchStore implements SearchStore {
     const rows: Array<{ id: string }> = await em.query(
       `SELECT d.asset_id AS id FROM search_documents d, to_tsquery('simple', ${q}) q
        WHERE d.doc @@ q AND ${scopeSql(sql, scope)} ORDER BY ts_rank(d.doc, q, 1) DESC, d.updated_at DESC LIMIT ${sql.p(limit)}`,
-      sql.params,
+      sql.values,
     );
     return rows.map((row) => row.id);
   }
@@ -79,20 +72,20 @@ export class PostgresSearchStore implements SearchStore {
     const rows: Array<{ id: string }> = await em.query(
       `SELECT d.asset_id AS id FROM search_documents d WHERE ${likes('d.head')} AND ${scopeSql(sql, scope)}
        ORDER BY (${likes('lower(d.name)')}) DESC, word_similarity(${sql.p(usable.join(' '))}, d.head) DESC, d.updated_at DESC LIMIT ${sql.p(limit)}`,
-      sql.params,
+      sql.values,
     );
     return rows.map((row) => row.id);
   }
 
   async tags(em: EntityManager, tags: string[], scope: Scope, limit: number): Promise<Array<{ id: string; count: number }>> {
     const sql = new Sql('postgres');
-    const rows: Array<{ id: string; n: string }> = await em.query(taggedSql(sql, tags, scope, limit), sql.params);
+    const rows: Array<{ id: string; n: string }> = await em.query(taggedSql(sql, tags, scope, limit), sql.values);
     return rows.map((row) => ({ id: row.id, count: Number(row.n) }));
   }
 
   async recent(em: EntityManager, scope: Scope, limit: number): Promise<string[]> {
     const sql = new Sql('postgres');
-    const rows: Array<{ id: string }> = await em.query(recentSql(sql, scope, limit), sql.params);
+    const rows: Array<{ id: string }> = await em.query(recentSql(sql, scope, limit), sql.values);
     return rows.map((row) => row.id);
   }
 
@@ -130,11 +123,9 @@ export class PostgresSearchStore implements SearchStore {
     return new Map(rows.map((row) => [row.asset_id, row]));
   }
 
-  async missing(em: EntityManager, limit: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await em.query(
-      `SELECT a.id FROM assets a WHERE a.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM search_documents d WHERE d.asset_id = a.id) LIMIT $1`,
-      [limit],
-    );
-    return rows.map((row) => row.id);
+  async indexed(em: EntityManager, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const rows: Array<{ asset_id: string }> = await em.query(`SELECT d.asset_id FROM search_documents d WHERE d.asset_id = ANY($1::varchar[])`, [ids]);
+    return new Set(rows.map((row) => row.asset_id));
   }
 }

@@ -79,8 +79,8 @@ export interface SearchStore {
   vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]>;
   /** The stored documents of these assets (for key terms). */
   documents(em: EntityManager, ids: string[]): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>>;
-  /** Asset ids of indexed documents, for finding assets the index misses. */
-  missing(em: EntityManager, limit: number): Promise<string[]>;
+  /** Of `ids` (at most 500), those that have an indexed document: for finding live assets the index misses. */
+  indexed(em: EntityManager, ids: string[]): Promise<Set<string>>;
 }
 
 /** The analysed text of a document, as written to the full-text tables. */

@@ -1,32 +1,28 @@
+import { POSTGRES, SQLITE, SqlParams } from '../../../common/database/sql-dialect';
 import { AssetFilterDto, AssetFiltersDto } from '../dto/search-with-filters.dto';
 import { Scope } from './search-store';
 
-/** Builds parameterised SQL for either dialect (`?N` on SQLite, `$N` on PostgreSQL). */
-export class Sql {
-  readonly params: unknown[] = [];
-
-  constructor(readonly dialect: 'sqlite' | 'postgres') {}
-
-  p(value: unknown): string {
-    this.params.push(value);
-    return this.dialect === 'sqlite' ? `?${this.params.length}` : `$${this.params.length}`;
+/** Builds one search statement's parameters and dialect-specific fragments as it goes. */
+export class Sql extends SqlParams {
+  constructor(dialect: 'sqlite' | 'postgres') {
+    super(dialect === 'sqlite' ? SQLITE : POSTGRES);
   }
 
   /** A sub-select producing the given strings. */
   list(values: string[]): string {
-    return this.dialect === 'sqlite'
+    return this.dialect.name === 'sqlite'
       ? `(SELECT value FROM json_each(${this.p(JSON.stringify(values))}))`
       : `(SELECT unnest(${this.p(values)}::varchar[]))`;
   }
 
   contains(haystack: string, needle: string): string {
-    return this.dialect === 'sqlite' ? `instr(${haystack}, ${this.p(needle)}) > 0` : `strpos(${haystack}, ${this.p(needle)}) > 0`;
+    return this.dialect.name === 'sqlite' ? `instr(${haystack}, ${this.p(needle)}) > 0` : `strpos(${haystack}, ${this.p(needle)}) > 0`;
   }
 }
 
 /** Lower-case for comparisons in SQL: SQLite's lower() folds ASCII only, so fold the same way in JS. */
 function fold(sql: Sql, value: string): string {
-  return sql.dialect === 'sqlite' ? value.replace(/[A-Z]/g, (c) => c.toLowerCase()) : value.toLowerCase();
+  return sql.dialect.name === 'sqlite' ? value.replace(/[A-Z]/g, (c) => c.toLowerCase()) : value.toLowerCase();
 }
 
 const iso = (value: string): string => new Date(value).toISOString();
@@ -43,16 +39,15 @@ function filterSql(sql: Sql, filter: AssetFilterDto, casing: boolean): string {
   if (filter.persons?.length) all.push('1 = 0');
   const phrase = filter.phrase;
   if (phrase?.value) {
-    const fields = [
-      ...(phrase.title ? ['d.name'] : []),
-      ...(phrase.annotation ? ['d.annotations'] : []),
-      ...(phrase.content ? ['d.content'] : []),
-    ];
+    const fields = [...(phrase.title ? ['d.name'] : []), ...(phrase.annotation ? ['d.annotations'] : []), ...(phrase.content ? ['d.content'] : [])];
     const where = fields.length ? fields : ['d.name', 'd.annotations', 'd.content'];
     const any = where.map((field) => (casing ? sql.contains(field, phrase.value!) : sql.contains(`lower(${field})`, fold(sql, phrase.value!))));
     all.push(`(${any.join(' OR ')})`);
   }
-  for (const [column, range] of [['d.created_at', filter.created], ['d.updated_at', filter.updated]] as const) {
+  for (const [column, range] of [
+    ['d.created_at', filter.created],
+    ['d.updated_at', filter.updated],
+  ] as const) {
     if (range?.from) all.push(`${column} >= ${sql.p(iso(range.from.value))}`);
     if (range?.to) all.push(`${column} <= ${sql.p(iso(range.to.value))}`);
   }

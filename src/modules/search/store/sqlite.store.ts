@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
-import { reverse } from '../terms';
+import { reverse } from '../../intelligence/text/terms';
 import { DOCUMENT_COLUMNS, IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery, documentValues } from './search-store';
 import { Sql, lengthsBetween, recentSql, scopeSql, taggedSql } from './sql';
 
@@ -40,7 +40,8 @@ export class SqliteSearchStore implements SearchStore {
    */
   async write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms): Promise<void> {
     this.db.beforeCommit(FLUSH_STAGED);
-    await this.db.query(em,
+    await this.db.query(
+      em,
       `INSERT INTO search_input (${DOCUMENT_COLUMNS}, words_name, words_annotations, words_tags, words_websites, words_content, trigram_name, trigram_head, tag_list, vocabulary)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       [
@@ -76,17 +77,27 @@ export class SqliteSearchStore implements SearchStore {
    */
   private async newest<T>(em: EntityManager, table: string, columns: string, match: string, scope: Scope): Promise<T[]> {
     const sql = new Sql('sqlite');
-    return this.db.query(em,
+    return this.db.query(
+      em,
       `SELECT ${columns} FROM ${table} CROSS JOIN search_documents d ON d.doc_id = ${table}.rowid
        WHERE ${table} MATCH ${sql.p(match)} AND ${scopeSql(sql, scope)} ORDER BY ${table}.rowid DESC LIMIT ${WINDOW}`,
-      sql.params,
+      sql.values,
     );
   }
 
   async words(em: EntityManager, query: WordQuery, mode: 'AND' | 'OR', scope: Scope, limit: number): Promise<string[]> {
     if (query.length === 0) return [];
-    const rows = await this.newest<{ id: string; r: number }>(em, 'search_words', `d.asset_id AS id, bm25(search_words, ${WORD_WEIGHTS}) AS r`, ftsExpression(query, mode), scope);
-    return rows.sort((a, b) => a.r - b.r).slice(0, limit).map((row) => row.id);
+    const rows = await this.newest<{ id: string; r: number }>(
+      em,
+      'search_words',
+      `d.asset_id AS id, bm25(search_words, ${WORD_WEIGHTS}) AS r`,
+      ftsExpression(query, mode),
+      scope,
+    );
+    return rows
+      .sort((a, b) => a.r - b.r)
+      .slice(0, limit)
+      .map((row) => row.id);
   }
 
   /**
@@ -128,13 +139,13 @@ export class SqliteSearchStore implements SearchStore {
           ? `SELECT t.asset_id AS id, COUNT(*) AS n FROM search_tags t WHERE t.tag IN ${sql.list(tags)} ${pseudo}
              GROUP BY t.asset_id ORDER BY n DESC, MAX(t.updated_at) DESC, t.asset_id DESC LIMIT ${sql.p(limit)}`
           : taggedSql(sql, tags, scope, limit);
-    const rows: Array<{ id: string; n: number }> = await this.db.query(em, text, sql.params);
+    const rows: Array<{ id: string; n: number }> = await this.db.query(em, text, sql.values);
     return rows.map((row) => ({ id: row.id, count: Number(row.n) }));
   }
 
   async recent(em: EntityManager, scope: Scope, limit: number): Promise<string[]> {
     const sql = new Sql('sqlite');
-    const rows: Array<{ id: string }> = await this.db.query(em, recentSql(sql, scope, limit), sql.params);
+    const rows: Array<{ id: string }> = await this.db.query(em, recentSql(sql, scope, limit), sql.values);
     return rows.map((row) => row.id);
   }
 
@@ -142,7 +153,8 @@ export class SqliteSearchStore implements SearchStore {
     const result = new Map<string, number>();
     if (terms.length === 0) return result;
     // fts5vocab answers `term = ?` from the index directly; an IN list would scan it.
-    const rows: Array<{ term: string; doc: number }> = await this.db.query(em,
+    const rows: Array<{ term: string; doc: number }> = await this.db.query(
+      em,
       terms.map((_, i) => `SELECT term, doc FROM search_words_vocab WHERE term = ?${i + 1}`).join(' UNION ALL '),
       terms,
     );
@@ -159,29 +171,35 @@ export class SqliteSearchStore implements SearchStore {
     // len IN (...): one seek per length on (len, term) / (len, rev); a range would walk the whole prefix.
     const lengths = lengthsBetween(minLength, maxLength);
     const sql = new Sql('sqlite');
-    const range = (column: string, from: string) => `len IN (${lengths.map((n) => sql.p(n)).join(', ')}) AND ${column} >= ${sql.p(from)} AND ${column} < ${sql.p(`${from}\uffff`)}`;
-    const rows: Array<{ term: string }> = await this.db.query(em,
+    const range = (column: string, from: string) =>
+      `len IN (${lengths.map((n) => sql.p(n)).join(', ')}) AND ${column} >= ${sql.p(from)} AND ${column} < ${sql.p(`${from}\uffff`)}`;
+    const rows: Array<{ term: string }> = await this.db.query(
+      em,
       `SELECT term FROM (SELECT term FROM search_vocab WHERE ${range('term', prefix)} LIMIT 5000)
        UNION SELECT term FROM (SELECT term FROM search_vocab WHERE ${range('rev', reverse(suffix))} LIMIT 5000)`,
-      sql.params,
+      sql.values,
     );
     return rows.map((row) => row.term);
   }
 
   async documents(em: EntityManager, ids: string[]): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>> {
     const sql = new Sql('sqlite');
-    const rows: Array<{ asset_id: string; name: string; annotations: string; content: string; tags: string }> = await this.db.query(em,
+    const rows: Array<{ asset_id: string; name: string; annotations: string; content: string; tags: string }> = await this.db.query(
+      em,
       `SELECT d.asset_id, d.name, d.annotations, d.content, d.tags FROM search_documents d WHERE d.asset_id IN ${sql.list(ids)}`,
-      sql.params,
+      sql.values,
     );
     return new Map(rows.map((row) => [row.asset_id, row]));
   }
 
-  async missing(em: EntityManager, limit: number): Promise<string[]> {
-    const rows: Array<{ id: string }> = await this.db.query(em,
-      `SELECT a.id FROM assets a WHERE a.deleted_at IS NULL AND NOT EXISTS (SELECT 1 FROM search_documents d WHERE d.asset_id = a.id) LIMIT ?`,
-      [limit],
+  async indexed(em: EntityManager, ids: string[]): Promise<Set<string>> {
+    if (ids.length === 0) return new Set();
+    const sql = new Sql('sqlite');
+    const rows: Array<{ asset_id: string }> = await this.db.query(
+      em,
+      `SELECT d.asset_id FROM search_documents d WHERE d.asset_id IN ${sql.list(ids)}`,
+      sql.values,
     );
-    return rows.map((row) => row.id);
+    return new Set(rows.map((row) => row.asset_id));
   }
 }

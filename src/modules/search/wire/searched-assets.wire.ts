@@ -27,11 +27,12 @@ export class AssetsSearchWithFiltersOutputWire {
   results: SearchedAssetsWire;
 }
 
-export function searchedAssetsWire(hits: SearchHit[], withContent: boolean): SearchedAssetsWire {
+/** `withContent` null: results without their assets (the SearchApi routes answer identifiers). */
+export function searchedAssetsWire(hits: SearchHit[], withContent: boolean | null): SearchedAssetsWire {
   const exact = hits.filter((h) => h.exact).length;
   return {
     iterable: hits.map((h) => ({
-      asset: assetWire(h.aggregate, withContent),
+      asset: withContent === null ? undefined : assetWire(h.aggregate, withContent),
       exact: h.exact,
       score: h.score,
       match: h.match,

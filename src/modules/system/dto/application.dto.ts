@@ -30,4 +30,4 @@ export class ApplicationDto {
   @IsBoolean()
   automaticUnload?: boolean;
 }
-PassThrough(ApplicationDto.prototype, ['schema', 'capabilities', 'mechanism', 'enrichment']);
+PassThrough(ApplicationDto.prototype, ['schema', 'capabilities', 'mechanism', 'enrichment', 'descriptor']);

@@ -1,8 +1,8 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { LocalUser } from '../local-user';
-import { UserWire } from '../wire/user.wire';
+import { UserWire, userProfileWire } from '../wire/user.wire';
 
-/** The local user: Trove runs without accounts, so there is exactly one. */
+/** The local user: Trove runs without accounts, so there is exactly one, always signed in. */
 export class GetUserQuery extends Query<UserWire> {}
 
 @QueryHandler(GetUserQuery)
@@ -10,6 +10,6 @@ export class GetUserHandler implements IQueryHandler<GetUserQuery> {
   constructor(private readonly user: LocalUser) {}
 
   async execute(): Promise<UserWire> {
-    return { user: { id: this.user.id, aesthetics: { theme: { dark: false }, font: { size: 12 } } } };
+    return { user: userProfileWire(this.user.id) };
   }
 }

@@ -1,7 +1,6 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { IsNull, Not } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
-import { ApplicationEntity } from '../application.entity';
+import { ApplicationReader } from '../application.reader';
 import { ApplicationsWire, applicationWire } from '../wire/application.wire';
 
 /** Applications that connected (POST /connect), most recent first. */
@@ -9,12 +8,13 @@ export class ListApplicationsQuery extends Query<ApplicationsWire> {}
 
 @QueryHandler(ListApplicationsQuery)
 export class ListApplicationsHandler implements IQueryHandler<ListApplicationsQuery> {
-  constructor(private readonly db: Database) {}
+  constructor(
+    private readonly db: Database,
+    private readonly applications: ApplicationReader,
+  ) {}
 
   async execute(): Promise<ApplicationsWire> {
-    const apps = await this.db.read((em) =>
-      em.find(ApplicationEntity, { where: { connectedAt: Not(IsNull()) }, order: { connectedAt: 'DESC' } }),
-    );
+    const apps = await this.db.read((em) => this.applications.connected(em));
     return { iterable: apps.map(applicationWire) };
   }
 }

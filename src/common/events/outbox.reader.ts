@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
-import { Database } from '../../common/database/database.service';
-import { StreamEvent, StreamTopicName } from '../../common/events/outbox';
+import { Database } from '../database/database.service';
+import { Settings } from '../database/settings';
+import { StreamEvent, StreamTopicName } from './outbox';
 
 /** Settings key holding the highest outbox id deleted by pruning. */
 const PRUNED_THROUGH = 'stream_pruned_through';
@@ -13,14 +14,13 @@ interface Row {
   deleted: boolean | number;
 }
 
-/** The SQL of the outbox (`stream_events`) for the tailers, resumes and pruning. */
+/** The reading side of the outbox (`stream_events`): the streams' tailers, resumes and pruning. */
 @Injectable()
 export class OutboxReader {
-  constructor(private readonly db: Database) {}
-
-  private get pg(): boolean {
-    return this.db.dialect === 'postgres';
-  }
+  constructor(
+    private readonly db: Database,
+    private readonly settings: Settings,
+  ) {}
 
   /** Highest committed event id (0 when there is none). */
   async head(em: EntityManager): Promise<number> {
@@ -39,9 +39,8 @@ export class OutboxReader {
   }
 
   /** Highest id removed by pruning: a resume from below it cannot be served (0 when nothing was pruned). */
-  async prunedThrough(em: EntityManager): Promise<number> {
-    const [row] = await this.db.query<{ value: string }>(em, `SELECT value FROM settings WHERE key = ${this.db.param(1)}`, [PRUNED_THROUGH]);
-    return row ? Number(row.value) : 0;
+  prunedThrough(em: EntityManager): Promise<number> {
+    return this.settings.number(em, PRUNED_THROUGH);
   }
 
   /**
@@ -57,13 +56,7 @@ export class OutboxReader {
       );
       const through = Number(row?.id ?? 0);
       if (!through) return 0;
-      const int = this.pg ? 'BIGINT' : 'INTEGER';
-      await this.db.query(
-        em,
-        `INSERT INTO settings (key, value) VALUES (${this.db.param(1)}, ${this.db.param(2)}) ON CONFLICT (key) DO UPDATE SET value =
-           CASE WHEN CAST(settings.value AS ${int}) > CAST(excluded.value AS ${int}) THEN settings.value ELSE excluded.value END`,
-        [PRUNED_THROUGH, String(through)],
-      );
+      await this.settings.raise(em, PRUNED_THROUGH, through);
       const deleted = await this.db.query<{ id: unknown }>(em, `DELETE FROM stream_events WHERE id <= ${this.db.param(1)} RETURNING id`, [through]);
       return deleted.length;
     });

@@ -1,5 +1,6 @@
 /**
- * Tokenisation shared by indexing and querying, identical on both dialects: the database
+ * Tokenisation shared by the search index (indexing and querying) and question answering's
+ * passage ranking (the extractive answerer), identical on both dialects: the database
  * only ever sees space-separated lowercase terms we produced, so SQLite FTS5 and
  * PostgreSQL full text agree on what a word is.
  *

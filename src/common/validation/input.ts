@@ -1,5 +1,6 @@
-import { BadRequestException, ValidationError, ValidationPipe } from '@nestjs/common';
+import { Type, ValidationError, ValidationPipe } from '@nestjs/common';
 import { MetadataStorage, getMetadataStorage } from 'class-validator';
+import { InvalidInput } from '../errors/domain-errors';
 
 /** "asset.format.fragment.string.raw must be a string" for every failed constraint, nested included. */
 function flatten(errors: ValidationError[], prefix = ''): string[] {
@@ -12,7 +13,11 @@ function flatten(errors: ValidationError[], prefix = ''): string[] {
   });
 }
 
-/** Unknown fields, wrong types and missing required fields are all a 400 that names the field. */
+/**
+ * The input rules of every DTO, applied to HTTP bodies and queries by Nest (configureApp) and to
+ * WebSocket, MCP and command-line input by validateInput: unknown fields, wrong types and
+ * missing required fields are all an InvalidInput (400) that names the field.
+ */
 export const validationPipe = new ValidationPipe({
   whitelist: true,
   forbidNonWhitelisted: true,
@@ -20,8 +25,13 @@ export const validationPipe = new ValidationPipe({
   transform: true,
   transformOptions: { enableImplicitConversion: false },
   validationError: { target: false, value: false },
-  exceptionFactory: (errors) => new BadRequestException(flatten(errors)),
+  exceptionFactory: (errors) => new InvalidInput(flatten(errors)),
 });
+
+/** `value` checked against the DTO class and turned into it, as an HTTP body would be; InvalidInput otherwise. */
+export async function validateInput<T extends object>(type: Type<T>, value: unknown): Promise<T> {
+  return (await validationPipe.transform(value, { type: 'body', metatype: type })) as T;
+}
 
 let memoised = false;
 
@@ -44,7 +54,7 @@ export function memoiseValidationMetadata(): void {
   const storage = getMetadataStorage();
   const lookup = storage.getTargetValidationMetadatas.bind(storage);
   const group = storage.groupByPropertyName.bind(storage);
-  const byTarget = new WeakMap<Function, Map<string, Rules>>();
+  const byTarget = new WeakMap<object, Map<string, Rules>>();
   const grouped = new WeakMap<Rules, GroupedRules>();
   storage.getTargetValidationMetadatas = (target, schema, always, strictGroups, groups) => {
     let cache = byTarget.get(target);

@@ -1,0 +1,25 @@
+import { Controller, Get } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
+import { Flag } from '../../common/wire/flags';
+import { SearchText } from '../search/search-routes.controller';
+import { SearchedAssetsWire } from '../search/wire/searched-assets.wire';
+import { NeuralCodeSearchQuery } from './queries/neural-code-search.query';
+
+/** GET /search/neural_code: in this module because it is relevance's ranking (see NeuralCodeSearchQuery). */
+@ApiTags('Search')
+@Controller('search')
+export class NeuralCodeSearchController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get('neural_code')
+  @ApiOperation({
+    operationId: 'neuralCodeSearch',
+    summary: 'Code found from a description of what it does: the ranking of /qgpt/relevance (lexical and identifier-aware offline; embeddings when configured)',
+  })
+  @ApiQuery({ name: 'query', required: true, type: String })
+  neuralCode(@SearchText() query: string | undefined, @Flag('pseudo') pseudo?: boolean): Promise<SearchedAssetsWire> {
+    void pseudo;
+    return this.queries.execute(new NeuralCodeSearchQuery(query));
+  }
+}

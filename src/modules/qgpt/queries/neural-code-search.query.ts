@@ -1,0 +1,38 @@
+import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
+import { InvalidInput } from '../../../common/errors/domain-errors';
+import { SearchedAssetWire, SearchedAssetsWire } from '../../search/wire/searched-assets.wire';
+import { QgptEngine } from '../qgpt-engine';
+
+/**
+ * GET /search/neural_code (the SDKs' SearchApi, `pieces search --mode ncs`): code found from a
+ * description of what it does, with the best ranking Trove has offline, the one relevance
+ * uses: candidates by the question's key terms, their passages ranked by BM25 and query coverage
+ * with identifiers split into words (`retryWithBackoff` answers "retry ... backoff"), re-ranked
+ * by embeddings when TROVE_EMBEDDING_MODEL is set. Lexical and identifier-aware, not a neural
+ * model, unless an embedding provider is configured.
+ */
+export class NeuralCodeSearchQuery extends Query<SearchedAssetsWire> {
+  constructor(readonly query: string | undefined) {
+    super();
+  }
+}
+
+@QueryHandler(NeuralCodeSearchQuery)
+export class NeuralCodeSearchHandler implements IQueryHandler<NeuralCodeSearchQuery> {
+  constructor(private readonly engine: QgptEngine) {}
+
+  async execute({ query }: NeuralCodeSearchQuery): Promise<SearchedAssetsWire> {
+    const text = query?.trim() ?? '';
+    if (!text) throw new InvalidInput('give a description of the code to find (query=...)');
+    const { docs, priors } = await this.engine.database(text);
+    const best = new Map<number, number>();
+    for (const passage of await this.engine.scorePassages(text, docs, priors)) if (!best.has(passage.doc)) best.set(passage.doc, passage.score);
+    const needle = text.toLowerCase();
+    const iterable: SearchedAssetWire[] = [...best.entries()].map(([doc, score]) => {
+      const exact = docs[doc].text.toLowerCase().includes(needle);
+      return { exact, score, match: 'CONTENT', identifier: docs[doc].assetId! };
+    });
+    const exact = iterable.filter((r) => r.exact).length;
+    return { iterable, suggested: iterable.length - exact, exact };
+  }
+}

@@ -1,0 +1,100 @@
+import { BadRequestException, Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { CommandBus } from '@nestjs/cqrs';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { crossSiteWithoutOrigin } from '../../common/http/access';
+import { TextResponse } from '../../common/wire/text';
+import { RestartCommand } from './commands/restart.command';
+import { LocalUser } from './local-user';
+import { AllocationCloudWire, UserProfileWire, noCloudWire, userProfileWire } from './wire/user.wire';
+import { ActiveOSServerAppletWire, InactiveOSServerAppletDto } from './dto/applet.dto';
+
+/**
+ * What the Pieces clients ask of the desktop service and the Pieces account, outside
+ * INTERFACE.md, answered for what Trove is: one local user who is always signed in, no Pieces
+ * cloud, no desktop applets. Each answer lets the official CLI say so without failing
+ * (docs/CLIENTS.md lists what each command shows).
+ */
+@ApiTags('System')
+@Controller()
+export class OsController {
+  constructor(
+    private readonly user: LocalUser,
+    private readonly commands: CommandBus,
+  ) {}
+
+  @Get('os/restart')
+  @TextResponse()
+  @ApiOperation({
+    operationId: 'osRestart',
+    summary:
+      'Restarts Trove in-process: answers `restarting`, then closes the app the normal way and listens again on the same port ' +
+      '(503 from an instance started without a restart handler)',
+  })
+  @ApiOkResponse({ schema: { type: 'string', example: 'restarting' } })
+  restart(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
+    return this.commands.execute(new RestartCommand(sent(reply), crossSiteWithoutOrigin(request.headers)));
+  }
+
+  @Post('os/sign_in')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'signIntoOS', summary: 'No accounts: the local user, already signed in' })
+  signIn(): UserProfileWire {
+    return userProfileWire(this.user.id);
+  }
+
+  @Post('os/sign_out')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'signOutOfOS', summary: 'No accounts: 400, there is nothing to sign out of' })
+  signOut(): never {
+    throw new BadRequestException('Trove has no accounts: the local user is always signed in, so there is nothing to sign out of');
+  }
+
+  @Post('allocations/connect')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'allocationsConnectNewCloud', summary: 'No Pieces cloud: the allocation stays DISCONNECTED' })
+  @ApiBody({ required: false, schema: { type: 'object' } })
+  connectCloud(): AllocationCloudWire {
+    return noCloudWire(this.user.id);
+  }
+
+  @Post('allocations/disconnect')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'allocationsDisconnectCloud', summary: 'No Pieces cloud: the allocation is DISCONNECTED' })
+  @ApiBody({ required: false, schema: { type: 'object' } })
+  disconnectCloud(): AllocationCloudWire {
+    return noCloudWire(this.user.id);
+  }
+
+  @Post('os/applet/launch')
+  @HttpCode(200)
+  @ApiOperation({ operationId: 'osAppletLaunch', summary: "No desktop applets: points at Trove's own page, which says so" })
+  launchApplet(@Body() input: InactiveOSServerAppletDto, @Req() request: FastifyRequest): ActiveOSServerAppletWire {
+    return { type: input.type, port: request.socket.localPort ?? 0, handler: { type: 'trove' } };
+  }
+
+  @Get()
+  @Header('content-type', 'text/html; charset=utf-8')
+  @ApiProduces('text/html')
+  @ApiOperation({ operationId: 'home', summary: "Trove's page: what it is, and where the API is" })
+  @ApiOkResponse({ schema: { type: 'string' } })
+  home(): string {
+    return HOME_PAGE;
+  }
+}
+
+/** Settles once the response has been sent, or its connection closed first. */
+function sent(reply: FastifyReply): Promise<void> {
+  const response = reply.raw;
+  return response.closed ? Promise.resolve() : new Promise((resolve) => response.once('close', () => resolve()));
+}
+
+const HOME_PAGE = `<!doctype html>
+<html lang="en"><head><meta charset="utf-8"><title>Trove</title></head>
+<body style="font-family: system-ui, sans-serif; max-width: 40em; margin: 3em auto; line-height: 1.5">
+<h1>Trove</h1>
+<p>Trove keeps your saved snippets, conversations and models behind the Pieces OS API, on this server.
+It has no desktop applets (Copilot, Drive, Settings windows): use the Pieces CLI or an editor integration,
+or the API itself, documented at <a href="/docs">/docs</a>.</p>
+</body></html>
+`;

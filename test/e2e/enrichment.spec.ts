@@ -1,0 +1,202 @@
+import { AssetApi, AssetsApi, ConnectorApi, SeededConnectorCreation } from '@pieces.app/pieces-os-client';
+import { expectError, http } from './support/http';
+import { useTestServer } from './support/server';
+import { StreamClient } from './support/ws';
+import { expectWire } from './support/wire';
+
+/**
+ * Assets saved without a name, a description or tags (the Pieces CLI's `create` and `create -c`
+ * send none, nor does a connector's "save" reaction) get them offline, as draft suggests them,
+ * marked AUTOMATIC; what the client gives is kept. The generated parts follow the content: after
+ * an edit of the text or the language, what the asset still shows as generated is generated
+ * again, and what the user changed stays theirs.
+ */
+
+/** What the CLI's `create -c` sends (wrapper: BasicAsset.create with the application from /connect). */
+const cliCreate = (application: Record<string, unknown>, raw: string) =>
+  JSON.stringify({ asset: { application, format: { fragment: { string: { raw } } } }, type: 'SEEDED_ASSET' });
+
+const FIB = 'def fib(n):\n    """Return the n-th Fibonacci number."""\n    return n if n < 2 else fib(n-1) + fib(n-2)\n';
+const FACTORIAL =
+  'def factorial(n):\n    """Return n! computed iteratively."""\n    result = 1\n    for k in range(2, n + 1):\n        result *= k\n    return result\n';
+
+interface Tag {
+  text: string;
+}
+interface Annotation {
+  id: string;
+  type: string;
+  text: string;
+  mechanism: string;
+}
+
+describe('enrichment: names, descriptions and tags for what a client saves without them', () => {
+  const server = useTestServer();
+  let application: Record<string, unknown>;
+  beforeAll(async () => {
+    application = (
+      await http(server.baseUrl, 'POST', '/connect', '{"application": {"name": "PIECES_FOR_DEVELOPERS_CLI", "platform": "LINUX", "version": "5.0.0"}}')
+    ).json.application;
+  });
+
+  const get = async (id: string) => (await http(server.baseUrl, 'GET', `/asset/${id}`)).json;
+  const tagsOf = (asset: { tags?: { iterable: Tag[] } }) => (asset.tags?.iterable ?? []).map((t) => t.text);
+  const descriptionsOf = (asset: { annotations?: { iterable: Annotation[] } }) => (asset.annotations?.iterable ?? []).filter((a) => a.type === 'DESCRIPTION');
+  const search = async (query: string) =>
+    (await http(server.baseUrl, 'GET', `/assets/search?query=${encodeURIComponent(query)}&transferables=false`)).json.iterable.map(
+      (i: { identifier: string }) => i.identifier,
+    );
+  const createdWith = async (raw: string, metadata?: Record<string, unknown>) => {
+    const res = await http(server.baseUrl, 'POST', '/assets/create', {
+      type: 'SEEDED_ASSET',
+      asset: { format: { fragment: { string: { raw } } }, ...(metadata ? { metadata } : {}) },
+    });
+    expect(res.status).toBe(200);
+    return res.json;
+  };
+  /** `pieces modify`: the original format read back and written with new content (POST /format/update/value). */
+  const modify = async (id: string, raw: string) => {
+    const asset = await get(id);
+    const format = (await http(server.baseUrl, 'GET', `/format/${asset.original.id}?transferable=true`)).json;
+    const res = await http(server.baseUrl, 'POST', '/format/update/value?transferable=false', JSON.stringify({ ...format, fragment: { string: { raw } } }));
+    expect(res.status).toBe(200);
+  };
+
+  it('create -c: the snippet is named after what it defines, described in one line (AUTOMATIC) and tagged', async () => {
+    const res = await http(server.baseUrl, 'POST', '/assets/create?transferables=false', cliCreate(application, FIB));
+    expect(res.status).toBe(200);
+    expectWire('Asset', res.json);
+    expect(res.json.name).toBe('fib (Python function)');
+    const asset = await get(res.json.id);
+    expect(asset.name).toBe('fib (Python function)'); // what `pieces list` shows
+    expect(descriptionsOf(asset).map((a) => [a.text, a.mechanism])).toEqual([['Python function `fib`: Return the n-th Fibonacci number.', 'AUTOMATIC']]);
+    expect(tagsOf(asset)).toEqual(['python', 'fib', 'fibonacci', 'number']); // the language, then key terms
+    // Searchable by its name, and listed by its language tag.
+    expect(await search('fib')).toContain(res.json.id);
+    const byTag = await http(server.baseUrl, 'POST', '/search/tag_based', { iterable: [{ text: 'python' }] });
+    expect(byTag.json.iterable.map((i: { identifier: string }) => i.identifier)).toContain(res.json.id);
+  });
+
+  it('draft suggests exactly what create then generates', async () => {
+    const draft = await new AssetsApi(server.sdk).assetsDraft({
+      seed: { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: FACTORIAL } } } } } as never,
+      transferables: false,
+    });
+    const created = await createdWith(FACTORIAL);
+    expect(draft.asset?.metadata?.name).toBe(created.name);
+    expect(draft.asset?.metadata?.name).toBe('factorial (Python function)');
+    expect(draft.asset?.metadata?.annotations?.map((a) => [a.type, a.text])).toEqual(descriptionsOf(created).map((a) => [a.type, a.text]));
+    expect(draft.asset?.metadata?.tags?.map((t) => t.text)).toEqual(tagsOf(created));
+  });
+
+  it('keeps what the client gives and generates only the rest', async () => {
+    const named = await createdWith(FIB, { name: 'My fibonacci' });
+    expect(named.name).toBe('My fibonacci');
+    expect(descriptionsOf(named)).toHaveLength(1);
+    expect(tagsOf(named)).toContain('python');
+
+    const tagged = await createdWith(FIB, { tags: [{ text: 'recursion' }] });
+    expect(tagged.name).toBe('fib (Python function)');
+    expect(tagsOf(tagged)).toEqual(['recursion']);
+
+    const described = await createdWith(FIB, { annotations: [{ type: 'DESCRIPTION', text: 'The classic.' }] });
+    expect(descriptionsOf(described).map((a) => a.text)).toEqual(['The classic.']);
+
+    const complete = await createdWith(FIB, { name: 'Fib', tags: [{ text: 'math' }], annotations: [{ type: 'DESCRIPTION', text: 'Mine.' }] });
+    expect([complete.name, tagsOf(complete), descriptionsOf(complete).map((a) => a.text)]).toEqual(['Fib', ['math'], ['Mine.']]);
+    expect(await server.sql(`SELECT asset_id FROM asset_enrichments WHERE asset_id = '${complete.id}'`)).toEqual([]);
+
+    // A few words of prose are named but not described: a description would only repeat them.
+    const note = await createdWith('plain note');
+    expect(note.name).toBe('plain note');
+    expect(descriptionsOf(note)).toEqual([]);
+  });
+
+  it('a connector that saves a copied snippet gets the same', async () => {
+    const connected = await http(server.baseUrl, 'POST', '/connect', { application: { name: 'VS_CODE', version: '1.95.0', platform: 'LINUX' } });
+    const seed = {
+      asset: { application: connected.json.application, format: { fragment: { string: { raw: FACTORIAL } } } },
+      type: 'SEEDED_ASSET',
+    } as unknown as SeededConnectorCreation;
+    const id = await new ConnectorApi(server.sdk).react({ application: connected.json.application.id, reaction: { save: true, seed } });
+    const asset = await get(id);
+    expect(asset.name).toBe('factorial (Python function)');
+    expect(tagsOf(asset)).toContain('factorial');
+    expect(descriptionsOf(asset)).toHaveLength(1);
+  });
+
+  it('modify: the generated name, description and tags follow the new content, announced on the stream', async () => {
+    const id = (await http(server.baseUrl, 'POST', '/assets/create?transferables=false', cliCreate(application, FIB))).json.id;
+    const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers');
+    await stream.next();
+    await modify(id, FACTORIAL);
+    expect((await stream.next()).iterable[0].asset.id).toBe(id);
+    stream.close();
+    const asset = await get(id);
+    expect(asset.name).toBe('factorial (Python function)');
+    expect(descriptionsOf(asset).map((a) => a.text)).toEqual(['Python function `factorial`: Return n! computed iteratively.']);
+    expect(tagsOf(asset)).toEqual(['python', 'result', 'factorial', 'computed', 'iteratively']);
+    // Nothing of the old content is left to find it by.
+    expect(await search('fibonacci')).not.toContain(id);
+    expect(await search('factorial')).toContain(id);
+  });
+
+  it('what the user changed stays theirs when the content changes; the rest follows', async () => {
+    const id = (await http(server.baseUrl, 'POST', '/assets/create?transferables=false', cliCreate(application, FIB))).json.id;
+    // `pieces edit -n`: the whole Asset round-tripped with a new name; and a tag of the user's beside the generated ones.
+    const asset = await get(id);
+    const renamed = await http(
+      server.baseUrl,
+      'POST',
+      '/asset/update?transferables=false',
+      JSON.stringify({ ...asset, name: 'Sequences', tags: { iterable: [...asset.tags.iterable, { text: 'interview' }] } }),
+    );
+    expect(renamed.status).toBe(200);
+    await modify(id, FACTORIAL);
+    const after = await get(id);
+    expect(after.name).toBe('Sequences');
+    expect(tagsOf(after).sort()).toEqual(['computed', 'factorial', 'interview', 'iteratively', 'python', 'result']);
+    expect(descriptionsOf(after).map((a) => a.text)).toEqual(['Python function `factorial`: Return n! computed iteratively.']);
+
+    // A description the user rewrote stays too.
+    const edited = {
+      ...after,
+      annotations: { iterable: after.annotations.iterable.map((a: Annotation) => ({ ...a, text: 'Iterative factorial, my notes.' })) },
+    };
+    expect((await http(server.baseUrl, 'POST', '/asset/update', JSON.stringify(edited))).status).toBe(200);
+    await modify(id, FIB);
+    const last = await get(id);
+    expect(descriptionsOf(last).map((a) => a.text)).toEqual(['Iterative factorial, my notes.']);
+    expect(last.name).toBe('Sequences');
+    expect(tagsOf(last).sort()).toEqual(['fib', 'fibonacci', 'interview', 'number', 'python']);
+  });
+
+  it('reclassify (edit -c): the generated parts follow the new language', async () => {
+    const id = (await createdWith(FIB)).id;
+    const res = await new AssetApi(server.sdk).assetReclassify({
+      assetReclassification: { ext: 'rb' as never, asset: await new AssetApi(server.sdk).assetSnapshot({ asset: id }) },
+    });
+    expect(res.name).toBe('fib (Ruby function)');
+    expect(res.tags?.iterable.map((t) => t.text).sort()).toEqual(['fib', 'fibonacci', 'number', 'ruby']);
+    expect(res.annotations?.iterable.map((a) => a.text)).toEqual(['Ruby function `fib`: Return the n-th Fibonacci number.']);
+  });
+
+  it('a rejected create or edit generates nothing', async () => {
+    const before = await server.counts(['assets', 'asset_enrichments', 'annotations', 'asset_tags', 'stream_events']);
+    expectError(
+      await http(server.baseUrl, 'POST', '/assets/create', { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'x\u0000y' } } } } }),
+      400,
+    );
+    expectError(
+      await http(
+        server.baseUrl,
+        'POST',
+        '/format/update/value',
+        JSON.stringify({ id: '0a0b0c0d-0000-4000-8000-00000000dead', fragment: { string: { raw: FIB } } }),
+      ),
+      404,
+      /not found/,
+    );
+    expect(await server.counts(['assets', 'asset_enrichments', 'annotations', 'asset_tags', 'stream_events'])).toBe(before);
+  });
+});
