@@ -10,7 +10,7 @@ const DEPENDS_ON = {
   models: ['intelligence'],
   assets: ['system', 'intelligence'],
   search: ['assets', 'intelligence'],
-  conversations: ['assets', 'intelligence'],
+  conversations: ['assets', 'intelligence', 'models'],
   qgpt: ['assets', 'conversations', 'search', 'models', 'intelligence', 'system'],
   connector: ['assets', 'search', 'system'],
   streams: ['assets', 'conversations', 'models'],

@@ -18,6 +18,7 @@ const { randomUUID } = require('node:crypto');
 const { WebSocket: WsClient } = require('ws');
 const { Corpus, NOUNS, ADJS, VERBS } = require('./lib/corpus');
 const { percentile } = require('./lib/stats');
+const { insertRows } = require('./lib/bulk-insert');
 
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
@@ -99,14 +100,7 @@ async function main() {
       const batch = Array.from({ length: n }, () => ({ id: randomUUID(), ...corpus.asset() }));
       await db.transaction(async (em) => {
         const now = new Date().toISOString();
-        const insert = async (table, columns, rows) => {
-          for (let i = 0; i < rows.length; i += 100) {
-            const chunk = rows.slice(i, i + 100);
-            let k = 0;
-            const values = chunk.map((r) => `(${r.map(() => (pg ? `$${++k}` : '?')).join(', ')})`).join(', ');
-            await em.query(`INSERT INTO ${table} (${columns}) VALUES ${values}`, chunk.flat());
-          }
-        };
+        const insert = (table, columns, rows, conflict) => insertRows(em, pg, table, columns, rows, conflict);
         await insert(
           'assets',
           'id, name, creator, mechanism, favorited, pseudo, score_manual, score_automatic, created_at, updated_at',

@@ -22,6 +22,7 @@ const { Corpus, NOUNS, PROSE, TAGS } = require('./lib/corpus');
 const { seedOf } = require('./lib/seeds');
 const { startTrove, untilIdle } = require('./lib/processes');
 const { percentile } = require('./lib/stats');
+const { insertRows } = require('./lib/bulk-insert');
 
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
@@ -88,14 +89,7 @@ async function main() {
     await db.transaction(async (em) => {
       const now = new Date().toISOString();
       // Plain multi-row INSERTs for the asset module's rows (the bench is not measuring them) ...
-      const insert = async (table, columns, rows, conflict = '') => {
-        for (let i = 0; i < rows.length; i += 100) {
-          const chunk = rows.slice(i, i + 100);
-          let k = 0;
-          const values = chunk.map((r) => `(${r.map(() => (pg ? `$${++k}` : '?')).join(', ')})`).join(', ');
-          await em.query(`INSERT INTO ${table} (${columns}) VALUES ${values} ${conflict}`, chunk.flat());
-        }
-      };
+      const insert = (table, columns, rows, conflict) => insertRows(em, pg, table, columns, rows, conflict);
       await insert(
         'assets',
         'id, name, creator, mechanism, favorited, pseudo, score_manual, score_automatic, created_at, updated_at',

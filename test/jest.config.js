@@ -33,7 +33,6 @@ const base = {
       },
     ],
   },
-  testTimeout: 30000,
 };
 
 /** Pure logic, no app boot (text.spec.ts: the extractive text engine, in memory). */
@@ -44,6 +43,8 @@ const pattern = (path) => `<rootDir>/${path.replace(/[.]/g, '\\.')}`;
 module.exports = {
   rootDir: root,
   maxWorkers: 1,
+  // A global option: jest ignores testTimeout in a project's config.
+  testTimeout: 30000,
   projects: [
     { ...base, displayName: 'unit', testMatch: UNIT.map(glob) },
     {

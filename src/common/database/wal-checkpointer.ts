@@ -2,7 +2,7 @@ import { Logger } from '@nestjs/common';
 import { SqliteConnection, openSqlite } from './sqlite-driver';
 
 /** How often the WAL is copied back into the database file. */
-export const CHECKPOINT_EVERY_MS = 250;
+const CHECKPOINT_EVERY_MS = 250;
 /**
  * WAL pages after which the writing connection checkpoints by itself, inside a COMMIT: a
  * backstop for when the background checkpoints fall behind (SQLite's default is 1,000).

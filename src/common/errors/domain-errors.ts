@@ -3,7 +3,7 @@
  * sessions, MCP and the command line turn a kind into their own status (STATUS_OF for HTTP).
  * Use cases throw these, never HTTP exceptions.
  */
-export const STATUS_OF = {
+const STATUS_OF = {
   invalid: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -86,12 +86,4 @@ export class Unavailable extends DomainError {
   constructor(message: string, retryAfter?: string) {
     super('unavailable', message, retryAfter);
   }
-}
-
-/** Its status, for an error that has one (a DomainError, an HttpException, a Fastify error); else undefined. */
-export function statusOf(error: unknown): number | undefined {
-  if (error instanceof DomainError) return error.status;
-  const e = error as { getStatus?: () => number; statusCode?: unknown };
-  if (typeof e?.getStatus === 'function') return e.getStatus();
-  return typeof e?.statusCode === 'number' ? e.statusCode : undefined;
 }

@@ -28,7 +28,7 @@ export const STREAM_CHANNEL = 'trove_stream';
  * Key of the transaction-level advisory lock that serialises appends on PostgreSQL ("troveS").
  * Held from the append to the end of the transaction, so outbox ids commit in increasing order.
  */
-export const OUTBOX_LOCK = 0x74726f7653;
+const OUTBOX_LOCK = 0x74726f7653;
 
 /**
  * The change-stream outbox (`stream_events`). Every unit of work (UnitOfWork) appends the

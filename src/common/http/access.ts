@@ -15,7 +15,7 @@ const PUBLIC_PATHS = new Set(['/.well-known/health']);
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /** The API key a request carries: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
-export function presentedKey(headers: IncomingHttpHeaders): string | null {
+function presentedKey(headers: IncomingHttpHeaders): string | null {
   const authorization = headers.authorization;
   if (typeof authorization === 'string') {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);
@@ -26,7 +26,7 @@ export function presentedKey(headers: IncomingHttpHeaders): string | null {
 }
 
 /** The host name of a Host header, without its port, lower case (`[::1]` keeps its brackets). */
-export function hostName(host: string | undefined): string | null {
+function hostName(host: string | undefined): string | null {
   if (!host) return null;
   const match = /^(\[[0-9a-fA-F:.]+\]|[^:]+)(?::\d+)?$/.exec(host.trim());
   return match ? match[1].toLowerCase() : null;

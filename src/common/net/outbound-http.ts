@@ -6,7 +6,7 @@ import type { Agent, RequestInit, Response, buildConnector } from 'undici';
 import { AppConfig } from '../config/app-config';
 
 /** A server-side request refused because it would reach a loopback, private or reserved address. */
-export class OutboundRefusedError extends Error {
+class OutboundRefusedError extends Error {
   constructor(host: string, address: string) {
     super(`refused to connect to ${host} (${address}): loopback, private and reserved addresses are not reachable unless configured (TROVE_OUTBOUND_ALLOW)`);
     this.name = 'OutboundRefusedError';

@@ -2,7 +2,7 @@ import { BadRequestException, ExecutionContext, ParseUUIDPipe, PipeTransform, ap
 import { ApiQuery } from '@nestjs/swagger';
 
 /** Boolean query flags arrive as "true"/"false"; missing is undefined; anything else is a 400. */
-export function parseFlag(name: string, value: unknown): boolean | undefined {
+function parseFlag(name: string, value: unknown): boolean | undefined {
   if (value === undefined || value === '') return undefined;
   if (value === 'true') return true;
   if (value === 'false') return false;

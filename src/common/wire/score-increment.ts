@@ -2,8 +2,8 @@ import { InvalidInput } from '../errors/domain-errors';
 import { SeededScoreIncrementDto } from './dto/seeded-score-increment.dto';
 
 /** The kinds of interaction a SeededScore counts, each flagged true or not. */
-export const SCORE_KINDS = ['reuse', 'update', 'reference', 'priority', 'searched'] as const;
-export type ScoreKind = (typeof SCORE_KINDS)[number];
+const SCORE_KINDS = ['reuse', 'update', 'reference', 'priority', 'searched'] as const;
+type ScoreKind = (typeof SCORE_KINDS)[number];
 
 /** The entity property of each counter (assets and conversations name them alike). */
 const COUNTER: Record<ScoreKind, string> = {

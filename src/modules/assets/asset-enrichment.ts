@@ -7,7 +7,7 @@ import { AnnotationInput, AssetWriter } from './asset.writer';
 import { SeededAssetMetadataDto } from './dto/seed.dto';
 
 /** Tags suggested for a new asset, at most. */
-export const SUGGESTED_TAGS = 5;
+const SUGGESTED_TAGS = 5;
 
 /** The parts of an asset Trove is to generate. */
 export interface Parts {

@@ -258,12 +258,9 @@ export class AssetReader {
     if (ids.length === 0) return [];
     const columns = `a.id AS id, a.name AS name, f.raw AS raw, f.generic AS generic, f.specific AS specific`;
     const first = `f.asset_id = a.id AND f.position = (SELECT MIN(g.position) FROM formats g WHERE g.asset_id = a.id)`;
-    // Driven by the id list (SQLite: CROSS JOIN keeps that order of loops).
-    const sql =
-      this.db.dialect === 'postgres'
-        ? `SELECT ${columns} FROM assets a JOIN formats f ON ${first} WHERE a.deleted_at IS NULL AND a.id = ANY($1::varchar[])`
-        : `SELECT ${columns} FROM json_each(?1) AS j CROSS JOIN assets a ON a.id = j.value JOIN formats f ON ${first} WHERE a.deleted_at IS NULL`;
-    return this.db.query(em, sql, [this.db.dialect === 'postgres' ? ids : JSON.stringify(ids)]);
+    // Driven by the id list (each id bound as a one-element array, as the writer's element joins are).
+    const sql = `SELECT ${columns} FROM ${this.db.sql.jsonElements(1)} ${this.db.sql.drivingJoin} assets a ON a.id = value ->> 0 JOIN formats f ON ${first} WHERE a.deleted_at IS NULL`;
+    return this.db.query(em, sql, [JSON.stringify(ids.map((id) => [id]))]);
   }
 
   /** An asset's formats, first first. */

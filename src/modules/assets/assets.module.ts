@@ -1,3 +1,4 @@
+import { IntelligenceModule } from '../intelligence/intelligence.module';
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../../common/events/events.module';
 import { SystemModule } from '../system/system.module';
@@ -50,7 +51,7 @@ const queryHandlers = [
 const eventHandlers = [RecordAssetActivityHandler];
 
 @Module({
-  imports: [EventsModule, SystemModule],
+  imports: [EventsModule, SystemModule, IntelligenceModule],
   controllers: [AssetsController, AssetController, FormatController],
   providers: [
     AssetReader,

@@ -20,7 +20,7 @@ export function normalizeSnippet(text: string): string {
 }
 
 /** Identifiers, numbers and single punctuation characters, case kept (code is case-sensitive). */
-export function tokens(normalized: string): string[] {
+function tokens(normalized: string): string[] {
   return normalized.match(/[\p{L}_$][\p{L}\p{N}_$]*|\p{N}+(?:\.\p{N}+)?|[^\s\p{L}\p{N}_$]/gu) ?? [];
 }
 

@@ -1,3 +1,4 @@
+import { ModelsModule } from '../models/models.module';
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../../common/events/events.module';
 import { ConversationUnitOfWork } from './conversation-unit-of-work';
@@ -56,7 +57,7 @@ const queryHandlers = [
 const eventHandlers = [RemoveDeletedAssetLinksHandler];
 
 @Module({
-  imports: [EventsModule, AssetsModule],
+  imports: [EventsModule, AssetsModule, ModelsModule],
   controllers: [ConversationsController, ConversationController, AssetConversationsController, MessagesController, RecordsController],
   providers: [ConversationReader, ConversationWriter, ConversationUnitOfWork, ...commandHandlers, ...queryHandlers, ...eventHandlers],
   exports: [ConversationReader],

@@ -41,7 +41,7 @@ const KEYWORDS = new Set(
  * for a code without one: names, tags, descriptions and exports show a language only when it has
  * a label. The names come from the one table (text/language-names.ts).
  */
-export function languageName(code: string | undefined): string | undefined {
+export function languageLabel(code: string | undefined): string | undefined {
   if (!code) return undefined;
   const known = knownLanguageName(code);
   if (known) return known;
@@ -50,7 +50,7 @@ export function languageName(code: string | undefined): string | undefined {
 }
 
 /** `parseHTTPResponse_v2` -> `parse`, `http`, `response`, `v2` (lower-case parts). */
-export function splitIdentifier(identifier: string): string[] {
+function splitIdentifier(identifier: string): string[] {
   return identifier
     .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
     .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
@@ -91,7 +91,7 @@ const DEFINITIONS: Array<[RegExp, string]> = [
 ];
 
 /** The first thing the snippet defines (by position), if any. */
-export function firstDefinition(text: string): Definition | undefined {
+function firstDefinition(text: string): Definition | undefined {
   let best: Definition | undefined;
   for (const [pattern, kind] of DEFINITIONS) {
     pattern.lastIndex = 0;
@@ -111,7 +111,7 @@ function definitions(text: string): string[] {
 }
 
 /** Key terms, best first. */
-export function keyTerms(text: string, limit = 8): string[] {
+function keyTerms(text: string, limit = 8): string[] {
   const counts = new Map<string, { count: number; first: number }>();
   let position = 0;
   const add = (term: string, weight: number) => {
@@ -141,7 +141,7 @@ function clip(text: string): string {
 }
 
 /** The first line that says something: comment text, or a line of prose/code that is not just punctuation. */
-export function firstMeaningfulLine(text: string): string | undefined {
+function firstMeaningfulLine(text: string): string | undefined {
   for (const raw of text.split('\n')) {
     if (/^#!/.test(raw)) continue;
     const line = raw
@@ -157,8 +157,8 @@ export function firstMeaningfulLine(text: string): string | undefined {
  * A name for an unnamed snippet: what it defines ("add_numbers (Python function)"), else its
  * first meaningful line, else its key terms.
  */
-export function suggestName(text: string, language?: string): string | undefined {
-  const label = languageName(language);
+function suggestName(text: string, language?: string): string | undefined {
+  const label = languageLabel(language);
   const definition = firstDefinition(text);
   if (definition) return clip(`${definition.name} (${label ? `${label} ` : ''}${definition.kind})`);
   const line = firstMeaningfulLine(text);
@@ -168,9 +168,9 @@ export function suggestName(text: string, language?: string): string | undefined
 }
 
 /** Tags for a snippet: its language (lower-case name) then key terms. */
-export function suggestTags(text: string, language: string | undefined, limit = 5): string[] {
+function suggestTags(text: string, language: string | undefined, limit = 5): string[] {
   const tags: string[] = [];
-  const label = languageName(language);
+  const label = languageLabel(language);
   if (label && label !== TEXT_LANGUAGE) tags.push(label.toLowerCase());
   for (const term of keyTerms(text, limit)) if (tags.length < limit && !tags.includes(term)) tags.push(term);
   return tags;
@@ -196,8 +196,8 @@ const MIN_DESCRIBED_WORDS = 4;
  * the n-th Fibonacci number."); for prose, its length and key terms; nothing for a few words of
  * prose. Never the content repeated.
  */
-export function describeSnippet(text: string, generic: string, specific: string | undefined): string | undefined {
-  const label = languageName(specific);
+function describeSnippet(text: string, generic: string, specific: string | undefined): string | undefined {
+  const label = languageLabel(specific);
   const lines = text.split('\n').filter((l) => l.trim()).length;
   if (generic !== 'CODE') {
     const words = text.split(/\s+/).filter(Boolean).length;
@@ -233,5 +233,5 @@ export class CodeTerms {
   suggestName = suggestName;
   suggestTags = suggestTags;
   describeSnippet = describeSnippet;
-  languageName = languageName;
+  languageLabel = languageLabel;
 }

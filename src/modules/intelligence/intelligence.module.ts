@@ -1,10 +1,9 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { CodeTerms } from './code-terms';
 import { LanguageDetector } from './language-detector.service';
 import { ExtractiveTextEngine } from './text/extractive-text-engine';
 
 /** No routes: the offline ML every other module uses (language detection, ...). */
-@Global()
 @Module({
   // TEXT_GENERATOR (routed to the selected model) is provided by the models module.
   providers: [CodeTerms, LanguageDetector, ExtractiveTextEngine],

@@ -29,14 +29,14 @@ export interface DetectOptions {
 }
 
 /** Rules and the prose test read this much; the models see the text capped further below. */
-export const MAX_INPUT_CHARS = 10_000;
+const MAX_INPUT_CHARS = 10_000;
 /**
  * guesslang costs ~10-15 ms per call at best and grows with the text up to its 10 000-byte window
  * (~90 ms); the first 2 000 characters are plenty to tell languages apart.
  */
-export const GUESSLANG_INPUT_CHARS = 2_000;
+const GUESSLANG_INPUT_CHARS = 2_000;
 /** highlight.js reads the same window (its cost grows with length too). */
-export const HLJS_MAX_CHARS = 2_000;
+const HLJS_MAX_CHARS = 2_000;
 
 /** Markdown with less structure than this is prose (TEXT / txt) even if a model says md. */
 const MARKDOWN_MIN_SCORE = 1;

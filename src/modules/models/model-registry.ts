@@ -11,7 +11,7 @@ import { ModelEntity } from './model.entity';
 import { ModelStore } from './model.store';
 
 /** Generation parameters of a custom model. */
-export interface ModelParameters {
+interface ModelParameters {
   temperature?: number;
   maxTokens?: number;
 }

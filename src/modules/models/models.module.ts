@@ -1,4 +1,4 @@
-import { Global, Module } from '@nestjs/common';
+import { Module } from '@nestjs/common';
 import { EventsModule } from '../../common/events/events.module';
 import { NetModule } from '../../common/net/net.module';
 import { IntelligenceModule } from '../intelligence/intelligence.module';
@@ -26,7 +26,7 @@ import { ListModelsHandler } from './queries/list-models.query';
 import { RoutedTextGenerator } from './routed-text-generator';
 
 /** The configured providers: the offline engine always, the others when configured. */
-export function providersFromConfig(config: AppConfig, outbound: OutboundHttp): ModelProvider[] {
+function providersFromConfig(config: AppConfig, outbound: OutboundHttp): ModelProvider[] {
   const providers: ModelProvider[] = [new OfflineProvider()];
   // A configured provider may be local (Ollama on 127.0.0.1); anything it redirects to is checked.
   const send: Fetch = (url, init) => outbound.fetch(url, init as never) as unknown as Promise<Response>;
@@ -46,7 +46,6 @@ export function providersFromConfig(config: AppConfig, outbound: OutboundHttp): 
  * Models and their providers: GET/POST /models..., the registry every model user resolves
  * through, and TEXT_GENERATOR routed to the selected model.
  */
-@Global()
 @Module({
   imports: [EventsModule, IntelligenceModule, NetModule],
   controllers: [ModelsController, ModelController],

@@ -31,7 +31,7 @@ const RERANK = 30;
 /** Context sent to a language model. */
 const CONTEXT_CHARS = 12_000;
 
-export const SYSTEM_PROMPT =
+const SYSTEM_PROMPT =
   "You are Trove's assistant for a developer's saved snippets. Answer the question using the context snippets when " +
   'they are relevant, say so when they do not contain the answer, and put code in fenced blocks. Be concise.';
 

@@ -1,3 +1,5 @@
+import { ModelsModule } from '../models/models.module';
+import { IntelligenceModule } from '../intelligence/intelligence.module';
 import { Module } from '@nestjs/common';
 import { AssetsModule } from '../assets/assets.module';
 import { ConversationsModule } from '../conversations/conversations.module';
@@ -19,7 +21,7 @@ import { QgptStreamSession } from './stream/qgpt-stream.session';
 
 /** Question answering: /qgpt/relevance, question, reprompt, hints, persons/related and the /qgpt/stream WebSocket. */
 @Module({
-  imports: [AssetsModule, ConversationsModule, SearchModule, SystemModule],
+  imports: [AssetsModule, ConversationsModule, SearchModule, SystemModule, IntelligenceModule, ModelsModule],
   controllers: [QgptController, NeuralCodeSearchController],
   providers: [
     LocalFiles,

@@ -7,7 +7,7 @@ import { Scope, SearchStore, WordQuery } from './store/search-store';
 import { QueryWord, allowedEdits, anchorLength, editDistance, indexText, isKeyTerm, isVocabularyTerm, queryWords } from '../intelligence/text/terms';
 
 /** Results per search, best first (the interface has no paging). */
-export const RESULT_LIMIT = 20;
+const RESULT_LIMIT = 20;
 /** Reciprocal rank fusion constant (Cormack et al.). */
 const RRF_K = 60;
 /** Fusion weights of the ranked lists. */

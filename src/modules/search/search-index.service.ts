@@ -11,7 +11,7 @@ import { SqliteSearchStore } from './store/sqlite.store';
 import { MAX_INDEXED_CHARS, indexText, vocabulary } from '../intelligence/text/terms';
 
 /** Characters of the text (after the name) that substring search covers. */
-export const HEAD_CHARS = 2000;
+const HEAD_CHARS = 2000;
 /** Assets checked (and indexed) per statement / transaction when looking for unindexed ones at boot. */
 const BOOT_BATCH = 500;
 

@@ -20,7 +20,7 @@ export const STREAM_PATHS = {
 } as const;
 
 /** Close codes. 1001 going away (shutdown), 1008 bad query, 1011 server error, 1013 slow consumer. */
-export const CLOSE = { shutdown: 1001, policy: 1008, error: 1011, slow: 1013, resync: 4000 } as const;
+const CLOSE = { shutdown: 1001, policy: 1008, error: 1011, slow: 1013, resync: 4000 } as const;
 
 /** Outbox events read per query, by the tailer and by a catching-up socket. */
 const BATCH = 500;

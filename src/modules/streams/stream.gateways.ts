@@ -16,12 +16,12 @@ function gateway(path: string) {
   return StreamGateway;
 }
 
-export const AssetIdentifiersGateway = gateway(STREAM_PATHS.assetIdentifiers);
-export const ConversationIdentifiersGateway = gateway(STREAM_PATHS.conversationIdentifiers);
-export const ModelIdentifiersGateway = gateway(STREAM_PATHS.modelIdentifiers);
-export const AssetsGateway = gateway(STREAM_PATHS.assets);
-export const AssetTransferablesGateway = gateway(STREAM_PATHS.assetTransferables);
-export const StreamHealthGateway = gateway(STREAM_PATHS.health);
+const AssetIdentifiersGateway = gateway(STREAM_PATHS.assetIdentifiers);
+const ConversationIdentifiersGateway = gateway(STREAM_PATHS.conversationIdentifiers);
+const ModelIdentifiersGateway = gateway(STREAM_PATHS.modelIdentifiers);
+const AssetsGateway = gateway(STREAM_PATHS.assets);
+const AssetTransferablesGateway = gateway(STREAM_PATHS.assetTransferables);
+const StreamHealthGateway = gateway(STREAM_PATHS.health);
 
 export const STREAM_GATEWAYS = [
   AssetIdentifiersGateway,

@@ -1,4 +1,4 @@
-import { IsBoolean, IsInt, IsISO8601, IsOptional, IsString, MaxLength } from 'class-validator';
+import { IsInt, IsISO8601, IsOptional, IsString } from 'class-validator';
 import { PassThrough } from './decorators';
 
 export class GroupedTimestampDto {
@@ -40,15 +40,6 @@ export class TransferableStringDto {
 }
 PassThrough(TransferableStringDto.prototype, ['schema']);
 
-export class EmbeddedModelSchemaDto {
-  @IsInt()
-  migration: number;
-
-  @IsString()
-  @MaxLength(64)
-  semantic: string;
-}
-
 export class ScoreDto {
   @IsInt()
   manual: number;
@@ -64,13 +55,23 @@ export class ScoreDto {
 }
 PassThrough(ScoreDto.prototype, ['schema']);
 
-export class IdentifiedDto {
-  @IsString()
-  @MaxLength(64)
-  id: string;
-}
-
-export class BooleanFlagDto {
-  @IsBoolean()
-  value: boolean;
-}
+/** The relations an annotation's wire form carries that Trove keeps as given (not validated): every annotation DTO passes them through. */
+export const ANNOTATION_RELATIONS = [
+  'schema',
+  'asset',
+  'person',
+  'model',
+  'pseudo',
+  'favorited',
+  'anchor',
+  'conversation',
+  'messages',
+  'assets',
+  'persons',
+  'anchors',
+  'conversations',
+  'summaries',
+  'websites',
+  'tags',
+  'workstream_events',
+];

@@ -87,7 +87,7 @@ const PROSE_CODES: ReadonlySet<string> = new Set<string>([...TEXT_CODES, 'text',
 /** Formats holding text; the others (IMAGE, VIDEO, FILE) keep their label. */
 const TEXT_GENERICS: ReadonlySet<string> = new Set(['CODE', 'TEXT', 'UNKNOWN', 'EXTERNAL_RESOURCE_REFERENCE']);
 
-export function genericOf(code: ClassificationSpecificEnum): ClassificationGenericEnum {
+function genericOf(code: ClassificationSpecificEnum): ClassificationGenericEnum {
   if (PROSE_CODES.has(code)) return 'TEXT';
   if (REFERENCE_CODES.has(code)) return 'EXTERNAL_RESOURCE_REFERENCE';
   return 'CODE';

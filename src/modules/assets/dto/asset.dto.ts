@@ -1,5 +1,5 @@
 import { IsArray, IsBoolean, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { GroupedTimestampDto, ScoreDto, TransferableStringDto } from '../../../common/wire/dto/common.dto';
+import { GroupedTimestampDto, ScoreDto, TransferableStringDto, ANNOTATION_RELATIONS } from '../../../common/wire/dto/common.dto';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
 import { AnnotationTypeEnum, ClassificationGenericEnum, ClassificationSpecificEnum, MechanismEnum, Role, TagCategoryEnum } from '../../../common/wire/enums';
 import { ApplicationDto } from '../../system/dto/application.dto';
@@ -75,30 +75,7 @@ export class AnnotationDto {
   @OneOf(MechanismEnum, { optional: true })
   mechanism?: MechanismEnum;
 }
-PassThrough(AnnotationDto.prototype, [
-  'schema',
-  'created',
-  'updated',
-  'deleted',
-  'asset',
-  'person',
-  'model',
-  'pseudo',
-  'favorited',
-  'anchor',
-  'conversation',
-  'score',
-  'messages',
-  'summary',
-  'assets',
-  'persons',
-  'anchors',
-  'conversations',
-  'summaries',
-  'websites',
-  'tags',
-  'workstream_events',
-]);
+PassThrough(AnnotationDto.prototype, [...ANNOTATION_RELATIONS, 'created', 'updated', 'deleted', 'score', 'summary']);
 
 export class AnnotationsDto {
   @Nested(() => AnnotationDto, { each: true })

@@ -1,5 +1,5 @@
 import { IsBoolean, IsOptional, IsString, MaxLength } from 'class-validator';
-import { TransferableStringDto } from '../../../common/wire/dto/common.dto';
+import { TransferableStringDto, ANNOTATION_RELATIONS } from '../../../common/wire/dto/common.dto';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
 import {
   AnnotationTypeEnum,
@@ -82,26 +82,7 @@ export class SeededAnnotationDto {
   @OneOf(MechanismEnum, { optional: true })
   mechanism?: MechanismEnum;
 }
-PassThrough(SeededAnnotationDto.prototype, [
-  'schema',
-  'asset',
-  'person',
-  'model',
-  'pseudo',
-  'favorited',
-  'anchor',
-  'conversation',
-  'workstream_summary',
-  'messages',
-  'assets',
-  'persons',
-  'anchors',
-  'conversations',
-  'websites',
-  'tags',
-  'summaries',
-  'workstream_events',
-]);
+PassThrough(SeededAnnotationDto.prototype, [...ANNOTATION_RELATIONS, 'workstream_summary']);
 
 export class SeededAssetMetadataDto {
   @IsOptional()

@@ -7,24 +7,22 @@ import { ApplicationRegistry } from '../../system/application.registry';
 import { AssetWriter } from '../asset.writer';
 import { AssetsSearchedEvent } from './assets-searched.event';
 
-export const ACTIVITY_KINDS = [
-  'created',
-  'updated',
-  'viewed',
-  'searched',
-  'exported',
-  'reclassified',
-  'scored',
-  'tag_added',
-  'tag_removed',
-  'website_added',
-  'website_removed',
-  'summary_added',
-  'summary_removed',
+export type ActivityKind =
+  | 'created'
+  | 'updated'
+  | 'viewed'
+  | 'searched'
+  | 'exported'
+  | 'reclassified'
+  | 'scored'
+  | 'tag_added'
+  | 'tag_removed'
+  | 'website_added'
+  | 'website_removed'
+  | 'summary_added'
+  | 'summary_removed'
   /** Reported by an integration (POST /{application}/track naming the asset). */
-  'tracked',
-] as const;
-export type ActivityKind = (typeof ACTIVITY_KINDS)[number];
+  | 'tracked';
 
 /**
  * Published (after commit, or after answering a read) when something happened to an asset

@@ -1,7 +1,7 @@
 import type { HLJSApi } from 'highlight.js';
 import { InvalidInput } from '../../../common/errors/domain-errors';
 import { readFileSync } from 'node:fs';
-import { languageName } from '../../intelligence/code-terms';
+import { languageLabel } from '../../intelligence/code-terms';
 import { AssetAggregate } from '../wire/asset.wire';
 
 /** highlight.js with all its grammars (~15 MB): loaded on the first export, not at start. */
@@ -37,7 +37,7 @@ export interface ExportContent {
   created: string;
 }
 
-export const UNTITLED = 'Untitled snippet';
+const UNTITLED = 'Untitled snippet';
 
 export function exportContent({ asset, formats, annotations, tags, websites }: AssetAggregate): ExportContent {
   const original = formats[0];
@@ -83,7 +83,7 @@ function fence(code: string): string {
 
 /** A complete Markdown document: title, description, fenced code with its language, tags, links. */
 export function renderMarkdown(content: ExportContent): string {
-  const label = languageName(content.language);
+  const label = languageLabel(content.language);
   const lines: string[] = [`# ${mdInline(content.name)}`, ''];
   if (content.description) lines.push(content.description, '');
   if (label) lines.push(`*Language: ${mdInline(label)}*`, '');
@@ -97,7 +97,7 @@ export function renderMarkdown(content: ExportContent): string {
   return lines.join('\n');
 }
 
-export function escapeHtml(text: string): string {
+function escapeHtml(text: string): string {
   return text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
@@ -123,7 +123,7 @@ function highlighted(code: string, language: string): { html: string; grammar?: 
 
 /** A standalone HTML page: every user-provided string escaped, the code highlighted by highlight.js. */
 export function renderHtml(content: ExportContent): string {
-  const label = languageName(content.language) ?? content.language;
+  const label = languageLabel(content.language) ?? content.language;
   const { html, grammar } = highlighted(content.code, content.language);
   const description = content.description
     ? `<section class="description">\n${content.description

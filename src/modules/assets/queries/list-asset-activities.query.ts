@@ -15,7 +15,7 @@ export class ListAssetActivitiesQuery extends Query<ActivitiesWire> {
   }
 }
 
-export const MAX_ACTIVITIES = 1000;
+const MAX_ACTIVITIES = 1000;
 
 @QueryHandler(ListAssetActivitiesQuery)
 export class ListAssetActivitiesHandler implements IQueryHandler<ListAssetActivitiesQuery> {

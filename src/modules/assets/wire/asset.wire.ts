@@ -19,14 +19,14 @@ export interface AssetAggregate {
   summaries: WorkstreamSummaryEntity[];
 }
 
-export class ClassificationWire {
+class ClassificationWire {
   generic: string;
   specific: string;
 }
 export class TransferableStringWire {
   raw: string;
 }
-export class FragmentWire {
+class FragmentWire {
   string: TransferableStringWire;
 }
 
@@ -52,7 +52,7 @@ export class ReferencedFormatWire {
 }
 
 /** Score plus the per-kind counters of POST /asset/{asset}/scores/increment. */
-export class AssetScoreWire extends Score {
+class AssetScoreWire extends Score {
   reuse: number;
   update: number;
   reference: number;
@@ -161,7 +161,7 @@ export function annotationWire(a: AnnotationEntity): AnnotationWire {
 const tagWires = new WeakMap<TagEntity, TagWire>();
 const tagJson = new WeakMap<TagWire, string>();
 
-export function tagWire(t: TagEntity): TagWire {
+function tagWire(t: TagEntity): TagWire {
   let wire = tagWires.get(t);
   if (!wire) {
     wire = { id: t.id, text: t.text, category: t.category, created: groupedTimestamp(t.createdAt), updated: groupedTimestamp(t.updatedAt) };

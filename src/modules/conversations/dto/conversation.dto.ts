@@ -1,5 +1,5 @@
 import { IsBoolean, IsObject, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { GroupedTimestampDto, ScoreDto } from '../../../common/wire/dto/common.dto';
+import { GroupedTimestampDto, ScoreDto, ANNOTATION_RELATIONS } from '../../../common/wire/dto/common.dto';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
 import { AnnotationTypeEnum, ConversationTypeEnum, MechanismEnum } from '../../../common/wire/enums';
 import { ConversationReferenceDto } from './seeded-conversation.dto';
@@ -21,30 +21,7 @@ export class ConversationFlattenedAnnotationDto {
   @OneOf(MechanismEnum, { optional: true })
   mechanism?: MechanismEnum;
 }
-PassThrough(ConversationFlattenedAnnotationDto.prototype, [
-  'schema',
-  'created',
-  'updated',
-  'deleted',
-  'asset',
-  'person',
-  'model',
-  'pseudo',
-  'favorited',
-  'anchor',
-  'conversation',
-  'score',
-  'messages',
-  'summary',
-  'assets',
-  'persons',
-  'anchors',
-  'conversations',
-  'summaries',
-  'websites',
-  'tags',
-  'workstream_events',
-]);
+PassThrough(ConversationFlattenedAnnotationDto.prototype, [...ANNOTATION_RELATIONS, 'created', 'updated', 'deleted', 'score', 'summary']);
 
 export class ConversationReferencedAnnotationDto {
   @IsUUID()

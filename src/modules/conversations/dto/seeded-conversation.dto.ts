@@ -1,5 +1,5 @@
 import { IsArray, IsBoolean, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { GroupedTimestampDto, TransferableStringDto } from '../../../common/wire/dto/common.dto';
+import { GroupedTimestampDto, TransferableStringDto, ANNOTATION_RELATIONS } from '../../../common/wire/dto/common.dto';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
 import {
   AnnotationTypeEnum,
@@ -60,26 +60,7 @@ export class SeededConversationAnnotationDto {
   @OneOf(MechanismEnum, { optional: true })
   mechanism?: MechanismEnum;
 }
-PassThrough(SeededConversationAnnotationDto.prototype, [
-  'schema',
-  'asset',
-  'person',
-  'model',
-  'pseudo',
-  'favorited',
-  'anchor',
-  'conversation',
-  'workstream_summary',
-  'messages',
-  'assets',
-  'persons',
-  'anchors',
-  'conversations',
-  'websites',
-  'tags',
-  'summaries',
-  'workstream_events',
-]);
+PassThrough(SeededConversationAnnotationDto.prototype, [...ANNOTATION_RELATIONS, 'workstream_summary']);
 
 /** A file or directory to anchor the new conversation to. */
 export class ConversationSeededAnchorDto {

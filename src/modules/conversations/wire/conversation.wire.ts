@@ -1,6 +1,5 @@
 import { GroupedTimestamp, Identified, groupedTimestamp, indexed } from '../../../common/wire/common.wire';
-import { FlattenedAssetWire, WebsiteWire, flattenedAssetWire, websiteWire } from '../../assets/wire/asset.wire';
-import { AssetAggregate } from '../../assets/wire/asset.wire';
+import { AnnotationWire, AssetAggregate, FlattenedAssetWire, WebsiteWire, flattenedAssetWire, websiteWire } from '../../assets/wire/asset.wire';
 import type { WebsiteEntity } from '../../assets/website.entity';
 import { AnchorEntity } from '../anchor.entity';
 import { ConversationAnnotationEntity } from '../conversation-annotation.entity';
@@ -47,14 +46,7 @@ export class ConversationFlattenedAnnotationWire {
   conversation: Identified;
 }
 /** GET /annotation/{annotation}: an annotation of an asset or of a conversation, with a reference to its owner. */
-export class AnnotationOfRecordWire {
-  id: string;
-  created: GroupedTimestamp;
-  updated: GroupedTimestamp;
-  type: string;
-  text: string;
-  mechanism: string;
-  asset?: Identified;
+export class AnnotationOfRecordWire extends AnnotationWire {
   conversation?: Identified;
 }
 export class ConversationReferencedAnnotationWire {
@@ -190,7 +182,7 @@ export class ConversationSummarizeOutputWire {
 }
 
 /** Live messages get 0, 1, 2, ... in thread order; deleted ones -1. */
-export function messageIndices(messages: ConversationMessageEntity[]): Record<string, number> {
+function messageIndices(messages: ConversationMessageEntity[]): Record<string, number> {
   const indices: Record<string, number> = {};
   let order = 0;
   for (const message of messages) indices[message.id] = message.deletedAt ? -1 : order++;

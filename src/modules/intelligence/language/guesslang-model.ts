@@ -23,9 +23,9 @@ import { Worker } from 'worker_threads';
  */
 
 /** The model's own lower bound: `runModel` returns [] for anything shorter. */
-export const GUESSLANG_MIN_CHARS = 20;
+const GUESSLANG_MIN_CHARS = 20;
 /** The graph pads/truncates to 10 000 bytes; anything past that is ignored by the model anyway. */
-export const GUESSLANG_MAX_CHARS = 10_000;
+const GUESSLANG_MAX_CHARS = 10_000;
 
 const WARMUP_TEXT = 'function warmUp(value) {\n  return value * 2;\n}\n';
 

@@ -10,13 +10,13 @@ import { ClassificationSpecificEnum } from '../../../common/wire/enums';
  * - `guesslang` are the ids of @vscode/vscode-languagedetection (the guesslang model).
  *   Careful: guesslang's Perl is `pm` (its `pl` would be Prolog); it has no SCSS class.
  */
-export interface LanguageSpec {
+interface LanguageSpec {
   code: ClassificationSpecificEnum;
   hljs?: string;
   guesslang?: readonly string[];
 }
 
-export const LANGUAGES: readonly LanguageSpec[] = [
+const LANGUAGES: readonly LanguageSpec[] = [
   { code: 'py', hljs: 'python', guesslang: ['py'] },
   { code: 'ts', hljs: 'typescript', guesslang: ['ts'] },
   { code: 'js', hljs: 'javascript', guesslang: ['js'] },

@@ -35,7 +35,7 @@ const INTERPRETERS: ReadonlyArray<[RegExp, LanguageCode]> = [
 ];
 
 /** `#!/usr/bin/env -S python3 -u`, `#!/bin/bash -e`, ... -> interpreter basename. Not `#![allow(..)]` (Rust). */
-export function shebangInterpreter(text: string): string | null {
+function shebangInterpreter(text: string): string | null {
   const m = /^#![ \t]*(\/[^\s]*|[A-Za-z][\w.-]*)(.*)$/m.exec(text.slice(0, 300));
   if (!m || m.index !== 0) return null;
   const base = m[1].slice(m[1].lastIndexOf('/') + 1);

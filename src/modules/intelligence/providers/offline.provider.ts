@@ -3,7 +3,7 @@ import { ChatMessage, ChatOptions, DiscoveredModel, ModelProvider } from './mode
 
 export const OFFLINE_UNIQUE = 'trove-extractive';
 export const OFFLINE_NAME = 'Trove Extractive (offline)';
-export const OFFLINE_DESCRIPTION =
+const OFFLINE_DESCRIPTION =
   'Built-in offline engine, not a language model: it answers with the best-matching passages of the relevant ' +
   'snippets (BM25 + query coverage, each with a score), summarizes and titles extractively (TextRank, key ' +
   'phrases), suggests follow-up questions from key phrases and retrieves with the search index. It never writes new text.';

@@ -49,7 +49,3 @@ export class ProviderError extends DomainError {
     return new ProviderError('unavailable', `${label} is not reachable (${why}); is it running?`);
   }
 }
-
-export function isProviderError(error: unknown): error is ProviderError {
-  return error instanceof ProviderError;
-}

@@ -4,7 +4,7 @@
  * Swift, Lua, shell, SQL). It is an outline for a description, not a parser: a definition
  * must start a line (after modifiers), so prose and call sites are not mistaken for one.
  */
-export interface Definition {
+interface Definition {
   kind: string;
   name: string;
 }

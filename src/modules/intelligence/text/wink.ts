@@ -10,7 +10,7 @@ export interface WinkToken {
   type: string;
   stop: boolean;
 }
-export interface WinkChunk {
+interface WinkChunk {
   text: string;
   /** Index of the chunk's first token in the document. */
   start: number;

@@ -10,7 +10,7 @@ const DURATION =
   /^P(?!$)(?:(\d+(?:\.\d+)?)Y)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)W)?(?:(\d+(?:\.\d+)?)D)?(?:T(?=\d)(?:(\d+(?:\.\d+)?)H)?(?:(\d+(?:\.\d+)?)M)?(?:(\d+(?:\.\d+)?)S)?)?$/;
 
 /** Seconds of an ISO-8601 duration (PT30S) or time interval (start/end), or a 400. */
-export function viewedSeconds(viewed: string): number {
+function viewedSeconds(viewed: string): number {
   const d = DURATION.exec(viewed.trim());
   if (d) {
     const [y, mo, w, day, h, mi, s] = d.slice(1).map((v) => Number(v ?? 0));
@@ -24,7 +24,7 @@ export function viewedSeconds(viewed: string): number {
 }
 
 /** How much an interaction says about interest: viewing longer, touching and scrolling count. */
-export function interactionWeight(interactions: InteractedAssetInteractionsDto | undefined): number {
+function interactionWeight(interactions: InteractedAssetInteractionsDto | undefined): number {
   if (!interactions) return 1;
   return 1 + Math.log10(1 + viewedSeconds(interactions.viewed)) + (interactions.touched ? 1 : 0) + (interactions.scrolled ? 0.5 : 0);
 }

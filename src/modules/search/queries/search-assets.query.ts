@@ -20,7 +20,7 @@ export class SearchAssetsQuery extends Query<SearchedAssetsWire> {
 }
 
 /** "a, b,,c" -> ["a", "b", "c"] normalised; [] when nothing usable. */
-export function parseTags(value: string | undefined): string[] {
+function parseTags(value: string | undefined): string[] {
   return [
     ...new Set(
       (value ?? '')

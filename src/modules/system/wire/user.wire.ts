@@ -20,7 +20,7 @@ export class UserWire {
   user: UserProfileWire;
 }
 
-export const LOCAL_USER_NAME = 'Local user (Trove needs no sign-in)';
+const LOCAL_USER_NAME = 'Local user (Trove needs no sign-in)';
 
 export function userProfileWire(id: string): UserProfileWire {
   return { id, aesthetics: { theme: { dark: false }, font: { size: 12 } }, name: LOCAL_USER_NAME, email: '' };
