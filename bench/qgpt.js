@@ -18,7 +18,7 @@ const { randomUUID } = require('node:crypto');
 const { WebSocket: WsClient } = require('ws');
 const { Corpus, NOUNS, ADJS, VERBS } = require('./lib/corpus');
 const { percentile } = require('./lib/stats');
-const { insertRows } = require('./lib/bulk-insert');
+const { insertAssets } = require('./lib/bulk-insert');
 
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
@@ -100,17 +100,7 @@ async function main() {
       const batch = Array.from({ length: n }, () => ({ id: randomUUID(), ...corpus.asset() }));
       await db.transaction(async (em) => {
         const now = new Date().toISOString();
-        const insert = (table, columns, rows, conflict) => insertRows(em, pg, table, columns, rows, conflict);
-        await insert(
-          'assets',
-          'id, name, creator, mechanism, favorited, pseudo, score_manual, score_automatic, created_at, updated_at',
-          batch.map((a) => [a.id, a.name, creator, 'MANUAL', false, false, 0, 0, now, now]),
-        );
-        await insert(
-          'formats',
-          'id, asset_id, position, role, generic, specific, application_id, creator, raw, bytes, created_at, updated_at',
-          batch.map((a) => [randomUUID(), a.id, 0, 'BOTH', a.generic, a.specific, applicationId, creator, a.text, Buffer.byteLength(a.text), now, now]),
-        );
+        await insertAssets(em, pg, batch, { creator, applicationId, now });
         for (const a of batch) await index.reindex(em, a.id);
       });
       loaded += n;

@@ -22,7 +22,7 @@ const { Corpus, NOUNS, PROSE, TAGS } = require('./lib/corpus');
 const { seedOf } = require('./lib/seeds');
 const { startTrove, untilIdle } = require('./lib/processes');
 const { percentile } = require('./lib/stats');
-const { insertRows } = require('./lib/bulk-insert');
+const { insertAssets, insertRows } = require('./lib/bulk-insert');
 
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
@@ -90,16 +90,7 @@ async function main() {
       const now = new Date().toISOString();
       // Plain multi-row INSERTs for the asset module's rows (the bench is not measuring them) ...
       const insert = (table, columns, rows, conflict) => insertRows(em, pg, table, columns, rows, conflict);
-      await insert(
-        'assets',
-        'id, name, creator, mechanism, favorited, pseudo, score_manual, score_automatic, created_at, updated_at',
-        batch.map((a) => [a.id, a.name, creator, 'MANUAL', false, false, 0, 0, now, now]),
-      );
-      await insert(
-        'formats',
-        'id, asset_id, position, role, generic, specific, application_id, creator, raw, bytes, created_at, updated_at',
-        batch.map((a) => [randomUUID(), a.id, 0, 'BOTH', a.generic, a.specific, applicationId, creator, a.text, Buffer.byteLength(a.text), now, now]),
-      );
+      await insertAssets(em, pg, batch, { creator, applicationId, now });
       const tagTexts = [...new Set(batch.flatMap((a) => a.tags))].filter((t) => !tagIds.has(t));
       if (tagTexts.length) {
         await insert(

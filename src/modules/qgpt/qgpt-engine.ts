@@ -19,7 +19,7 @@ import { ApplicationRegistry } from '../system/application.registry';
 import { ApplicationWire, applicationWire } from '../system/wire/application.wire';
 import { QGPTRelevanceInputDto, RelevantQGPTSeedDto } from './dto/qgpt.dto';
 import { LocalFiles } from './local-files';
-import { Snippet, SnippetCache } from './snippet-cache';
+import { Document, Snippet, SnippetCache } from './snippet-cache';
 import { QGPTQuestionAnswerWire, RelevantQGPTSeedWire } from './wire/qgpt.wire';
 
 /** Snippets relevance returns, answers the offline engine gives, candidate assets from the index. */
@@ -34,19 +34,6 @@ const CONTEXT_CHARS = 12_000;
 const SYSTEM_PROMPT =
   "You are Trove's assistant for a developer's saved snippets. Answer the question using the context snippets when " +
   'they are relevant, say so when they do not contain the answer, and put code in fenced blocks. Be concise.';
-
-export interface Document {
-  text: string;
-  assetId?: string;
-  path?: string;
-  /** Found in the store by the question, rather than given by the client. */
-  retrieved?: boolean;
-  /** What the document is called where it comes from (an asset's name, a file's path). */
-  title?: string;
-  /** Its classification, when known: `generic` CODE/TEXT/..., `specific` py/ts/md/... */
-  generic?: string;
-  specific?: string;
-}
 
 /**
  * Question answering over the store: the query space (local files, seeds, assets, the

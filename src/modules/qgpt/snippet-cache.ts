@@ -1,18 +1,24 @@
 import { Injectable } from '@nestjs/common';
 
-export interface Snippet {
-  id: string;
+/** What a question is answered from: an asset, a local file or a seed the client sent. */
+export interface Document {
   text: string;
-  /** 0..1 against the query it was found for. */
-  score: number;
   assetId?: string;
   path?: string;
-  /** Found in the store by the question (not given by the client as seeds, paths or assets). */
+  /** Found in the store by the question, rather than given by the client. */
   retrieved?: boolean;
-  /** Where it comes from and what it is, for quoting it (see Document in qgpt-engine.ts). */
+  /** What the document is called where it comes from (an asset's name, a file's path). */
   title?: string;
+  /** Its classification, when known: `generic` CODE/TEXT/..., `specific` py/ts/md/... */
   generic?: string;
   specific?: string;
+}
+
+/** A passage relevance returned: a document's text (or part of it) with its score. */
+export interface Snippet extends Document {
+  id: string;
+  /** 0..1 against the query it was found for. */
+  score: number;
 }
 
 const CAPACITY = 50_000;
