@@ -226,9 +226,10 @@ export class AssetReader {
 
   /** The aggregates of the live ones among `ids`, in no particular order. */
   async liveAggregates(em: EntityManager, ids: string[]): Promise<AssetAggregate[]> {
-    const live: AssetEntity[] = [];
-    for (const part of chunks([...new Set(ids)])) live.push(...(await em.find(AssetEntity, { where: { id: In(part), deletedAt: IsNull() } })));
-    return this.aggregates(em, live);
+    // Tombstones are left out here, not in SQL: with `deleted_at IS NULL` in the statement
+    // SQLite may walk an index on deleted_at over every live asset instead of looking the ids up
+    // by primary key (25 ms instead of 1 at 100,000 assets).
+    return (await this.byIds(em, [...new Set(ids)])).filter((a) => !a.asset.deletedAt);
   }
 
   /** Of `ids`, those of pseudo assets (which the listings and streams leave out). */
@@ -317,15 +318,22 @@ export class AssetReader {
 
   /** Aggregates of the given assets, in the given order: one statement per 500 assets. */
   async aggregates(em: EntityManager, assets: AssetEntity[]): Promise<AssetAggregate[]> {
-    const byId = new Map<string, AssetAggregate>();
-    for (const ids of chunks(assets.map((a) => a.id))) {
-      const rows = await this.db.query(em, aggregateSql(em, `a.id IN (${this.db.params(ids.length)})`), ids);
-      await this.tags.load(em, rows);
-      for (const row of rows) {
-        const asset = assetOf(em, row);
-        byId.set(asset.id, aggregateOf(em, row, asset, this.tags));
-      }
-    }
+    const found = await this.byIds(
+      em,
+      assets.map((a) => a.id),
+    );
+    const byId = new Map(found.map((a) => [a.asset.id, a]));
     return assets.map((asset) => byId.get(asset.id)).filter((a): a is AssetAggregate => a !== undefined);
+  }
+
+  /** The aggregates of the existing assets among `ids` (tombstones included), in no particular order. */
+  private async byIds(em: EntityManager, ids: string[]): Promise<AssetAggregate[]> {
+    const out: AssetAggregate[] = [];
+    for (const part of chunks(ids)) {
+      const rows = await this.db.query(em, aggregateSql(em, `a.id IN (${this.db.params(part.length)})`), part);
+      await this.tags.load(em, rows);
+      for (const row of rows) out.push(aggregateOf(em, row, assetOf(em, row), this.tags));
+    }
+    return out;
   }
 }
