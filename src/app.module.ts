@@ -16,7 +16,7 @@ import { SystemModule } from './modules/system/system.module';
 
 @Module({})
 export class AppModule {
-  static forRoot(config: AppConfig, host: AppHost = new AppHost(null)): DynamicModule {
+  static forRoot(config: AppConfig, host: AppHost): DynamicModule {
     return {
       module: AppModule,
       imports: [

@@ -17,11 +17,6 @@ export interface AppOptions {
    * it (benchmarks, scripts) that route answers 503: only whoever started the app can start another.
    */
   restart?: () => void;
-  /**
-   * Close the app on SIGTERM, SIGINT, ... (Nest's shutdown hooks; the default). Off when the
-   * caller handles signals itself, as startServer does across restarts.
-   */
-  closeOnSignals?: boolean;
 }
 
 /** Builds the whole application, ready to listen: used by main.ts, the tests and the benchmarks. */
@@ -48,7 +43,9 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     bodyParser: false, // configureApp installs the JSON parser
   });
   await configureApp(app, config);
-  if (options.closeOnSignals !== false) app.enableShutdownHooks();
+  // An app that can restart belongs to a TroveServer, which closes it on SIGTERM, SIGINT, ...
+  // across restarts; any other closes itself (Nest's shutdown hooks).
+  if (!options.restart) app.enableShutdownHooks();
   return app;
 }
 
@@ -136,6 +133,7 @@ class RestartableServer implements TroveServer {
       this.live = null;
       this.logger.log('restarting: closing the app, then a fresh one on the same port');
       await old?.close();
+      if (this.closing) return; // a signal arrived meanwhile: no fresh app to close at once
       await this.boot();
     })().finally(() => (this.restarting = null));
     return this.restarting;
@@ -155,7 +153,6 @@ class RestartableServer implements TroveServer {
   private async boot(): Promise<void> {
     const app = await createApp(this.config, {
       restart: () => void this.restart().catch(this.onRestartFailure),
-      closeOnSignals: false,
     });
     try {
       await app.listen(this.listenPort, this.config.host);

@@ -79,8 +79,6 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   private nextCopy = 0;
   private closing = false;
   private draining = false;
-  /** SQLite: settles when the batch being committed has ended (committed or rolled back). */
-  private committing: Promise<void> = Promise.resolve();
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.lock = dataSource.options.type === 'sqlite' ? new Semaphore(WRITER) : null;
@@ -167,14 +165,6 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
       this.pending.push({ work, independent: options.independent === true, resolve: resolve as (value: unknown) => void, reject });
       if (!this.draining) void this.drain();
     });
-  }
-
-  /**
-   * Settles once the write batch in progress has ended; called from inside a unit of work, once
-   * that unit's COMMIT is durable (or has failed). PostgreSQL has no batches: already settled.
-   */
-  batchEnded(): Promise<void> {
-    return this.committing;
   }
 
   /**
@@ -275,8 +265,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     try {
       while (this.pending.length) {
         const batch = this.pending.splice(0, MAX_BATCH);
-        this.committing = this.lock!.runExclusive(() => this.commitBatch(batch), WRITER);
-        await this.committing;
+        await this.lock!.runExclusive(() => this.commitBatch(batch), WRITER);
       }
     } finally {
       this.draining = false;

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
 import { Database } from '../../common/database/database.service';
+import { hydrate, jsonColumns } from '../../common/database/entity-rows';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
 import { ApplicationReader } from '../system/application.reader';
 import { ActivityEntity } from './activity.entity';
@@ -17,27 +18,6 @@ import { AssetAggregate } from './wire/asset.wire';
 
 type Row = Record<string, unknown>;
 type Entity<T> = new () => T;
-
-/**
- * Builds an entity from a raw row using TypeORM's own column metadata (so a column added by a
- * migration needs no change here); `prefix` selects aliased columns. Booleans come back as
- * 0/1 from SQLite and are normalised.
- */
-const columnsOf = new Map<Entity<object>, { property: string; name: string; boolean: boolean }[]>();
-
-function hydrate<T extends object>(em: EntityManager, type: Entity<T>, row: Row, prefix = ''): T {
-  let columns = columnsOf.get(type);
-  if (!columns) {
-    columns = em.connection.getMetadata(type).columns.map((c) => ({ property: c.propertyName, name: c.databaseName, boolean: c.type === 'boolean' }));
-    columnsOf.set(type, columns);
-  }
-  const entity = new type() as Record<string, unknown>;
-  for (const column of columns) {
-    const value = row[prefix + column.name];
-    entity[column.property] = column.boolean && value !== null && value !== undefined ? Boolean(value) : value;
-  }
-  return entity as T;
-}
 
 /**
  * The one statement that reads whole assets: each asset as a JSON object, with its formats
@@ -57,11 +37,7 @@ function aggregateSql(em: EntityManager, where: string): string {
 
 function buildAggregateSql(em: EntityManager, where: string): string {
   const pg = em.connection.options.type === 'postgres';
-  const columns = (type: Entity<object>, alias: string) =>
-    em.connection
-      .getMetadata(type)
-      .columns.map((c) => `'${c.databaseName}', ${alias}.${c.databaseName}`)
-      .join(', ');
+  const columns = (type: Entity<object>, alias: string) => jsonColumns(em, type, alias);
   const object = (pairs: string) => (pg ? `json_build_object(${pairs})` : `json_object(${pairs})`);
   // rows of (obj, k1, k2) -> a JSON array of obj ordered by k1, k2
   const array = (rows: string) =>

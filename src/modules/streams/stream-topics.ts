@@ -21,7 +21,7 @@ export interface StreamTopic {
    * snapshot would not list them either (pseudo assets). Decided when the frame is made, from
    * the record's state then (like the content of a full Assets frame).
    */
-  hidden?(em: EntityManager, ids: string[]): Promise<Set<string>>;
+  hidden?(em: EntityManager, ids: string[]): Promise<Set<string>>; // any number of ids
 }
 
 /** The registered topics; each reads its records through the module that owns them. */
@@ -58,9 +58,7 @@ export class StreamTopics {
     for (const topic of this.topics.values()) {
       if (!topic.hidden) continue;
       const ids = [...new Set(events.filter((e) => e.topic === topic.name && !e.deleted).map((e) => e.entityId))];
-      for (let i = 0; i < ids.length; i += 500) {
-        for (const id of await topic.hidden(em, ids.slice(i, i + 500))) out.add(`${topic.name}:${id}`);
-      }
+      for (const id of await topic.hidden(em, ids)) out.add(`${topic.name}:${id}`);
     }
     return out;
   }

@@ -1,5 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull, Not } from 'typeorm';
+import { hydrate, jsonColumns } from '../../common/database/entity-rows';
 import { ApplicationEntity } from './application.entity';
 
 /** What names an application besides its id. */
@@ -42,20 +43,11 @@ export class ApplicationReader {
    * object of its columns (for json_object / json_build_object), from the entity's metadata.
    */
   static joinedJson(em: EntityManager, alias: string, on: string): { join: string; pairs: string } {
-    const pairs = em.connection
-      .getMetadata(ApplicationEntity)
-      .columns.map((c) => `'${c.databaseName}', ${alias}.${c.databaseName}`)
-      .join(', ');
-    return { join: `JOIN applications ${alias} ON ${alias}.id = ${on}`, pairs };
+    return { join: `JOIN applications ${alias} ON ${alias}.id = ${on}`, pairs: jsonColumns(em, ApplicationEntity, alias) };
   }
 
   /** An application from the JSON object of `joinedJson`, by the entity's metadata (booleans come back as 0/1 from SQLite). */
   static fromJson(em: EntityManager, row: Record<string, unknown>): ApplicationEntity {
-    const app = new ApplicationEntity() as unknown as Record<string, unknown>;
-    for (const column of em.connection.getMetadata(ApplicationEntity).columns) {
-      const value = row[column.databaseName];
-      app[column.propertyName] = column.type === 'boolean' && value !== null && value !== undefined ? Boolean(value) : value;
-    }
-    return app as unknown as ApplicationEntity;
+    return hydrate(em, ApplicationEntity, row);
   }
 }
