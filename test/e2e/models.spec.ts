@@ -348,6 +348,22 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     }
   });
 
+  it('listing still works when the default model is on a provider that is down; the client models say it cannot answer', async () => {
+    const down = await startTestServer({ TROVE_OLLAMA_URL: 'http://127.0.0.1:9', TROVE_PROVIDER_TIMEOUT_MS: '2000', TROVE_DEFAULT_MODEL: 'llama3.2:1b' });
+    try {
+      const listed = await http(down.baseUrl, 'GET', '/models');
+      expect(listed.status).toBe(200);
+      expect(listed.json.iterable.map((m: { unique: string }) => m.unique)).toEqual(['trove-extractive', 'gemini-2.0-flash-lite-001', 'gpt-3.5-turbo']);
+      const gpt = listed.json.iterable.find((m: { unique: string }) => m.unique === 'gpt-3.5-turbo');
+      expect(gpt.description).toMatch(/answered by the configured default model \(llama3\.2:1b\), which cannot answer now: /);
+      const res = await http(down.baseUrl, 'POST', '/qgpt/question', { query: 'q', model: gpt.id, relevant: { iterable: [] } });
+      expect(res.status).toBeGreaterThanOrEqual(400);
+      expect(res.status).toBeLessThan(500);
+    } finally {
+      await down.close();
+    }
+  });
+
   it('a wrong OpenAI key is a 401 on question', async () => {
     const wrong = await startTestServer({ TROVE_OPENAI_URL: fake.openaiUrl, TROVE_OPENAI_API_KEY: 'sk-wrong' });
     try {

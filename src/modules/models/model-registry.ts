@@ -79,16 +79,16 @@ export class ModelRegistry implements OnApplicationShutdown {
   /** Every model: discovered ones of reachable providers, then custom ones. A provider that is down is left out (and logged). */
   async list(): Promise<ModelView[]> {
     const views = await this.discovered();
+    const byId = new Map(views.map((v) => [v.id, v]));
+    const customs = (await this.store.all())
+      .filter((r) => r.custom)
+      .map((row) =>
+        this.customView(row, row.baseModelId ? byId.get(row.baseModelId) : views.find((v) => v.provider === row.provider && v.unique === row.unique)),
+      );
     // The models the official clients name come right after the offline engine, so that a
     // client picking the first match by `unique` always gets the stable id.
-    views.splice(1, 0, ...(await this.clientViews(views)));
-    const byId = new Map(views.map((v) => [v.id, v]));
-    const customs = (await this.store.all()).filter((r) => r.custom);
-    for (const row of customs) {
-      const base = row.baseModelId ? byId.get(row.baseModelId) : views.find((v) => v.provider === row.provider && v.unique === row.unique);
-      views.push(this.customView(row, base));
-    }
-    return views;
+    const clients = await this.clientViews(views, customs);
+    return [views[0], ...clients, ...views.slice(1), ...customs];
   }
 
   /** The models of every reachable provider (the offline engine first), recorded on first sight. */
@@ -154,7 +154,7 @@ export class ModelRegistry implements OnApplicationShutdown {
    * provider model of the same `unique` when one is configured, else the configured default
    * model answers, which the description says; the flags are those of whichever runs.
    */
-  private async clientViews(discovered: ModelView[]): Promise<ModelView[]> {
+  private async clientViews(discovered: ModelView[], customs: ModelView[]): Promise<ModelView[]> {
     const rows = await this.store.recordDiscovered(
       CLIENT_MODELS.map((m) => ({
         id: this.clientModelId(m),
@@ -169,14 +169,20 @@ export class ModelRegistry implements OnApplicationShutdown {
         fingerprint: `client:${m.unique}`,
       })),
     );
-    const fallback = await this.fallback();
-    const fallbackView = discovered.find((v) => v.id === fallback.id) ?? discovered[0];
+    // A default model that cannot be resolved now (its provider is down, a deleted custom model)
+    // fails the requests that need it, with the reason; the listing still answers.
+    const fallback = await this.fallback().catch((error: Error) => error);
+    const fallbackView = (!(fallback instanceof Error) && [...discovered, ...customs].find((v) => v.id === fallback.id)) || discovered[0];
+    const answeredBy =
+      fallback instanceof Error
+        ? `the configured default model (${this.config.defaultModel}), which cannot answer now: ${fallback.message}`
+        : `${fallback.name}, the configured default model`;
     return CLIENT_MODELS.map((m) => {
       const served = this.servedBy(m, discovered);
       const runs = served ?? fallbackView;
       const description = served
         ? `${m.name}, served here by ${this.byKind.get(served.provider)!.label} (its model ${served.unique}). Listed because ${m.source}.`
-        : `Not served here: no configured provider offers ${m.unique}, so requests naming this model are answered by ${fallback.name}, the configured default model, and the answer says so. ` +
+        : `Not served here: no configured provider offers ${m.unique}, so requests naming this model are answered by ${answeredBy}, and the answer says so. ` +
           `Listed because ${m.source}. To run the real model, point TROVE_OPENAI_URL at an OpenAI-compatible gateway that serves ${m.unique}.`;
       return {
         ...runs,
