@@ -91,32 +91,49 @@ class TagRecords {
 
   constructor(private readonly db: Database) {}
 
-  /** The records of the ids of `rows`' `tags_json` columns that are not in memory yet, read now. */
-  async load(em: EntityManager, rows: Row[]): Promise<void> {
+  /**
+   * The records of the tag ids in `rows`' `tags_json` columns: those in memory, and the others
+   * read now in one statement (and kept). The answer holds every one these rows need, whatever
+   * another read evicts meanwhile.
+   */
+  async load(em: EntityManager, rows: Row[]): Promise<RowTags> {
+    const found = new Map<string, TagEntity>();
     const missing = new Set<string>();
     for (const row of rows) {
       const ids = parsed<string[]>(row.tags_json, []);
       row.tags_json = ids; // parsed once
-      for (const id of ids) if (!this.byId.has(id)) missing.add(id);
+      for (const id of ids) {
+        const tag = this.byId.get(id);
+        if (tag) found.set(id, tag);
+        else missing.add(id);
+      }
     }
-    if (missing.size === 0) return;
+    if (missing.size === 0) return found;
     if (this.byId.size + missing.size > MAX_TAGS_KEPT) this.byId.clear();
     for (const ids of chunks([...missing])) {
       const records = await this.db.query(em, `SELECT * FROM tags WHERE id IN (${this.db.params(ids.length)})`, ids);
-      for (const record of records) this.byId.set(record.id as string, hydrate(em, TagEntity, record));
+      for (const record of records) {
+        const tag = hydrate(em, TagEntity, record);
+        this.byId.set(tag.id, tag);
+        found.set(tag.id, tag);
+      }
     }
-  }
-
-  /** The tags of one row, in link order (after `load`). */
-  of(row: Row): TagEntity[] {
-    return parsed<string[]>(row.tags_json, [])
-      .map((id) => this.byId.get(id))
-      .filter((tag): tag is TagEntity => tag !== undefined);
+    return found;
   }
 }
 
+/** Tag records by id, for the rows they were loaded for (TagRecords.load). */
+type RowTags = Map<string, TagEntity>;
+
+/** The tags of one row, in link order. */
+function tagsOf(row: Row, tags: RowTags): TagEntity[] {
+  return parsed<string[]>(row.tags_json, [])
+    .map((id) => tags.get(id))
+    .filter((tag): tag is TagEntity => tag !== undefined);
+}
+
 /** An AssetAggregate from one row of aggregateSql and its asset (assetOf), its tags from `tags` (loaded). */
-function aggregateOf(em: EntityManager, row: Row, asset: AssetEntity, tags: TagRecords): AssetAggregate {
+function aggregateOf(em: EntityManager, row: Row, asset: AssetEntity, tags: RowTags): AssetAggregate {
   const aggregate: AssetAggregate = {
     asset,
     formats: parsed<Row[]>(row.formats_json, []).map((f) => {
@@ -125,7 +142,7 @@ function aggregateOf(em: EntityManager, row: Row, asset: AssetEntity, tags: TagR
       return format;
     }),
     annotations: [],
-    tags: tags.of(row),
+    tags: tagsOf(row, tags),
     websites: [],
     summaries: [],
   };
@@ -178,8 +195,7 @@ export class AssetReader {
     if (!row) throw new NotFound(`asset ${id} not found`);
     const asset = assetOf(em, row);
     if (asset.deletedAt) throw new Gone(`asset ${id} no longer exists`);
-    await this.tags.load(em, [row]);
-    return aggregateOf(em, row, asset, this.tags);
+    return aggregateOf(em, row, asset, await this.tags.load(em, [row]));
   }
 
   /** As `one`, but null for an unknown or deleted asset. */
@@ -187,8 +203,7 @@ export class AssetReader {
     const [row] = await this.rows(em, id);
     const asset = row ? assetOf(em, row) : null;
     if (!asset || asset.deletedAt) return null;
-    await this.tags.load(em, [row]);
-    return aggregateOf(em, row, asset, this.tags);
+    return aggregateOf(em, row, asset, await this.tags.load(em, [row]));
   }
 
   private rows(em: EntityManager, id: string): Promise<Row[]> {
@@ -292,6 +307,15 @@ export class AssetReader {
     return rows.map((row) => hydrate(em, AssetEntity, row));
   }
 
+  /** Ids of the live assets, most recent first (as `list`), without reading the rest of their rows. */
+  async liveIds(em: EntityManager, options: { pseudo?: boolean } = {}): Promise<string[]> {
+    const rows = await this.db.query<{ id: string }>(
+      em,
+      `SELECT id FROM assets WHERE deleted_at IS NULL${options.pseudo ? '' : ' AND pseudo = FALSE'} ORDER BY created_at DESC, id DESC`,
+    );
+    return rows.map((row) => row.id);
+  }
+
   /** Aggregates of the given assets, in the given order: one statement per 500 assets. */
   async aggregates(em: EntityManager, assets: AssetEntity[]): Promise<AssetAggregate[]> {
     const found = await this.byIds(
@@ -307,8 +331,8 @@ export class AssetReader {
     const out: AssetAggregate[] = [];
     for (const part of chunks(ids)) {
       const rows = await this.db.query(em, aggregateSql(em, `a.id IN (${this.db.params(part.length)})`), part);
-      await this.tags.load(em, rows);
-      for (const row of rows) out.push(aggregateOf(em, row, assetOf(em, row), this.tags));
+      const tags = await this.tags.load(em, rows);
+      for (const row of rows) out.push(aggregateOf(em, row, assetOf(em, row), tags));
     }
     return out;
   }

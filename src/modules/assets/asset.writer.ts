@@ -9,7 +9,7 @@ import { AnnotationEntity } from './annotation.entity';
 import { AssetEnrichmentEntity } from './asset-enrichment.entity';
 import { AssetEntity } from './asset.entity';
 import { FormatEntity } from './format.entity';
-import { AssetTagEntity, TagEntity } from './tag.entity';
+import { AssetTagEntity } from './tag.entity';
 import { AssetWebsiteEntity, WebsiteEntity } from './website.entity';
 import { AssetWorkstreamSummaryEntity, WorkstreamSummaryEntity } from './workstream-summary.entity';
 
@@ -49,8 +49,13 @@ interface LinkOptions {
 /** The records an asset can be linked to one at a time (POST /asset/{id}/{kind}/associate/{target}). */
 export type AssetLinkKind = 'tag' | 'website' | 'workstream_summary';
 
-const LINK_TABLES: Record<AssetLinkKind, { target: new () => ObjectLiteral; join: new () => ObjectLiteral; column: string }> = {
-  tag: { target: TagEntity, join: AssetTagEntity, column: 'tagId' },
+/**
+ * The join table of each kind of link, and the linked record, whose `updated` a (dis)association
+ * touches: websites and summaries, not tags, which are immutable once written (asset reads keep
+ * their records in memory, see TagRecords).
+ */
+const LINK_TABLES: Record<AssetLinkKind, { target?: new () => ObjectLiteral; join: new () => ObjectLiteral; column: string }> = {
+  tag: { join: AssetTagEntity, column: 'tagId' },
   website: { target: WebsiteEntity, join: AssetWebsiteEntity, column: 'websiteId' },
   workstream_summary: { target: WorkstreamSummaryEntity, join: AssetWorkstreamSummaryEntity, column: 'workstreamSummaryId' },
 };
@@ -138,7 +143,7 @@ export class AssetWriter {
         .execute();
     else await em.delete(spec.join, where);
     await em.update(AssetEntity, { id: assetId }, { updatedAt: now });
-    await em.update(spec.target, { id: targetId }, { updatedAt: now });
+    if (spec.target) await em.update(spec.target, { id: targetId }, { updatedAt: now });
     return true;
   }
 

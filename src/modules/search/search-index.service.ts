@@ -81,10 +81,10 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap {
 
   /**
    * Indexes live assets the index does not know (created before the index existed): the live
-   * assets come from the assets module (AssetReader), the index is checked 500 at a time.
+   * ids come from the assets module (AssetReader), the index is checked 500 at a time.
    */
   async onApplicationBootstrap(): Promise<void> {
-    const live = (await this.db.read((em) => this.reader.list(em, { pseudo: true }))).map((a) => a.id);
+    const live = await this.db.read((em) => this.reader.liveIds(em, { pseudo: true }));
     let total = 0;
     for (let i = 0; i < live.length; i += BOOT_BATCH) {
       const part = live.slice(i, i + BOOT_BATCH);
@@ -92,7 +92,7 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap {
       const missing = part.filter((id) => !indexed.has(id));
       if (missing.length === 0) continue;
       await this.db.transaction(async (em) => {
-        for (const id of missing) await this.reindex(em, id);
+        for (const aggregate of await this.reader.liveAggregates(em, missing)) await this.index(em, aggregate, { created: true });
       });
       total += missing.length;
     }

@@ -33,7 +33,7 @@ export class StreamTopics {
     this.register({
       name: 'assets',
       key: 'asset',
-      snapshot: async (em) => (await assets.list(em)).map((a) => a.id),
+      snapshot: (em) => assets.liveIds(em),
       hidden: (em, ids) => assets.pseudoAmong(em, ids),
     });
     this.register({

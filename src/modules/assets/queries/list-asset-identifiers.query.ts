@@ -1,5 +1,6 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { indexed } from '../../../common/wire/common.wire';
 import { AssetReader } from '../asset.reader';
 import { FlattenedAssetsWire } from '../wire/asset.wire';
 
@@ -18,10 +19,7 @@ export class ListAssetIdentifiersHandler implements IQueryHandler<ListAssetIdent
   ) {}
 
   async execute({ pseudo }: ListAssetIdentifiersQuery): Promise<FlattenedAssetsWire> {
-    const assets = await this.db.read((em) => this.reader.list(em, { pseudo }));
-    return {
-      iterable: assets.map((a) => ({ id: a.id })),
-      indices: Object.fromEntries(assets.map((a, index) => [a.id, index])),
-    };
+    const ids = await this.db.read((em) => this.reader.liveIds(em, { pseudo }));
+    return indexed(ids.map((id) => ({ id })));
   }
 }
