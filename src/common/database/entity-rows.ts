@@ -32,3 +32,15 @@ export function jsonColumns(em: EntityManager, type: Entity<object>, alias: stri
     .columns.map((c) => `'${c.databaseName}', ${alias}.${c.databaseName}`)
     .join(', ');
 }
+
+/**
+ * Adds to the named counters of one record in one relative UPDATE (`score_manual =
+ * score_manual + 1`), so that concurrent increments add up instead of overwriting each other.
+ */
+export async function incrementColumns(em: EntityManager, type: Entity<object>, id: string, counters: Record<string, number>): Promise<void> {
+  const metadata = em.connection.getMetadata(type);
+  const set = Object.fromEntries(
+    Object.entries(counters).map(([property, by]) => [property, () => `"${metadata.findColumnWithPropertyName(property)!.databaseName}" + ${by}`]),
+  );
+  await em.createQueryBuilder().update(type).set(set).where('id = :id', { id }).execute();
+}

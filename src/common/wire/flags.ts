@@ -46,3 +46,16 @@ export const uuidParam = (what: string): PipeTransform =>
   new ParseUUIDPipe({
     exceptionFactory: () => new BadRequestException(`${what} must be a UUID (for example 0a0b0c0d-0000-4000-8000-000000000001)`),
   });
+
+/** A text query parameter under the first of its names that is present; repeated or too long is a 400. */
+export const QueryText = createParamDecorator((names: string[], ctx: ExecutionContext): string | undefined => {
+  const query = ctx.switchToHttp().getRequest<{ query: Record<string, unknown> }>().query ?? {};
+  for (const name of names) {
+    const value = query[name];
+    if (value === undefined) continue;
+    if (typeof value !== 'string') throw new BadRequestException(`query parameter ${name} must be given once`);
+    if (value.length > 1000) throw new BadRequestException(`query parameter ${name} must be at most 1000 characters`);
+    return value;
+  }
+  return undefined;
+});

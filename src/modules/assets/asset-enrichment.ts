@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CodeTerms } from '../intelligence/code-terms';
-import { AssetEnrichmentEntity } from './asset-enrichment.entity';
+import { tagKey } from './asset-text';
 import { AssetReader } from './asset.reader';
 import { AnnotationInput, AssetWriter } from './asset.writer';
 import { SeededAssetMetadataDto } from './dto/seed.dto';
@@ -28,8 +28,6 @@ interface Label {
   generic: string;
   specific: string;
 }
-
-const lower = (text: string) => text.trim().toLowerCase();
 
 /**
  * Gives an asset what a client saved it without (the Pieces CLI's `create` sends no name,
@@ -89,7 +87,7 @@ export class AssetEnrichment {
       name: generated.name ?? null,
       description: generated.description ?? null,
       tags: JSON.stringify(generated.tags),
-    } as AssetEnrichmentEntity);
+    });
   }
 
   /**
@@ -110,11 +108,11 @@ export class AssetEnrichment {
     const name = aggregate.asset.name;
     const descriptions = aggregate.annotations.filter((a) => a.type === 'DESCRIPTION');
     const shownTags = aggregate.tags.map((t) => t.text);
-    const generatedTags = new Set(before.tags.map(lower));
+    const generatedTags = new Set(before.tags.map(tagKey));
     const ours: Parts = {
       name: !name || name === before.name,
       description: descriptions.length === 0 || descriptions.some((a) => a.text === before.description),
-      tags: shownTags.length === 0 || shownTags.some((t) => generatedTags.has(lower(t))),
+      tags: shownTags.length === 0 || shownTags.some((t) => generatedTags.has(tagKey(t))),
     };
     const next = this.suggest(text, label, ours);
 
@@ -126,14 +124,16 @@ export class AssetEnrichment {
     }
     let tags: string[] = [];
     if (ours.tags) {
-      const users = shownTags.filter((t) => !generatedTags.has(lower(t)));
-      const taken = new Set(users.map(lower));
-      tags = next.tags.filter((t) => !taken.has(lower(t)));
+      const users = shownTags.filter((t) => !generatedTags.has(tagKey(t)));
+      const taken = new Set(users.map(tagKey));
+      tags = next.tags.filter((t) => !taken.has(tagKey(t)));
       const all = [...users, ...tags];
       if (all.length !== shownTags.length || all.some((t, i) => t !== shownTags[i])) {
         await this.writer.setTags(em, assetId, [...users.map((text) => ({ text })), ...AssetEnrichment.asInputs({ tags }).tags]);
       }
     }
+    // Nothing generated now or before (the user wrote every part): nothing to record.
+    if (!record && !next.name && !next.description && tags.length === 0) return;
     await this.writer.saveEnrichment(em, { assetId, name: next.name ?? null, description: next.description ?? null, tags: JSON.stringify(tags) });
   }
 }

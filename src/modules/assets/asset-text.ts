@@ -51,3 +51,12 @@ export function normaliseTag(text: string): string {
   if (!tag) throw new InvalidInput('tag text must not be empty');
   return tag;
 }
+
+/**
+ * A tag as tags are compared (the search index, enrichment, drafts): the normal form of a tag (normaliseTag) (trimmed, spaces
+ * collapsed), lower-cased, since tags match case-insensitively. A blank text (an empty item of a
+ * query's tag list) is '' rather than normaliseTag's 400: queries drop it.
+ */
+export function tagKey(text: string): string {
+  return text.trim() ? normaliseTag(text).toLowerCase() : '';
+}

@@ -275,16 +275,10 @@ export class AssetReader {
     return em.exists(target, { where: { id } });
   }
 
-  /** Websites and workstream summaries by id (for the records that link to them: conversations). */
+  /** Websites by id (for the records that link to them: conversations). */
   async websites(em: EntityManager, ids: string[]): Promise<WebsiteEntity[]> {
     const out: WebsiteEntity[] = [];
     for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(WebsiteEntity, { where: { id: In(part) } })));
-    return out;
-  }
-
-  async summaries(em: EntityManager, ids: string[]): Promise<WorkstreamSummaryEntity[]> {
-    const out: WorkstreamSummaryEntity[] = [];
-    for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(WorkstreamSummaryEntity, { where: { id: In(part) } })));
     return out;
   }
 

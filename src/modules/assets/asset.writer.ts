@@ -1,7 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
-import { EntityManager, In, IsNull, ObjectLiteral } from 'typeorm';
+import { EntityManager, In, ObjectLiteral } from 'typeorm';
 import { Database } from '../../common/database/database.service';
+import { incrementColumns } from '../../common/database/entity-rows';
 import { nowIso } from '../../common/wire/common.wire';
 import { normaliseTag, normaliseUrl } from './asset-text';
 import { ActivityEntity } from './activity.entity';
@@ -96,11 +97,6 @@ export class AssetWriter {
     await em.update(AssetEntity, { id }, changes);
   }
 
-  /** Names an asset that has none (a name set meanwhile wins). */
-  async nameIfUnnamed(em: EntityManager, id: string, name: string): Promise<void> {
-    await em.update(AssetEntity, { id, name: IsNull() }, { name });
-  }
-
   async updateFormat(em: EntityManager, id: string, patch: Partial<Pick<FormatEntity, 'raw' | 'bytes' | 'generic' | 'specific' | 'updatedAt'>>): Promise<void> {
     await em.update(FormatEntity, { id }, patch);
   }
@@ -148,13 +144,12 @@ export class AssetWriter {
   }
 
   /** Adds to the named counters in one relative UPDATE: concurrent increments add up instead of overwriting each other. */
-  async incrementScores(em: EntityManager, id: string, columns: Record<string, number>): Promise<void> {
-    const set = Object.fromEntries(Object.entries(columns).map(([property, by]) => [property, () => `"${columnOf(em, property)}" + ${by}`]));
-    await em.createQueryBuilder().update(AssetEntity).set(set).where('id = :id', { id }).execute();
+  incrementScores(em: EntityManager, id: string, counters: Record<string, number>): Promise<void> {
+    return incrementColumns(em, AssetEntity, id, counters);
   }
 
   /** What enrichment generated for a new asset. */
-  async insertEnrichment(em: EntityManager, row: AssetEnrichmentEntity): Promise<void> {
+  async insertEnrichment(em: EntityManager, row: Omit<AssetEnrichmentEntity, 'asset'>): Promise<void> {
     await this.db.insert(em, AssetEnrichmentEntity, row);
   }
 
@@ -265,8 +260,4 @@ export class AssetWriter {
     if (removed.length) await em.delete(AnnotationEntity, { id: In(removed) });
     await this.addAnnotations(em, assetId, added);
   }
-}
-
-function columnOf(em: EntityManager, property: string): string {
-  return em.connection.getMetadata(AssetEntity).findColumnWithPropertyName(property)!.databaseName;
 }

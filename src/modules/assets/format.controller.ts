@@ -29,7 +29,7 @@ export class FormatController {
   }
 
   @Get(':format')
-  @ApiOperation({ operationId: 'formatSnapshot', summary: 'One format (410 once its asset is deleted)' })
+  @ApiOperation({ operationId: 'formatSnapshot', summary: 'One format (404 when unknown, also once its asset is deleted)' })
   get(
     @Param('format', uuidParam('format')) format: string,
     @Flag('transferable') transferable?: boolean,

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
+import { incrementColumns } from '../../common/database/entity-rows';
 import { InvalidInput } from '../../common/errors/domain-errors';
 import { nowIso } from '../../common/wire/common.wire';
 import { AnchorEntity } from './anchor.entity';
@@ -56,12 +57,8 @@ export class ConversationWriter {
   }
 
   /** Adds to the named counters (entity properties) in one relative UPDATE: concurrent increments add up instead of overwriting each other. */
-  async incrementScores(em: EntityManager, id: string, counters: Record<string, number>): Promise<void> {
-    const metadata = em.connection.getMetadata(ConversationEntity);
-    const set = Object.fromEntries(
-      Object.entries(counters).map(([property, by]) => [property, () => `"${metadata.findColumnWithPropertyName(property)!.databaseName}" + ${by}`]),
-    );
-    await em.createQueryBuilder().update(ConversationEntity).set(set).where('id = :id', { id }).execute();
+  incrementScores(em: EntityManager, id: string, counters: Record<string, number>): Promise<void> {
+    return incrementColumns(em, ConversationEntity, id, counters);
   }
 
   /**

@@ -1,8 +1,7 @@
 import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { Flag } from '../../common/wire/flags';
-import { SearchText } from '../search/search-routes.controller';
+import { Flag, QueryText } from '../../common/wire/flags';
 import { SearchedAssetsWire } from '../search/wire/searched-assets.wire';
 import { NeuralCodeSearchQuery } from './queries/neural-code-search.query';
 
@@ -18,7 +17,7 @@ export class NeuralCodeSearchController {
     summary: 'Code found from a description of what it does: the ranking of /qgpt/relevance (lexical and identifier-aware offline; embeddings when configured)',
   })
   @ApiQuery({ name: 'query', required: true, type: String })
-  neuralCode(@SearchText() query: string | undefined, @Flag('pseudo') pseudo?: boolean): Promise<SearchedAssetsWire> {
+  neuralCode(@QueryText(['query']) query: string | undefined, @Flag('pseudo') pseudo?: boolean): Promise<SearchedAssetsWire> {
     void pseudo;
     return this.queries.execute(new NeuralCodeSearchQuery(query));
   }

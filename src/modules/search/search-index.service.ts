@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../../common/database/database.service';
 import { AssetChange, AssetProjection, AssetProjections } from '../assets/asset-unit-of-work';
 import { AssetReader } from '../assets/asset.reader';
-import { normaliseTag } from '../assets/asset-text';
+import { tagKey } from '../assets/asset-text';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { PostgresSearchStore } from './store/postgres.store';
 import { IndexTerms, IndexedDocument, SearchStore } from './store/search-store';
@@ -14,15 +14,6 @@ import { MAX_INDEXED_CHARS, indexText, vocabulary } from '../intelligence/text/t
 const HEAD_CHARS = 2000;
 /** Assets checked (and indexed) per statement / transaction when looking for unindexed ones at boot. */
 const BOOT_BATCH = 500;
-
-/**
- * A tag as the index matches it: the assets module's normal form of a tag (trimmed, spaces
- * collapsed), lower-cased, since tags match case-insensitively. A blank text (an empty item of a
- * query's tag list) is '' rather than the assets module's 400: queries drop it.
- */
-export function tagKey(text: string): string {
-  return text.trim() ? normaliseTag(text).toLowerCase() : '';
-}
 
 /**
  * The search index over assets: a projection of them (AssetProjection), brought in step INSIDE

@@ -1,19 +1,10 @@
-import { Body, Controller, ExecutionContext, Get, HttpCode, Post, BadRequestException, createParamDecorator } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, BadRequestException } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { Flag } from '../../common/wire/flags';
+import { Flag, QueryText } from '../../common/wire/flags';
 import { SeededAssetTagsDto } from './dto/seeded-asset-tags.dto';
 import { SearchRouteQuery } from './queries/search-routes.query';
 import { SearchedAssetsWire } from './wire/searched-assets.wire';
-
-/** The `query` parameter: given once, at most 1000 characters. */
-export const SearchText = createParamDecorator((_: unknown, ctx: ExecutionContext): string | undefined => {
-  const value = (ctx.switchToHttp().getRequest<{ query: Record<string, unknown> }>().query ?? {}).query;
-  if (value === undefined) return undefined;
-  if (typeof value !== 'string') throw new BadRequestException('query parameter query must be given once');
-  if (value.length > 1000) throw new BadRequestException('query parameter query must be at most 1000 characters');
-  return value;
-});
 
 /**
  * /search/...: the SDKs' SearchApi, outside INTERFACE.md (`pieces search --mode fts` and the
@@ -28,7 +19,7 @@ export class SearchRoutesController {
   @Get('full_text')
   @ApiOperation({ operationId: 'fullTextSearch', summary: 'Exact full-text search: every word (or identifier part) present; no substrings or typo correction' })
   @ApiQuery({ name: 'query', required: true, type: String })
-  fullText(@SearchText() query: string | undefined, @Flag('pseudo') pseudo?: boolean): Promise<SearchedAssetsWire> {
+  fullText(@QueryText(['query']) query: string | undefined, @Flag('pseudo') pseudo?: boolean): Promise<SearchedAssetsWire> {
     return this.queries.execute(new SearchRouteQuery({ kind: 'full_text', query }, pseudo === true));
   }
 

@@ -1,7 +1,7 @@
-import { BadRequestException, Body, Controller, ExecutionContext, Get, HttpCode, Post, UseInterceptors, createParamDecorator } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, UseInterceptors } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
-import { Flag, withContent } from '../../common/wire/flags';
+import { Flag, QueryText, withContent } from '../../common/wire/flags';
 import { AssetsDto } from '../assets/dto/asset.dto';
 import { AssetsWire } from '../assets/wire/asset.wire';
 import { SeededAssetsRecommendationDto } from './dto/recommendation.dto';
@@ -12,19 +12,6 @@ import { RelatedAssetsQuery } from './queries/related-assets.query';
 import { SearchAssetsQuery } from './queries/search-assets.query';
 import { SearchWithFiltersQuery } from './queries/search-with-filters.query';
 import { AssetsSearchWithFiltersOutputWire, SearchedAssetsWire } from './wire/searched-assets.wire';
-
-/** A text query parameter under the first of its names that is present; repeated or too long is a 400. */
-const QueryText = createParamDecorator((names: string[], ctx: ExecutionContext): string | undefined => {
-  const query = ctx.switchToHttp().getRequest<{ query: Record<string, unknown> }>().query ?? {};
-  for (const name of names) {
-    const value = query[name];
-    if (value === undefined) continue;
-    if (typeof value !== 'string') throw new BadRequestException(`query parameter ${name} must be given once`);
-    if (value.length > 1000) throw new BadRequestException(`query parameter ${name} must be at most 1000 characters`);
-    return value;
-  }
-  return undefined;
-});
 
 @ApiTags('Assets')
 @Controller('assets')

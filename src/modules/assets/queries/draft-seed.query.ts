@@ -1,7 +1,7 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { LanguageDetector } from '../../intelligence/language-detector.service';
 import { AssetEnrichment } from '../asset-enrichment';
-import { seedText } from '../asset-text';
+import { seedText, tagKey } from '../asset-text';
 import { SeedDto, SeededAssetTagDto } from '../dto/seed.dto';
 
 /**
@@ -46,10 +46,10 @@ export class DraftSeedHandler implements IQueryHandler<DraftSeedQuery> {
     const suggested = this.enrichment.suggest(text, classification, { ...lacks, tags: true });
     const name = metadata?.name?.trim() || suggested.name;
     const tags: SeededAssetTagDto[] = [...(metadata?.tags ?? [])];
-    const seen = new Set(tags.map((t) => t.text.trim().toLowerCase()));
+    const seen = new Set(tags.map((t) => tagKey(t.text)));
     for (const tag of AssetEnrichment.asInputs(suggested).tags) {
-      if (seen.has(tag.text)) continue;
-      seen.add(tag.text);
+      if (seen.has(tagKey(tag.text))) continue;
+      seen.add(tagKey(tag.text));
       tags.push(tag);
     }
     const annotations = [...(metadata?.annotations ?? []), ...AssetEnrichment.asInputs(suggested).annotations];

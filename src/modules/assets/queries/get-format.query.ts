@@ -3,7 +3,7 @@ import { Database } from '../../../common/database/database.service';
 import { AssetReader } from '../asset.reader';
 import { FormatWire, formatsWire } from '../wire/asset.wire';
 
-/** GET /format/{format}: one format as its asset shows it (404 unknown, 410 when its asset is deleted). */
+/** GET /format/{format}: one format as its asset shows it (404 when unknown, also once its asset is deleted: a tombstone keeps no formats). */
 export class GetFormatQuery extends Query<FormatWire> {
   constructor(
     readonly formatId: string,

@@ -1,20 +1,14 @@
 import { IsUUID } from 'class-validator';
-import { TransferableStringDto } from '../../../common/wire/dto/common.dto';
 import { Nested, PassThrough } from '../../../common/wire/dto/decorators';
-
-export class MessageFragmentDto {
-  @Nested(() => TransferableStringDto)
-  string: TransferableStringDto;
-}
-PassThrough(MessageFragmentDto.prototype, ['schema', 'bytes', 'metadata']);
+import { ConversationMessageFragmentDto } from './seeded-conversation.dto';
 
 /** A round-tripped ConversationMessage whose text (`fragment.string.raw`) changed. */
 export class ConversationMessageValueDto {
   @IsUUID('all', { message: 'id must be the UUID of a message' })
   id: string;
 
-  @Nested(() => MessageFragmentDto)
-  fragment: MessageFragmentDto;
+  @Nested(() => ConversationMessageFragmentDto)
+  fragment: ConversationMessageFragmentDto;
 }
 PassThrough(ConversationMessageValueDto.prototype, [
   'schema',

@@ -151,7 +151,7 @@ export class QgptStreamSession {
       const model = await this.registry.resolve((relevance ?? question)!.model);
       conversation = given ?? (await this.commands.execute(new CreateConversationCommand({ type: 'COPILOT', name: chatName(query) || null } as never))).id;
       entry.conversation = conversation;
-      const history = await this.history(conversation);
+      const history = given ? await this.history(conversation) : []; // a chat just created has none
 
       let snippets: Snippet[];
       // What the store is searched and the offline engine quotes with: the follow-up made

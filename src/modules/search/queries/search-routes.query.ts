@@ -2,7 +2,7 @@ import { EventBus, IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
 import { InvalidInput } from '../../../common/errors/domain-errors';
 import { AssetsSearchedEvent } from '../../assets/events/assets-searched.event';
-import { tagKey } from '../search-index.service';
+import { tagKey } from '../../assets/asset-text';
 import { SearchEngine, SearchHit } from '../search-engine.service';
 import { SearchedAssetsWire, searchedAssetsWire } from '../wire/searched-assets.wire';
 
