@@ -91,9 +91,8 @@ export class ModelRegistry implements OnApplicationShutdown {
     return [views[0], ...clients, ...views.slice(1), ...customs];
   }
 
-  /** The models of every reachable provider (the offline engine first), recorded on first sight. */
-  private async discovered(): Promise<ModelView[]> {
-    const discovered: Array<{ kind: ProviderKind; model: DiscoveredModel }> = [];
+  /** What every reachable provider lists now (the offline engine first); a provider that is down is logged and left out. */
+  private async listed(): Promise<Array<{ kind: ProviderKind; model: DiscoveredModel }>> {
     const listed = await Promise.all(
       this.providers.map(async (p) => {
         try {
@@ -104,7 +103,12 @@ export class ModelRegistry implements OnApplicationShutdown {
         }
       }),
     );
-    for (const { p, models } of listed) for (const model of models) discovered.push({ kind: p.kind, model });
+    return listed.flatMap(({ p, models }) => models.map((model) => ({ kind: p.kind, model })));
+  }
+
+  /** The models of every reachable provider (the offline engine first), recorded on first sight. */
+  private async discovered(): Promise<ModelView[]> {
+    const discovered = await this.listed();
     const rows = await this.store.recordDiscovered(
       discovered.map(({ kind, model }) => ({
         id: derivedId(kind, model.unique),
@@ -205,7 +209,7 @@ export class ModelRegistry implements OnApplicationShutdown {
   }
 
   /** The provider model (not the offline engine's) whose `unique` is the client model's. */
-  private servedBy(m: ClientModel, views: ModelView[]): ModelView | undefined {
+  private servedBy<V extends Pick<ModelView, 'provider' | 'unique' | 'embedding' | 'custom'>>(m: ClientModel, views: V[]): V | undefined {
     return views.find((v) => !v.custom && v.provider !== 'offline' && !v.embedding && v.unique === m.unique);
   }
 
@@ -265,10 +269,11 @@ export class ModelRegistry implements OnApplicationShutdown {
     if (this.byKind.has(prefix as ProviderKind)) return this.direct(prefix, wanted.slice(colon + 1));
     const setting = { ollama: 'TROVE_OLLAMA_URL', openai: 'TROVE_OPENAI_URL', llama_cpp: 'TROVE_GGUF_PATHS' }[prefix];
     if (setting) throw new InvalidInput(`model provider ${prefix} is not configured (set ${setting})`);
-    // A provider's own model name ("llama3.2:1b", "gpt-4o-mini"): whichever provider lists it.
-    const match = (await this.discovered()).find((v) => v.unique === wanted || v.name === wanted);
+    // A provider's own model name ("llama3.2:1b", "gpt-4o-mini"): whichever provider lists it
+    // (listed, not recorded: resolving runs on every request that names a model).
+    const match = (await this.listed()).find(({ model }) => model.unique === wanted || model.name === wanted);
     if (!match) throw new NotFound(`model "${wanted}" not found (GET /models lists the models)`);
-    return this.direct(match.provider, match.unique, match.id, match.name);
+    return this.direct(match.kind, match.model.unique, derivedId(match.kind, match.model.unique), match.model.name);
   }
 
   private offline(): ResolvedModel {
@@ -285,7 +290,11 @@ export class ModelRegistry implements OnApplicationShutdown {
 
   /** A client model: the provider model of its `unique` when one is configured, else the default model standing in for it. */
   private async resolveClientModel(m: ClientModel): Promise<ResolvedModel> {
-    const served = this.providers.length > 1 ? this.servedBy(m, await this.discovered()) : undefined;
+    const listed = this.providers.length > 1 ? await this.listed() : [];
+    const served = this.servedBy(
+      m,
+      listed.map(({ kind, model }) => ({ provider: kind, unique: model.unique, embedding: model.embedding, custom: false })),
+    );
     if (served) return this.direct(served.provider, m.unique, this.clientModelId(m), m.name);
     const fallback = await this.fallback();
     return { ...fallback, standsInFor: m.name };
