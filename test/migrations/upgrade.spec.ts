@@ -1,6 +1,6 @@
 import { AssetsApi } from '@pieces.app/pieces-os-client';
 import { rmSync } from 'node:fs';
-import { DataSource } from 'typeorm';
+import { DataSource, DataSourceOptions } from 'typeorm';
 import { http } from '../e2e/support/http';
 import { textSeed } from '../e2e/support/seeds';
 import { TestServer, startTestServer } from '../e2e/support/server';
@@ -10,9 +10,11 @@ import { TestServer, startTestServer } from '../e2e/support/server';
  * migration through every e2e spec on a fresh database): the index must come through them intact
  * and keep working. The older schema is made by undoing the migrations on a populated database
  * (their `down` restores the earlier shape, rows kept; the record of generated metadata, which
- * is newer, goes too); the next boot applies them again.
+ * is newer, goes too); the next boot applies them again. Every migration from the first listed
+ * here on is undone (later ones too, so that a new migration needs no entry here).
  */
 const UPGRADES = [
+  'WorkstreamSummaryMemories1763701500000',
   'AssetTagsOrder1763701400000',
   'AssetEnrichments1763701300000',
   'SearchStaging1763701200000',
@@ -43,13 +45,34 @@ describe('schema upgrade of the search index (SQLite)', () => {
       tags: [{ text: 'finance' }],
     });
     ids.parser = await create(before, 'def parse_configuration_file(path):\n    return toml.load(path)\n');
-    const dataSource = before.app.get(DataSource);
-    for (const name of UPGRADES) {
+    // A memory (workstream summary) saved before: its name comes through the upgrade (its other columns are newer).
+    const memory = await http(before.baseUrl, 'POST', '/workstream_summaries/create', {
+      name: 'Quarterly close checklist',
+      model: {
+        id: '7a0e5c1e-5d6b-4c51-9a3e-70b0e5000009',
+        version: '1',
+        created: { value: '2026-01-01T00:00:00.000Z' },
+        name: 'm',
+        cloud: false,
+        type: 'UNKNOWN',
+        usage: 'UNKNOWN',
+      },
+      annotations: [{ type: 'SUMMARY', text: 'Close the books.' }],
+    });
+    expect(memory.status).toBe(200);
+    ids.memory = memory.json.id;
+    // Undone on a connection of its own once the app is closed (no part of the app uses a table meanwhile).
+    const options = before.app.get(DataSource).options;
+    await before.app.close(); // the data directory stays for the next boot
+    const dataSource = await new DataSource({ ...options, migrationsRun: false } as DataSourceOptions).initialize();
+    const undone: string[] = [];
+    while (!undone.includes(UPGRADES[UPGRADES.length - 1])) {
       const [{ name: last }] = await dataSource.query(`SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1`);
-      expect(last).toBe(name);
+      undone.push(last);
       await dataSource.undoLastMigration({ transaction: 'each' });
     }
-    await before.app.close(); // the data directory stays for the next boot
+    await dataSource.destroy();
+    expect(undone.filter((name) => UPGRADES.includes(name))).toEqual(UPGRADES);
     after = await startTestServer({}, { shareWith: before });
   });
 
@@ -95,6 +118,14 @@ describe('schema upgrade of the search index (SQLite)', () => {
     expect(await found(undefined, 'finance')).toEqual([]);
     expect(await after.sql(`SELECT doc_id FROM search_documents WHERE asset_id = ?`, [ids.ledger])).toHaveLength(1);
     expect(await after.sql(`SELECT doc_id FROM search_staged`)).toEqual([]); // moved into the index by the COMMIT
+  });
+
+  it('keeps a workstream summary saved before (its name), indexed for search', async () => {
+    const read = await http(after.baseUrl, 'GET', `/workstream_summary/${ids.memory}`);
+    expect(read.status).toBe(200);
+    expect(read.json.name).toBe('Quarterly close checklist');
+    const hits = await http(after.baseUrl, 'POST', '/workstream_summaries/search', { engines: { iterable: [{ query: 'quarterly checklist' }] } });
+    expect(hits.json.iterable.map((h: { identifier: string }) => h.identifier)).toEqual([ids.memory]);
   });
 
   it('indexes an asset created after the upgrade', async () => {

@@ -8,6 +8,7 @@ import { AssetReclassificationDto } from '../../src/modules/assets/dto/asset-rec
 import { AssetDto, AssetsDto } from '../../src/modules/assets/dto/asset.dto';
 import { SeedDto } from '../../src/modules/assets/dto/seed.dto';
 import { SeededAccessorDto } from '../../src/modules/assets/dto/seeded-accessor.dto';
+import { SearchInputDto, SeededWorkstreamSummaryDto } from '../../src/modules/assets/dto/workstream-summary.dto';
 import {
   ReactionDto,
   SeededConnectorAssetDto,
@@ -116,6 +117,8 @@ const BODIES: Array<[Dto, string]> = [
   [ConversationMessageValueDto, 'ConversationMessage'],
   [ConversationSeededAnchorDto, 'SeededAnchor'],
   [InactiveOSServerAppletDto, 'InactiveOSServerApplet'],
+  [SeededWorkstreamSummaryDto, 'SeededWorkstreamSummary'],
+  [SearchInputDto, 'SearchInput'],
 ];
 
 /**

@@ -14,6 +14,7 @@ const OWNERS: Record<string, string[]> = {
     'tags',
     'websites',
     'workstream_summaries',
+    'workstream_summaries_fts',
     'asset_tags',
     'asset_websites',
     'asset_workstream_summaries',
@@ -49,6 +50,7 @@ const OWNERS: Record<string, string[]> = {
   'modules/connector': ['connector_intentions', 'connector_events'],
   'modules/system': ['applications', 'idempotency_keys'],
   'modules/models': ['models'],
+  'modules/mcp': ['mcp_sessions', 'mcp_relay'],
   'common/database': ['settings'],
   'common/events': ['stream_events'],
 };

@@ -3,7 +3,7 @@ import { EventBus, IEvent } from '@nestjs/cqrs';
 import { EntityManager } from 'typeorm';
 import { Database } from '../../common/database/database.service';
 import { Commits } from '../../common/events/commits';
-import { Outbox } from '../../common/events/outbox';
+import { Outbox, OutboxEntry } from '../../common/events/outbox';
 import { RecordChange, UnitOfWork } from '../../common/events/unit-of-work';
 import { ActivityKind, AssetActivityEvent } from './events/asset-activity.event';
 import { AssetChangedEvent } from './events/asset-changed.event';
@@ -16,6 +16,8 @@ export interface AssetChange extends RecordChange {
   aggregate?: AssetAggregate;
   /** What the asset's activity list shows of the change. */
   activity?: { kind: ActivityKind; metadata?: Record<string, unknown> | null; applicationId?: string | null };
+  /** Workstream summaries whose links to the asset changed: their streams announce them too. */
+  summaries?: string[];
 }
 
 /**
@@ -42,7 +44,8 @@ export class AssetProjections {
 
 /**
  * Every change to assets (see UnitOfWork): in the transaction, the projections (search index)
- * and the outbox entries; after the commit, AssetChangedEvent and the activity of each change.
+ * and the outbox entries (with those of the workstream summaries whose links changed); after the
+ * commit, AssetChangedEvent and the activity of each change.
  */
 @Injectable()
 export class AssetUnitOfWork extends UnitOfWork<AssetChange> {
@@ -60,6 +63,11 @@ export class AssetUnitOfWork extends UnitOfWork<AssetChange> {
 
   protected override isDeletion(change: AssetChange): boolean {
     return change.change === 'deleted';
+  }
+
+  protected override outboxEntries(changes: AssetChange[]): OutboxEntry[] {
+    const summaries = [...new Set(changes.flatMap((c) => c.summaries ?? []))];
+    return [...super.outboxEntries(changes), ...summaries.map((id) => ({ topic: 'workstream_summaries' as const, id }))];
   }
 
   protected override inTransaction(em: EntityManager, changes: AssetChange[]): Promise<void> {

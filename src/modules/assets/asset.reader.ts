@@ -59,8 +59,8 @@ function buildAggregateSql(em: EntityManager, where: string): string {
      SELECT ${link('website', columns(WebsiteEntity, 'w'))}, l.created_at, w.id
        FROM asset_websites l JOIN websites w ON w.id = l.website_id WHERE l.asset_id = a.id
      UNION ALL
-     SELECT ${link('summary', columns(WorkstreamSummaryEntity, 's'))}, l.created_at, s.id
-       FROM asset_workstream_summaries l JOIN workstream_summaries s ON s.id = l.workstream_summary_id WHERE l.asset_id = a.id`,
+     SELECT ${link('summary', SUMMARY_COLUMNS)}, l.created_at, s.id
+       FROM asset_workstream_summaries l JOIN workstream_summaries s ON s.id = l.workstream_summary_id WHERE l.asset_id = a.id AND s.deleted_at IS NULL`,
   );
   // Tags by id only, in link order (the asset_tags_order index covers it): the records are
   // immutable and shared, so AssetReader keeps them in memory (TagRecords).
@@ -72,6 +72,13 @@ function buildAggregateSql(em: EntityManager, where: string): string {
 
 /** A JSON column: text on SQLite, already parsed by the driver on PostgreSQL. */
 const parsed = <T>(value: unknown, empty: T): T => (typeof value === 'string' ? JSON.parse(value) : ((value as T) ?? empty));
+
+/**
+ * What an asset shows of each summary linked to it (a reference: summaryReferenceWire), not the
+ * summary's text, which may be long and is one read away. Links to a deleted summary go with its
+ * deletion (WorkstreamSummaryWriter.tombstone); `deleted_at IS NULL` keeps one linked meanwhile out.
+ */
+const SUMMARY_COLUMNS = `'id', s.id, 'name', s.name, 'created_at', s.created_at, 'updated_at', s.updated_at`;
 
 /** The asset of one row of aggregateSql (deleted ones included). */
 function assetOf(em: EntityManager, row: Row): AssetEntity {
@@ -301,11 +308,11 @@ export class AssetReader {
     return rows.map((row) => hydrate(em, AssetEntity, row));
   }
 
-  /** Ids of the live assets, most recent first (as `list`), without reading the rest of their rows. */
-  async liveIds(em: EntityManager, options: { pseudo?: boolean } = {}): Promise<string[]> {
+  /** Ids of the live assets, most recent first (as `list`), without reading the rest of their rows; the first `limit` when given. */
+  async liveIds(em: EntityManager, options: { pseudo?: boolean; limit?: number } = {}): Promise<string[]> {
     const rows = await this.db.query<{ id: string }>(
       em,
-      `SELECT id FROM assets WHERE deleted_at IS NULL${options.pseudo ? '' : ' AND pseudo = FALSE'} ORDER BY created_at DESC, id DESC`,
+      `SELECT id FROM assets WHERE deleted_at IS NULL${options.pseudo ? '' : ' AND pseudo = FALSE'} ORDER BY created_at DESC, id DESC${options.limit ? ` LIMIT ${Math.floor(options.limit)}` : ''}`,
     );
     return rows.map((row) => row.id);
   }

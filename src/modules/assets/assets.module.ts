@@ -11,7 +11,9 @@ import { AssetWriter } from './asset.writer';
 import { AssetsController } from './assets.controller';
 import { ChangeAssetLinkHandler } from './commands/change-asset-link.command';
 import { CreateAssetHandler } from './commands/create-asset.command';
+import { CreateWorkstreamSummaryHandler } from './commands/create-workstream-summary.command';
 import { DeleteAssetHandler } from './commands/delete-asset.command';
+import { DeleteWorkstreamSummaryHandler } from './commands/delete-workstream-summary.command';
 import { IncrementAssetScoresHandler } from './commands/increment-asset-scores.command';
 import { ReclassifyAssetHandler } from './commands/reclassify-asset.command';
 import { UpdateAssetHandler } from './commands/update-asset.command';
@@ -20,13 +22,22 @@ import { FormatController } from './format.controller';
 import { RecordAssetActivityHandler } from './events/asset-activity.event';
 import { DraftSeedHandler } from './queries/draft-seed.query';
 import { ExportAssetHandler } from './queries/export-asset.query';
+import { ExportWorkstreamSummaryHandler } from './queries/export-workstream-summary.query';
 import { GetAssetFormatsHandler } from './queries/get-asset-formats.query';
 import { GetAssetHandler } from './queries/get-asset.query';
 import { GetFormatHandler } from './queries/get-format.query';
+import { GetWorkstreamSummaryHandler } from './queries/get-workstream-summary.query';
 import { ListAssetActivitiesHandler } from './queries/list-asset-activities.query';
 import { ListAssetIdentifiersHandler } from './queries/list-asset-identifiers.query';
 import { ListAssetsHandler } from './queries/list-assets.query';
 import { ListPseudoAssetsHandler } from './queries/list-pseudo-assets.query';
+import { ListWorkstreamSummariesHandler } from './queries/list-workstream-summaries.query';
+import { SearchWorkstreamSummariesHandler } from './queries/search-workstream-summaries.query';
+import { WorkstreamSummaryUnitOfWork } from './workstream-summary-unit-of-work';
+import { WorkstreamSummaryController } from './workstream-summary.controller';
+import { WorkstreamSummaryReader } from './workstream-summary.reader';
+import { WorkstreamSummaryWriter } from './workstream-summary.writer';
+import { WorkstreamSummariesController } from './workstream-summaries.controller';
 
 const commandHandlers = [
   CreateAssetHandler,
@@ -36,6 +47,8 @@ const commandHandlers = [
   ReclassifyAssetHandler,
   IncrementAssetScoresHandler,
   UpdateFormatValueHandler,
+  CreateWorkstreamSummaryHandler,
+  DeleteWorkstreamSummaryHandler,
 ];
 const queryHandlers = [
   GetAssetHandler,
@@ -47,23 +60,30 @@ const queryHandlers = [
   ExportAssetHandler,
   ListAssetActivitiesHandler,
   GetFormatHandler,
+  ListWorkstreamSummariesHandler,
+  GetWorkstreamSummaryHandler,
+  SearchWorkstreamSummariesHandler,
+  ExportWorkstreamSummaryHandler,
 ];
 const eventHandlers = [RecordAssetActivityHandler];
 
 @Module({
   imports: [EventsModule, SystemModule, IntelligenceModule],
-  controllers: [AssetsController, AssetController, FormatController],
+  controllers: [AssetsController, AssetController, FormatController, WorkstreamSummariesController, WorkstreamSummaryController],
   providers: [
     AssetReader,
     AssetWriter,
     AssetUnitOfWork,
     AssetProjections,
+    WorkstreamSummaryReader,
+    WorkstreamSummaryWriter,
+    WorkstreamSummaryUnitOfWork,
     AssetEnrichment,
     FormatClassifier,
     ...commandHandlers,
     ...queryHandlers,
     ...eventHandlers,
   ],
-  exports: [AssetReader, AssetProjections],
+  exports: [AssetReader, AssetProjections, WorkstreamSummaryReader],
 })
 export class AssetsModule {}

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, IsNull } from 'typeorm';
+import { Brackets, EntityManager, In, IsNull } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
 import { AssetReader } from '../assets/asset.reader';
@@ -52,14 +52,42 @@ export class ConversationReader {
   }
 
   /** Live conversations, most recent first. */
-  list(em: EntityManager): Promise<ConversationEntity[]> {
-    return em.find(ConversationEntity, { where: { deletedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' } });
+  list(em: EntityManager, limit?: number): Promise<ConversationEntity[]> {
+    return em.find(ConversationEntity, { where: { deletedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
   /** Ids of the live conversations, most recent first. */
   async liveIds(em: EntityManager): Promise<string[]> {
     const rows = await em.find(ConversationEntity, { select: { id: true }, where: { deletedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' } });
     return rows.map((r) => r.id);
+  }
+
+  /**
+   * Live messages of live conversations that contain any of the words (case-insensitive
+   * substring match), newest first, with their conversation's name: what question answering over
+   * the whole memory (MCP's ask_pieces_ltm) reads of conversations. Ranking is the caller's. A
+   * scan of the messages: conversations are few next to snippets, and this reads at most `limit`.
+   */
+  async messagesMatching(em: EntityManager, words: string[], limit: number): Promise<Array<ConversationMessageEntity & { conversationName: string | null }>> {
+    if (words.length === 0) return [];
+    const query = em
+      .createQueryBuilder(ConversationMessageEntity, 'm')
+      .innerJoin(ConversationEntity, 'c', 'c.id = m.conversation_id')
+      .addSelect('c.name', 'conversation_name')
+      .where('m.deleted_at IS NULL')
+      .andWhere('c.deleted_at IS NULL')
+      .andWhere(
+        new Brackets((any) => {
+          words.forEach((word, i) =>
+            any.orWhere(`LOWER(m.text) LIKE :w${i} ESCAPE '\\'`, { [`w${i}`]: `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` }),
+          );
+        }),
+      )
+      .orderBy('m.created_at', 'DESC')
+      .addOrderBy('m.id', 'DESC')
+      .limit(limit);
+    const { entities, raw } = await query.getRawAndEntities<{ conversation_name: string | null }>();
+    return entities.map((m, i) => Object.assign(m, { conversationName: raw[i]?.conversation_name ?? null }));
   }
 
   /** Every message of a conversation (deleted ones too), in thread order. */
@@ -143,8 +171,9 @@ export class ConversationReader {
   }
 
   /** The ids of the conversations linked to an asset. */
-  async conversationIdsLinkedTo(em: EntityManager, assetId: string): Promise<string[]> {
-    return (await em.find(ConversationAssetEntity, { where: { assetId } })).map((l) => l.conversationId);
+  async conversationIdsLinkedTo(em: EntityManager, kind: 'asset' | 'workstream_summary', id: string): Promise<string[]> {
+    const { join, column } = LINKS[kind];
+    return ((await em.find(join, { where: { [column]: id } })) as Array<{ conversationId: string }>).map((l) => l.conversationId);
   }
 
   /** The other conversations grounded in messages of this one. */

@@ -7,7 +7,7 @@ import { InvalidInput } from '../../common/errors/domain-errors';
 import { nowIso } from '../../common/wire/common.wire';
 import { AnchorEntity } from './anchor.entity';
 import { ConversationAnnotationEntity } from './conversation-annotation.entity';
-import { ConversationAssetEntity, ConversationGroundingMessageEntity } from './conversation-link.entity';
+import { ConversationGroundingMessageEntity } from './conversation-link.entity';
 import { JOIN_ENTITIES, LINKS, LinkKind } from './conversation-links';
 import { ConversationMessageEntity } from './conversation-message.entity';
 import { ConversationEntity } from './conversation.entity';
@@ -167,7 +167,9 @@ export class ConversationWriter {
   }
 
   /** Removes every conversation's link to an asset. */
-  async removeAssetLinks(em: EntityManager, assetId: string): Promise<void> {
-    await em.delete(ConversationAssetEntity, { assetId });
+  /** Every conversation's link to the asset or workstream summary. */
+  async removeLinksTo(em: EntityManager, kind: 'asset' | 'workstream_summary', id: string): Promise<void> {
+    const { join, column } = LINKS[kind];
+    await em.delete(join, { [column]: id });
   }
 }

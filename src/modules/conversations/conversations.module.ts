@@ -21,7 +21,7 @@ import { ConversationWriter } from './conversation.writer';
 import { ConversationsController } from './conversations.controller';
 import { MessagesController } from './messages.controller';
 import { RecordsController } from './records.controller';
-import { RemoveDeletedAssetLinksHandler } from './events/remove-deleted-asset-links.handler';
+import { RemoveDeletedLinksHandler } from './events/remove-deleted-links.handler';
 import { GetAnchorHandler } from './queries/get-anchor.query';
 import { GetAnnotationHandler } from './queries/get-annotation.query';
 import { GetConversationMessagesHandler } from './queries/get-conversation-messages.query';
@@ -54,7 +54,7 @@ const queryHandlers = [
   GetAnnotationHandler,
   GetAnchorHandler,
 ];
-const eventHandlers = [RemoveDeletedAssetLinksHandler];
+const eventHandlers = [RemoveDeletedLinksHandler];
 
 @Module({
   imports: [EventsModule, AssetsModule, ModelsModule],

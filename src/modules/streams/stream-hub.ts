@@ -14,6 +14,7 @@ export const STREAM_PATHS = {
   assetIdentifiers: '/assets/stream/identifiers',
   conversationIdentifiers: '/conversations/stream/identifiers',
   modelIdentifiers: '/models/stream/identifiers',
+  workstreamSummaryIdentifiers: '/workstream_summaries/stream/identifiers',
   assets: '/assets/stream',
   assetTransferables: '/assets/stream/transferables',
   health: '/.well-known/stream/health',
@@ -122,6 +123,7 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
       identifiersView(STREAM_PATHS.assetIdentifiers, topics, 'assets'),
       identifiersView(STREAM_PATHS.conversationIdentifiers, topics, 'conversations'),
       identifiersView(STREAM_PATHS.modelIdentifiers, topics, 'models'),
+      identifiersView(STREAM_PATHS.workstreamSummaryIdentifiers, topics, 'workstream_summaries'),
       assetsView(STREAM_PATHS.assets, assets, false),
       assetsView(STREAM_PATHS.assetTransferables, assets, true),
     ]) {

@@ -4,6 +4,7 @@ import { Gone, NotFound } from '../../common/errors/domain-errors';
 import { StreamEvent, StreamTopicName } from '../../common/events/outbox';
 import { AssetReader } from '../assets/asset.reader';
 import { assetWire } from '../assets/wire/asset.wire';
+import { WorkstreamSummaryReader } from '../assets/workstream-summary.reader';
 import { ConversationReader } from '../conversations/conversation.reader';
 import { ModelRegistry } from '../models/model-registry';
 
@@ -14,7 +15,7 @@ import { ModelRegistry } from '../models/model-registry';
  */
 export interface StreamTopic {
   name: StreamTopicName;
-  key: 'asset' | 'conversation' | 'model';
+  key: 'asset' | 'conversation' | 'model' | 'workstream_summary';
   snapshot(em: EntityManager): Promise<string[]>;
   /**
    * Of the given ids (of changes, not deletions), those the streams leave out because the
@@ -29,7 +30,7 @@ export interface StreamTopic {
 export class StreamTopics {
   private readonly topics = new Map<StreamTopicName, StreamTopic>();
 
-  constructor(assets: AssetReader, conversations: ConversationReader, models: ModelRegistry) {
+  constructor(assets: AssetReader, conversations: ConversationReader, models: ModelRegistry, summaries: WorkstreamSummaryReader) {
     this.register({
       name: 'assets',
       key: 'asset',
@@ -42,6 +43,7 @@ export class StreamTopics {
       snapshot: (em) => conversations.liveIds(em),
     });
     this.register({ name: 'models', key: 'model', snapshot: async () => (await models.list()).map((m) => m.id) });
+    this.register({ name: 'workstream_summaries', key: 'workstream_summary', snapshot: (em) => summaries.liveIds(em) });
   }
 
   register(topic: StreamTopic): void {

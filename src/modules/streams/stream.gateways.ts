@@ -19,6 +19,7 @@ function gateway(path: string) {
 const AssetIdentifiersGateway = gateway(STREAM_PATHS.assetIdentifiers);
 const ConversationIdentifiersGateway = gateway(STREAM_PATHS.conversationIdentifiers);
 const ModelIdentifiersGateway = gateway(STREAM_PATHS.modelIdentifiers);
+const WorkstreamSummaryIdentifiersGateway = gateway(STREAM_PATHS.workstreamSummaryIdentifiers);
 const AssetsGateway = gateway(STREAM_PATHS.assets);
 const AssetTransferablesGateway = gateway(STREAM_PATHS.assetTransferables);
 const StreamHealthGateway = gateway(STREAM_PATHS.health);
@@ -27,6 +28,7 @@ export const STREAM_GATEWAYS = [
   AssetIdentifiersGateway,
   ConversationIdentifiersGateway,
   ModelIdentifiersGateway,
+  WorkstreamSummaryIdentifiersGateway,
   AssetsGateway,
   AssetTransferablesGateway,
   StreamHealthGateway,

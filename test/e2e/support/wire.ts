@@ -204,7 +204,67 @@ schemas.PseudoAssets = {
   required: ['identifiers'],
   properties: { identifiers: schemas.FlattenedAssets },
 };
+// Read on its own, a WorkstreamSummary carries what it holds (optional: embedded in an Asset it is a reference).
+const flat = (items: SchemaObject) => ({ ...iterable(items), required: ['iterable', 'indices'] });
+const referenced = (reference: SchemaObject) => ({ type: 'object', required: ['id', 'reference'], properties: { id: uuid, reference } });
+const summaryParts = {
+  annotations: flat(
+    referenced({
+      ...annotation,
+      required: [...annotation.required, 'summary'],
+      properties: { ...annotation.properties, type: enumOf('SUMMARY', 'DESCRIPTION'), summary: { type: 'object', required: ['id'], properties: { id: uuid } } },
+    }),
+  ),
+  websites: flat(referenced(website)),
+  anchors: flat(
+    referenced({
+      type: 'object',
+      required: ['id', 'type', 'points', 'created', 'updated'],
+      properties: {
+        id: uuid,
+        type: enumOf('FILE', 'DIRECTORY'),
+        created: ts,
+        updated: ts,
+        points: flat(
+          referenced({
+            type: 'object',
+            required: ['id', 'fullpath', 'anchor', 'created', 'updated'],
+            properties: { id: uuid, fullpath: { type: 'string', minLength: 1 }, anchor: { type: 'object', required: ['id'] }, created: ts, updated: ts },
+          }),
+        ),
+      },
+    }),
+  ),
+  assets: flat({ type: 'object', required: ['id'], properties: { id: uuid } }),
+  sources: flat(
+    referenced({
+      type: 'object',
+      required: ['id', 'raw', 'name', 'created', 'updated'],
+      properties: {
+        id: uuid,
+        raw: { type: 'object', properties: { name: { type: 'string' }, application: { type: 'string' } } },
+        name: { type: 'string' },
+        created: ts,
+        updated: ts,
+      },
+    }),
+  ),
+};
+Object.assign(workstreamSummary.properties, summaryParts);
 schemas.WorkstreamSummary = workstreamSummary;
+/** A summary read on its own: everything it holds is there. */
+schemas.FullWorkstreamSummary = { ...workstreamSummary, required: [...workstreamSummary.required, ...Object.keys(summaryParts)] };
+schemas.WorkstreamSummaries = iterable(schemas.FullWorkstreamSummary);
+schemas.SearchedWorkstreamSummaries = iterable({
+  type: 'object',
+  required: ['identifier', 'summary', 'exact', 'similarity'],
+  properties: {
+    identifier: uuid,
+    summary: schemas.FullWorkstreamSummary,
+    exact: { type: 'boolean' },
+    similarity: { type: 'number', exclusiveMinimum: 0, maximum: 1 },
+  },
+});
 schemas.Activities = iterable(activity);
 schemas.ExportedAsset = {
   type: 'object',

@@ -4,6 +4,7 @@ import { AssetUnitOfWork } from '../asset-unit-of-work';
 import { AssetReader } from '../asset.reader';
 import { AssetLinkKind, AssetWriter } from '../asset.writer';
 import { ActivityKind } from '../events/asset-activity.event';
+import { WorkstreamSummaryReader } from '../workstream-summary.reader';
 
 export type { AssetLinkKind } from '../asset.writer';
 
@@ -26,7 +27,7 @@ const LINKS: Record<AssetLinkKind, LinkSpec> = {
  * Associates (`link` true) or disassociates an asset and a tag / website / workstream summary:
  * one join row, written with both records' `updated` in one transaction. Idempotent: linking
  * twice or unlinking what is not linked changes nothing and succeeds. 404 for an unknown
- * asset or target, 410 for a deleted asset.
+ * asset or target, 410 for a deleted asset (or a deleted workstream summary to link).
  */
 export class ChangeAssetLinkCommand extends Command<void> {
   constructor(
@@ -45,6 +46,7 @@ export class ChangeAssetLinkHandler implements ICommandHandler<ChangeAssetLinkCo
     private readonly reader: AssetReader,
     private readonly writer: AssetWriter,
     private readonly uow: AssetUnitOfWork,
+    private readonly summaries: WorkstreamSummaryReader,
   ) {}
 
   async execute({ assetId, kind, targetId, link }: ChangeAssetLinkCommand): Promise<void> {
@@ -52,8 +54,14 @@ export class ChangeAssetLinkHandler implements ICommandHandler<ChangeAssetLinkCo
     await this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, assetId);
       if (!(await this.reader.linkTargetExists(em, kind, targetId))) throw new NotFound(`${spec.label} ${targetId} not found`);
+      if (kind === 'workstream_summary' && link) await this.summaries.require(em, targetId);
       if (await this.writer.changeLink(em, kind, assetId, targetId, link)) {
-        changed({ id: assetId, change: 'updated', activity: { kind: link ? spec.added : spec.removed, metadata: { [spec.metadataKey]: targetId } } });
+        changed({
+          id: assetId,
+          change: 'updated',
+          activity: { kind: link ? spec.added : spec.removed, metadata: { [spec.metadataKey]: targetId } },
+          ...(kind === 'workstream_summary' ? { summaries: [targetId] } : {}),
+        });
       }
     });
   }

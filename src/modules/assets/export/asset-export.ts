@@ -68,7 +68,7 @@ function infoString(code: string): string {
 }
 
 /** Markdown inline text: backslash-escape what would otherwise be markup (and keep it on one line). */
-function mdInline(text: string): string {
+export function mdInline(text: string): string {
   return text
     .replace(/\s+/g, ' ')
     .trim()

@@ -7,7 +7,7 @@ import { FormatEntity } from '../format.entity';
 import { TagEntity } from '../tag.entity';
 import { WebsiteEntity } from '../website.entity';
 import { WorkstreamSummaryEntity } from '../workstream-summary.entity';
-import { WorkstreamSummariesWire, workstreamSummaryWire } from './workstream-summary.wire';
+import { WorkstreamSummariesWire, summaryReferenceWire } from './workstream-summary.wire';
 
 /** An asset with everything its wire form shows, loaded by AssetReader. */
 export interface AssetAggregate {
@@ -267,7 +267,7 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
       annotations: { iterable: aggregate.annotations.map(annotationWire) },
       tags: { iterable: aggregate.tags.map(tagWire) },
       websites: { iterable: aggregate.websites.map(websiteWire) },
-      summaries: { iterable: aggregate.summaries.map(workstreamSummaryWire) },
+      summaries: { iterable: aggregate.summaries.map(summaryReferenceWire) },
     },
     assetJson,
   );

@@ -1,0 +1,38 @@
+import { Controller, Get, Header, Param } from '@nestjs/common';
+import { QueryBus } from '@nestjs/cqrs';
+import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Flag, uuidParam } from '../../common/wire/flags';
+import { ExportWorkstreamSummaryQuery } from './queries/export-workstream-summary.query';
+import { GetWorkstreamSummaryQuery } from './queries/get-workstream-summary.query';
+import { WorkstreamSummaryWire } from './wire/workstream-summary.wire';
+
+@ApiTags('WorkstreamSummary')
+@Controller('workstream_summary')
+export class WorkstreamSummaryController {
+  constructor(private readonly queries: QueryBus) {}
+
+  @Get(':workstream_summary')
+  @ApiOperation({
+    operationId: 'workstreamSummariesSpecificWorkstreamSummarySnapshot',
+    summary: 'One workstream summary with everything it holds (410 once deleted)',
+  })
+  get(
+    @Param('workstream_summary', uuidParam('workstream_summary')) summary: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<WorkstreamSummaryWire> {
+    void transferables;
+    return this.queries.execute(new GetWorkstreamSummaryQuery(summary));
+  }
+
+  @Get(':workstream_summary/export')
+  @Header('content-type', 'text/markdown; charset=utf-8')
+  @ApiProduces('text/markdown')
+  @ApiOperation({
+    operationId: 'workstreamSummarySpecificWorkstreamSummaryExport',
+    summary: 'Trove extension: the workstream summary as one Markdown document (title, description, project, files, links, text)',
+  })
+  @ApiOkResponse({ content: { 'text/markdown': { schema: { type: 'string' } } } })
+  export(@Param('workstream_summary', uuidParam('workstream_summary')) summary: string): Promise<string> {
+    return this.queries.execute(new ExportWorkstreamSummaryQuery(summary));
+  }
+}

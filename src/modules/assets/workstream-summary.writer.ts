@@ -1,0 +1,66 @@
+import { Injectable } from '@nestjs/common';
+import { EntityManager } from 'typeorm';
+import { chunks } from '../../common/database/chunks';
+import { Database } from '../../common/database/database.service';
+import { AssetWorkstreamSummaryEntity, WorkstreamSummaryEntity } from './workstream-summary.entity';
+
+/** A new workstream summary, validated (CreateWorkstreamSummaryHandler). */
+export interface WorkstreamSummaryRow {
+  id: string;
+  name: string;
+  description: string | null;
+  text: string;
+  project: string | null;
+  files: string[];
+  links: string[];
+  source: string | null;
+  createdAt: string;
+}
+
+/**
+ * Writes workstream summaries and their links to assets. The full-text index follows the rows
+ * by itself (SQLite: the triggers of `workstream_summaries_fts`; PostgreSQL: a generated column).
+ */
+@Injectable()
+export class WorkstreamSummaryWriter {
+  constructor(private readonly db: Database) {}
+
+  async insert(em: EntityManager, row: WorkstreamSummaryRow): Promise<void> {
+    await this.db.insert(em, WorkstreamSummaryEntity, {
+      ...row,
+      files: JSON.stringify(row.files),
+      links: JSON.stringify(row.links),
+      updatedAt: row.createdAt,
+      deletedAt: null,
+    });
+  }
+
+  /** Links the summary to (live) assets, in the given order, and sets their `updated`. */
+  async linkAssets(em: EntityManager, summaryId: string, assetIds: string[], at: string): Promise<void> {
+    if (!assetIds.length) return;
+    for (const assetId of assetIds) await this.db.insert(em, AssetWorkstreamSummaryEntity, { assetId, workstreamSummaryId: summaryId, createdAt: at });
+    await this.touchAssets(em, assetIds, at);
+  }
+
+  /**
+   * Empties a deleted summary and keeps its row as a tombstone (reads answer 410); its links to
+   * `assetIds` (those it had) go, and those assets' `updated` is set.
+   */
+  async tombstone(em: EntityManager, id: string, assetIds: string[], at: string): Promise<void> {
+    await this.db.query(em, `DELETE FROM asset_workstream_summaries WHERE workstream_summary_id = ${this.db.param(1)}`, [id]);
+    await this.db.query(
+      em,
+      `UPDATE workstream_summaries SET name = '', description = NULL, text = '', project = NULL, files = '[]', links = '[]', source = NULL,
+              updated_at = ${this.db.param(2)}, deleted_at = ${this.db.param(2)}
+        WHERE id = ${this.db.param(1)}`,
+      [id, at],
+    );
+    await this.touchAssets(em, assetIds, at);
+  }
+
+  private async touchAssets(em: EntityManager, assetIds: string[], at: string): Promise<void> {
+    for (const part of chunks(assetIds)) {
+      await this.db.query(em, `UPDATE assets SET updated_at = ${this.db.param(1)} WHERE id IN (${this.db.params(part.length, 2)})`, [at, ...part]);
+    }
+  }
+}
