@@ -12,6 +12,7 @@ const DEPENDS_ON = {
   search: ['assets', 'intelligence'],
   conversations: ['assets', 'intelligence', 'models'],
   qgpt: ['assets', 'conversations', 'search', 'models', 'intelligence', 'system'],
+  mcp: ['assets', 'conversations', 'search', 'models', 'intelligence', 'system', 'qgpt'],
   connector: ['assets', 'search', 'system'],
   streams: ['assets', 'conversations', 'models'],
 };

@@ -8,6 +8,7 @@ import { AssetsModule } from './modules/assets/assets.module';
 import { ConnectorModule } from './modules/connector/connector.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
 import { IntelligenceModule } from './modules/intelligence/intelligence.module';
+import { McpModule } from './modules/mcp/mcp.module';
 import { ModelsModule } from './modules/models/models.module';
 import { QgptModule } from './modules/qgpt/qgpt.module';
 import { SearchModule } from './modules/search/search.module';
@@ -32,6 +33,7 @@ export class AppModule {
         ConnectorModule,
         StreamsModule,
         QgptModule,
+        McpModule,
       ],
     };
   }

@@ -85,6 +85,14 @@ export class AppConfig {
   qgptHomeDefault: boolean;
   /** Largest local file a relevance query reads, in bytes (TROVE_QGPT_FILE_LIMIT). */
   qgptFileLimit: number;
+  /** MCP SSE sessions one client (API key, else address) may hold open at once (TROVE_MCP_SESSIONS_PER_CLIENT). */
+  mcpSessionsPerClient: number;
+  /** MCP SSE sessions this instance holds at most, all clients together (TROVE_MCP_MAX_SESSIONS). */
+  mcpMaxSessions: number;
+  /** An MCP SSE session with no message for this long is closed, in ms (TROVE_MCP_IDLE_MS). */
+  mcpIdleMs: number;
+  /** MCP messages (POSTs to the MCP endpoints: tool calls, listings) per minute per client; 0 turns the limit off (TROVE_RATE_LIMIT_MCP). */
+  rateLimitMcp: number;
 
   get sqlitePath(): string {
     return join(this.dataDir, 'trove.db');
@@ -259,6 +267,10 @@ export function loadConfig(env: Env): AppConfig {
   config.qgptHomeDefault = !roots && loopback;
   config.qgptRoots = roots === 'none' ? [] : roots ? absolutePaths('TROVE_QGPT_ROOTS') : config.qgptHomeDefault ? [env.HOME?.trim() || homedir()] : [];
   config.qgptFileLimit = int('TROVE_QGPT_FILE_LIMIT', 1024 * 1024, 1, 64 * 1024 * 1024);
+  config.mcpSessionsPerClient = int('TROVE_MCP_SESSIONS_PER_CLIENT', 16, 1, 100_000);
+  config.mcpMaxSessions = int('TROVE_MCP_MAX_SESSIONS', 256, 1, 1_000_000);
+  config.mcpIdleMs = int('TROVE_MCP_IDLE_MS', 30 * 60_000, 1000, 7 * 24 * 3600_000);
+  config.rateLimitMcp = int('TROVE_RATE_LIMIT_MCP', 600, 0, 10_000_000);
 
   if (problems.length) throw new ConfigError(problems);
   return config;

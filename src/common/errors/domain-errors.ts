@@ -87,3 +87,10 @@ export class Unavailable extends DomainError {
     super('unavailable', message, retryAfter);
   }
 }
+
+/** The client has used up what it may hold or send for now (Retry-After says when to try again). */
+export class RateLimited extends DomainError {
+  constructor(message: string, retryAfter?: string) {
+    super('rate-limited', message, retryAfter);
+  }
+}

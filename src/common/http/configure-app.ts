@@ -17,6 +17,8 @@ import { TROVE_VERSION } from '../../version';
 
 /** Question answering: its own, lower rate limit (the qgpt stream's upgrades count too). */
 const QGPT_LIMITED = /^\/qgpt\/(question|relevance|stream)(?:[/?]|$)/;
+/** MCP messages (tool calls, listings): their own limit too. */
+const MCP_LIMITED = /^\/model_context_protocol\/[^/?]+\/(messages|mcp)(?:[/?]|$)/;
 /** `.` and `..` path segments, also percent-encoded: no route has them, and they must not alias another. */
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
 /** Seconds a client is told to wait when the process is overloaded. */
@@ -67,10 +69,12 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   });
 
   // Rate limits per client: its API key, else the connector application in the path, else its address.
-  if (config.rateLimit > 0 || config.rateLimitQgpt > 0) {
+  if (config.rateLimit > 0 || config.rateLimitQgpt > 0 || config.rateLimitMcp > 0) {
     await fastify.register(rateLimit, { global: false });
-    const group = (request: FastifyRequest): 'qgpt' | 'all' => (QGPT_LIMITED.test(request.url) ? 'qgpt' : 'all');
-    const limitOf = (request: FastifyRequest): number => (group(request) === 'qgpt' ? config.rateLimitQgpt : config.rateLimit);
+    const group = (request: FastifyRequest): 'qgpt' | 'mcp' | 'all' =>
+      QGPT_LIMITED.test(request.url) ? 'qgpt' : request.method === 'POST' && MCP_LIMITED.test(request.url) ? 'mcp' : 'all';
+    const limits = { qgpt: config.rateLimitQgpt, mcp: config.rateLimitMcp, all: config.rateLimit };
+    const limitOf = (request: FastifyRequest): number => limits[group(request)];
     const limiter = fastify.rateLimit({
       timeWindow: 60_000,
       max: limitOf,
@@ -119,7 +123,12 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     strictJson(request, text, (error, value) => {
       if (error) return done(error, undefined);
       try {
-        checkJsonBounds(value, { maxDepth: config.maxJsonDepth, maxArrayLength: config.maxArrayLength, maxStringLength: config.maxStringLength });
+        checkJsonBounds(value, {
+          maxDepth: config.maxJsonDepth,
+          maxArrayLength: config.maxArrayLength,
+          maxStringLength: config.maxStringLength,
+          textLeftToRoute: MCP_LIMITED.test(request.url),
+        });
       } catch (bound) {
         return done(bound as Error, undefined);
       }

@@ -3,6 +3,11 @@ export interface JsonBounds {
   maxDepth: number;
   maxArrayLength: number;
   maxStringLength: number;
+  /**
+   * Leave NUL characters and lone surrogates to the route (MCP: its tools refuse them per
+   * argument, as MCP errors, instead of the whole message being a 400).
+   */
+  textLeftToRoute?: boolean;
 }
 
 /** An HTTP error Fastify's error path and our exception filter both understand. */
@@ -45,6 +50,7 @@ export function checkJsonBounds(value: unknown, bounds: JsonBounds): void {
       if (node.length > bounds.maxStringLength) {
         throw new BodyBoundError(413, `a JSON string is longer than ${bounds.maxStringLength} characters`);
       }
+      if (bounds.textLeftToRoute) continue;
       if (node.includes('\u0000')) throw new BodyBoundError(400, NUL_MESSAGE);
       if (!wellFormed(node)) throw new BodyBoundError(400, SURROGATE_MESSAGE);
       continue;
@@ -62,8 +68,8 @@ export function checkJsonBounds(value: unknown, bounds: JsonBounds): void {
       if (key.length > bounds.maxStringLength) {
         throw new BodyBoundError(413, `a JSON key is longer than ${bounds.maxStringLength} characters`);
       }
-      if (key.includes('\u0000')) throw new BodyBoundError(400, NUL_MESSAGE);
-      if (!wellFormed(key)) throw new BodyBoundError(400, SURROGATE_MESSAGE);
+      if (!bounds.textLeftToRoute && key.includes('\u0000')) throw new BodyBoundError(400, NUL_MESSAGE);
+      if (!bounds.textLeftToRoute && !wellFormed(key)) throw new BodyBoundError(400, SURROGATE_MESSAGE);
       stack.push([item, depth + 1]);
     }
   }

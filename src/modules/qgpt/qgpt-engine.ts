@@ -403,7 +403,16 @@ function assetDocument(aggregate: AssetAggregate): Document {
 }
 
 function sourceOf(doc: Document): Omit<Snippet, 'id' | 'text' | 'score'> {
-  return { assetId: doc.assetId, path: doc.path, retrieved: doc.retrieved, title: doc.title, generic: doc.generic, specific: doc.specific };
+  return {
+    assetId: doc.assetId,
+    path: doc.path,
+    retrieved: doc.retrieved,
+    title: doc.title,
+    generic: doc.generic,
+    specific: doc.specific,
+    memoryId: doc.memoryId,
+    conversationId: doc.conversationId,
+  };
 }
 
 /** Prose stays prose (quoted); anything else is shown verbatim in a fence, with its language. */

@@ -36,5 +36,6 @@ import { QgptStreamSession } from './stream/qgpt-stream.session';
     PersonsRelatedHandler,
     NeuralCodeSearchHandler,
   ],
+  exports: [QgptEngine, LocalFiles],
 })
 export class QgptModule {}

@@ -12,6 +12,9 @@ export interface Document {
   /** Its classification, when known: `generic` CODE/TEXT/..., `specific` py/ts/md/... */
   generic?: string;
   specific?: string;
+  /** The memory (workstream summary) or conversation it was read from, for question answering over the whole memory (MCP). */
+  memoryId?: string;
+  conversationId?: string;
 }
 
 /** A passage relevance returned: a document's text (or part of it) with its score. */

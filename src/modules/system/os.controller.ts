@@ -8,6 +8,7 @@ import { RestartCommand } from './commands/restart.command';
 import { LocalUser } from './local-user';
 import { AllocationCloudWire, UserProfileWire, noCloudWire, userProfileWire } from './wire/user.wire';
 import { ActiveOSServerAppletWire, InactiveOSServerAppletDto } from './dto/applet.dto';
+import { WorkstreamPatternEngineStatusWire, ltmStatusWire } from './wire/ltm-status.wire';
 
 /**
  * What the Pieces clients ask of the desktop service and the Pieces account, outside
@@ -34,6 +35,18 @@ export class OsController {
   @ApiOkResponse({ schema: { type: 'string', example: 'restarting' } })
   restart(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
     return this.commands.execute(new RestartCommand(sent(reply), crossSiteWithoutOrigin(request.headers)));
+  }
+
+  @Get('workstream_pattern_engine/processors/vision/status')
+  @ApiOperation({
+    operationId: 'workstreamPatternEngineProcessorsVisionStatus',
+    summary:
+      "The long-term memory's status: Trove's memory is its store (no screen capture), active since the process started; " +
+      '`pieces mcp` needs an activation to run the memory tools',
+  })
+  @ApiOkResponse({ type: WorkstreamPatternEngineStatusWire })
+  ltmStatus(): WorkstreamPatternEngineStatusWire {
+    return ltmStatusWire();
   }
 
   @Post('os/sign_in')

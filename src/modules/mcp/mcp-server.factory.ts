@@ -1,0 +1,335 @@
+import { Injectable, Logger } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { DomainError, InvalidInput } from '../../common/errors/domain-errors';
+import { validateInput } from '../../common/validation/input';
+import { CreateAssetCommand } from '../assets/commands/create-asset.command';
+import { CreateWorkstreamSummaryCommand } from '../assets/commands/create-workstream-summary.command';
+import { ExportWorkstreamSummaryQuery } from '../assets/queries/export-workstream-summary.query';
+import { SeedDto } from '../assets/dto/seed.dto';
+import { exportContent, renderMarkdown } from '../assets/export/asset-export';
+import { AssetAggregate } from '../assets/wire/asset.wire';
+import { AskMemoryQuery, MemoryAnswer } from './queries/ask-memory.query';
+import { ReadConversationQuery, RecentConversationsQuery } from './queries/conversations.query';
+import { RecentMemoriesQuery } from './queries/memories.query';
+import { GetSnippetQuery, RecentSnippetsQuery, SearchSnippetsQuery } from './queries/snippets.query';
+import { TROVE_VERSION } from '../../version';
+
+/** The resources a client lists (each kind): the most recent ones; any id can be read. */
+const LISTED_RESOURCES = 50;
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+// Bounds shared by the tools' schemas: what an agent sends is text a person could have typed.
+// (NUL and lone surrogates, which the JSON parser refuses for every other route, are refused here per argument.)
+const text = (max: number) =>
+  z
+    .string()
+    .max(max)
+    .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
+    .refine((s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed(), 'must be well-formed Unicode (no lone surrogates)');
+const required = (max: number) => text(max).refine((s) => s.trim().length > 0, 'must not be empty');
+const list = (item: number, max: number) => z.array(text(item)).max(max);
+const uuid = z.string().regex(UUID, 'must be a UUID');
+
+/** Pieces' two tools, with the argument names the official CLI and Pieces' agents' configs use. */
+const ASK_PIECES_LTM = {
+  question: required(10_000).describe("The user's question, as direct and specific as possible"),
+  chat_llm: required(200).describe('The language model the agent is running on (recorded; Trove answers with its own default model)'),
+  topics: list(200, 50).optional().describe('Keywords of the question: names, technologies, projects'),
+  open_files: list(4096, 20).optional().describe('Absolute paths of the files open in the editor (read when TROVE_QGPT_ROOTS allows)'),
+  application_sources: list(200, 50).optional().describe('Applications the answer should come from (recorded; Trove keeps no per-application capture)'),
+  related_questions: list(1000, 20).optional().describe('Other phrasings of the question, to widen retrieval'),
+  connected_client: text(200).optional().describe('The agent or editor asking (e.g. Claude Code, Cursor)'),
+};
+
+const CREATE_PIECES_MEMORY = {
+  summary_description: required(200).describe('A short title of what was done or learned'),
+  summary: required(100_000).describe('The memory itself, in Markdown: what was done, decided, learned, and why'),
+  project: text(200).optional().describe('The project (e.g. its root path or repository name)'),
+  files: list(1024, 100).optional().describe('Absolute paths of the files involved'),
+  externalLinks: list(2048, 100).optional().describe('URLs involved (http or https)'),
+  connected_client: text(200).optional().describe('The agent or editor saving it (e.g. Claude Code, Cursor)'),
+};
+
+const SEARCH_SNIPPETS = {
+  query: required(1000).describe('Words, identifiers or a phrase; typos are tolerated'),
+  limit: z.number().int().min(1).max(50).optional().describe('At most this many results (default 10)'),
+};
+
+const SAVE_SNIPPET = {
+  content: required(1_000_000).describe('The snippet text (code or prose)'),
+  name: text(200).optional().describe('A name; generated from the content when left out'),
+  language: text(40).optional().describe('Language as a file extension (ts, py, rs, go, ...); detected when left out'),
+  description: text(2000).optional(),
+  tags: list(100, 50).optional(),
+  links: list(2048, 20).optional().describe('Related URLs (http or https)'),
+};
+
+const LIST_CONVERSATIONS = { limit: z.number().int().min(1).max(100).optional().describe('At most this many, most recent first (default 20)') };
+const BY_ID = { id: uuid };
+
+/**
+ * Builds the MCP server of one session (SSE) or one request (Streamable HTTP): Pieces' tools
+ * (ask_pieces_ltm, create_pieces_memory), Trove's own, and snippets and memories as resources.
+ * Every tool dispatches the same commands and queries as the HTTP API; a domain error (bad
+ * input, unknown id) is a tool result with `isError`, the SDK answers invalid arguments itself.
+ */
+@Injectable()
+export class McpServerFactory {
+  private readonly logger = new Logger('MCP');
+
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
+
+  create(): McpServer {
+    const server = new McpServer(
+      { name: 'trove', title: 'Trove', version: TROVE_VERSION },
+      {
+        capabilities: { tools: {}, resources: {} },
+        instructions:
+          "Trove is the user's long-term memory: saved snippets, memories of past work and conversations. " +
+          'Ask it with ask_pieces_ltm before answering questions about past work; save what was done with create_pieces_memory.',
+      },
+    );
+    this.tools(server);
+    this.resources(server);
+    return server;
+  }
+
+  private tools(server: McpServer): void {
+    server.registerTool(
+      'ask_pieces_ltm',
+      {
+        title: 'Ask the long-term memory',
+        description:
+          "Answers a question from the user's long-term memory in Trove: saved snippets, memories (create_pieces_memory) and " +
+          'conversations, with the passages and their sources. Use it for questions about past work, decisions, code saved ' +
+          'earlier, or what happened in a project.',
+        inputSchema: ASK_PIECES_LTM,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      (args) =>
+        this.run('ask_pieces_ltm', async () => {
+          const answer = await this.queries.execute(
+            new AskMemoryQuery({ question: args.question, topics: args.topics, openFiles: args.open_files, relatedQuestions: args.related_questions }),
+          );
+          return answerText(answer);
+        }),
+    );
+
+    server.registerTool(
+      'create_pieces_memory',
+      {
+        title: 'Save a memory',
+        description:
+          'Saves a memory of work done (what changed, what was decided and why) to Trove, linked to its project, files and ' +
+          'links, so that later questions (ask_pieces_ltm) find it. Use it at the end of a task or when something worth ' +
+          'remembering was learned.',
+        inputSchema: CREATE_PIECES_MEMORY,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      },
+      (args) =>
+        this.run('create_pieces_memory', async () => {
+          const saved = await this.commands.execute(
+            new CreateWorkstreamSummaryCommand({
+              name: args.summary_description.trim(),
+              text: args.summary,
+              project: args.project?.trim() || undefined,
+              files: args.files,
+              links: args.externalLinks,
+              source: args.connected_client?.trim() || undefined,
+            }),
+          );
+          return `Saved the memory “${saved.name}” (id ${saved.id}); read it as trove://memories/${saved.id}.`;
+        }),
+    );
+
+    server.registerTool(
+      'search_snippets',
+      {
+        title: 'Search saved snippets',
+        description: 'Searches the saved snippets by words, identifiers or phrases (typo-tolerant) and lists the best matches with a preview.',
+        inputSchema: SEARCH_SNIPPETS,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      (args) =>
+        this.run('search_snippets', async () => {
+          const hits = await this.queries.execute(new SearchSnippetsQuery(args.query.trim(), args.limit ?? 10));
+          if (hits.length === 0) return `No saved snippet matches “${args.query.trim()}”.`;
+          return hits
+            .map((h, i) => `${i + 1}. **${h.name}** (${h.language}, id ${h.id}, score ${round(h.score)})\n${fence(h.preview, h.language)}`)
+            .join('\n\n');
+        }),
+    );
+
+    server.registerTool(
+      'get_snippet',
+      {
+        title: 'Read a saved snippet',
+        description: 'Reads one saved snippet in full: name, language, description, tags, links and its text.',
+        inputSchema: BY_ID,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      (args) => this.run('get_snippet', async () => snippetMarkdown(await this.queries.execute(new GetSnippetQuery(args.id.toLowerCase())))),
+    );
+
+    server.registerTool(
+      'save_snippet',
+      {
+        title: 'Save a snippet',
+        description: 'Saves a snippet of code or text to Trove. Its language, name, description and tags are generated when not given.',
+        inputSchema: SAVE_SNIPPET,
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+      },
+      (args) =>
+        this.run('save_snippet', async () => {
+          const seed = await validateInput(SeedDto, {
+            type: 'SEEDED_ASSET',
+            asset: {
+              format: { fragment: { string: { raw: args.content } }, ...(args.language ? { classification: { specific: args.language } } : {}) },
+              metadata: {
+                ...(args.name?.trim() ? { name: args.name.trim() } : {}),
+                ...(args.tags?.length ? { tags: args.tags.map((t) => ({ text: t })) } : {}),
+                ...(args.links?.length ? { websites: args.links.map((url) => ({ url: checkedUrl(url), name: url })) } : {}),
+                ...(args.description?.trim() ? { annotations: [{ type: 'DESCRIPTION', text: args.description.trim() }] } : {}),
+              },
+            },
+          });
+          const asset = await this.commands.execute(new CreateAssetCommand(seed, false));
+          return `Saved the snippet “${asset.name ?? 'Unnamed snippet'}” (id ${asset.id}); read it with get_snippet or as trove://snippets/${asset.id}.`;
+        }),
+    );
+
+    server.registerTool(
+      'list_conversations',
+      {
+        title: 'List conversations',
+        description: 'Lists the most recent conversations (copilot chats) with their ids.',
+        inputSchema: LIST_CONVERSATIONS,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      (args) =>
+        this.run('list_conversations', async () => {
+          const recent = await this.queries.execute(new RecentConversationsQuery(args.limit ?? 20));
+          if (recent.length === 0) return 'There are no conversations.';
+          return recent.map((c, i) => `${i + 1}. **${c.name}** (id ${c.id}, updated ${c.updated})`).join('\n');
+        }),
+    );
+
+    server.registerTool(
+      'read_conversation',
+      {
+        title: 'Read a conversation',
+        description: 'Reads one conversation: its messages in order, with their roles.',
+        inputSchema: BY_ID,
+        annotations: { readOnlyHint: true, openWorldHint: false },
+      },
+      (args) =>
+        this.run('read_conversation', async () => {
+          const c = await this.queries.execute(new ReadConversationQuery(args.id.toLowerCase()));
+          const messages = c.messages.map((m) => `### ${m.role.toLowerCase()} (${m.created})\n\n${m.text}`);
+          return [`# ${c.name}`, `id ${c.id}, created ${c.created}`, ...(messages.length ? messages : ['(no messages)'])].join('\n\n');
+        }),
+    );
+  }
+
+  private resources(server: McpServer): void {
+    server.registerResource(
+      'snippet',
+      new ResourceTemplate('trove://snippets/{id}', {
+        list: async () => ({
+          resources: (await this.queries.execute(new RecentSnippetsQuery(LISTED_RESOURCES))).map((s) => ({
+            uri: `trove://snippets/${s.id}`,
+            name: s.name,
+            description: `Saved snippet (${s.language})`,
+            mimeType: 'text/markdown',
+          })),
+        }),
+      }),
+      { title: 'Saved snippet', description: 'A saved snippet as Markdown (the most recent are listed; any id can be read)', mimeType: 'text/markdown' },
+      (uri, variables) => this.read(uri, variables, async (id) => snippetMarkdown(await this.queries.execute(new GetSnippetQuery(id)))),
+    );
+    server.registerResource(
+      'memory',
+      new ResourceTemplate('trove://memories/{id}', {
+        list: async () => ({
+          resources: (await this.queries.execute(new RecentMemoriesQuery(LISTED_RESOURCES))).map((m) => ({
+            uri: `trove://memories/${m.id}`,
+            name: m.name,
+            description: `Memory${m.project ? ` of ${m.project}` : ''} (${m.created.slice(0, 10)})`,
+            mimeType: 'text/markdown',
+          })),
+        }),
+      }),
+      { title: 'Memory', description: 'A memory saved by an agent (create_pieces_memory) as Markdown', mimeType: 'text/markdown' },
+      (uri, variables) => this.read(uri, variables, (id) => this.queries.execute(new ExportWorkstreamSummaryQuery(id))),
+    );
+  }
+
+  /** A resource read: the id checked, a domain error turned into an MCP error naming the resource. */
+  private async read(uri: URL, variables: Record<string, string | string[]>, markdown: (id: string) => Promise<string>): Promise<ReadResourceResult> {
+    const id = String(variables.id ?? '').toLowerCase();
+    if (!UUID.test(id)) throw new McpError(ErrorCode.InvalidParams, `${uri.href}: the id must be a UUID`);
+    try {
+      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await markdown(id) }] };
+    } catch (error) {
+      if (error instanceof DomainError) throw new McpError(ErrorCode.InvalidParams, `${uri.href}: ${error.message}`, { status: error.status });
+      throw error;
+    }
+  }
+
+  /** Runs a tool: its text, or the domain error as an error result (nothing was changed); anything else is logged. */
+  private async run(tool: string, work: () => Promise<string>): Promise<CallToolResult> {
+    try {
+      return { content: [{ type: 'text', text: await work() }] };
+    } catch (error) {
+      if (error instanceof DomainError) {
+        return { isError: true, content: [{ type: 'text', text: `${tool} failed (${error.status}): ${error.message}` }] };
+      }
+      this.logger.error(`${tool} failed: ${(error as Error).stack ?? String(error)}`);
+      return { isError: true, content: [{ type: 'text', text: `${tool} failed: internal error (logged on the server)` }] };
+    }
+  }
+}
+
+function checkedUrl(url: string): string {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new InvalidInput(`links: "${url}" is not a URL`);
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidInput(`links: "${url}" must be an http or https URL`);
+  return url;
+}
+
+const round = (n: number) => Math.round(n * 1000) / 1000;
+
+function fence(body: string, language: string): string {
+  const marks = body.includes('```') ? '~~~~' : '```';
+  return `${marks}${language === 'unknown' ? '' : language}\n${body}\n${marks}`;
+}
+
+function answerText(answer: MemoryAnswer): string {
+  const sources = answer.sources.map((s, i) => {
+    const where =
+      s.kind === 'file' ? s.id : s.kind === 'memory' ? `trove://memories/${s.id}` : s.kind === 'snippet' ? `trove://snippets/${s.id}` : `conversation ${s.id}`;
+    return `${i + 1}. ${s.title} (${where}, score ${round(s.score)})`;
+  });
+  return [
+    answer.text,
+    sources.length ? `**Sources**\n${sources.join('\n')}` : '',
+    answer.skippedFiles.length ? `**Open files not read**\n${answer.skippedFiles.map((f) => `- ${f}`).join('\n')}` : '',
+    `_${answer.engine}_`,
+  ]
+    .filter(Boolean)
+    .join('\n\n');
+}
+
+/** A snippet as Markdown: the export's document (title, description, fenced text, tags, links). */
+const snippetMarkdown = (a: AssetAggregate): string => renderMarkdown(exportContent(a));
