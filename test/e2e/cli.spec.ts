@@ -505,6 +505,52 @@ describe('the official Pieces CLI, command by command', () => {
     });
   });
 
+  describe('mcp setup, mcp status, mcp start (its gateway)', () => {
+    it("setup writes the first schema version's endpoint (SSE) into the agent's config; the gateway's checks pass; its SSE session answers", async () => {
+      // mcp/utils.py get_mcp_latest_url: the first entry_endpoint.
+      const versions = await http(server.baseUrl, 'GET', '/model_context_protocol/schema_versions');
+      const url = versions.json.iterable[0].entry_endpoint as string;
+      expect(url).toBe(`${server.baseUrl}/model_context_protocol/2024-11-05/sse`);
+      // gateway.py _validate_system_status: health, version (12.x), a user, and for the LTM tools ltm.is_enabled
+      // (long_term_memory.py: vision.activation is not None).
+      expect((await http(server.baseUrl, 'GET', '/.well-known/health')).status).toBe(200);
+      expect((await http(server.baseUrl, 'GET', '/.well-known/version')).text).toMatch(/^12\./);
+      expect((await http(server.baseUrl, 'GET', '/user')).json.user.id).toEqual(expect.any(String));
+      const ltm = await http(server.baseUrl, 'GET', '/workstream_pattern_engine/processors/vision/status');
+      expect(ltm.json.vision.activation).toEqual({ from: { value: expect.any(String), readable: expect.any(String) }, continuous: true });
+
+      // mcp.client.sse.sse_client: GET the URL, read the endpoint event, join it with the URL (same origin
+      // required), POST initialize there (202), read the answer on the stream.
+      const abort = new AbortController();
+      const stream = await fetch(url, { headers: { accept: 'text/event-stream' }, signal: abort.signal });
+      expect(stream.headers.get('content-type')).toMatch(/^text\/event-stream/);
+      const reader = stream.body!.getReader();
+      let buffered = '';
+      const nextEvent = async (): Promise<{ event: string; data: string }> => {
+        while (!buffered.includes('\n\n')) buffered += new TextDecoder().decode((await reader.read()).value);
+        const [block, ...rest] = buffered.split('\n\n');
+        buffered = rest.join('\n\n');
+        return { event: /^event: (.*)$/m.exec(block)![1], data: /^data: (.*)$/m.exec(block)![1] };
+      };
+      const endpoint = await nextEvent();
+      expect(endpoint.event).toBe('endpoint');
+      const messages = new URL(endpoint.data, url);
+      expect(messages.origin).toBe(new URL(url).origin);
+      const initialize = {
+        jsonrpc: '2.0',
+        id: 0,
+        method: 'initialize',
+        params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'pieces-stdio-mcp', version: '1.0' } },
+      };
+      const accepted = await http(server.baseUrl, 'POST', messages.pathname + messages.search, initialize);
+      expect([accepted.status, accepted.text]).toEqual([202, 'Accepted']);
+      const answer = await nextEvent();
+      expect(answer.event).toBe('message');
+      expect(JSON.parse(answer.data)).toMatchObject({ id: 0, result: { protocolVersion: '2024-11-05', serverInfo: { name: 'trove' } } });
+      abort.abort();
+    });
+  });
+
   describe('ask -f (files), on a workstation: a fresh install reads files under the home directory', () => {
     let home: string;
     let local: TestServer;
