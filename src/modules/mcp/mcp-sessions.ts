@@ -1,5 +1,4 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
@@ -22,7 +21,6 @@ interface Session {
   id: string;
   client: string;
   transport: SSEServerTransport;
-  server: McpServer;
   lastActive: number;
 }
 
@@ -81,7 +79,7 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
     endpoint: string,
     res: ServerResponse,
     hijack: () => void,
-    connect: (transport: SSEServerTransport) => Promise<McpServer>,
+    connect: (transport: SSEServerTransport) => Promise<void>,
   ): Promise<string> {
     if (this.stopping) throw new Unavailable('the server is shutting down');
     if (this.sessions.size >= this.config.mcpMaxSessions) {
@@ -95,7 +93,7 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
       );
     }
     const transport = new SSEServerTransport(endpoint, res);
-    const session: Session = { id: transport.sessionId, client, transport, server: null as unknown as McpServer, lastActive: Date.now() };
+    const session: Session = { id: transport.sessionId, client, transport, lastActive: Date.now() };
     await this.store.opened(session.id, this.instance, client.slice(0, 128));
     this.sessions.set(session.id, session);
     hijack();
@@ -104,7 +102,7 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
     keepalive.unref();
     res.on('close', () => clearInterval(keepalive));
     try {
-      session.server = await connect(transport);
+      await connect(transport);
     } catch (error) {
       this.forget(session.id);
       this.logger.error(`opening MCP session ${session.id} failed: ${(error as Error).message}`);

@@ -66,11 +66,7 @@ export class McpController {
       `/model_context_protocol/${version}/messages`,
       reply.raw,
       () => hijack(reply),
-      async (transport) => {
-        const server = this.servers.create();
-        await server.connect(transport);
-        return server;
-      },
+      (transport) => this.servers.create().connect(transport),
     );
   }
 
