@@ -32,18 +32,22 @@ export function seedText(seed: SeedDto | undefined): string {
   return text;
 }
 
-/** Normalised URL, or a 400 naming the bad value. Only http(s) links are stored. */
-export function normaliseUrl(url: string): string {
+/** Why a link cannot be stored, or null: only absolute http(s) URLs are. */
+export function urlProblem(url: string): string | null {
   let parsed: URL;
   try {
     parsed = new URL(url.trim());
   } catch {
-    throw new InvalidInput(`website url "${url}" is not a valid URL`);
+    return 'must be an absolute http(s) URL';
   }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') {
-    throw new InvalidInput(`website url "${url}" must be http or https`);
-  }
-  return parsed.toString();
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? null : `must be an http(s) URL (not ${parsed.protocol})`;
+}
+
+/** Normalised URL, or a 400 naming the bad value. Only http(s) links are stored. */
+export function normaliseUrl(url: string): string {
+  const problem = urlProblem(url);
+  if (problem) throw new InvalidInput(`website url "${url}" ${problem}`);
+  return new URL(url.trim()).toString();
 }
 
 export function normaliseTag(text: string): string {

@@ -3,19 +3,10 @@ import { EntityManager } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
 import { Database } from '../../common/database/database.service';
 import { AssetWorkstreamSummaryEntity, WorkstreamSummaryEntity } from './workstream-summary.entity';
+import type { MemoryRecord } from './workstream-summary.reader';
 
 /** A new workstream summary, validated (CreateWorkstreamSummaryHandler). */
-export interface WorkstreamSummaryRow {
-  id: string;
-  name: string;
-  description: string | null;
-  text: string;
-  project: string | null;
-  files: string[];
-  links: string[];
-  source: string | null;
-  createdAt: string;
-}
+export type WorkstreamSummaryRow = Omit<MemoryRecord, 'created' | 'updated'> & { createdAt: string };
 
 /**
  * Writes workstream summaries and their links to assets. The full-text index follows the rows

@@ -3,14 +3,15 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { isUUID } from 'class-validator';
 import { z } from 'zod';
-import { DomainError, InvalidInput } from '../../common/errors/domain-errors';
+import { DomainError } from '../../common/errors/domain-errors';
 import { validateInput } from '../../common/validation/input';
 import { CreateAssetCommand } from '../assets/commands/create-asset.command';
 import { CreateWorkstreamSummaryCommand } from '../assets/commands/create-workstream-summary.command';
 import { ExportWorkstreamSummaryQuery } from '../assets/queries/export-workstream-summary.query';
 import { SeedDto } from '../assets/dto/seed.dto';
-import { exportContent, renderMarkdown } from '../assets/export/asset-export';
+import { exportContent, fenced, renderMarkdown } from '../assets/export/asset-export';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { AskMemoryQuery, MemoryAnswer } from './queries/ask-memory.query';
 import { ReadConversationQuery, RecentConversationsQuery } from './queries/conversations.query';
@@ -20,7 +21,6 @@ import { TROVE_VERSION } from '../../version';
 
 /** The resources a client lists (each kind): the most recent ones; any id can be read. */
 const LISTED_RESOURCES = 50;
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 // Bounds shared by the tools' schemas: what an agent sends is text a person could have typed.
 // (NUL and lone surrogates, which the JSON parser refuses for every other route, are refused here per argument.)
@@ -32,7 +32,7 @@ const text = (max: number) =>
     .refine((s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed(), 'must be well-formed Unicode (no lone surrogates)');
 const required = (max: number) => text(max).refine((s) => s.trim().length > 0, 'must not be empty');
 const list = (item: number, max: number) => z.array(text(item)).max(max);
-const uuid = z.string().regex(UUID, 'must be a UUID');
+const uuid = z.string().refine((s) => isUUID(s), 'must be a UUID');
 
 /** Pieces' two tools, with the argument names the official CLI and Pieces' agents' configs use. */
 const ASK_PIECES_LTM = {
@@ -162,7 +162,7 @@ export class McpServerFactory {
           const hits = await this.queries.execute(new SearchSnippetsQuery(args.query.trim(), args.limit ?? 10));
           if (hits.length === 0) return `No saved snippet matches “${args.query.trim()}”.`;
           return hits
-            .map((h, i) => `${i + 1}. **${h.name}** (${h.language}, id ${h.id}, score ${round(h.score)})\n${fence(h.preview, h.language)}`)
+            .map((h, i) => `${i + 1}. **${h.name}** (${h.language}, id ${h.id}, score ${round(h.score)})\n${fenced(h.preview, h.language)}`)
             .join('\n\n');
         }),
     );
@@ -195,7 +195,7 @@ export class McpServerFactory {
               metadata: {
                 ...(args.name?.trim() ? { name: args.name.trim() } : {}),
                 ...(args.tags?.length ? { tags: args.tags.map((t) => ({ text: t })) } : {}),
-                ...(args.links?.length ? { websites: args.links.map((url) => ({ url: checkedUrl(url), name: url })) } : {}),
+                ...(args.links?.length ? { websites: args.links.map((url) => ({ url, name: url })) } : {}),
                 ...(args.description?.trim() ? { annotations: [{ type: 'DESCRIPTION', text: args.description.trim() }] } : {}),
               },
             },
@@ -274,7 +274,7 @@ export class McpServerFactory {
   /** A resource read: the id checked, a domain error turned into an MCP error naming the resource. */
   private async read(uri: URL, variables: Record<string, string | string[]>, markdown: (id: string) => Promise<string>): Promise<ReadResourceResult> {
     const id = String(variables.id ?? '').toLowerCase();
-    if (!UUID.test(id)) throw new McpError(ErrorCode.InvalidParams, `${uri.href}: the id must be a UUID`);
+    if (!isUUID(id)) throw new McpError(ErrorCode.InvalidParams, `${uri.href}: the id must be a UUID`);
     try {
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await markdown(id) }] };
     } catch (error) {
@@ -297,23 +297,7 @@ export class McpServerFactory {
   }
 }
 
-function checkedUrl(url: string): string {
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    throw new InvalidInput(`links: "${url}" is not a URL`);
-  }
-  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new InvalidInput(`links: "${url}" must be an http or https URL`);
-  return url;
-}
-
 const round = (n: number) => Math.round(n * 1000) / 1000;
-
-function fence(body: string, language: string): string {
-  const marks = body.includes('```') ? '~~~~' : '```';
-  return `${marks}${language === 'unknown' ? '' : language}\n${body}\n${marks}`;
-}
 
 function answerText(answer: MemoryAnswer): string {
   const sources = answer.sources.map((s, i) => {

@@ -2,9 +2,9 @@ import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap }
 import { SSEServerTransport } from '@modelcontextprotocol/sdk/server/sse.js';
 import type { ServerResponse } from 'node:http';
 import { randomUUID } from 'node:crypto';
-import { Client } from 'pg';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
+import { PgListener } from '../../common/database/pg-listener';
 import { NotFound, RateLimited, Unavailable } from '../../common/errors/domain-errors';
 import { MCP_CHANNEL, McpSessionStore } from './mcp-session.store';
 
@@ -15,7 +15,6 @@ const STALE_MS = 3 * REFRESH_MS;
 const RELAY_POLL_MS = 1000;
 /** A comment line on every SSE stream this often, so proxies and clients see the stream alive. */
 const KEEPALIVE_MS = 25_000;
-const RECONNECT_MS = 1000;
 
 interface Session {
   id: string;
@@ -37,7 +36,7 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
   readonly instance = randomUUID();
   private readonly sessions = new Map<string, Session>();
   private readonly timers: NodeJS.Timeout[] = [];
-  private listener: Client | null = null;
+  private listener: PgListener | null = null;
   private stopping = false;
   private draining: Promise<void> = Promise.resolve();
 
@@ -53,14 +52,17 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
     this.every(RELAY_POLL_MS, () => {
       if (this.sessions.size) void this.drain(true);
     });
-    if (this.db.dialect === 'postgres') await this.listen();
+    if (this.db.dialect === 'postgres') {
+      this.listener = new PgListener(this.config.databaseUrl!, MCP_CHANNEL, this.logger, (payload) => payload === this.instance && void this.drain());
+      await this.listener.start();
+    }
   }
 
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     this.timers.forEach(clearInterval);
     for (const session of [...this.sessions.values()]) await session.transport.close().catch(() => undefined);
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
     await this.draining;
     await this.store.forgetInstance(this.instance).catch(() => undefined);
   }
@@ -174,30 +176,5 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
     const timer = setInterval(run, ms);
     timer.unref();
     this.timers.push(timer);
-  }
-
-  private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.config.databaseUrl! });
-    const retry = () => {
-      if (this.listener !== client || this.stopping) return;
-      this.listener = null;
-      client.end().catch(() => undefined);
-      setTimeout(() => void this.listen().catch(() => retry()), RECONNECT_MS).unref();
-    };
-    this.listener = client;
-    client.on('notification', (message) => {
-      if (message.payload === this.instance) void this.drain();
-    });
-    client.on('error', (error) => {
-      this.logger.warn(`LISTEN connection lost (${error.message}); polling relayed messages until it is back`);
-      retry();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${MCP_CHANNEL}`);
-    } catch (error) {
-      this.logger.warn(`LISTEN failed (${(error as Error).message}); polling relayed messages`);
-      retry();
-    }
   }
 }

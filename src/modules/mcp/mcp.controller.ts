@@ -2,6 +2,7 @@ import { Controller, Delete, Get, Param, Post, Query, Req, Res } from '@nestjs/c
 import { ApiExcludeEndpoint, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { JSONRPCMessageSchema } from '@modelcontextprotocol/sdk/types.js';
+import { isUUID } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../common/config/app-config';
 import { InvalidInput, NotFound } from '../../common/errors/domain-errors';
@@ -15,7 +16,6 @@ const SSE_VERSION = '2024-11-05';
 const STREAMABLE_VERSION = '2025-03-26';
 /** Path versions served; the protocol version itself is negotiated in `initialize`, whatever the path says. */
 const VERSIONS = new Set([SSE_VERSION, STREAMABLE_VERSION, '2025-06-18', '2025-11-25']);
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 /**
  * The Model Context Protocol endpoint (docs/MCP.md): Pieces' discovery route, the SSE transport
@@ -85,7 +85,7 @@ export class McpController {
   ): Promise<void> {
     this.known(version);
     if (sessionId === undefined) return this.streamable(request, reply);
-    if (!UUID.test(sessionId)) throw new InvalidInput('sessionId must be the UUID the SSE stream named');
+    if (!isUUID(sessionId)) throw new InvalidInput('sessionId must be the UUID the SSE stream named');
     const message: unknown = request.body;
     if (!JSONRPCMessageSchema.safeParse(message).success) throw new InvalidInput('the body must be one JSON-RPC 2.0 message');
     const delivered = await this.sessions.deliver(sessionId.toLowerCase(), message, async (transport) => {

@@ -1,8 +1,8 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type Redis from 'ioredis';
-import { Client } from 'pg';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
+import { PgListener } from '../../common/database/pg-listener';
 import { Commits } from '../../common/events/commits';
 import { Outbox, STREAM_CHANNEL } from '../../common/events/outbox';
 import { OutboxReader } from '../../common/events/outbox.reader';
@@ -27,7 +27,7 @@ const PRUNE_EVERY_MS = 10 * 60 * 1000;
 export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('Streams');
   private readonly timers: NodeJS.Timeout[] = [];
-  private listener: Client | null = null;
+  private listener: PgListener | null = null;
   private redisSub: Redis | null = null;
   private redisPub: Redis | null = null;
   private stopping = false;
@@ -45,7 +45,17 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
   }
 
   async onApplicationBootstrap(): Promise<void> {
-    if (this.db.dialect === 'postgres') await this.listen();
+    if (this.db.dialect === 'postgres') {
+      // Other instances' commits (this instance's own carry its id); on (re)connect, whatever committed meanwhile.
+      this.listener = new PgListener(
+        this.config.databaseUrl!,
+        STREAM_CHANNEL,
+        this.logger,
+        (payload) => payload !== this.appends.instance && this.hub.wake(),
+        () => this.hub.wake(),
+      );
+      await this.listener.start();
+    }
     if (this.config.redisUrl) await this.connectRedis(this.config.redisUrl);
     this.every(this.config.streamPollMs, () => this.hub.wake());
     this.every(PRUNE_EVERY_MS, () => void this.prune());
@@ -56,7 +66,7 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
     this.stopping = true;
     this.timers.forEach(clearInterval);
     await this.pruning;
-    await this.listener?.end().catch(() => undefined);
+    await this.listener?.stop();
     this.redisSub?.disconnect();
     this.redisPub?.disconnect();
   }
@@ -87,33 +97,6 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
       if (!this.stopping) this.logger.warn(`pruning old stream events failed: ${(error as Error).message}`);
       return 0;
     }
-  }
-
-  private async listen(): Promise<void> {
-    const client = new Client({ connectionString: this.config.databaseUrl! });
-    const retry = () => {
-      if (this.listener !== client || this.stopping) return;
-      this.listener = null;
-      client.end().catch(() => undefined);
-      setTimeout(() => void this.listen().catch(() => retry()), RECONNECT_MS).unref();
-    };
-    this.listener = client;
-    client.on('notification', (message) => {
-      if (message.payload !== this.appends.instance) this.hub.wake();
-    });
-    client.on('error', (error) => {
-      this.logger.warn(`LISTEN connection lost (${error.message}); polling until it is back`);
-      retry();
-    });
-    try {
-      await client.connect();
-      await client.query(`LISTEN ${STREAM_CHANNEL}`);
-    } catch (error) {
-      this.logger.warn(`LISTEN failed (${(error as Error).message}); polling until it works`);
-      retry();
-      return;
-    }
-    this.hub.wake(); // whatever committed while not listening
   }
 
   /** ioredis is loaded only when Redis is configured. */

@@ -2,6 +2,7 @@ import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { InvalidInput, NotFound } from '../../../common/errors/domain-errors';
 import { nowIso } from '../../../common/wire/common.wire';
+import { urlProblem } from '../asset-text';
 import { WorkstreamSummaryUnitOfWork } from '../workstream-summary-unit-of-work';
 import { WorkstreamSummaryReader } from '../workstream-summary.reader';
 import { WorkstreamSummaryRow, WorkstreamSummaryWriter } from '../workstream-summary.writer';
@@ -106,13 +107,8 @@ export function validateNewWorkstreamSummary(summary: NewWorkstreamSummary): { r
   );
   const links = list('links', (link, at) => {
     if (link.length > SUMMARY_LIMITS.link) return `${at} must be at most ${SUMMARY_LIMITS.link} characters`;
-    let url: URL;
-    try {
-      url = new URL(link);
-    } catch {
-      return `${at} must be an absolute http(s) URL`;
-    }
-    return url.protocol === 'http:' || url.protocol === 'https:' ? null : `${at} must be an http(s) URL (not ${url.protocol})`;
+    const problem = urlProblem(link);
+    return problem ? `${at} ${problem}` : null;
   });
   const assetIds = list('assetIds', (id, at) => (id ? null : `${at} must not be empty`));
   if (assetIds.length > SUMMARY_LIMITS.assets) problems.push(`assetIds must have at most ${SUMMARY_LIMITS.assets} entries`);

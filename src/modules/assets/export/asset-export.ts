@@ -81,14 +81,19 @@ function fence(code: string): string {
   return '`'.repeat(Math.max(3, longest + 1));
 }
 
+/** `code` in a fenced block with its language (the classification code) as the info string. */
+export function fenced(code: string, language: string): string {
+  const f = fence(code);
+  return `${f}${infoString(language)}\n${code.replace(/\n$/, '')}\n${f}`;
+}
+
 /** A complete Markdown document: title, description, fenced code with its language, tags, links. */
 export function renderMarkdown(content: ExportContent): string {
   const label = languageLabel(content.language);
   const lines: string[] = [`# ${mdInline(content.name)}`, ''];
   if (content.description) lines.push(content.description, '');
   if (label) lines.push(`*Language: ${mdInline(label)}*`, '');
-  const f = fence(content.code);
-  lines.push(`${f}${infoString(content.language)}`, content.code.replace(/\n$/, ''), f, '');
+  lines.push(fenced(content.code, content.language), '');
   if (content.tags.length) lines.push('## Tags', '', content.tags.map((t) => `- ${mdInline(t)}`).join('\n'), '');
   if (content.links.length) {
     lines.push('## Links', '', content.links.map((l) => `- [${mdInline(l.name || l.url)}](<${l.url.replace(/[<>\s]/g, encodeURIComponent)}>)`).join('\n'), '');

@@ -53,7 +53,7 @@ export class SearchSnippetsHandler implements IQueryHandler<SearchSnippetsQuery>
       return {
         id: h.aggregate.asset.id,
         name: h.aggregate.asset.name ?? 'Unnamed snippet',
-        language: first?.specific ?? 'unknown',
+        language: first?.specific ?? 'txt',
         score: h.score,
         preview: (first?.raw ?? '').split('\n').slice(0, PREVIEW_LINES).join('\n'),
       };
