@@ -97,6 +97,29 @@ describe('question answering with the offline engine', () => {
     for (const r of out.relevant.iterable) expect([ids.get('css-center'), ids.get('cron')]).toContain(r.asset?.id);
   });
 
+  it('finds identifiers typed with one typo, as search does (relevance and neural code search)', async () => {
+    // [typo'd identifier, the snippet defining it]: transposition, deletion, insertion, substitution
+    const cases: Array<[string, string]> = [
+      ['initialDelaySecodns', 'k8s-probe'],
+      ['idleTimeoutMilis', 'pg-pool'],
+      ['wal_checkpoinnt', 'sqlite-wal'],
+      ['proxy_add_x_forwarded_fur', 'nginx-proxy'],
+      ['getDepratment', 'java-stream'],
+      ['default_factroy', 'python-dataclass'],
+    ];
+    for (const [query, key] of cases) {
+      const out = await qgpt.relevance({ qGPTRelevanceInput: { query, options: { database: true } } });
+      const top = out.relevant.iterable.slice(0, 3).map((r) => r.asset?.id);
+      expect({ query, found: top.includes(ids.get(key)) }).toEqual({ query, found: true });
+      // the passage that contains the real identifier is the one quoted
+      expect({ query, best: out.relevant.iterable[0].asset?.id }).toEqual({ query, best: ids.get(key) });
+      const ncs = await http(server.baseUrl, 'GET', `/search/neural_code?query=${encodeURIComponent(query)}`);
+      expect(ncs.status).toBe(200);
+      const ranked = (ncs.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier);
+      expect({ query, ncs: ranked.slice(0, 3).includes(ids.get(key)!) }).toEqual({ query, ncs: true });
+    }
+  });
+
   it('question answers from text seeds with several scored answers', async () => {
     const text = 'Install the CLI with npm.\n\nTo deploy, run `trove deploy --prod` from the project root; it uploads the build.\n\nLogs are in ~/.trove/logs.';
     const out = await qgpt.question({ qGPTQuestionInput: { query: 'How do I deploy to production?', relevant: { iterable: [{ seed: textSeed(text) }] } } });

@@ -116,7 +116,11 @@ export class QgptEngine {
   async database(query: string): Promise<{ docs: Document[]; priors: number[] }> {
     if (contentTerms(query).length === 0) return { docs: [], priors: [] };
     const docs = await this.db.read(async (em) => {
-      const ids = await this.search.similarIds(em, [{ text: query, weight: 1 }], CANDIDATES);
+      // Two rankings fused: the question's key terms (bm25), and search's fuzzy ranking (words,
+      // identifier parts, substrings, typo corrections), so a misspelt identifier finds its snippet.
+      const byTerms = await this.search.similarIds(em, [{ text: query, weight: 1 }], CANDIDATES);
+      const fuzzy = await this.search.rank(em, query, { pseudo: false }, CANDIDATES);
+      const ids = fuseRanks([byTerms, fuzzy.ranked.map(([id]) => id)], CANDIDATES);
       if (ids.length === 0) return [];
       // Only what the passages need: the name and the text of the first format.
       const rows = await this.assets.firstFormatTexts(em, ids);
@@ -441,4 +445,14 @@ function quoted(text: string, source: Snippet, score: number): string {
 /** The asset's name heads its document for retrieval; a quote does not repeat it. */
 function stripTitle(text: string, title: string): string {
   return text.startsWith(title) ? text.slice(title.length).replace(/^\s*\n/, '') || text : text;
+}
+
+/** Reciprocal rank fusion of ranked id lists (equal weights), best first. */
+function fuseRanks(lists: string[][], limit: number): string[] {
+  const fused = new Map<string, number>();
+  for (const ids of lists) ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + 1 / (60 + rank + 1)));
+  return [...fused.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .slice(0, limit)
+    .map(([id]) => id);
 }

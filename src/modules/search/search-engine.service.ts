@@ -40,6 +40,19 @@ export interface SearchRequest {
   filterMatches?: SearchedMatch[];
 }
 
+/** What `SearchEngine.rank` found: ids best first and how each was found. */
+export interface FuzzyRanking {
+  /** [asset id, fused score], best first. */
+  ranked: Array<[string, number]>;
+  /** Which lists (exact, substring, fuzzy, partial) found each id. */
+  kinds: Map<string, Set<string>>;
+  exact: string[];
+  /** Query word -> the vocabulary terms it was corrected to. */
+  corrections: Map<string, string[]>;
+  words: QueryWord[];
+  needles: string[];
+}
+
 /** What a query matched with, to name the matched field of each result. */
 interface Evidence {
   words: QueryWord[];
@@ -92,36 +105,8 @@ export class SearchEngine {
         });
     }
 
-    const words = queryWords(query);
-    const needles = words.length ? words.map((w) => w.whole) : [query.toLowerCase()];
-    const exactQuery: WordQuery = words.map(group);
-    const exact = await this.store.words(em, exactQuery, 'AND', scope, RESULT_LIMIT);
-    // When whole words already fill the page, substrings could only add weaker suggestions.
-    const substring = exact.length < RESULT_LIMIT ? await this.store.substrings(em, needles, scope, RESULT_LIMIT) : [];
-
-    // Typo tolerance. An exact match means the index has every word (whole or as its parts).
-    const corrections = exact.length ? new Map<string, string[]>() : await this.corrections(em, words);
-    const fuzzyQuery: WordQuery = words.map((w) => [...group(w), ...(corrections.get(w.whole) ?? []).map((c) => [c])]);
-    const fuzzy = corrections.size ? await this.store.words(em, fuzzyQuery, 'AND', scope, RESULT_LIMIT) : [];
-    const partial = exact.length === 0 && words.length > 1 ? await this.store.words(em, fuzzyQuery, 'OR', scope, RESULT_LIMIT) : [];
-
-    const lists: Array<[keyof typeof WEIGHTS, string[]]> = [
-      ['exact', exact],
-      ['substring', substring],
-      ['fuzzy', fuzzy],
-      ['partial', partial],
-    ];
-    const fused = new Map<string, number>();
-    const kinds = new Map<string, Set<string>>();
-    for (const [kind, ids] of lists) {
-      ids.forEach((id, rank) => {
-        fused.set(id, (fused.get(id) ?? 0) + WEIGHTS[kind] / (RRF_K + rank + 1));
-        if (!kinds.has(id)) kinds.set(id, new Set());
-        kinds.get(id)!.add(kind);
-      });
-    }
+    const { ranked, kinds, exact, corrections, words, needles } = await this.rank(em, query, scope);
     const best = (Object.values(WEIGHTS) as number[]).reduce((a, b) => a + b, 0) / (RRF_K + 1);
-    const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, RESULT_LIMIT);
     const ids = ranked.map(([id]) => id);
 
     const tagCounts = tags ? new Map((await this.store.tags(em, tags, { ...scope, space: ids }, ids.length)).map((t) => [t.id, t.count])) : null;
@@ -140,6 +125,45 @@ export class SearchEngine {
         const allTags = !tagCounts || tagCounts.get(id) === tags!.length;
         return { aggregate, exact: exactSet.has(id) && allTags, score: round(score / best), match };
       });
+  }
+
+  /**
+   * The fuzzy ranking behind `search`, ids only (best first, with their fused scores): exact
+   * words (identifier parts included), substrings, typo corrections against the index's own
+   * vocabulary and, for several words, any of them; fused by reciprocal rank. Question answering
+   * takes its candidates from here too, so a typo'd identifier is found the same way by both.
+   */
+  async rank(em: EntityManager, query: string, scope: Scope, limit = RESULT_LIMIT): Promise<FuzzyRanking> {
+    const words = queryWords(query);
+    const needles = words.length ? words.map((w) => w.whole) : [query.toLowerCase()];
+    const exactQuery: WordQuery = words.map(group);
+    const exact = await this.store.words(em, exactQuery, 'AND', scope, limit);
+    // When whole words already fill the page, substrings could only add weaker suggestions.
+    const substring = exact.length < limit ? await this.store.substrings(em, needles, scope, limit) : [];
+
+    // Typo tolerance. An exact match means the index has every word (whole or as its parts).
+    const corrections = exact.length ? new Map<string, string[]>() : await this.corrections(em, words);
+    const fuzzyQuery: WordQuery = words.map((w) => [...group(w), ...(corrections.get(w.whole) ?? []).map((c) => [c])]);
+    const fuzzy = corrections.size ? await this.store.words(em, fuzzyQuery, 'AND', scope, limit) : [];
+    const partial = exact.length === 0 && words.length > 1 ? await this.store.words(em, fuzzyQuery, 'OR', scope, limit) : [];
+
+    const lists: Array<[keyof typeof WEIGHTS, string[]]> = [
+      ['exact', exact],
+      ['substring', substring],
+      ['fuzzy', fuzzy],
+      ['partial', partial],
+    ];
+    const fused = new Map<string, number>();
+    const kinds = new Map<string, Set<string>>();
+    for (const [kind, ids] of lists) {
+      ids.forEach((id, rank) => {
+        fused.set(id, (fused.get(id) ?? 0) + WEIGHTS[kind] / (RRF_K + rank + 1));
+        if (!kinds.has(id)) kinds.set(id, new Set());
+        kinds.get(id)!.add(kind);
+      });
+    }
+    const ranked = [...fused.entries()].sort((a, b) => b[1] - a[1]).slice(0, limit);
+    return { ranked, kinds, exact, corrections, words, needles };
   }
 
   /**

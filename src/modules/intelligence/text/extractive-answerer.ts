@@ -1,4 +1,4 @@
-import { identifierParts, words } from './terms';
+import { allowedEdits, editDistance, identifierParts, isVocabularyTerm, words } from './terms';
 
 /**
  * The offline question answerer: no language model, no generation. It cuts documents into
@@ -106,11 +106,12 @@ const B = 0.75;
  * the input order.
  */
 export function rankPassages(query: string, passages: Passage[], priors: number[] = []): ScoredPassage[] {
-  const queryTerms = [...new Set(contentTerms(query))];
-  if (queryTerms.length === 0 || passages.length === 0) return [];
+  const asked = [...new Set(contentTerms(query))];
+  if (asked.length === 0 || passages.length === 0) return [];
   const termLists = passages.map((p) => contentTerms(p.text));
   const df = new Map<string, number>();
   for (const terms of termLists) for (const t of new Set(terms)) df.set(t, (df.get(t) ?? 0) + 1);
+  const queryTerms = withCorrections(asked, df);
   const n = passages.length;
   const avg = termLists.reduce((s, t) => s + t.length, 0) / n || 1;
   const idf = new Map(queryTerms.map((t) => [t, Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))]));
@@ -142,6 +143,35 @@ export function rankPassages(query: string, passages: Passage[], priors: number[
     .filter(({ p }) => p.score > 0)
     .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
     .map(({ p }) => p);
+}
+
+/** Corrections tried per misspelt query term. */
+const PASSAGE_CORRECTIONS = 2;
+
+/**
+ * The query's terms, each one no passage contains replaced by the passages' terms within the
+ * edit distance search allows (the same rule: `allowedEdits`, Damerau-Levenshtein), closest and
+ * most frequent first: `debounse` finds `debounce`, `getUserNmae` finds `getusername` and `name`.
+ */
+function withCorrections(terms: string[], df: Map<string, number>): string[] {
+  const out = new Set<string>();
+  let vocabulary: string[] | null = null;
+  for (const term of terms) {
+    const max = allowedEdits(term.length);
+    if (df.has(term) || max === 0 || !isVocabularyTerm(term)) {
+      out.add(term);
+      continue;
+    }
+    vocabulary ??= [...df.keys()].filter(isVocabularyTerm);
+    const near = vocabulary
+      .map((c) => ({ c, d: Math.abs(c.length - term.length) > max ? max + 1 : editDistance(term, c, max) }))
+      .filter((x) => x.d <= max)
+      .sort((a, b) => a.d - b.d || df.get(b.c)! - df.get(a.c)! || a.c.localeCompare(b.c))
+      .slice(0, PASSAGE_CORRECTIONS);
+    if (near.length === 0) out.add(term);
+    for (const { c } of near) out.add(c);
+  }
+  return [...out];
 }
 
 /** The best `n` passages, at most `perDoc` from one document. */
