@@ -2,7 +2,7 @@ import * as fs from 'fs';
 import * as path from 'path';
 import { ClassificationSpecificEnum } from '../../src/common/wire/enums';
 import { DetectionMode, LanguageClassification, LanguageDetector } from '../../src/modules/intelligence/language-detector.service';
-import { guesslangModel } from '../../src/modules/intelligence/language/guesslang-model';
+import { LanguageModel, languageModel } from '../../src/modules/intelligence/language/language-model';
 import { SUPPORTED_CODES } from '../../src/modules/intelligence/language/languages';
 
 /**
@@ -20,11 +20,11 @@ interface Fixture {
 
 const fixtures: Fixture[] = JSON.parse(fs.readFileSync(path.join(__dirname, 'fixtures', 'languages.json'), 'utf8'));
 const ENUM = new Set<string>(ClassificationSpecificEnum);
-const MODES: DetectionMode[] = ['guesslang', 'hljs', 'blend'];
+const MODES: DetectionMode[] = ['model', 'hljs', 'blend'];
 const MODE_LABEL: Record<DetectionMode, string> = {
-  guesslang: 'rules + vscode-languagedetection only',
+  model: 'rules + classifier only',
   hljs: 'rules + highlight.js only',
-  blend: 'blend (rules + both models)',
+  blend: 'blend (rules + classifier + highlight.js)',
 };
 
 function isValid(c: LanguageClassification): boolean {
@@ -39,22 +39,37 @@ function median(values: number[]): number {
 const detector = new LanguageDetector();
 
 describe('LanguageDetector', () => {
-  // Must run first: nothing in this file has touched the model yet (jest isolates modules per file).
-  it('loads the guesslang model once, however many concurrent first calls there are', async () => {
-    const factory = jest.spyOn(guesslangModel as unknown as { createWorker(): unknown }, 'createWorker');
-    expect(guesslangModel.loadCount).toBe(0);
-    expect(guesslangModel.isLoaded).toBe(false);
+  it('reads the shipped classifier: its languages are the ones the detector answers with, its file is intact', () => {
+    const model = languageModel()!;
+    expect(model).not.toBeNull();
+    expect(model).toBe(languageModel()); // read once, shared
+    expect([...model.classes].sort()).toEqual([...SUPPORTED_CODES].sort());
+    expect(model.bytes).toBe((1 << model.header.bits) * model.classes.length);
+    const scores = model.predict('fn main() {\n    let v: Vec<u32> = (1..10).collect();\n    println!("{:?}", v);\n}\n');
+    expect([...scores.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
+    expect([...scores.entries()].sort((a, b) => b[1] - a[1])[0][0]).toBe('rs');
+    // a damaged file is refused with a reason, not read as garbage
+    const file = fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'modules', 'intelligence', 'language', 'language-model.bin'));
+    expect(() => LanguageModel.fromBuffer(file.subarray(0, file.length - 1))).toThrow(/truncated/);
+    expect(() => LanguageModel.fromBuffer(Buffer.from('nope'))).toThrow(/magic/);
+  });
 
-    const code = fixtures.filter((f) => f.language !== 'txt' && f.text.length > 40).slice(0, 24);
-    const first = await Promise.all(code.map((f) => detector.detect(f.text)));
-    const again = await Promise.all(code.map((f) => new LanguageDetector().detect(f.text)));
-
-    expect(first.every(isValid)).toBe(true);
-    expect(again).toEqual(first);
-    expect(guesslangModel.loadCount).toBe(1);
-    expect(factory).toHaveBeenCalledTimes(1);
-    expect(guesslangModel.isLoaded).toBe(true);
-    factory.mockRestore();
+  it('classifies held-out windows of real code (a sample of eval/data/language-heldout.jsonl.gz)', async () => {
+    const sample: Array<{ lang: ClassificationSpecificEnum; stratum: string; text: string }> = JSON.parse(
+      fs.readFileSync(path.join(__dirname, 'fixtures', 'heldout-sample.json'), 'utf8'),
+    );
+    expect(new Set(sample.map((s) => s.lang)).size).toBeGreaterThanOrEqual(25);
+    const hits = { short: [0, 0], other: [0, 0] };
+    for (const s of sample) {
+      const bucket = s.stratum === 'short' ? hits.short : hits.other;
+      bucket[1] += 1;
+      if ((await detector.detect(s.text)).specific === s.lang) bucket[0] += 1;
+    }
+    console.log(`held-out sample: short ${hits.short[0]}/${hits.short[1]}, longer ${hits.other[0]}/${hits.other[1]}`);
+    // The full held-out figures (eval/language.js, docs/MODELS.md) are higher than these floors;
+    // a sample of 296 windows moves by a few points with each retraining.
+    expect(hits.short[0] / hits.short[1]).toBeGreaterThanOrEqual(0.78);
+    expect(hits.other[0] / hits.other[1]).toBeGreaterThanOrEqual(0.88);
   });
 
   it('has a labelled set of >= 80 snippets over >= 20 languages with >= 4 each, all valid enum codes', () => {
@@ -71,7 +86,7 @@ describe('LanguageDetector', () => {
   });
 
   it('classifies the labelled set with >= 90% accuracy (and reports each component alone)', async () => {
-    const predictions: Record<DetectionMode, ClassificationSpecificEnum[]> = { guesslang: [], hljs: [], blend: [] };
+    const predictions: Record<DetectionMode, ClassificationSpecificEnum[]> = { model: [], hljs: [], blend: [] };
     for (const mode of MODES) {
       for (const f of fixtures) predictions[mode].push((await detector.analyze(f.text, { mode })).classification.specific);
     }
@@ -89,7 +104,7 @@ describe('LanguageDetector', () => {
       }
       return (
         `${language.padEnd(11)} n=${String(idx.length).padEnd(3)}` +
-        ` vscode ${hits('guesslang')}/${idx.length}  hljs ${hits('hljs')}/${idx.length}  blend ${hits('blend')}/${idx.length}` +
+        ` classifier ${hits('model')}/${idx.length}  hljs ${hits('hljs')}/${idx.length}  blend ${hits('blend')}/${idx.length}` +
         (confusions.size ? `   blend confused with: ${[...confusions].map(([p, n]) => `${p}x${n}`).join(', ')}` : '')
       );
     });
@@ -184,43 +199,30 @@ describe('LanguageDetector', () => {
     }
   });
 
-  it('does not leak TF.js tensors across calls (runModel never disposes its own)', async () => {
-    const before = (await guesslangModel.stats()).numTensors;
-    expect(before).toBeGreaterThan(0);
-    for (const f of fixtures.slice(0, 20)) await detector.detect(f.text);
-    expect((await guesslangModel.stats()).numTensors).toBe(before);
-  });
-
-  // The bound guards against work redone per call (loading the model takes 0.4-1.2 s) and
-  // regular-expression blow-ups, not against the machine's pace: the same code measured a 10 KB
-  // median of 24-35 ms one day and 41-54 ms another on this machine kind (docs/PERFORMANCE.md).
-  it('classifies a 10 KB input in under 100 ms once warm', async () => {
+  // The issue's budget is 5 ms p95 for one snippet; the bound is generous for a loaded CI machine
+  // (a median of about 0.3 ms was measured here for the fixtures, eval/language.js reports p95).
+  it('classifies snippets in a few milliseconds (p95 of the labelled set) and a 10 KB input fast', async () => {
+    for (const f of fixtures.slice(0, 20)) await detector.detect(f.text); // warm-up (JIT, regex compilation)
+    const runs: number[] = [];
+    for (const f of fixtures) {
+      const t = performance.now();
+      await detector.detect(f.text);
+      runs.push(performance.now() - t);
+    }
+    runs.sort((a, b) => a - b);
+    const p95 = runs[Math.floor(runs.length * 0.95)];
+    let big = '';
     const python = fixtures
       .filter((f) => f.language === 'py')
       .map((f) => f.text)
       .join('\n\n');
-    let big = '';
     while (big.length < 10_240) big += python + '\n\n';
     big = big.slice(0, 10_240);
-    const twoKb = big.slice(0, 2_048);
-
-    for (let i = 0; i < 3; i++) await detector.detect(big); // warm-up (JIT, regex compilation)
-    const time = async (text: string) => {
-      const runs: number[] = [];
-      for (let i = 0; i < 9; i++) {
-        const t = performance.now();
-        await detector.detect(text);
-        runs.push(performance.now() - t);
-      }
-      return runs;
-    };
-    const runs10k = await time(big);
-    const runs2k = await time(twoKb);
-    console.log(
-      `detect() latency after warm-up: 2 KB median ${median(runs2k).toFixed(1)} ms (min ${Math.min(...runs2k).toFixed(1)}), ` +
-        `10 KB median ${median(runs10k).toFixed(1)} ms (min ${Math.min(...runs10k).toFixed(1)})`,
-    );
+    const t = performance.now();
     expect(await detector.detect(big)).toEqual({ generic: 'CODE', specific: 'py' });
-    expect(median(runs10k)).toBeLessThan(100);
+    const bigMs = performance.now() - t;
+    console.log(`detect() after warm-up: median ${median(runs).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms; 10 KB ${bigMs.toFixed(2)} ms`);
+    expect(p95).toBeLessThan(10);
+    expect(bigMs).toBeLessThan(50);
   });
 });

@@ -6,31 +6,18 @@ import { AssetUnitOfWork } from './asset-unit-of-work';
 import { AssetReader } from './asset.reader';
 import { AssetWriter } from './asset.writer';
 
-/** Model detections allowed to run at once on the request path; more wait in the background. */
-const MAX_INLINE = 2;
-/** Provisional label while the models have not spoken yet. */
-const PROVISIONAL: LanguageClassification = { generic: 'CODE', specific: 'UNKNOWN' };
-
-export interface FormatClassification {
-  classification: LanguageClassification;
-  /** True when `classification` is provisional and `refineLater` must be called after commit. */
-  pending: boolean;
-}
-
 /**
- * Language detection for stored formats without making creates wait on the model when it is
- * busy. Cheap answers (rules, prose) are final at once; otherwise the model runs inline while
- * fewer than MAX_INLINE detections are in flight (an interactive user gets the real label in
- * the response), and beyond that the format is stored with a provisional label and
- * `classification_pending`, then refined after commit by one background loop (an
- * AssetChangedEvent announces each change). The flag is persisted, so pending formats left by a
- * stop are refined at the next start.
+ * Language detection for stored formats. Detection is synchronous and cheap (the classifier is
+ * a sparse dot product, well under 5 ms), so creates and edits label their formats inline.
+ *
+ * Builds before the classifier ran a slower model in the background and stored some formats with a
+ * provisional label and `classification_pending`; those are refined here after the start, one
+ * at a time (an AssetChangedEvent announces each change), so a database they left is completed.
  */
 @Injectable()
 export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger('FormatClassifier');
   private readonly queue: string[] = [];
-  private inflight = 0;
   private draining: Promise<void> | null = null;
   private stopping = false;
 
@@ -43,15 +30,12 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
     private readonly uow: AssetUnitOfWork,
   ) {}
 
-  async classify(text: string): Promise<FormatClassification> {
-    const quick = this.detector.quick(text);
-    if (quick) return { classification: quick, pending: false };
-    if (this.inflight >= MAX_INLINE) return { classification: PROVISIONAL, pending: true };
-    return { classification: await this.detect(text), pending: false };
+  classify(text: string): LanguageClassification {
+    return this.detector.detectSync(text);
   }
 
-  /** Queues formats stored with a provisional label (call after their transaction committed). */
-  refineLater(formatIds: string[]): void {
+  /** Queues formats stored with a provisional label. */
+  private refineLater(formatIds: string[]): void {
     this.queue.push(...formatIds);
     this.draining ??= this.drain().finally(() => (this.draining = null));
   }
@@ -65,15 +49,6 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
   async beforeApplicationShutdown(): Promise<void> {
     this.stopping = true;
     await this.draining;
-  }
-
-  private async detect(text: string): Promise<LanguageClassification> {
-    this.inflight += 1;
-    try {
-      return await this.detector.detect(text);
-    } finally {
-      this.inflight -= 1;
-    }
   }
 
   private async drain(): Promise<void> {
@@ -90,7 +65,7 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
   private async refine(id: string): Promise<void> {
     const format = await this.db.read((em) => this.reader.pendingFormat(em, id));
     if (!format) return; // deleted, edited or already refined meanwhile
-    const label = await this.detect(format.raw);
+    const label = this.classify(format.raw);
     await this.uow.run(async ({ em, changed }) => {
       // Only if nothing changed the text or the label since: an explicit edit wins.
       if (!(await this.writer.labelPending(em, id, format.updatedAt, label))) return;

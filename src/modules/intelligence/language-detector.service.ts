@@ -1,8 +1,8 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { ClassificationGenericEnum, ClassificationSpecificEnum } from '../../common/wire/enums';
-import { BlendWeights, DEFAULT_WEIGHTS, blendScores, guesslangScores, hljsScores, ranked } from './language/blend';
-import { GuesslangModel, guesslangModel } from './language/guesslang-model';
+import { BlendWeights, DEFAULT_WEIGHTS, blendScores, hljsScores, ranked } from './language/blend';
 import { Scores, hljsRelevance } from './language/hljs-scorer';
+import { languageModel } from './language/language-model';
 import { LanguageCode, TEXT_CODES } from './language/languages';
 import { markdownScore, matchRules, proseFeatures, refineDialect } from './language/rules';
 
@@ -11,8 +11,8 @@ export interface LanguageClassification {
   specific: ClassificationSpecificEnum;
 }
 
-/** Which evidence to use: both models (production), or one of them alone (to measure it). */
-export type DetectionMode = 'blend' | 'guesslang' | 'hljs';
+/** Which evidence to use: the classifier and highlight.js (production), or one of them alone (to measure it). */
+export type DetectionMode = 'blend' | 'model' | 'hljs';
 
 export interface DetectionReport {
   classification: LanguageClassification;
@@ -28,15 +28,12 @@ export interface DetectOptions {
   weights?: BlendWeights;
 }
 
-/** Rules and the prose test read this much; the models see the text capped further below. */
+/** Rules and the prose test read this much; the classifier and highlight.js see the text capped further below. */
 const MAX_INPUT_CHARS = 10_000;
-/**
- * guesslang costs ~10-15 ms per call at best and grows with the text up to its 10 000-byte window
- * (~90 ms); the first 2 000 characters are plenty to tell languages apart.
- */
-const GUESSLANG_INPUT_CHARS = 2_000;
-/** highlight.js reads the same window (its cost grows with length too). */
-const HLJS_MAX_CHARS = 2_000;
+/** The classifier reads this much (features.ts caps it there too). */
+const MODEL_INPUT_CHARS = 2_000;
+/** highlight.js reads a smaller window (its cost grows with length; the classifier has the rest). */
+const HLJS_MAX_CHARS = 1_000;
 
 /** Markdown with less structure than this is prose (TEXT / txt) even if a model says md. */
 const MARKDOWN_MIN_SCORE = 1;
@@ -55,60 +52,47 @@ function head(text: string, max: number): string {
 }
 
 /**
- * Offline detection of the language of a snippet:
+ * Offline detection of the language of a snippet, synchronous and cheap (well under 5 ms):
  *  1. unambiguous rules (shebang, `<?php`, HTML doctype, `<?xml`, parseable JSON, `@echo off`, ...);
  *  2. plain English prose -> TEXT / txt;
- *  3. guesslang (@vscode/vscode-languagedetection) and highlight.js relevance, normalised and
- *     blended (weights in language/blend.ts);
- *  4. near-superset pairs (C/C++, JS/TS, CSS/SCSS, HTML/XML, INI/TOML) settled by syntax markers.
+ *  3. Trove's language classifier (language/language-model.ts: a linear model over token, line
+ *     and character n-grams trained on Debian and npm packages, shipped as a data file),
+ *     its few best languages re-ranked with highlight.js relevance (weights in language/blend.ts);
+ *  4. near-superset pairs (C/C++, JS/TS, CSS/SCSS, HTML/XML, INI/TOML) settled by syntax markers
+ *     only one of them allows.
  */
 @Injectable()
-export class LanguageDetector implements OnApplicationShutdown {
-  private static readonly logger = new Logger('LanguageDetector');
-  private static modelFailureLogged = false;
-
-  /** The shared, lazily loaded guesslang model (exposed for tests and health checks). */
-  static get model(): GuesslangModel {
-    return guesslangModel;
+export class LanguageDetector {
+  detect(text: string): Promise<LanguageClassification> {
+    return Promise.resolve(this.detectSync(text));
   }
 
-  /**
-   * Ends the model's worker thread with the app, last: detections still running during the
-   * shutdown hooks (FormatClassifier finishes the refinement in flight) keep the model. Disposing
-   * it earlier failed them over to highlight.js alone, saved that label, and the next refinement
-   * loaded the model again after the app had closed.
-   */
-  async onApplicationShutdown(): Promise<void> {
-    await guesslangModel.dispose();
+  detectSync(text: string): LanguageClassification {
+    return this.analyzeSync(text).classification;
   }
 
-  /** Frees the guesslang model and its worker thread (POST /models/unload); the next detection loads it again. */
-  unload(): Promise<void> {
-    return guesslangModel.dispose();
+  analyze(raw: string, options: DetectOptions = {}): Promise<DetectionReport> {
+    return Promise.resolve(this.analyzeSync(raw, options));
   }
 
-  async detect(text: string): Promise<LanguageClassification> {
-    return (await this.analyze(text)).classification;
-  }
-
-  async analyze(raw: string, options: DetectOptions = {}): Promise<DetectionReport> {
+  analyzeSync(raw: string, options: DetectOptions = {}): DetectionReport {
     const mode = options.mode ?? 'blend';
     const weights = options.weights ?? DEFAULT_WEIGHTS;
     const { text, md, report } = this.cheap(raw);
     if (report) return report;
 
-    const g: Scores = mode === 'hljs' ? new Map() : await this.guesslang(text);
+    const m: Scores = (mode === 'hljs' ? null : languageModel()?.predict(head(text, MODEL_INPUT_CHARS))) ?? new Map();
     let h: Scores = new Map();
-    if (mode !== 'guesslang') {
+    if (mode !== 'model') {
       const shortlist =
-        mode === 'blend' && weights.shortlist > 0 && g.size
-          ? ranked(g)
+        mode === 'blend' && weights.shortlist > 0 && m.size
+          ? ranked(m)
               .slice(0, weights.shortlist)
               .map(([c]) => c)
           : undefined;
       h = hljsScores(hljsRelevance(head(text, HLJS_MAX_CHARS), shortlist), weights.hljsPower);
     }
-    const scores = blendScores(g, h, weights);
+    const scores = blendScores(m, h, weights);
     const top = ranked(scores).slice(0, 5);
     if (!top.length) {
       return { classification: mode === 'blend' ? TEXT : classificationOf('UNKNOWN'), source: 'no-evidence' };
@@ -136,18 +120,5 @@ export class LanguageDetector implements OnApplicationShutdown {
     const md = markdownScore(text);
     if (md < 2 && proseFeatures(text).isProse) return { text, md, report: { classification: TEXT, source: 'prose' } };
     return { text, md };
-  }
-
-  private async guesslang(text: string): Promise<Scores> {
-    try {
-      return guesslangScores(await guesslangModel.predict(head(text, GUESSLANG_INPUT_CHARS)));
-    } catch (err) {
-      // The model failed (to load): highlight.js and the rules still answer.
-      if (!LanguageDetector.modelFailureLogged) {
-        LanguageDetector.modelFailureLogged = true;
-        LanguageDetector.logger.warn(`guesslang model unavailable, using highlight.js only: ${err instanceof Error ? err.message : String(err)}`);
-      }
-      return new Map();
-    }
   }
 }

@@ -54,16 +54,15 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     const text = seedText(seed);
     const seeded = seed!.asset!;
     const given = seeded.format.classification;
-    const detected = given?.generic && given?.specific ? null : await this.classifier.classify(text);
+    const detected = given?.generic && given?.specific ? null : this.classifier.classify(text);
     const classification = {
-      generic: given?.generic ?? detected!.classification.generic,
-      specific: given?.specific ?? detected!.classification.specific,
+      generic: given?.generic ?? detected!.generic,
+      specific: given?.specific ?? detected!.specific,
     };
-    const pending = detected?.pending === true;
     const formatId = randomUUID();
     const metadata = seeded.metadata;
-    // What the client did not give, made offline now (with the language's refinement when it is pending).
-    const generated = pending ? { tags: [] } : this.enrichment.suggest(text, classification, AssetEnrichment.lacking(metadata));
+    // What the client did not give, made offline now.
+    const generated = this.enrichment.suggest(text, classification, AssetEnrichment.lacking(metadata));
     const automatic = AssetEnrichment.asInputs(generated);
     const tags = metadata?.tags?.length ? metadata.tags : automatic.tags;
     const annotations = [...(metadata?.annotations ?? []), ...automatic.annotations];
@@ -103,7 +102,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
               role: 'BOTH',
               generic: classification.generic,
               specific: classification.specific,
-              classificationPending: pending,
+              classificationPending: false,
               applicationId,
               creator: this.user.id,
               raw: text,
@@ -125,7 +124,6 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     );
     if (replayed) return created;
     this.applications.remember(seeded.application, applicationId);
-    if (pending) this.classifier.refineLater([formatId]);
     return created;
   }
 }

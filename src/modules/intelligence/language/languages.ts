@@ -1,68 +1,62 @@
 import { ClassificationSpecificEnum } from '../../../common/wire/enums';
 
 /**
- * The languages the detector can answer with, and how each one is named by the two models.
+ * The languages the detector can answer with, and the highlight.js grammar of each.
  *
  * - `code` is the wire value (a `ClassificationSpecificEnum`), mostly the usual file extension.
  * - `hljs` is the highlight.js grammar whose relevance counts for this language.
  *   One grammar may feed several codes (`xml` feeds `html` and `xml`, `ini` feeds `ini` and
  *   `toml`); the dialect refinements in rules.ts then pick between them.
- * - `guesslang` are the ids of @vscode/vscode-languagedetection (the guesslang model).
- *   Careful: guesslang's Perl is `pm` (its `pl` would be Prolog); it has no SCSS class.
  */
 interface LanguageSpec {
   code: ClassificationSpecificEnum;
   hljs?: string;
-  guesslang?: readonly string[];
 }
 
 const LANGUAGES: readonly LanguageSpec[] = [
-  { code: 'py', hljs: 'python', guesslang: ['py'] },
-  { code: 'ts', hljs: 'typescript', guesslang: ['ts'] },
-  { code: 'js', hljs: 'javascript', guesslang: ['js'] },
-  { code: 'java', hljs: 'java', guesslang: ['java'] },
-  { code: 'go', hljs: 'go', guesslang: ['go'] },
-  { code: 'rs', hljs: 'rust', guesslang: ['rs'] },
-  { code: 'c', hljs: 'c', guesslang: ['c'] },
-  { code: 'cpp', hljs: 'cpp', guesslang: ['cpp'] },
-  { code: 'cs', hljs: 'csharp', guesslang: ['cs'] },
-  { code: 'swift', hljs: 'swift', guesslang: ['swift'] },
-  { code: 'kt', hljs: 'kotlin', guesslang: ['kt'] },
-  { code: 'rb', hljs: 'ruby', guesslang: ['rb'] },
-  { code: 'php', hljs: 'php', guesslang: ['php'] },
-  { code: 'sql', hljs: 'sql', guesslang: ['sql'] },
-  { code: 'sh', hljs: 'bash', guesslang: ['sh'] },
-  { code: 'bat', hljs: 'dos', guesslang: ['bat'] },
-  { code: 'ps1', hljs: 'powershell', guesslang: ['ps1'] },
-  { code: 'html', hljs: 'xml', guesslang: ['html'] },
-  { code: 'xml', hljs: 'xml', guesslang: ['xml'] },
-  { code: 'css', hljs: 'css', guesslang: ['css'] },
+  { code: 'py', hljs: 'python' },
+  { code: 'ts', hljs: 'typescript' },
+  { code: 'js', hljs: 'javascript' },
+  { code: 'java', hljs: 'java' },
+  { code: 'go', hljs: 'go' },
+  { code: 'rs', hljs: 'rust' },
+  { code: 'c', hljs: 'c' },
+  { code: 'cpp', hljs: 'cpp' },
+  { code: 'cs', hljs: 'csharp' },
+  { code: 'swift', hljs: 'swift' },
+  { code: 'kt', hljs: 'kotlin' },
+  { code: 'rb', hljs: 'ruby' },
+  { code: 'php', hljs: 'php' },
+  { code: 'sql', hljs: 'sql' },
+  { code: 'sh', hljs: 'bash' },
+  { code: 'bat', hljs: 'dos' },
+  { code: 'ps1', hljs: 'powershell' },
+  { code: 'html', hljs: 'xml' },
+  { code: 'xml', hljs: 'xml' },
+  { code: 'css', hljs: 'css' },
   { code: 'scss', hljs: 'scss' },
-  { code: 'json', hljs: 'json', guesslang: ['json'] },
-  { code: 'yaml', hljs: 'yaml', guesslang: ['yaml'] },
-  { code: 'toml', hljs: 'ini', guesslang: ['toml'] },
-  { code: 'ini', hljs: 'ini', guesslang: ['ini'] },
-  { code: 'md', hljs: 'markdown', guesslang: ['md'] },
-  { code: 'tex', hljs: 'latex', guesslang: ['tex'] },
-  { code: 'r', hljs: 'r', guesslang: ['r'] },
-  { code: 'dart', hljs: 'dart', guesslang: ['dart'] },
-  { code: 'lua', hljs: 'lua', guesslang: ['lua'] },
-  { code: 'pl', hljs: 'perl', guesslang: ['pm'] },
-  { code: 'hs', hljs: 'haskell', guesslang: ['hs'] },
-  { code: 'scala', hljs: 'scala', guesslang: ['scala'] },
-  { code: 'erl', hljs: 'erlang', guesslang: ['erl'] },
-  { code: 'ex', hljs: 'elixir', guesslang: ['ex'] },
-  { code: 'clj', hljs: 'clojure', guesslang: ['clj'] },
-  { code: 'dockerfile', hljs: 'dockerfile', guesslang: ['dockerfile'] },
+  { code: 'json', hljs: 'json' },
+  { code: 'yaml', hljs: 'yaml' },
+  { code: 'toml', hljs: 'ini' },
+  { code: 'ini', hljs: 'ini' },
+  { code: 'md', hljs: 'markdown' },
+  { code: 'tex', hljs: 'latex' },
+  { code: 'r', hljs: 'r' },
+  { code: 'dart', hljs: 'dart' },
+  { code: 'lua', hljs: 'lua' },
+  { code: 'pl', hljs: 'perl' },
+  { code: 'hs', hljs: 'haskell' },
+  { code: 'scala', hljs: 'scala' },
+  { code: 'erl', hljs: 'erlang' },
+  { code: 'ex', hljs: 'elixir' },
+  { code: 'clj', hljs: 'clojure' },
+  { code: 'dockerfile', hljs: 'dockerfile' },
 ];
 
 /** Codes the models can vote for (plain prose, 'txt', is decided by rules, not by the models). */
 export type LanguageCode = ClassificationSpecificEnum;
 
 export const SUPPORTED_CODES: readonly LanguageCode[] = LANGUAGES.map((l) => l.code);
-
-/** guesslang id -> our code. */
-export const GUESSLANG_TO_CODE: ReadonlyMap<string, LanguageCode> = new Map(LANGUAGES.flatMap((l) => (l.guesslang ?? []).map((g) => [g, l.code] as const)));
 
 /** highlight.js grammar -> the codes it votes for. */
 export const HLJS_TO_CODES: ReadonlyMap<string, readonly LanguageCode[]> = (() => {

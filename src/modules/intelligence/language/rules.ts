@@ -272,17 +272,21 @@ function count(markers: readonly RegExp[], text: string): number {
   return markers.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
 }
 
-/** Choose between a language and its near-superset from syntax only the larger one allows. */
+/**
+ * Choose between a language and its near-superset: syntax only the larger one allows moves the
+ * answer to it; without such syntax the classifier's choice stands (it reads the style of the
+ * rest: a TypeScript file's untyped lines still look like TypeScript). CSS and SCSS are the
+ * exception: nothing in plain CSS is SCSS style, so a stylesheet without SCSS syntax is CSS.
+ */
 export function refineDialect(code: LanguageCode, text: string): LanguageCode {
   switch (code) {
     case 'js':
-    case 'ts':
       return count(TS_MARKERS, text) > 0 ? 'ts' : 'js';
     case 'c':
-    case 'cpp':
       return count(CPP_MARKERS, text) > 0 ? 'cpp' : 'c';
     case 'css':
     case 'scss':
+      // Every stylesheet is valid SCSS: only SCSS's own syntax says SCSS.
       return count(SCSS_MARKERS, text) > 0 || hasNestedRules(text) ? 'scss' : 'css';
     case 'toml':
     case 'ini':

@@ -1,13 +1,12 @@
 import { Logger } from '@nestjs/common';
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
-import { LanguageDetector } from '../../intelligence/language-detector.service';
 import { ModelRegistry } from '../model-registry';
 
 /**
  * POST /models/unload: frees the memory of every loaded model that can be unloaded (Ollama
- * models via keep_alive 0, node-llama-cpp models disposed, and Trove's own language-detection
- * model and its worker thread, which loads again on the next detection). Remote servers hold
- * nothing here. A provider that cannot be reached is skipped.
+ * models via keep_alive 0, node-llama-cpp models disposed). Remote servers hold nothing here,
+ * nor does Trove's language classifier (a few MB of weights, not a loaded model). A provider that
+ * cannot be reached is skipped.
  */
 export class UnloadModelsCommand extends Command<void> {}
 
@@ -15,13 +14,9 @@ export class UnloadModelsCommand extends Command<void> {}
 export class UnloadModelsHandler implements ICommandHandler<UnloadModelsCommand> {
   private readonly logger = new Logger('Models');
 
-  constructor(
-    private readonly registry: ModelRegistry,
-    private readonly detector: LanguageDetector,
-  ) {}
+  constructor(private readonly registry: ModelRegistry) {}
 
   async execute(): Promise<void> {
-    await this.detector.unload();
     await Promise.all(
       this.registry.providers.map(async (provider) => {
         if (provider.kind === 'offline' || provider.kind === 'openai') return;
