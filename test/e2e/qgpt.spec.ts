@@ -168,6 +168,23 @@ describe('question answering with the offline engine', () => {
     for (const a of out.answers.iterable) expect(a.text).toMatch(/\?$/);
   });
 
+  it('hints are grammatical questions about things the answer names (no verb phrases read as nouns)', async () => {
+    const prose =
+      'The scheduler moves smaller items to the front of the queue. Each worker keeps a connection pool, ' +
+      'and failed requests are retried with exponential backoff by the retry policy.';
+    const out = await qgpt.hints({
+      qGPTHintsInput: { query: 'how are jobs ordered', answer: { score: 1, text: prose }, relevant: { iterable: [{ seed: textSeed(prose) }] } },
+    });
+    const texts = out.answers.iterable.map((a) => a.text);
+    expect(texts.length).toBeGreaterThan(0);
+    for (const text of texts) {
+      expect(text).toMatch(
+        /^(?:How does the [a-z][\w ]*[^s] work\?|How do [a-z][\w ]*s work\?|How does [A-Z][\w ]* work\?|What does `\w+` do\?|What is `\w+` used for\?|How do I use `\w+`\?)$/,
+      );
+      expect(text).not.toMatch(/moves smaller/);
+    }
+  });
+
   it('persons/related is empty: Trove records no persons and invents none', async () => {
     const out = await qgpt.personsRelated({ qGPTPersonsRelatedInput: { seed: textSeed('git blame shows who wrote this') } });
     expectWire('QGPTPersonsRelatedOutput', out);

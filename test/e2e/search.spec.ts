@@ -275,7 +275,10 @@ describe('search', () => {
       await Promise.all(Array.from({ length: 8 }, (_, k) => asset.assetUpdate({ asset: { ...snapshot, name: `ibis${k}q` } })));
       const final = (await asset.assetSnapshot({ asset: ibis })).name!;
       for (let k = 0; k < 8; k++) {
-        expect(ids(await search(`ibis${k}q`))).toEqual(`ibis${k}q` === final ? [ibis] : []);
+        // An old name is no longer a word of the index (it is one typo from the final name, so
+        // fuzzy search may still suggest the asset, never as an exact match).
+        const exact = (await search(`ibis${k}q`)).iterable.filter((r) => r.exact).map((r) => r.identifier);
+        expect(exact).toEqual(`ibis${k}q` === final ? [ibis] : []);
       }
       expect(ids(await search('wading'))).toEqual([ibis]);
       // and deleted together, none is found any more (nor left to crowd the other tests' listings)

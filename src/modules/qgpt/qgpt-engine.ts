@@ -121,6 +121,7 @@ export class QgptEngine {
       const byTerms = await this.search.similarIds(em, [{ text: query, weight: 1 }], CANDIDATES);
       const fuzzy = await this.search.rank(em, query, { pseudo: false }, CANDIDATES);
       const ids = fuseRanks([byTerms, fuzzy.ranked.map(([id]) => id)], CANDIDATES);
+      const corrections = [...new Set([...fuzzy.corrections.values()].flat())];
       if (ids.length === 0) return [];
       // Only what the passages need: the name and the text of the first format.
       const rows = await this.assets.firstFormatTexts(em, ids);
@@ -136,6 +137,7 @@ export class QgptEngine {
                 title: row.name ?? undefined,
                 generic: row.generic,
                 specific: row.specific,
+                ...(corrections.length ? { corrections } : {}),
               },
             ]
           : [];
@@ -152,7 +154,9 @@ export class QgptEngine {
    */
   async scorePassages(query: string, docs: Document[], priors: number[]): Promise<ScoredPassage[]> {
     const passages = docs.flatMap((d, i) => passagesOf(d.text, i));
-    const ranked = rankPassages(query, passages, priors);
+    // Words the store spells differently (typos search corrected) are looked for as the store spells them.
+    const corrections = [...new Set(docs.flatMap((d) => d.corrections ?? []))];
+    const ranked = rankPassages(corrections.length ? `${query} ${corrections.join(' ')}` : query, passages, priors);
     const embedder = this.config.embeddingModel ? await this.registry.resolve(this.config.embeddingModel) : null;
     if (!embedder || ranked.length === 0) return ranked;
     const top = ranked.slice(0, RERANK);
@@ -362,7 +366,7 @@ export class QgptEngine {
         def.kind === 'class' || def.kind === 'interface' || def.kind === 'type' ? `What is \`${def.name}\` used for?` : `What does \`${def.name}\` do?`,
       );
     }
-    for (const phrase of await this.extractive.keyPhrases(all, 6)) add(phrase, `How does ${phrase} work?`);
+    for (const phrase of await this.extractive.keyPhrases(all, 6)) add(phrase, howDoesItWork(phrase));
     for (const def of outlineCode(all).definitions.slice(0, 3)) add(`use ${def.name}`, `How do I use \`${def.name}\`?`);
     return out.slice(0, 5).map((text, i) => ({ score: Math.round((1 - i * 0.15) * 100) / 100, text }));
   }
@@ -455,4 +459,17 @@ function fuseRanks(lists: string[][], limit: number): string[] {
     .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
     .slice(0, limit)
     .map(([id]) => id);
+}
+
+/**
+ * "How does the connection pool work?", "How do retries work?", "How does Redis work?": the
+ * question agrees with the phrase's head noun (its last word), and a common noun gets its article.
+ */
+export function howDoesItWork(phrase: string): string {
+  const words = phrase.trim().split(/\s+/);
+  const head = words[words.length - 1];
+  const plural = /[^su]s$/i.test(head) && head.length > 3;
+  const proper = words.every((w) => /^[A-Z0-9]/.test(w));
+  if (plural) return `How do ${phrase} work?`;
+  return `How does ${proper ? '' : 'the '}${phrase} work?`;
 }

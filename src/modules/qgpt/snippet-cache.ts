@@ -15,6 +15,8 @@ export interface Document {
   /** The memory (workstream summary) or conversation it was read from, for question answering over the whole memory (MCP). */
   memoryId?: string;
   conversationId?: string;
+  /** The store's own spelling of query words it did not know (search's typo corrections), when retrieved. */
+  corrections?: string[];
 }
 
 /** A passage relevance returned: a document's text (or part of it) with its score. */

@@ -17,6 +17,14 @@ const CORRECTIONS = 3;
 /** Inputs considered by related / recommended, and key terms taken from each. */
 const MAX_SEEDS = 20;
 const KEY_TERMS = 10;
+/**
+ * Documents an OR query may match in all (the sum of its terms' document frequencies): its
+ * terms are taken rarest first (key terms: best first) while they fit, at least one. SQLite
+ * ranks only the newest 600 matches of a query (SqliteSearchStore's window), so an OR with a
+ * common word ("the", "return") ranked a few hundred recent assets and missed the rest; rare
+ * terms carry the signal, and the passages are re-ranked on every term afterwards.
+ */
+const OR_DF_BUDGET = 600;
 /** Characters of a text checked when naming the field that matched. */
 const EVIDENCE_CHARS = 20_000;
 
@@ -145,7 +153,8 @@ export class SearchEngine {
     const corrections = exact.length ? new Map<string, string[]>() : await this.corrections(em, words);
     const fuzzyQuery: WordQuery = words.map((w) => [...group(w), ...(corrections.get(w.whole) ?? []).map((c) => [c])]);
     const fuzzy = corrections.size ? await this.store.words(em, fuzzyQuery, 'AND', scope, limit) : [];
-    const partial = exact.length === 0 && words.length > 1 ? await this.store.words(em, fuzzyQuery, 'OR', scope, limit) : [];
+    const partial =
+      exact.length === 0 && words.length > 1 ? await this.store.words(em, await this.withinBudget(em, words, fuzzyQuery), 'OR', scope, limit) : [];
 
     const lists: Array<[keyof typeof WEIGHTS, string[]]> = [
       ['exact', exact],
@@ -224,10 +233,16 @@ export class SearchEngine {
     const others = (t: string) => (df.get(t) ?? 0) - (inInputs.get(t) ?? 0);
     for (const [i, { terms }] of perSeed.entries()) {
       const max = Math.max(1, ...terms.map(([, n]) => n));
+      let budget = 0;
       const key = terms
         .filter(([t]) => others(t) > 0)
         .map(([term, n]) => ({ term, score: (0.5 + (0.5 * n) / max) * Math.log(1 + total / others(term)) }))
         .sort((a, b) => b.score - a.score || a.term.localeCompare(b.term))
+        .filter(({ term }, i) => {
+          if (i > 0 && budget + others(term) > OR_DF_BUDGET) return false;
+          budget += others(term);
+          return true;
+        })
         .slice(0, KEY_TERMS);
       if (key.length === 0) continue;
       const ids = await this.store.words(
@@ -245,13 +260,32 @@ export class SearchEngine {
       .map(([id]) => id);
   }
 
+  /** The groups of an OR query that fit OR_DF_BUDGET, rarest word first (at least one). */
+  private async withinBudget(em: EntityManager, words: QueryWord[], query: WordQuery): Promise<WordQuery> {
+    const df = await this.store.documentFrequency(em, [...new Set(words.flatMap((w) => [w.whole, ...w.parts]))]);
+    const frequency = (w: QueryWord) => {
+      const whole = df.get(w.whole) ?? 0;
+      return whole > 0 || w.parts.length === 0 ? whole : Math.min(...w.parts.map((p) => df.get(p) ?? 0));
+    };
+    const order = words.map((w, i) => ({ i, n: frequency(w) })).sort((a, b) => a.n - b.n || a.i - b.i);
+    const kept: number[] = [];
+    let total = 0;
+    for (const { i, n } of order) {
+      if (kept.length > 0 && total + n > OR_DF_BUDGET) continue;
+      kept.push(i);
+      total += n;
+    }
+    return kept.sort((a, b) => a - b).map((i) => query[i]);
+  }
+
   /** Corrections against the index's own vocabulary for the words it has never seen. */
   private async corrections(em: EntityManager, words: QueryWord[]): Promise<Map<string, string[]>> {
     const corrections = new Map<string, string[]>();
     const known = await this.store.documentFrequency(em, [...new Set(words.flatMap((w) => [w.whole, ...w.parts]))]);
     for (const word of words) {
-      const seen = (known.get(word.whole) ?? 0) > 0 || (word.parts.length > 0 && word.parts.every((p) => (known.get(p) ?? 0) > 0));
-      if (seen) continue;
+      // Only the whole word counts: `fall_commands` has known parts and is still a typo of
+      // `all_commands` (this runs only when no asset holds every word, parts included).
+      if ((known.get(word.whole) ?? 0) > 0) continue;
       const found = await this.correct(em, word.whole);
       if (found.length) corrections.set(word.whole, found);
     }

@@ -1,3 +1,4 @@
+import { expandQueryTerms } from './code-synonyms';
 import { allowedEdits, editDistance, identifierParts, isVocabularyTerm, words } from './terms';
 
 /**
@@ -98,6 +99,8 @@ export interface ScoredPassage extends Passage {
 }
 
 const K1 = 1.2;
+/** Share of an associated code term's BM25 weight (code-synonyms.ts) relative to a term of the question. */
+const EXPANSION_WEIGHT = 0.5;
 const B = 0.75;
 
 /**
@@ -114,7 +117,9 @@ export function rankPassages(query: string, passages: Passage[], priors: number[
   const queryTerms = withCorrections(asked, df);
   const n = passages.length;
   const avg = termLists.reduce((s, t) => s + t.length, 0) / n || 1;
-  const idf = new Map(queryTerms.map((t) => [t, Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5))]));
+  const expansions = expandQueryTerms(queryTerms).filter((e) => df.has(e.term));
+  const idfOf = (t: string) => Math.log(1 + (n - (df.get(t) ?? 0) + 0.5) / ((df.get(t) ?? 0) + 0.5));
+  const idf = new Map([...queryTerms, ...expansions.map((e) => e.term)].map((t) => [t, idfOf(t)]));
   const totalIdf = queryTerms.reduce((s, t) => s + idf.get(t)!, 0) || 1;
 
   const raw = termLists.map((terms) => {
@@ -122,11 +127,18 @@ export function rankPassages(query: string, passages: Passage[], priors: number[
     for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
     let bm25 = 0;
     let covered = 0;
+    const termScore = (t: string, f: number) => (idf.get(t)! * f * (K1 + 1)) / (f + K1 * (1 - B + (B * terms.length) / avg));
     for (const t of queryTerms) {
       const f = tf.get(t) ?? 0;
       if (f === 0) continue;
       covered += idf.get(t)!;
-      bm25 += (idf.get(t)! * f * (K1 + 1)) / (f + K1 * (1 - B + (B * terms.length) / avg));
+      bm25 += termScore(t, f);
+    }
+    // Code terms the question's words are associated with (`number` -> `len`, `count`): they add
+    // to BM25 at a fraction of their weight, never to the coverage of what was asked.
+    for (const e of expansions) {
+      const f = tf.get(e.term) ?? 0;
+      if (f > 0) bm25 += EXPANSION_WEIGHT * e.weight * termScore(e.term, f);
     }
     return { bm25, coverage: covered / totalIdf };
   });
