@@ -129,7 +129,7 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       const drafted = raw.json;
       expect(drafted.asset.format.classification).toEqual({ generic: 'CODE', specific: 'py' });
       expect(drafted.asset.format.fragment.string.raw).toBe(python);
-      expect(drafted.asset.metadata.name).toBe('fibonacci_sequence (Python function)');
+      expect(drafted.asset.metadata.name).toBe('fibonacci_sequence: return the first count Fibonacci numbers (Python function)');
       const tags = drafted.asset.metadata.tags.map((t: { text: string }) => t.text);
       expect(tags[0]).toBe('python');
       expect(tags).toContain('sequence');
@@ -142,7 +142,7 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       expect(await snapshot()).toBe(before);
 
       const viaSdk = await assets.assetsDraft({ seed: textSeed(python) });
-      expect(viaSdk.asset?.metadata?.name).toBe('fibonacci_sequence (Python function)');
+      expect(viaSdk.asset?.metadata?.name).toBe('fibonacci_sequence: return the first count Fibonacci numbers (Python function)');
       expect(viaSdk.asset?.format.classification?.specific).toBe('py');
       expect(await snapshot()).toBe(before);
     });
@@ -155,7 +155,7 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       expect(a.json).toEqual(b.json);
       const tags = a.json.asset.metadata.tags.map((t: { text: string }) => t.text);
       expect(tags.slice(1, 3).sort()).toEqual(['profile', 'user']);
-      expect(a.json.asset.metadata.name).toMatch(/^parseUserProfile \(\w+ function\)$/);
+      expect(a.json.asset.metadata.name).toMatch(/^parseUserProfile: parses user profile \(\w+ function\)$/);
     });
 
     it('keeps a given name, given tags and a given classification, merging suggested tags without duplicates', async () => {
@@ -183,7 +183,7 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       const drafted = await http(server.baseUrl, 'POST', '/assets/draft?transferables=false', textSeed(python));
       expect(drafted.status).toBe(200);
       expect(drafted.json.asset.format.fragment).toBeUndefined();
-      expect(drafted.json.asset.metadata.name).toBe('fibonacci_sequence (Python function)');
+      expect(drafted.json.asset.metadata.name).toBe('fibonacci_sequence: return the first count Fibonacci numbers (Python function)');
     });
 
     it('returns an image seed unchanged', async () => {

@@ -66,15 +66,29 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     const res = await http(server.baseUrl, 'POST', '/assets/create?transferables=false', cliCreate(application, FIB));
     expect(res.status).toBe(200);
     expectWire('Asset', res.json);
-    expect(res.json.name).toBe('fib (Python function)');
+    expect(res.json.name).toBe('fib: return the n-th Fibonacci number (Python function)');
     const asset = await get(res.json.id);
-    expect(asset.name).toBe('fib (Python function)'); // what `pieces list` shows
+    expect(asset.name).toBe('fib: return the n-th Fibonacci number (Python function)'); // what `pieces list` shows
     expect(descriptionsOf(asset).map((a) => [a.text, a.mechanism])).toEqual([['Python function `fib`: Return the n-th Fibonacci number.', 'AUTOMATIC']]);
     expect(tagsOf(asset)).toEqual(['python', 'fib', 'fibonacci', 'number']); // the language, then key terms
     // Searchable by its name, and listed by its language tag.
     expect(await search('fib')).toContain(res.json.id);
     const byTag = await http(server.baseUrl, 'POST', '/search/tag_based', { iterable: [{ text: 'python' }] });
     expect(byTag.json.iterable.map((i: { identifier: string }) => i.identifier)).toContain(res.json.id);
+  });
+
+  it('a function without a docstring is named by what its name says it does; its own variables are not tags', async () => {
+    const code =
+      'def parse_http_response(raw, strict=False):\n    header, _, body = raw.partition("\\r\\n\\r\\n")\n' +
+      '    status = int(header.split(" ")[1])\n    result = {"status": status, "body": body}\n    return result\n';
+    const created = await createdWith(code);
+    expect(created.name).toBe('parse_http_response: parses HTTP response (Python function)');
+    expect(descriptionsOf(created).map((a) => a.text)).toEqual(['Python function `parse_http_response`: Parses HTTP response.']);
+    const tags = tagsOf(created);
+    expect(tags.slice(0, 4)).toEqual(['python', 'parse', 'http', 'response']);
+    for (const local of ['raw', 'strict', 'header', 'body', 'result']) expect(tags).not.toContain(local);
+    // A name that does not start with a verb gets no invented purpose.
+    expect((await createdWith('def handler_9(event):\n    return event["items"]\n')).name).toBe('handler_9 (Python function)');
   });
 
   it('draft suggests exactly what create then generates', async () => {
@@ -84,7 +98,7 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     });
     const created = await createdWith(FACTORIAL);
     expect(draft.asset?.metadata?.name).toBe(created.name);
-    expect(draft.asset?.metadata?.name).toBe('factorial (Python function)');
+    expect(draft.asset?.metadata?.name).toBe('factorial: return n! computed iteratively (Python function)');
     expect(draft.asset?.metadata?.annotations?.map((a) => [a.type, a.text])).toEqual(descriptionsOf(created).map((a) => [a.type, a.text]));
     expect(draft.asset?.metadata?.tags?.map((t) => t.text)).toEqual(tagsOf(created));
   });
@@ -96,7 +110,7 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     expect(tagsOf(named)).toContain('python');
 
     const tagged = await createdWith(FIB, { tags: [{ text: 'recursion' }] });
-    expect(tagged.name).toBe('fib (Python function)');
+    expect(tagged.name).toBe('fib: return the n-th Fibonacci number (Python function)');
     expect(tagsOf(tagged)).toEqual(['recursion']);
 
     const described = await createdWith(FIB, { annotations: [{ type: 'DESCRIPTION', text: 'The classic.' }] });
@@ -120,7 +134,7 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     } as unknown as SeededConnectorCreation;
     const id = await new ConnectorApi(server.sdk).react({ application: connected.json.application.id, reaction: { save: true, seed } });
     const asset = await get(id);
-    expect(asset.name).toBe('factorial (Python function)');
+    expect(asset.name).toBe('factorial: return n! computed iteratively (Python function)');
     expect(tagsOf(asset)).toContain('factorial');
     expect(descriptionsOf(asset)).toHaveLength(1);
   });
@@ -133,9 +147,9 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     expect((await stream.next()).iterable[0].asset.id).toBe(id);
     stream.close();
     const asset = await get(id);
-    expect(asset.name).toBe('factorial (Python function)');
+    expect(asset.name).toBe('factorial: return n! computed iteratively (Python function)');
     expect(descriptionsOf(asset).map((a) => a.text)).toEqual(['Python function `factorial`: Return n! computed iteratively.']);
-    expect(tagsOf(asset)).toEqual(['python', 'result', 'factorial', 'computed', 'iteratively']);
+    expect(tagsOf(asset)).toEqual(['python', 'factorial', 'computed', 'iteratively']);
     // Nothing of the old content is left to find it by.
     expect(await search('fibonacci')).not.toContain(id);
     expect(await search('factorial')).toContain(id);
@@ -155,7 +169,7 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     await modify(id, FACTORIAL);
     const after = await get(id);
     expect(after.name).toBe('Sequences');
-    expect(tagsOf(after).sort()).toEqual(['computed', 'factorial', 'interview', 'iteratively', 'python', 'result']);
+    expect(tagsOf(after).sort()).toEqual(['computed', 'factorial', 'interview', 'iteratively', 'python']);
     expect(descriptionsOf(after).map((a) => a.text)).toEqual(['Python function `factorial`: Return n! computed iteratively.']);
 
     // A description the user rewrote stays too.
@@ -176,7 +190,7 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     const res = await new AssetApi(server.sdk).assetReclassify({
       assetReclassification: { ext: 'rb' as never, asset: await new AssetApi(server.sdk).assetSnapshot({ asset: id }) },
     });
-    expect(res.name).toBe('fib (Ruby function)');
+    expect(res.name).toBe('fib: return the n-th Fibonacci number (Ruby function)');
     expect(res.tags?.iterable.map((t) => t.text).sort()).toEqual(['fib', 'fibonacci', 'number', 'ruby']);
     expect(res.annotations?.iterable.map((a) => a.text)).toEqual(['Ruby function `fib`: Return the n-th Fibonacci number.']);
   });

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { outlineCode } from './text/code-outline';
 import { TEXT_LANGUAGE, knownLanguageName } from './text/language-names';
+import { whatItDoes } from './text/what-it-does';
 
 /**
  * Key terms, names and language labels of a snippet, by plain counting (no model):
@@ -33,7 +34,8 @@ const KEYWORDS = new Set(
   undefined console log std cout cin endl fmt sys os args argv argc kwargs len range int32 int64 uint8 usize isize f32
   f64 i32 i64 u8 u32 u64 vec err ok some echo fi esac done elseif endif endfor endwhile html div span body head script
   style px em rem select insert into values update delete create table where from join on group order by limit
-  having not null primary key references index alter drop`.split(/\s+/),
+  having not null primary key references index alter drop sub undef unset isset exists my our wantarray bless shift unshift
+  defined scalar ref elif`.split(/\s+/),
 );
 
 /**
@@ -59,8 +61,22 @@ function splitIdentifier(identifier: string): string[] {
     .filter(Boolean);
 }
 
+/** Names of local variables and parameters in any codebase: they say nothing about what a snippet is about. */
+const VARIABLE_NAMES = new Set(
+  `acc arg args arr buf cb cfg ctx cur curr dst elem err evt idx lhs lst msg num obj opts out param params prev ptr req res resp
+  result results ret rhs src str temp tmp val vals var vars`.split(/\s+/),
+);
+
 function meaningful(term: string): boolean {
-  return term.length >= 3 && term.length <= 40 && /[a-z]/.test(term) && !/^\d/.test(term) && !STOP_WORDS.has(term) && !KEYWORDS.has(term);
+  return (
+    term.length >= 3 &&
+    term.length <= 40 &&
+    /[a-z]/.test(term) &&
+    !/^\d/.test(term) &&
+    !STOP_WORDS.has(term) &&
+    !KEYWORDS.has(term) &&
+    !VARIABLE_NAMES.has(term)
+  );
 }
 
 interface Definition {
@@ -81,6 +97,7 @@ const DEFINITIONS: Array<[RegExp, string]> = [
   [/\bfn\s+([A-Za-z_]\w*)/g, 'function'],
   [/\bfunc\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/g, 'function'],
   [/\bfun\s+([A-Za-z_]\w*)/g, 'function'],
+  [/^[ \t]*sub\s+([A-Za-z_]\w*)/gm, 'function'],
   [/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>/g, 'function'],
   [/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?function\b/g, 'function'],
   [
@@ -110,6 +127,22 @@ function definitions(text: string): string[] {
   return names;
 }
 
+/** Names the snippet binds itself: parameters of its definitions and assigned variables. */
+function localNames(text: string): Set<string> {
+  const names = new Set<string>();
+  for (const m of text.matchAll(/\b(?:def|function|fn|func|fun|sub)\s+[A-Za-z_$][\w$]*\s*\(([^)]*)\)/g)) {
+    for (const p of m[1].matchAll(/[$@]?([A-Za-z_]\w*)/g)) names.add(p[1]);
+  }
+  for (const m of text.matchAll(/(?:^|[\s(,;])(?:my\s+|local\s+|var\s+|let\s+|const\s+|auto\s+)?[$@]?([A-Za-z_]\w*)\s*(?::=|=(?![=>~]))/gm)) names.add(m[1]);
+  // `header, _, body = ...`, `my ($a, $b) = ...`
+  for (const m of text.matchAll(
+    /^[ \t]*(?:my\s*\(|local\s+|var\s+|let\s+|const\s+)?([$@]?[A-Za-z_]\w*(?:\s*,\s*[$@]?[A-Za-z_]\w*)+)\)?\s*(?::=|=(?![=>~]))/gm,
+  )) {
+    for (const name of m[1].split(',')) names.add(name.trim().replace(/^[$@]/, ''));
+  }
+  return names;
+}
+
 /** Key terms, best first. */
 function keyTerms(text: string, limit = 8): string[] {
   const counts = new Map<string, { count: number; first: number }>();
@@ -121,10 +154,14 @@ function keyTerms(text: string, limit = 8): string[] {
     else counts.set(term, { count: weight, first: position++ });
   };
   const body = text.replace(/^#!.*$/m, ''); // an interpreter path says nothing about the snippet
+  const locals = localNames(body);
+  // What the snippet defines counts most, then its comments' words; its own local variables and
+  // parameters (`result`, `opts`, `i`) least: they are how it works, not what it is about.
+  for (const name of definitions(text)) for (const part of splitIdentifier(name)) add(part, 3);
   for (const match of body.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
-    for (const part of splitIdentifier(match[0])) add(part, 1);
+    const weight = locals.has(match[0]) ? 0.25 : 1;
+    for (const part of splitIdentifier(match[0])) add(part, weight);
   }
-  for (const name of definitions(text)) for (const part of splitIdentifier(name)) add(part, 1);
   return [...counts.entries()]
     .sort((a, b) => b[1].count - a[1].count || a[1].first - b[1].first)
     .slice(0, limit)
@@ -153,14 +190,27 @@ function firstMeaningfulLine(text: string): string | undefined {
   return undefined;
 }
 
+/** What a function does: the lead sentence of its own doc comment when short, else what its name says. */
+function purpose(text: string, name: string): string | undefined {
+  const lead = leadSentence(outlineCode(text.slice(0, 20_000)).comments[0]);
+  if (lead && lead.length <= 60 && !lead.endsWith('…')) return /^[A-Z][a-z]/.test(lead) ? lead.charAt(0).toLowerCase() + lead.slice(1) : lead;
+  return whatItDoes(name);
+}
+
 /**
- * A name for an unnamed snippet: what it defines ("add_numbers (Python function)"), else its
- * first meaningful line, else its key terms.
+ * A name for an unnamed snippet: what it defines and, for a function, what it does
+ * ("add_numbers: adds numbers (Python function)", "fib: return the n-th Fibonacci number
+ * (Python function)"), else its first meaningful line, else its key terms.
  */
 function suggestName(text: string, language?: string): string | undefined {
   const label = languageLabel(language);
   const definition = firstDefinition(text);
-  if (definition) return clip(`${definition.name} (${label ? `${label} ` : ''}${definition.kind})`);
+  if (definition) {
+    const kind = `${label ? `${label} ` : ''}${definition.kind}`;
+    const doing = definition.kind === 'function' || definition.kind === 'method' ? purpose(text, definition.name) : undefined;
+    const full = doing && `${definition.name}: ${doing} (${kind})`;
+    return clip(full && full.length <= MAX_NAME ? full : `${definition.name} (${kind})`);
+  }
   const line = firstMeaningfulLine(text);
   if (line) return clip(line);
   const terms = keyTerms(text, 3);
@@ -207,7 +257,9 @@ function describeSnippet(text: string, generic: string, specific: string | undef
     return clipTo(`${kind} of ${words} ${words === 1 ? 'word' : 'words'}${about.length ? ` about ${about.join(', ')}` : ''}.`, MAX_DESCRIPTION);
   }
   const outline = outlineCode(text.slice(0, 100_000));
-  const lead = leadSentence(outline.comments[0]);
+  const first = outline.definitions[0];
+  const doing = first && /function|method/.test(first.kind) ? whatItDoes(first.name) : undefined;
+  const lead = leadSentence(outline.comments[0]) ?? (doing && `${doing.charAt(0).toUpperCase()}${doing.slice(1)}`);
   const language = label && label !== TEXT_LANGUAGE ? `${label} ` : '';
   const defs = outline.definitions;
   let what: string;

@@ -39,6 +39,7 @@ const DEFINITIONS: { kind: string; pattern: RegExp }[] = [
     ),
   },
   { kind: 'function', pattern: /^\s*func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/gm },
+  { kind: 'function', pattern: /^\s*sub\s+([A-Za-z_]\w*)/gm },
   { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}fn\s+([A-Za-z_]\w*)`, 'gm') },
   { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?([A-Za-z_]\w*)`, 'gm') },
   { kind: 'function', pattern: /^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{/gm },

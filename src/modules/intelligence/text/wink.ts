@@ -22,8 +22,12 @@ export interface WinkAnalysis {
   chunks: WinkChunk[];
 }
 
-/** Noun chunks: optional adjectives/nouns before a noun head (up to three words). */
-const NOUN_CHUNK_PATTERNS = ['[NOUN|PROPN]', '[ADJ|NOUN|PROPN] [NOUN|PROPN]', '[ADJ|NOUN|PROPN] [ADJ|NOUN|PROPN] [NOUN|PROPN]'];
+/**
+ * Noun chunks: optional adjectives/nouns before a noun head (up to three words). An adjective
+ * never follows a noun inside a chunk: "moves smaller items" is a verb phrase the tagger read
+ * as NOUN ADJ NOUN, not a thing to ask about.
+ */
+const NOUN_CHUNK_PATTERNS = ['[NOUN|PROPN]', '[ADJ|NOUN|PROPN] [NOUN|PROPN]', '[ADJ|NOUN|PROPN] [NOUN|PROPN] [NOUN|PROPN]', '[ADJ] [ADJ] [NOUN|PROPN]'];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Nlp = any;
