@@ -42,7 +42,7 @@ export class LanguageModel {
       throw new Error(`language model was trained on features v${header.featureVersion}, this build computes v${FEATURE_VERSION}: retrain it`);
     }
     const c = header.classes.length;
-    // Copies into aligned typed arrays (the Buffer's offset need not be a multiple of 4).
+    // The float arrays are copied (a Float32Array view needs 4-byte alignment the Buffer may not have).
     let offset = 8 + headerLength;
     const floats = (n: number) => {
       const out = new Float32Array(n);
@@ -54,8 +54,8 @@ export class LanguageModel {
     const bias = floats(c);
     const size = (1 << header.bits) * c;
     if (buffer.length - offset !== size) throw new Error(`language model is truncated (${buffer.length - offset} of ${size} weight bytes)`);
-    const weights = new Int8Array(size);
-    weights.set(new Int8Array(buffer.buffer, buffer.byteOffset + offset, size));
+    // A view on the file's bytes, not a copy (int8 needs no alignment).
+    const weights = new Int8Array(buffer.buffer, buffer.byteOffset + offset, size);
     return new LanguageModel(header, scale, bias, weights);
   }
 
