@@ -162,6 +162,27 @@ describe('the official Pieces CLI, command by command', () => {
       expect(await listed('/search/neural_code?query=kubernetes%20helm%20chart')).toEqual([]);
     });
 
+    it('finds a material by an identifier typed with one typo, in every mode that corrects (as the real CLI sent them)', async () => {
+      const parse =
+        'def parse_http_response(raw, strict=False):\n    header, _, body = raw.partition("\\r\\n\\r\\n")\n' +
+        '    status = int(header.split(" ")[1])\n    return {"status": status, "body": body}\n';
+      const created = (await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, parse))).json;
+      // `pieces list` shows the name: what it defines and what that does.
+      expect(created.name).toBe('parse_http_response: parses HTTP response (Python function)');
+      expect((await listed('/assets/search?query=parse_http_respnose&transferables=false'))[0]).toBe(created.id);
+      expect((await listed('/search/neural_code?query=parse_http_respnose'))[0]).toBe(created.id);
+      expect((await listed('/search/neural_code?query=debunce'))[0]).toBe(ids.debounce);
+      expect((await listed('/search/neural_code?query=parse%20the%20status%20of%20an%20http%20response'))[0]).toBe(created.id);
+      // The question `pieces ask` sent with the typo (on ws /qgpt/stream, replayed under 'ask'), over relevance: the snippet quoted.
+      const relevance = await http(server.baseUrl, 'POST', '/qgpt/relevance', {
+        query: 'how do I parse the status of an http respnose',
+        options: { question: true },
+      });
+      expect(relevance.status).toBe(200);
+      expect(relevance.json.relevant.iterable[0].asset.id).toBe(created.id);
+      expect(relevance.json.answer.answers.iterable[0].text).toContain('def parse_http_response');
+    });
+
     it('a deleted material is found by none of them', async () => {
       const id = (await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, 'zebrafish habitat notes\n'))).json.id;
       expect(await listed('/search/full_text?query=zebrafish')).toEqual([id]);
