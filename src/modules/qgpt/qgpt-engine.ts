@@ -8,7 +8,7 @@ import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { ChatMessage, collect } from '../intelligence/providers/model-provider';
 import { outlineCode } from '../intelligence/text/code-outline';
-import { ScoredPassage, bestPassages, contentTerms, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
+import { ScoredPassage, bestPassages, contentTerms, contentWords, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
 import { ExtractiveTextEngine } from '../intelligence/text/extractive-text-engine';
 import { CANNOT_GENERATE, commitSubject, offlineRequest } from '../intelligence/text/offline-requests';
 import { ConversationReader } from '../conversations/conversation.reader';
@@ -26,6 +26,8 @@ import { QGPTQuestionAnswerWire, RelevantQGPTSeedWire } from './wire/qgpt.wire';
 const RELEVANT = 5;
 const ANSWERS = 3;
 const CANDIDATES = 20;
+/** Content words of a question that search's fuzzy ranking looks up. */
+const FUZZY_WORDS = 4;
 /** Lexical top passages re-ranked by embeddings. */
 const RERANK = 30;
 /** Context sent to a language model. */
@@ -119,7 +121,12 @@ export class QgptEngine {
       // Two rankings fused: the question's key terms (bm25), and search's fuzzy ranking (words,
       // identifier parts, substrings, typo corrections), so a misspelt identifier finds its snippet.
       const byTerms = await this.search.similarIds(em, [{ text: query, weight: 1 }], CANDIDATES);
-      const fuzzy = await this.search.rank(em, query, { pseudo: false }, CANDIDATES);
+      // Search's ranking on the question's content words only: "how", "do", "the" would cost
+      // every index list a pass (and a trigram scan) and find nothing a key term does not.
+      const lookup = contentWords(query).slice(0, FUZZY_WORDS).join(' ');
+      // Substrings (a trigram scan) only for a single word, an identifier looked up alone; no
+      // any-word fallback (the key-term ranking above is one).
+      const fuzzy = await this.search.rank(em, lookup, { pseudo: false }, CANDIDATES, { substrings: !lookup.includes(' '), partial: false });
       const ids = fuseRanks([byTerms, fuzzy.ranked.map(([id]) => id)], CANDIDATES);
       const corrections = [...new Set([...fuzzy.corrections.values()].flat())];
       if (ids.length === 0) return [];

@@ -141,20 +141,28 @@ export class SearchEngine {
    * vocabulary and, for several words, any of them; fused by reciprocal rank. Question answering
    * takes its candidates from here too, so a typo'd identifier is found the same way by both.
    */
-  async rank(em: EntityManager, query: string, scope: Scope, limit = RESULT_LIMIT): Promise<FuzzyRanking> {
+  async rank(
+    em: EntityManager,
+    query: string,
+    scope: Scope,
+    limit = RESULT_LIMIT,
+    options: { substrings?: boolean; partial?: boolean } = {},
+  ): Promise<FuzzyRanking> {
     const words = queryWords(query);
     const needles = words.length ? words.map((w) => w.whole) : [query.toLowerCase()];
     const exactQuery: WordQuery = words.map(group);
     const exact = await this.store.words(em, exactQuery, 'AND', scope, limit);
     // When whole words already fill the page, substrings could only add weaker suggestions.
-    const substring = exact.length < limit ? await this.store.substrings(em, needles, scope, limit) : [];
+    const substring = exact.length < limit && options.substrings !== false ? await this.store.substrings(em, needles, scope, limit) : [];
 
     // Typo tolerance. An exact match means the index has every word (whole or as its parts).
     const corrections = exact.length ? new Map<string, string[]>() : await this.corrections(em, words);
     const fuzzyQuery: WordQuery = words.map((w) => [...group(w), ...(corrections.get(w.whole) ?? []).map((c) => [c])]);
     const fuzzy = corrections.size ? await this.store.words(em, fuzzyQuery, 'AND', scope, limit) : [];
     const partial =
-      exact.length === 0 && words.length > 1 ? await this.store.words(em, await this.withinBudget(em, words, fuzzyQuery), 'OR', scope, limit) : [];
+      exact.length === 0 && words.length > 1 && options.partial !== false
+        ? await this.store.words(em, await this.withinBudget(em, words, fuzzyQuery), 'OR', scope, limit)
+        : [];
 
     const lists: Array<[keyof typeof WEIGHTS, string[]]> = [
       ['exact', exact],

@@ -18,6 +18,17 @@ const STOP = new Set(
   ).split(' '),
 );
 
+/** The words of a text that are not stop words, as written (identifiers whole), in order, once each. */
+export function contentWords(text: string): string[] {
+  const seen = new Set<string>();
+  return words(text).filter((word) => {
+    const lower = word.toLowerCase();
+    if (lower.length < 2 || STOP.has(lower) || /^\d+$/.test(lower) || seen.has(lower)) return false;
+    seen.add(lower);
+    return true;
+  });
+}
+
 /** Lowercase, stemmed content terms of a text (identifier parts included). */
 export function contentTerms(text: string): string[] {
   const out: string[] = [];
