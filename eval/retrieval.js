@@ -69,17 +69,8 @@ function parseArgs(argv) {
   return args;
 }
 
-/** mulberry32: a small seeded PRNG. */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the benches' seeded PRNG. */
+const rng = require('../bench/lib/corpus').mulberry32;
 
 const LETTERS = 'abcdefghijklmnopqrstuvwxyz';
 

@@ -168,4 +168,4 @@ class Corpus {
   }
 }
 
-module.exports = { Corpus, VERBS, NOUNS, ADJS, PROSE, TAGS };
+module.exports = { Corpus, VERBS, NOUNS, ADJS, PROSE, TAGS, mulberry32 };

@@ -3,17 +3,8 @@
 // trimmed at both ends. Deterministic: the same file, seed and k give the same window.
 'use strict';
 
-/** mulberry32: a small seeded PRNG (deterministic across runs and machines). */
-function rng(seed) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** mulberry32, the benches' seeded PRNG (deterministic across runs and machines). */
+const rng = require('../../bench/lib/corpus').mulberry32;
 
 /** 32-bit FNV-1a of a string (seeds from file paths). */
 function hash(text) {

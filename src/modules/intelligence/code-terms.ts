@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { outlineCode } from './text/code-outline';
 import { TEXT_LANGUAGE, knownLanguageName } from './text/language-names';
-import { whatItDoes } from './text/what-it-does';
+import { identifierWords, whatItDoes } from './text/what-it-does';
 
 /**
  * Key terms, names and language labels of a snippet, by plain counting (no model):
@@ -52,14 +52,7 @@ export function languageLabel(code: string | undefined): string | undefined {
 }
 
 /** `parseHTTPResponse_v2` -> `parse`, `http`, `response`, `v2` (lower-case parts). */
-function splitIdentifier(identifier: string): string[] {
-  return identifier
-    .replace(/([a-z0-9])([A-Z])/g, '$1 $2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1 $2')
-    .split(/[^A-Za-z0-9]+/)
-    .map((part) => part.toLowerCase())
-    .filter(Boolean);
-}
+const splitIdentifier = identifierWords;
 
 /** Names of local variables and parameters in any codebase: they say nothing about what a snippet is about. */
 const VARIABLE_NAMES = new Set(
