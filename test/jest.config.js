@@ -14,6 +14,8 @@ const SERIAL = [
   // Builds dist/ and runs it as `npm start` does, SIGKILLing it at random moments under load;
   // the WAL checkpoint test measures that a background timer runs within a second.
   'test/durability/',
+  // Measures the resident memory of a server process of its own while it streams a 60 MB listing.
+  'test/scale/',
 ];
 
 const root = require('node:path').join(__dirname, '..');

@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In, IsNull } from 'typeorm';
+import { EntityManager, In } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
+import { KeyedRow, Keyset, KeysetSource, keysetSlice, keysetWalk } from '../../common/database/keyset';
 import { Database } from '../../common/database/database.service';
 import { hydrate, jsonColumns } from '../../common/database/entity-rows';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
@@ -240,12 +241,6 @@ export class AssetReader {
     return out;
   }
 
-  /** Ids of the live pseudo assets only, most recent first. */
-  async pseudoIds(em: EntityManager): Promise<string[]> {
-    const rows = await em.find(AssetEntity, { select: { id: true }, where: { deletedAt: IsNull(), pseudo: true }, order: { createdAt: 'DESC', id: 'DESC' } });
-    return rows.map((a) => a.id);
-  }
-
   /**
    * The name and the text and label of the first format of the live ones among `ids`, in no
    * particular order: what question answering quotes (less than whole aggregates).
@@ -315,6 +310,53 @@ export class AssetReader {
       `SELECT id FROM assets WHERE deleted_at IS NULL${options.pseudo ? '' : ' AND pseudo = FALSE'} ORDER BY created_at DESC, id DESC${options.limit ? ` LIMIT ${Math.floor(options.limit)}` : ''}`,
     );
     return rows.map((row) => row.id);
+  }
+
+  /**
+   * Assets per page of a listing walk: a page is what the server holds of a listing at a time
+   * (its records, their JSON text and the garbage of making it), so a few dozen, not hundreds:
+   * ~150 kB of JSON for typical snippets, a few MB for 20 kB ones.
+   */
+  static readonly PAGE = 32;
+
+  /** Live assets (pseudo ones too when asked) as the listings walk them: see keysetWalk. */
+  static listing(pseudo: boolean): KeysetSource {
+    return { table: 'assets', where: pseudo ? 'deleted_at IS NULL' : 'deleted_at IS NULL AND pseudo = FALSE' };
+  }
+
+  /** Every live asset, most recent first, a page (PAGE) at a time, each page read in its own short reads. */
+  async *walk(options: { pseudo: boolean }): AsyncGenerator<AssetAggregate[]> {
+    for await (const rows of keysetWalk(this.db, AssetReader.listing(options.pseudo), AssetReader.PAGE)) {
+      yield await this.db.read((em) => this.liveInOrder(em, rows));
+    }
+  }
+
+  /** Ids of every live asset, most recent first, `pageSize` at a time (see keysetWalk). */
+  async *walkIds(options: { pseudo: boolean; pageSize: number; only?: 'pseudo' }): AsyncGenerator<string[]> {
+    const source = options.only === 'pseudo' ? { table: 'assets', where: 'deleted_at IS NULL AND pseudo = TRUE' } : AssetReader.listing(options.pseudo);
+    for await (const rows of keysetWalk(this.db, source, options.pageSize)) yield rows.map((row) => row.id);
+  }
+
+  /** One page of the listing after `after`: the aggregates and the page's last row when more follow (see keysetSlice). */
+  async page(
+    em: EntityManager,
+    options: { pseudo: boolean; after: Keyset | null; limit: number },
+  ): Promise<{ aggregates: AssetAggregate[]; last: KeyedRow | null }> {
+    const { rows, last } = await keysetSlice(this.db, em, AssetReader.listing(options.pseudo), options.after, options.limit);
+    return { aggregates: await this.liveInOrder(em, rows), last };
+  }
+
+  /** The aggregates of the live ones among `rows`, in their order (one deleted since the rows were read is left out). */
+  private async liveInOrder(em: EntityManager, rows: Array<{ id: string }>): Promise<AssetAggregate[]> {
+    const byId = new Map(
+      (
+        await this.byIds(
+          em,
+          rows.map((r) => r.id),
+        )
+      ).map((a) => [a.asset.id, a]),
+    );
+    return rows.map((row) => byId.get(row.id)).filter((a): a is AssetAggregate => a !== undefined && !a.asset.deletedAt);
   }
 
   /** Aggregates of the given assets, in the given order: one statement per 500 assets. */

@@ -1,7 +1,8 @@
-import { Body, Controller, Get, Headers, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, Headers, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiHeader, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Flag, uuidParam, withContent } from '../../common/wire/flags';
+import { PageRequest, Paging } from '../../common/wire/paging';
 import { TextResponse } from '../../common/wire/text';
 import { CreateAssetCommand } from './commands/create-asset.command';
 import { DeleteAssetCommand } from './commands/delete-asset.command';
@@ -46,21 +47,35 @@ export class AssetsController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'assetsSnapshot', summary: 'Every asset, most recent first' })
-  list(@Flag('transferables') transferables?: boolean, @Flag('suggested') suggested?: boolean, @Flag('pseudo') pseudo?: boolean): Promise<AssetsWire> {
+  @ApiOperation({
+    operationId: 'assetsSnapshot',
+    summary: 'Every asset, most recent first, streamed (or one page of them with the `limit`/`cursor` extension)',
+  })
+  @ApiOkResponse({ type: AssetsWire })
+  list(
+    @Flag('transferables') transferables?: boolean,
+    @Flag('suggested') suggested?: boolean,
+    @Flag('pseudo') pseudo?: boolean,
+    @Paging() page?: PageRequest | null,
+  ): Promise<StreamableFile | AssetsWire> {
     void suggested; // Trove keeps no separate "suggested" content: the snapshot is the same.
-    return this.queries.execute(new ListAssetsQuery(withContent(transferables), pseudo === true));
+    return this.queries.execute(new ListAssetsQuery(withContent(transferables), pseudo === true, page ?? null));
   }
 
   @Get('identifiers')
-  @ApiOperation({ operationId: 'assetsIdentifiersSnapshot', summary: 'Ids of every asset, most recent first' })
-  identifiers(@Flag('pseudo') pseudo?: boolean): Promise<FlattenedAssetsWire> {
-    return this.queries.execute(new ListAssetIdentifiersQuery(pseudo === true));
+  @ApiOperation({
+    operationId: 'assetsIdentifiersSnapshot',
+    summary: 'Ids of every asset, most recent first, streamed (or one page of them with the `limit`/`cursor` extension)',
+  })
+  @ApiOkResponse({ type: FlattenedAssetsWire })
+  identifiers(@Flag('pseudo') pseudo?: boolean, @Paging() page?: PageRequest | null): Promise<StreamableFile | FlattenedAssetsWire> {
+    return this.queries.execute(new ListAssetIdentifiersQuery(pseudo === true, page ?? null));
   }
 
   @Get('pseudo')
-  @ApiOperation({ operationId: 'assetsPseudoSnapshot', summary: 'Ids of the pseudo assets only, most recent first' })
-  pseudo(): Promise<PseudoAssetsWire> {
+  @ApiOperation({ operationId: 'assetsPseudoSnapshot', summary: 'Ids of the pseudo assets only, most recent first, streamed' })
+  @ApiOkResponse({ type: PseudoAssetsWire })
+  pseudo(): Promise<StreamableFile | PseudoAssetsWire> {
     return this.queries.execute(new ListPseudoAssetsQuery());
   }
 

@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
 import { Database } from '../../common/database/database.service';
+import { KeysetSource } from '../../common/database/keyset';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
 
 /** A workstream summary as a memory: what an agent saved (see WorkstreamSummaryEntity). Times are ISO-8601. */
@@ -127,6 +128,9 @@ const COLUMNS = ['id', 'name', 'description', 'text', 'project', 'files', 'links
  */
 @Injectable()
 export class WorkstreamSummaryReader {
+  /** Live summaries, newest first, as the identifiers stream's first frame walks them (see keysetWalk). */
+  static readonly LISTING: KeysetSource = { table: 'workstream_summaries', where: 'deleted_at IS NULL' };
+
   constructor(private readonly db: Database) {}
 
   /** The ids of the assets linked to a summary (`s`), oldest link first, as a JSON array. */
@@ -184,12 +188,6 @@ export class WorkstreamSummaryReader {
       `SELECT ${COLUMNS}, ${this.assetsColumn()} AS assets_json FROM workstream_summaries s WHERE s.deleted_at IS NULL ORDER BY s.created_at DESC, s.id DESC`,
     );
     return rows.map(linkedOf);
-  }
-
-  /** Ids of the live summaries, newest first (the identifiers stream's first frame). */
-  async liveIds(em: EntityManager): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }>(em, `SELECT id FROM workstream_summaries WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC`);
-    return rows.map((r) => r.id);
   }
 
   /** Live memories matching any word of `query`, best first, at most `limit`; none for a query without a word. */

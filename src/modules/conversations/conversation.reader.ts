@@ -1,6 +1,8 @@
 import { Injectable } from '@nestjs/common';
 import { Brackets, EntityManager, In, IsNull } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
+import { Database } from '../../common/database/database.service';
+import { KeyedRow, Keyset, KeysetSource, keysetSlice, keysetWalk } from '../../common/database/keyset';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
 import { AssetReader } from '../assets/asset.reader';
 import { AnchorEntity } from './anchor.entity';
@@ -37,7 +39,40 @@ function groupBy<T>(rows: T[], key: (row: T) => string): Map<string, T[]> {
  */
 @Injectable()
 export class ConversationReader {
-  constructor(private readonly assets: AssetReader) {}
+  constructor(
+    private readonly assets: AssetReader,
+    private readonly db: Database,
+  ) {}
+
+  /** Live conversations as the listings walk them: see keysetWalk. */
+  static readonly LISTING: KeysetSource = { table: 'conversations', where: 'deleted_at IS NULL' };
+
+  /** Every live conversation, most recent first, `pageSize` aggregates at a time, each page in its own short reads. */
+  async *walk(pageSize: number): AsyncGenerator<ConversationAggregate[]> {
+    for await (const rows of keysetWalk(this.db, ConversationReader.LISTING, pageSize)) yield await this.db.read((em) => this.liveInOrder(em, rows));
+  }
+
+  /** Ids of every live conversation, most recent first, `pageSize` at a time. */
+  async *walkIds(pageSize: number): AsyncGenerator<string[]> {
+    for await (const rows of keysetWalk(this.db, ConversationReader.LISTING, pageSize)) yield rows.map((row) => row.id);
+  }
+
+  /** One page of the listing after `after`, and the page's last row when more follow (see keysetSlice). */
+  async page(em: EntityManager, after: Keyset | null, limit: number): Promise<{ aggregates: ConversationAggregate[]; last: KeyedRow | null }> {
+    const { rows, last } = await keysetSlice(this.db, em, ConversationReader.LISTING, after, limit);
+    return { aggregates: await this.liveInOrder(em, rows), last };
+  }
+
+  /** The aggregates of the live ones among `rows`, in their order. */
+  private async liveInOrder(em: EntityManager, rows: Array<{ id: string }>): Promise<ConversationAggregate[]> {
+    if (rows.length === 0) return [];
+    const found = await em.find(ConversationEntity, { where: { id: In(rows.map((r) => r.id)), deletedAt: IsNull() } });
+    const byId = new Map(found.map((c) => [c.id, c]));
+    return this.aggregates(
+      em,
+      rows.map((row) => byId.get(row.id)).filter((c): c is ConversationEntity => c !== undefined),
+    );
+  }
 
   /** The live conversation, or 404 (never existed) / 410 (deleted). */
   async require(em: EntityManager, id: string): Promise<ConversationEntity> {

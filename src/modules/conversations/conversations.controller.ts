@@ -1,7 +1,8 @@
-import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, StreamableFile } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { ApiBody, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Flag, uuidParam } from '../../common/wire/flags';
+import { PageRequest, Paging } from '../../common/wire/paging';
 import { CreateConversationFromAssetCommand } from './commands/create-conversation-from-asset.command';
 import { CreateConversationCommand } from './commands/create-conversation.command';
 import { DeleteConversationCommand } from './commands/delete-conversation.command';
@@ -50,15 +51,23 @@ export class ConversationsController {
   }
 
   @Get()
-  @ApiOperation({ operationId: 'conversationsSnapshot', summary: 'Every conversation, most recent first' })
-  list(@Flag('transferables') transferables?: boolean): Promise<ConversationsWire> {
+  @ApiOperation({
+    operationId: 'conversationsSnapshot',
+    summary: 'Every conversation, most recent first, streamed (or one page of them with the `limit`/`cursor` extension)',
+  })
+  @ApiOkResponse({ type: ConversationsWire })
+  list(@Flag('transferables') transferables?: boolean, @Paging() page?: PageRequest | null): Promise<StreamableFile | ConversationsWire> {
     void transferables;
-    return this.queries.execute(new ListConversationsQuery());
+    return this.queries.execute(new ListConversationsQuery(page ?? null));
   }
 
   @Get('identifiers')
-  @ApiOperation({ operationId: 'conversationsIdentifiersSnapshot', summary: 'Ids of every conversation, most recent first' })
-  identifiers(): Promise<FlattenedConversationsWire> {
-    return this.queries.execute(new ListConversationIdentifiersQuery());
+  @ApiOperation({
+    operationId: 'conversationsIdentifiersSnapshot',
+    summary: 'Ids of every conversation, most recent first, streamed (or one page of them with the `limit`/`cursor` extension)',
+  })
+  @ApiOkResponse({ type: FlattenedConversationsWire })
+  identifiers(@Paging() page?: PageRequest | null): Promise<StreamableFile | FlattenedConversationsWire> {
+    return this.queries.execute(new ListConversationIdentifiersQuery(page ?? null));
   }
 }

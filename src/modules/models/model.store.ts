@@ -1,9 +1,16 @@
 import { Injectable } from '@nestjs/common';
 import { In } from 'typeorm';
 import { Database } from '../../common/database/database.service';
+import { Unprocessable } from '../../common/errors/domain-errors';
 import { nowIso } from '../../common/wire/common.wire';
 import { ModelEntity } from './model.entity';
 import { ModelUnitOfWork } from './model-unit-of-work';
+
+/**
+ * Most custom models a store keeps: `GET /models`, the models stream's first frame and every
+ * model lookup read the whole list, so it stays small by design (a few hundred kilobytes).
+ */
+export const MAX_CUSTOM_MODELS = 1000;
 
 /** Every read and write of the models table; the writes run as units of work (ModelUnitOfWork). */
 @Injectable()
@@ -53,6 +60,9 @@ export class ModelStore {
     return this.uow.run(async ({ em, changed }) => {
       const existing = await em.findOne(ModelEntity, { where: { fingerprint: row.fingerprint } });
       if (existing) return { entity: existing, created: false };
+      if ((await em.count(ModelEntity, { where: { custom: true } })) >= MAX_CUSTOM_MODELS) {
+        throw new Unprocessable(`a store keeps at most ${MAX_CUSTOM_MODELS} custom models: delete some (POST /models/{model}/delete) first`);
+      }
       const now = nowIso();
       const entity = { ...row, createdAt: now, updatedAt: now } as ModelEntity;
       // Two identical creates at once (PostgreSQL, several instances): the unique fingerprint keeps one.

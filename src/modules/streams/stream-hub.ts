@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import { WebSocket } from 'ws';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
+import { Keyset } from '../../common/database/keyset';
 import { RawSocket, checkSocket, frameText, rawSocketOf, writePreframed } from '../../common/streams/ws-internals';
 import { StreamEvent } from '../../common/events/outbox';
 import { AssetReader } from '../assets/asset.reader';
@@ -32,11 +33,20 @@ const SNAPSHOT_REUSE_MS = 1000;
 /** How long a catching-up socket may keep more than the bound waiting before it is closed with 1013. */
 const DRAIN_WAIT_MS = 10_000;
 
+/** The first page of a view's first frame with the outbox head it reflects, read in one consistent snapshot. */
+interface FirstPage {
+  head: number;
+  /** The whole first frame when the page holds every item (`next` null), else the page's items. */
+  body: string;
+  items: string[];
+  next: Keyset | null;
+}
+
 interface SnapshotEntry {
   /** When the read finished (null while in flight) and the head it reflects. */
   at: number | null;
   head: number;
-  result: Promise<{ head: number; body: string }>;
+  result: Promise<FirstPage>;
 }
 
 interface Subscriber {
@@ -227,24 +237,32 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   }
 
   /**
-   * The first frame of a view with the outbox head it reflects, read in one consistent
-   * snapshot. Sockets opening together share one read (a reconnect storm of a thousand
-   * clients costs one query, not a thousand); a result is reused for SNAPSHOT_REUSE_MS while
-   * no event has been handed out since. Any such pair is correct for any socket: it then
-   * reads the outbox from that head on.
+   * The first page of a view's first frame with the outbox head it reflects, read in one
+   * consistent snapshot. When that page is the whole first frame (most stores), sockets opening
+   * together share one read (a reconnect storm of a thousand clients costs one query, not a
+   * thousand), and a result is reused for SNAPSHOT_REUSE_MS while no event has been handed out
+   * since. Any such pair is correct for any socket: it then reads the outbox from that head on.
+   * A larger first frame is walked by each socket at its own pace (see `sendInParts`).
    */
-  private snapshot(view: StreamView): Promise<{ head: number; body: string }> {
+  private snapshot(view: StreamView): Promise<FirstPage> {
     const cached = this.snapshots.get(view);
     if (cached && (cached.at === null || (Date.now() - cached.at < SNAPSHOT_REUSE_MS && cached.head === this.position))) return cached.result;
-    const entry: SnapshotEntry = { at: null, head: -1, result: Promise.resolve({ head: 0, body: '' }) };
+    const entry: SnapshotEntry = { at: null, head: -1, result: Promise.resolve({ head: 0, body: '', items: [], next: null }) };
     entry.result = this.db
-      .readConsistent(async (em) => ({ head: await this.outbox.head(em), body: JSON.stringify(await view.snapshot(em)) }))
+      .readConsistent(async (em) => {
+        const head = await this.outbox.head(em);
+        const { items, next } = await view.page(em, null);
+        return { head, items, next, body: next ? '' : `{"iterable":[${items.join(',')}]}` };
+      })
       .then(
         (result) => {
           entry.at = Date.now();
           entry.head = result.head;
-          // Not kept longer than it may be reused (a first frame with content can be large).
-          setTimeout(() => this.snapshots.get(view) === entry && this.snapshots.delete(view), SNAPSHOT_REUSE_MS).unref();
+          // Not kept longer than it may be reused (a first frame with content can be large), nor
+          // at all when it is only the first page of a larger one.
+          const forget = () => this.snapshots.get(view) === entry && this.snapshots.delete(view);
+          if (result.next) forget();
+          else setTimeout(forget, SNAPSHOT_REUSE_MS).unref();
           return result;
         },
         (error) => {
@@ -258,15 +276,45 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
 
   private async open(sub: Subscriber, since: number | null): Promise<void> {
     if (since === null) {
-      const { head, body } = await this.snapshot(sub.view);
-      sub.cursor = head;
-      if (!this.send(sub, body, head)) return;
+      const first = await this.snapshot(sub.view);
+      sub.cursor = first.head;
+      if (first.next ? !(await this.sendInParts(sub, first)) : !this.send(sub, first.body, first.head)) return;
     } else {
       const head = await this.db.read((em) => this.outbox.head(em));
       if (since > head) return this.resync(sub, `event ${since} is unknown here (latest is ${head})`);
       sub.cursor = since;
     }
     await this.catchUp(sub);
+  }
+
+  /**
+   * A first frame larger than one page, sent as one WebSocket message in fragments (one per
+   * page), each page read once the socket has taken the previous one: the server never holds
+   * more than the send bound and a page, whatever the store's size. The pages after the first
+   * are read after the head (not in its snapshot): a record changed meanwhile may show its new
+   * state in the frame and also arrive as an event after it, which a client applies again
+   * harmlessly; nothing changed after the head is missed. A socket too slow to take a page
+   * within DRAIN_WAIT_MS is closed with 1013 and opens again without `since`.
+   */
+  private async sendInParts(sub: Subscriber, first: FirstPage): Promise<boolean> {
+    let part = `{"iterable":[${first.items.join(',')}`;
+    let next: Keyset | null = first.next;
+    while (next) {
+      if (!(await this.fragment(sub, part, false))) return false;
+      const after: Keyset = next;
+      const page = await this.db.read((em) => sub.view.page(em, after));
+      part = page.items.length ? `,${page.items.join(',')}` : '';
+      next = page.next;
+    }
+    return this.fragment(sub, `${part}]${sub.ids ? `,"event_id":${first.head}` : ''}}`, true);
+  }
+
+  /** One fragment of a first frame, once the socket has at most half the bound waiting. */
+  private async fragment(sub: Subscriber, text: string, fin: boolean): Promise<boolean> {
+    if (!(await this.drained(sub, 'too slow for the first frame; open again'))) return false;
+    sub.socket.send(text, { fin });
+    if (sub.socket.bufferedAmount > this.stats.peakBuffered) this.stats.peakBuffered = sub.socket.bufferedAmount;
+    return true;
   }
 
   /** Sends the socket every event after its cursor from the outbox, then makes it live. */
@@ -452,7 +500,7 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
    * True once the socket has at most the bound waiting; a socket that stays over it for
    * DRAIN_WAIT_MS is closed with 1013 (false).
    */
-  private async drained(sub: Subscriber): Promise<boolean> {
+  private async drained(sub: Subscriber, reason = `too slow; resume with since=${sub.cursor}`): Promise<boolean> {
     const socket = sub.socket;
     const deadline = Date.now() + DRAIN_WAIT_MS;
     // Wait down to half the bound (not just under it): fewer, larger bursts.
@@ -462,7 +510,7 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     if (socket.readyState !== WebSocket.OPEN) return false;
     if (socket.bufferedAmount > this.config.wsSendBuffer) {
       this.stats.slowClosed += 1;
-      socket.close(CLOSE.slow, `too slow; resume with since=${sub.cursor}`);
+      socket.close(CLOSE.slow, reason);
       return false;
     }
     return true;

@@ -1,6 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
+import { Database } from '../../common/database/database.service';
+import { KeyedRow, Keyset, KeysetSource, keyOf, keysetSlice } from '../../common/database/keyset';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
+import { toJson } from '../../common/http/json-writers';
 import { StreamEvent, StreamTopicName } from '../../common/events/outbox';
 import { AssetReader } from '../assets/asset.reader';
 import { assetWire } from '../assets/wire/asset.wire';
@@ -8,15 +11,27 @@ import { WorkstreamSummaryReader } from '../assets/workstream-summary.reader';
 import { ConversationReader } from '../conversations/conversation.reader';
 import { ModelRegistry } from '../models/model-registry';
 
+/** One page of a first frame's ids (or items) and where the next page starts (null: it was the last). */
+export interface Paged<T> {
+  items: T[];
+  next: Keyset | null;
+}
+
+const paged = ({ rows, last }: { rows: KeyedRow[]; last: KeyedRow | null }): Paged<string> => ({ items: rows.map((r) => r.id), next: last && keyOf(last) });
+
+/** Ids of one page of an identifiers first frame (~50 bytes each). */
+const ID_PAGE = 5000;
+
 /**
- * A kind of record the identifier streams announce. `snapshot` lists every current id in the
- * order of the first frame; `key` names the record in a StreamedIdentifier (`{"asset": {"id"}}`).
- * The models snapshot is what `GET /models` lists (providers that are down are left out).
+ * A kind of record the identifier streams announce. `page` lists every current id in the
+ * order of the first frame, a page at a time; `key` names the record in a StreamedIdentifier
+ * (`{"asset": {"id"}}`). The models list is what `GET /models` lists (providers that are down
+ * are left out), small by design (MAX_CUSTOM_MODELS): one page.
  */
 export interface StreamTopic {
   name: StreamTopicName;
   key: 'asset' | 'conversation' | 'model' | 'workstream_summary';
-  snapshot(em: EntityManager): Promise<string[]>;
+  page(em: EntityManager, after: Keyset | null): Promise<Paged<string>>;
   /**
    * Of the given ids (of changes, not deletions), those the streams leave out because the
    * snapshot would not list them either (pseudo assets). Decided when the frame is made, from
@@ -30,20 +45,17 @@ export interface StreamTopic {
 export class StreamTopics {
   private readonly topics = new Map<StreamTopicName, StreamTopic>();
 
-  constructor(assets: AssetReader, conversations: ConversationReader, models: ModelRegistry, summaries: WorkstreamSummaryReader) {
+  constructor(db: Database, assets: AssetReader, models: ModelRegistry) {
+    const walked = (source: KeysetSource) => async (em: EntityManager, after: Keyset | null) => paged(await keysetSlice(db, em, source, after, ID_PAGE));
     this.register({
       name: 'assets',
       key: 'asset',
-      snapshot: (em) => assets.liveIds(em),
+      page: walked(AssetReader.listing(false)),
       hidden: (em, ids) => assets.pseudoAmong(em, ids),
     });
-    this.register({
-      name: 'conversations',
-      key: 'conversation',
-      snapshot: (em) => conversations.liveIds(em),
-    });
-    this.register({ name: 'models', key: 'model', snapshot: async () => (await models.list()).map((m) => m.id) });
-    this.register({ name: 'workstream_summaries', key: 'workstream_summary', snapshot: (em) => summaries.liveIds(em) });
+    this.register({ name: 'conversations', key: 'conversation', page: walked(ConversationReader.LISTING) });
+    this.register({ name: 'models', key: 'model', page: async () => ({ items: (await models.list()).map((m) => m.id), next: null }) });
+    this.register({ name: 'workstream_summaries', key: 'workstream_summary', page: walked(WorkstreamSummaryReader.LISTING) });
   }
 
   register(topic: StreamTopic): void {
@@ -67,16 +79,17 @@ export class StreamTopics {
 }
 
 /**
- * What one WebSocket path sends: the first frame (the current state) and one frame per
- * outbox event of its topic. Frames are plain objects, serialised once per event and shared
- * by every socket of the view.
+ * What one WebSocket path sends: the first frame (the current state), a page of its items at a
+ * time, and one frame per outbox event of its topic. Frames are plain objects, serialised once
+ * per event and shared by every socket of the view.
  */
 export interface StreamView {
   path: string;
   topic: StreamTopicName;
   /** True when `change` reads the database (full records); false for identifiers. */
   reads: boolean;
-  snapshot(em: EntityManager): Promise<object>;
+  /** One page of the first frame's `iterable`: the items' JSON texts, after `after` (null: from the start). */
+  page(em: EntityManager, after: Keyset | null): Promise<Paged<string>>;
   change(em: EntityManager | null, event: StreamEvent): Promise<object>;
 }
 
@@ -86,9 +99,10 @@ export function identifiersView(path: string, topics: StreamTopics, name: Stream
     path,
     topic: name,
     reads: false,
-    snapshot: async (em) => {
+    page: async (em, after) => {
       const topic = topics.get(name);
-      return { iterable: (await topic.snapshot(em)).map((id) => ({ [topic.key]: { id } })) };
+      const { items, next } = await topic.page(em, after);
+      return { items: items.map((id) => `{${JSON.stringify(topic.key)}:{"id":${JSON.stringify(id)}}}`), next };
     },
     change: async (_em, event) => {
       const item: Record<string, unknown> = { [topics.get(name).key]: { id: event.entityId } };
@@ -110,7 +124,10 @@ export function assetsView(path: string, reader: AssetReader, transferables: boo
     path,
     topic: 'assets',
     reads: true,
-    snapshot: async (em) => ({ iterable: (await reader.aggregates(em, await reader.list(em))).map((a) => assetWire(a, transferables)) }),
+    page: async (em, after) => {
+      const { aggregates, last } = await reader.page(em, { pseudo: false, after, limit: AssetReader.PAGE });
+      return { items: aggregates.map((a) => toJson(assetWire(a, transferables))), next: last && keyOf(last) };
+    },
     change: async (em, event) => {
       if (event.deleted) return gone(event.entityId);
       try {

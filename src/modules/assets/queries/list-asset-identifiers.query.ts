@@ -1,12 +1,28 @@
+import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { keysetSlice } from '../../../common/database/keyset';
+import { jsonCollection } from '../../../common/http/json-stream';
 import { indexed } from '../../../common/wire/common.wire';
+import { PageRequest, nextCursor } from '../../../common/wire/paging';
 import { AssetReader } from '../asset.reader';
 import { FlattenedAssetsWire } from '../wire/asset.wire';
 
-/** Ids of every live asset, most recent first, with each id's position in `indices`. */
-export class ListAssetIdentifiersQuery extends Query<FlattenedAssetsWire> {
-  constructor(readonly pseudo: boolean) {
+/** Ids of one page of the walk (a statement's worth: ~40 bytes each). */
+export const ID_PAGE = 5000;
+
+/** A FlattenedAssets item: `{"id": ...}`. */
+export const idItem = (id: string): string => `{"id":${JSON.stringify(id)}}`;
+
+/**
+ * Ids of every live asset, most recent first, with each id's position in `indices`, streamed;
+ * or one page of them when the client pages (`limit`, `cursor`; positions within the page).
+ */
+export class ListAssetIdentifiersQuery extends Query<StreamableFile | FlattenedAssetsWire> {
+  constructor(
+    readonly pseudo: boolean,
+    readonly page: PageRequest | null = null,
+  ) {
     super();
   }
 }
@@ -18,8 +34,11 @@ export class ListAssetIdentifiersHandler implements IQueryHandler<ListAssetIdent
     private readonly reader: AssetReader,
   ) {}
 
-  async execute({ pseudo }: ListAssetIdentifiersQuery): Promise<FlattenedAssetsWire> {
-    const ids = await this.db.read((em) => this.reader.liveIds(em, { pseudo }));
-    return indexed(ids.map((id) => ({ id })));
+  async execute({ pseudo, page }: ListAssetIdentifiersQuery): Promise<StreamableFile | FlattenedAssetsWire> {
+    if (page) {
+      const { rows, last } = await this.db.read((em) => keysetSlice(this.db, em, AssetReader.listing(pseudo), page.after, page.limit));
+      return { ...indexed(rows.map((row) => ({ id: row.id }))), next_cursor: nextCursor(last) };
+    }
+    return jsonCollection(this.reader.walkIds({ pseudo, pageSize: ID_PAGE }), { item: idItem, id: (id) => id });
   }
 }

@@ -1,21 +1,18 @@
+import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { Database } from '../../../common/database/database.service';
-import { indexed } from '../../../common/wire/common.wire';
+import { jsonCollection } from '../../../common/http/json-stream';
 import { AssetReader } from '../asset.reader';
 import { PseudoAssetsWire } from '../wire/asset.wire';
+import { ID_PAGE, idItem } from './list-asset-identifiers.query';
 
-/** Ids of the live pseudo assets only, most recent first (PseudoAssets). */
-export class ListPseudoAssetsQuery extends Query<PseudoAssetsWire> {}
+/** Ids of the live pseudo assets only, most recent first (PseudoAssets), streamed. */
+export class ListPseudoAssetsQuery extends Query<StreamableFile | PseudoAssetsWire> {}
 
 @QueryHandler(ListPseudoAssetsQuery)
 export class ListPseudoAssetsHandler implements IQueryHandler<ListPseudoAssetsQuery> {
-  constructor(
-    private readonly db: Database,
-    private readonly reader: AssetReader,
-  ) {}
+  constructor(private readonly reader: AssetReader) {}
 
-  async execute(): Promise<PseudoAssetsWire> {
-    const ids = await this.db.read((em) => this.reader.pseudoIds(em));
-    return { identifiers: indexed(ids.map((id) => ({ id }))) };
+  execute(): Promise<StreamableFile> {
+    return jsonCollection(this.reader.walkIds({ pseudo: true, pageSize: ID_PAGE, only: 'pseudo' }), { item: idItem, id: (id) => id, under: 'identifiers' });
   }
 }

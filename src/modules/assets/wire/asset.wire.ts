@@ -135,10 +135,14 @@ export class AssetWire extends AssetBase {
 }
 export class AssetsWire {
   iterable: AssetWire[];
+  /** Paged listings only (Trove's `limit`/`cursor` extension): the cursor of the next page, null on the last. */
+  next_cursor?: string | null;
 }
 export class FlattenedAssetsWire {
   iterable: Identified[];
   indices: Record<string, number>;
+  /** As AssetsWire.next_cursor. */
+  next_cursor?: string | null;
 }
 
 // The mappers below build each object in one literal, optional fields set to `undefined`

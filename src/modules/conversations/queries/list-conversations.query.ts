@@ -1,10 +1,20 @@
+import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
+import { jsonCollection } from '../../../common/http/json-stream';
+import { PageRequest, nextCursor } from '../../../common/wire/paging';
 import { ConversationReader } from '../conversation.reader';
 import { ConversationsWire, conversationWire } from '../wire/conversation.wire';
 
-/** Every live conversation, most recent first. */
-export class ListConversationsQuery extends Query<ConversationsWire> {}
+/** Conversations of one page of the walk. */
+const PAGE = 100;
+
+/** Every live conversation, most recent first, streamed; or one page when the client pages (`limit`, `cursor`). */
+export class ListConversationsQuery extends Query<StreamableFile | ConversationsWire> {
+  constructor(readonly page: PageRequest | null = null) {
+    super();
+  }
+}
 
 @QueryHandler(ListConversationsQuery)
 export class ListConversationsHandler implements IQueryHandler<ListConversationsQuery> {
@@ -13,7 +23,11 @@ export class ListConversationsHandler implements IQueryHandler<ListConversations
     private readonly reader: ConversationReader,
   ) {}
 
-  execute(): Promise<ConversationsWire> {
-    return this.db.read(async (em) => ({ iterable: (await this.reader.aggregates(em, await this.reader.list(em))).map(conversationWire) }));
+  async execute({ page }: ListConversationsQuery): Promise<StreamableFile | ConversationsWire> {
+    if (page) {
+      const { aggregates, last } = await this.db.read((em) => this.reader.page(em, page.after, page.limit));
+      return { iterable: aggregates.map(conversationWire), next_cursor: nextCursor(last) };
+    }
+    return jsonCollection(this.reader.walk(PAGE), { item: (c) => JSON.stringify(conversationWire(c)) });
   }
 }

@@ -144,9 +144,13 @@ export class ConversationWire {
 }
 export class ConversationsWire {
   iterable: ConversationWire[];
+  /** Paged listings only (Trove's `limit`/`cursor` extension): the cursor of the next page, null on the last. */
+  next_cursor?: string | null;
 }
 export class FlattenedConversationsWire {
   iterable: Identified[];
+  /** As ConversationsWire.next_cursor. */
+  next_cursor?: string | null;
 }
 
 export class MessageFragmentStringWire {
