@@ -486,3 +486,33 @@ describe('search', () => {
     });
   });
 });
+
+describe('search index repair at startup', () => {
+  it('indexes live assets the index lost (counts differ) when the server starts again', async () => {
+    const server = await startTestServer();
+    try {
+      const ids: string[] = [];
+      for (const word of ['quasarLedger', 'nebulaCompass', 'pulsarBeacon']) {
+        const res = await http(server.baseUrl, 'POST', '/assets/create', textSeed(`const ${word} = open("${word}");`));
+        ids.push(res.json.id);
+      }
+      // As a store written before the index existed: two assets without their documents.
+      const { Database } = await import('../../src/common/database/database.service');
+      const { SearchIndex } = await import('../../src/modules/search/search-index.service');
+      const index = server.app.get(SearchIndex);
+      await server.app.get(Database).transaction(async (em) => {
+        await index.remove(em, ids[0]);
+        await index.remove(em, ids[1]);
+      });
+      const found = async (query: string) =>
+        (await http(server.baseUrl, 'GET', `/assets/search?query=${query}`)).json.iterable.map((s: { identifier: string }) => s.identifier);
+      expect(await found('quasarLedger')).toEqual([]);
+      await server.restart();
+      expect(await found('quasarLedger')).toEqual([ids[0]]);
+      expect(await found('nebulaCompass')).toEqual([ids[1]]);
+      expect(await found('pulsarBeacon')).toEqual([ids[2]]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -303,6 +303,12 @@ export class AssetReader {
     return rows.map((row) => hydrate(em, AssetEntity, row));
   }
 
+  /** How many live assets there are (pseudo ones included). */
+  async liveCount(em: EntityManager): Promise<number> {
+    const [row] = await this.db.query<{ n: number | string }>(em, `SELECT COUNT(*) AS n FROM assets WHERE deleted_at IS NULL`);
+    return Number(row.n);
+  }
+
   /** Ids of the live assets, most recent first (as `list`), without reading the rest of their rows; the first `limit` when given. */
   async liveIds(em: EntityManager, options: { pseudo?: boolean; limit?: number } = {}): Promise<string[]> {
     const rows = await this.db.query<{ id: string }>(
