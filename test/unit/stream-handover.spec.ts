@@ -87,7 +87,7 @@ function setUp() {
   const db = { read: (work: (em: object) => unknown) => work(em), readConsistent: (work: (em: object) => unknown) => work(em) };
   const ids: Record<string, string[]> = { assets: [], conversations: [], models: [] };
   const topics = {
-    get: (name: StreamTopicName) => ({ name, key: name.slice(0, -1), snapshot: async () => ids[name] }),
+    get: (name: StreamTopicName) => ({ name, key: name.slice(0, -1), page: async () => ({ items: ids[name], next: null }) }),
     hidden: async (_em: unknown, events: StreamEvent[]) => new Set(events.map((e) => `${e.topic}:${e.entityId}`).filter((k) => hidden.has(k))),
   };
   const config = { wsHeartbeatMs: 60_000, wsSendBuffer: 1 << 20 };
