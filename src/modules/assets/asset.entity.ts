@@ -3,6 +3,7 @@ import { Column, Entity, Index, PrimaryColumn } from 'typeorm';
 /** A saved snippet. Deleting keeps the row as a tombstone (`deletedAt`) so reads answer 410. */
 @Entity('assets')
 @Index('assets_listing', ['deletedAt', 'createdAt'])
+@Index('assets_walk', ['deletedAt', 'pseudo', 'createdAt', 'id'])
 export class AssetEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
