@@ -15,6 +15,7 @@ const DEPENDS_ON = {
   mcp: ['assets', 'conversations', 'search', 'models', 'intelligence', 'system', 'qgpt'],
   connector: ['assets', 'search', 'system'],
   streams: ['assets', 'conversations', 'models'],
+  transfer: ['assets', 'search', 'intelligence', 'system'],
 };
 
 const moduleRules = Object.entries(DEPENDS_ON).map(([name, allowed]) => ({

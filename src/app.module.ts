@@ -14,6 +14,7 @@ import { QgptModule } from './modules/qgpt/qgpt.module';
 import { SearchModule } from './modules/search/search.module';
 import { StreamsModule } from './modules/streams/streams.module';
 import { SystemModule } from './modules/system/system.module';
+import { TransferModule } from './modules/transfer/transfer.module';
 
 @Module({})
 export class AppModule {
@@ -34,6 +35,7 @@ export class AppModule {
         StreamsModule,
         QgptModule,
         McpModule,
+        TransferModule,
       ],
     };
   }

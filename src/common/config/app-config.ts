@@ -17,6 +17,8 @@ export class AppConfig {
   databaseUrl: string | null;
   /** Largest accepted request body, in bytes (TROVE_BODY_LIMIT). */
   bodyLimit: number;
+  /** Largest upload POST /trove/import accepts, in bytes (TROVE_IMPORT_LIMIT); streamed to a temporary file, not held in memory. */
+  importLimit: number;
   /** Browser origins allowed by CORS; `*` allows any (TROVE_CORS_ORIGINS, comma-separated). */
   corsOrigins: string[];
   /** Nest log levels to print (TROVE_LOG_LEVEL: error, warn, log, debug, verbose). */
@@ -134,6 +136,7 @@ export function loadConfig(env: Env): AppConfig {
   config.host = (env.HOST ?? '127.0.0.1').trim() || '127.0.0.1';
   config.dataDir = resolve(env.TROVE_DATA_DIR?.trim() || join(homedir(), '.trove'));
   config.bodyLimit = int('TROVE_BODY_LIMIT', 4 * 1024 * 1024, 1024, 1024 * 1024 * 1024);
+  config.importLimit = int('TROVE_IMPORT_LIMIT', 8 * 1024 * 1024 * 1024, 1024, 1024 * 1024 * 1024 * 1024);
 
   const url = env.DATABASE_URL?.trim();
   config.databaseUrl = null;
