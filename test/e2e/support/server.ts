@@ -29,9 +29,10 @@ export interface TestServer {
 /** The PostgreSQL server used when TEST_DATABASE_URL is set (`npm run test:pg`). */
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 
-async function freshPostgresDatabase(): Promise<{ url: string; drop: () => Promise<void> }> {
+/** A new PostgreSQL database beside TEST_DATABASE_URL's (named `<prefix>_<pid>_<random>`), dropped by `drop`. */
+export async function freshPostgresDatabase(prefix = 'trove_test'): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = new URL(testDatabaseUrl!);
-  const name = `trove_test_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
+  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const client = new Client({ connectionString: admin.toString() });
   await client.connect();
   await client.query(`CREATE DATABASE "${name}"`);
