@@ -16,7 +16,8 @@ const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
 const { randomUUID } = require('node:crypto');
 const { WebSocket: WsClient } = require('ws');
-const { Corpus, NOUNS, ADJS, VERBS } = require('./lib/corpus');
+const { Corpus } = require('./lib/corpus');
+const { relevanceQuestion } = require('./lib/query-classes');
 const { percentile } = require('./lib/stats');
 const { insertAssets } = require('./lib/bulk-insert');
 
@@ -109,7 +110,7 @@ async function main() {
   }
 
   const q = new Corpus(7);
-  const question = () => `How do I ${q.pick(VERBS)} the ${q.pick(ADJS)} ${q.pick(NOUNS)} ${q.pick(NOUNS)}?`;
+  const question = () => relevanceQuestion(q);
   const rows = [];
   for (const size of SIZES) {
     await loadTo(size);

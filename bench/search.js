@@ -15,22 +15,19 @@
 const { mkdtempSync, rmSync } = require('node:fs');
 const { tmpdir, cpus } = require('node:os');
 const { join } = require('node:path');
-const { randomUUID } = require('node:crypto');
 const { execFile } = require('node:child_process');
 const { promisify } = require('node:util');
-const { Corpus, NOUNS, PROSE, TAGS } = require('./lib/corpus');
+const { Corpus } = require('./lib/corpus');
+const { queryClasses } = require('./lib/query-classes');
 const { seedOf } = require('./lib/seeds');
 const { startTrove, untilIdle } = require('./lib/processes');
 const { percentile } = require('./lib/stats');
-const { insertAssets, insertRows } = require('./lib/bulk-insert');
+const { loadCorpus } = require('./lib/load-corpus');
 
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
 const { loadConfig } = require(join(dist, 'common', 'config', 'app-config'));
 const { Database } = require(join(dist, 'common', 'database', 'database.service'));
-const { SearchIndex } = require(join(dist, 'modules', 'search', 'search-index.service'));
-const { AssetWriter } = require(join(dist, 'modules', 'assets', 'asset.writer'));
-const { AssetReader } = require(join(dist, 'modules', 'assets', 'asset.reader'));
 const { SearchEngine } = require(join(dist, 'modules', 'search', 'search-engine.service'));
 
 const ASSETS = Number(process.env.BENCH_ASSETS ?? 100_000);
@@ -68,93 +65,27 @@ async function main() {
   }
   const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
   const db = app.get(Database);
-  const index = app.get(SearchIndex);
-  const writer = app.get(AssetWriter);
-  const reader = app.get(AssetReader);
   const post = (path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
-  // 1. Bulk load through the app's writer and SearchIndex.index.
+  // 1. Bulk load through the app's writer and SearchIndex.index (bench/lib/load-corpus.js).
   const corpus = new Corpus(42);
   const first = await (await post('/assets/create', seedOf(corpus.asset(), true))).json();
   const applicationId = first.formats.iterable[0].application.id;
   const creator = first.creator;
-  const loadStart = performance.now();
   const [{ n: present }] = await db.read((em) => em.query(`SELECT COUNT(*) AS n FROM assets`));
-  let loaded = DATA_DIR ? Number(present) : 1;
-  const pg = config.dialect === 'postgres';
-  const tagIds = new Map();
-  while (loaded < ASSETS) {
-    const n = Math.min(BATCH, ASSETS - loaded);
-    const batch = Array.from({ length: n }, () => ({ id: randomUUID(), ...corpus.asset() }));
-    await db.transaction(async (em) => {
-      const now = new Date().toISOString();
-      // Plain multi-row INSERTs for the asset module's rows (the bench is not measuring them) ...
-      const insert = (table, columns, rows, conflict) => insertRows(em, pg, table, columns, rows, conflict);
-      await insertAssets(em, pg, batch, { creator, applicationId, now });
-      const tagTexts = [...new Set(batch.flatMap((a) => a.tags))].filter((t) => !tagIds.has(t));
-      if (tagTexts.length) {
-        await insert(
-          'tags',
-          'id, text, category, mechanism, created_at, updated_at',
-          tagTexts.map((t) => [randomUUID(), t, 'UNKNOWN', 'MANUAL', now, now]),
-          pg ? 'ON CONFLICT DO NOTHING' : 'ON CONFLICT DO NOTHING',
-        );
-        for (const row of await em.query(`SELECT id, text FROM tags`)) tagIds.set(row.text, row.id);
-      }
-      const links = batch.flatMap((a) => a.tags.map((t) => [a.id, tagIds.get(t), now]));
-      if (links.length) await insert('asset_tags', 'asset_id, tag_id, created_at', links);
-      for (const a of batch) if (a.website) await writer.setWebsites(em, a.id, [{ url: a.website, name: 'docs' }]);
-      // ... and the index through exactly what the create command calls.
-      for (const a of batch) {
-        await index.index(em, await reader.one(em, a.id), { created: true });
-      }
-    });
-    loaded += n;
-    if (loaded % 10_000 < BATCH) process.stderr.write(`  loaded ${loaded}/${ASSETS} (${Math.round(loaded / ((performance.now() - loadStart) / 1000))}/s)\n`);
-  }
-  const loadSeconds = (performance.now() - loadStart) / 1000;
-  const loadRate = loaded > Number(present) ? (loaded - Number(present)) / loadSeconds : NaN;
+  const { rate: loadRate } = await loadCorpus(app, {
+    corpus,
+    loaded: DATA_DIR ? Number(present) : 1,
+    target: ASSETS,
+    creator,
+    applicationId,
+    batch: BATCH,
+    progress: (loaded, seconds) => process.stderr.write(`  loaded ${loaded}/${ASSETS} (${Math.round(loaded / seconds)}/s)\n`),
+  });
 
   // 2. Query classes, drawn from the same generator (fixed seed) so they hit real content.
   const q = new Corpus(7);
-  const sample = Array.from({ length: 2000 }, () => q.asset());
-  const words = [...new Set(sample.flatMap((a) => a.text.match(/[a-z]{5,}/g) ?? []))];
-  const identifiers = [...new Set(sample.flatMap((a) => a.text.match(/\b[a-z]+(?:[A-Z][a-z]+){1,3}\b|\b[a-z]+(?:_[a-z]+){1,3}\b/g) ?? []))];
-  const mutate = (w) => {
-    const i = 1 + q.int(w.length - 2);
-    const kind = q.int(3);
-    if (kind === 0) return w.slice(0, i) + w[i + 1] + w[i] + w.slice(i + 2); // transposition
-    if (kind === 1) return w.slice(0, i) + w.slice(i + 1); // deletion
-    return w.slice(0, i) + 'xqzj'[q.int(4)] + w.slice(i + 1); // substitution
-  };
-  const classes = [
-    ['word (1 word)', () => ({ query: q.pick(q.random() < 0.5 ? NOUNS : PROSE) })],
-    ['words (2 words)', () => ({ query: `${q.pick(NOUNS)} ${q.pick(q.random() < 0.5 ? NOUNS : PROSE)}` })],
-    ['identifier (camel/snake)', () => ({ query: q.pick(identifiers) })],
-    [
-      'identifier parts (phrase)',
-      () => ({
-        query: q
-          .pick(identifiers)
-          .replace(/([a-z])([A-Z])/g, '$1 $2')
-          .replace(/_/g, ' ')
-          .toLowerCase(),
-      }),
-    ],
-    [
-      'substring (4-6 chars inside a word)',
-      () => {
-        const w = q.pick(words);
-        const len = 4 + q.int(3);
-        const s = q.int(Math.max(1, w.length - len));
-        return { query: w.slice(s, s + len) };
-      },
-    ],
-    ['typo (1 edit)', () => ({ query: mutate(q.pick(words.filter((w) => w.length >= 6))) })],
-    ['typo + word', () => ({ query: `${q.pick(NOUNS)} ${mutate(q.pick(words.filter((w) => w.length >= 6)))}` })],
-    ['tags (1-2)', () => ({ searchable_tags: q.random() < 0.5 ? q.pick(TAGS) : `${q.pick(TAGS)},${q.pick(TAGS)}` })],
-    ['query + tag', () => ({ query: q.pick(NOUNS), searchable_tags: q.pick(TAGS) })],
-  ];
+  const classes = queryClasses(q);
   const engine = app.get(SearchEngine);
   const rows = [];
   for (const [name, make] of classes.filter(([name]) => CLASSES.test(name))) {

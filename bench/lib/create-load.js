@@ -1,6 +1,6 @@
 // POST /assets/create from a separate process (so the load generator does not share the server's
 // event loop): distinct generated assets (name, tags, website, text; classification given), for a
-// fixed time. Prints one JSON line: { rate, p50, p99, non2xx, errors }.
+// fixed time. Prints one JSON line: { rate, p50, p99, non2xx, errors, statuses } (statuses: count per HTTP status).
 //   node bench/lib/create-load.js <base url> <connections> <seconds> <corpus seed>
 'use strict';
 const autocannon = require('autocannon');
@@ -24,6 +24,7 @@ autocannon(
   },
   (error, r) => {
     if (error) throw error;
-    console.log(JSON.stringify({ rate: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors }));
+    const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
+    console.log(JSON.stringify({ rate: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, statuses }));
   },
 );
