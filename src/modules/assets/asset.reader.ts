@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
-import { KeyedRow, Keyset, KeysetSource, keysetSlice, keysetWalk } from '../../common/database/keyset';
+import { KeyedRow, Keyset, KeysetSource, keysetPage, keysetSlice, keysetWalk } from '../../common/database/keyset';
 import { Database } from '../../common/database/database.service';
 import { hydrate, jsonColumns } from '../../common/database/entity-rows';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
@@ -294,28 +294,15 @@ export class AssetReader {
     return em.find(ActivityEntity, { where: { assetId }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
-  /** Live assets, most recent first. */
-  async list(em: EntityManager, options: { pseudo?: boolean } = {}): Promise<AssetEntity[]> {
-    const rows = await this.db.query(
-      em,
-      `SELECT * FROM assets WHERE deleted_at IS NULL${options.pseudo ? '' : ' AND pseudo = FALSE'} ORDER BY created_at DESC, id DESC`,
-    );
-    return rows.map((row) => hydrate(em, AssetEntity, row));
-  }
-
   /** How many live assets there are (pseudo ones included). */
   async liveCount(em: EntityManager): Promise<number> {
     const [row] = await this.db.query<{ n: number | string }>(em, `SELECT COUNT(*) AS n FROM assets WHERE deleted_at IS NULL`);
     return Number(row.n);
   }
 
-  /** Ids of the live assets, most recent first (as `list`), without reading the rest of their rows; the first `limit` when given. */
-  async liveIds(em: EntityManager, options: { pseudo?: boolean; limit?: number } = {}): Promise<string[]> {
-    const rows = await this.db.query<{ id: string }>(
-      em,
-      `SELECT id FROM assets WHERE deleted_at IS NULL${options.pseudo ? '' : ' AND pseudo = FALSE'} ORDER BY created_at DESC, id DESC${options.limit ? ` LIMIT ${Math.floor(options.limit)}` : ''}`,
-    );
-    return rows.map((row) => row.id);
+  /** Ids of the `limit` most recent live assets (pseudo ones left out), as the listings order them. */
+  async recentIds(em: EntityManager, limit: number): Promise<string[]> {
+    return (await keysetPage(this.db, em, AssetReader.listing(false), null, limit)).map((row) => row.id);
   }
 
   /**
@@ -363,16 +350,6 @@ export class AssetReader {
       ).map((a) => [a.asset.id, a]),
     );
     return rows.map((row) => byId.get(row.id)).filter((a): a is AssetAggregate => a !== undefined && !a.asset.deletedAt);
-  }
-
-  /** Aggregates of the given assets, in the given order: one statement per 500 assets. */
-  async aggregates(em: EntityManager, assets: AssetEntity[]): Promise<AssetAggregate[]> {
-    const found = await this.byIds(
-      em,
-      assets.map((a) => a.id),
-    );
-    const byId = new Map(found.map((a) => [a.asset.id, a]));
-    return assets.map((asset) => byId.get(asset.id)).filter((a): a is AssetAggregate => a !== undefined);
   }
 
   /** The aggregates of the existing assets among `ids` (tombstones included), in no particular order. */

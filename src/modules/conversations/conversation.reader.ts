@@ -91,12 +91,6 @@ export class ConversationReader {
     return em.find(ConversationEntity, { where: { deletedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
   }
 
-  /** Ids of the live conversations, most recent first. */
-  async liveIds(em: EntityManager): Promise<string[]> {
-    const rows = await em.find(ConversationEntity, { select: { id: true }, where: { deletedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' } });
-    return rows.map((r) => r.id);
-  }
-
   /**
    * Live messages of live conversations that contain any of the words (case-insensitive
    * substring match), newest first, with their conversation's name: what question answering over

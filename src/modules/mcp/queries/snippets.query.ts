@@ -82,7 +82,7 @@ export class RecentSnippetsHandler implements IQueryHandler<RecentSnippetsQuery>
 
   execute({ limit }: RecentSnippetsQuery): Promise<Array<{ id: string; name: string; language: string }>> {
     return this.db.read(async (em) => {
-      const ids = await this.assets.liveIds(em, { limit });
+      const ids = await this.assets.recentIds(em, limit);
       const rows = new Map((await this.assets.firstFormatTexts(em, ids)).map((r) => [r.id, r]));
       return ids.flatMap((id) => {
         const row = rows.get(id);
