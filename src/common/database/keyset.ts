@@ -53,17 +53,37 @@ export interface KeysetSource {
  * the `(deleted_at, created_at)` listing indexes; ties are broken on the id.
  */
 export async function keysetPage(db: Database, em: EntityManager, source: KeysetSource, after: Keyset | null, limit: number): Promise<KeyedRow[]> {
+  const { sql, params } = pageStatement(db, source, after, limit);
+  return db.query<KeyedRow>(em, sql, params);
+}
+
+/** The statement of keysetPage: `id, created_at` of the page's rows, in order. */
+function pageStatement(db: Database, source: KeysetSource, after: Keyset | null, limit: number): { sql: string; params: string[] } {
   const n = Math.max(1, Math.floor(limit));
-  if (!after) {
-    return db.query<KeyedRow>(em, `SELECT id, created_at FROM ${source.table} WHERE ${source.where} ORDER BY created_at DESC, id DESC LIMIT ${n}`);
-  }
+  const order = 'ORDER BY created_at DESC, id DESC';
+  if (!after) return { sql: `SELECT id, created_at FROM ${source.table} WHERE ${source.where} ${order} LIMIT ${n}`, params: [] };
   const [p1, p2, p3] = [db.param(1), db.param(2), db.param(3)];
-  return db.query<KeyedRow>(
+  return {
+    sql: `SELECT id, created_at FROM ${source.table} WHERE ${source.where} AND created_at <= ${p1} AND (created_at < ${p2} OR id < ${p3}) ${order} LIMIT ${n}`,
+    params: [after.createdAt, after.createdAt, after.id],
+  };
+}
+
+/**
+ * The ids of keysetPage's page, and its last position (null when empty), in one row: the page's
+ * ids come as the text of a JSON array the database builds, not as a row object each (a
+ * listing of ids walks a million rows in a fraction of the time).
+ */
+export async function keysetIdPage(db: Database, em: EntityManager, source: KeysetSource, after: Keyset | null, limit: number): Promise<{ ids: string[]; last: Keyset | null }> {
+  const { sql, params } = pageStatement(db, source, after, limit);
+  // The page's last row is its oldest: the least created_at, and the least id among those.
+  const [row] = await db.query<{ ids: string; oldest: string | null }>(
     em,
-    `SELECT id, created_at FROM ${source.table} WHERE ${source.where} AND created_at <= ${p1} AND (created_at < ${p2} OR id < ${p3})
-      ORDER BY created_at DESC, id DESC LIMIT ${n}`,
-    [after.createdAt, after.createdAt, after.id],
+    `SELECT ${db.sql.jsonArrayAgg('id', 'created_at DESC, id DESC')} AS ids, min(created_at) AS oldest FROM (${sql}) page`,
+    params,
   );
+  const ids = JSON.parse(row.ids) as string[];
+  return { ids, last: ids.length && row.oldest !== null ? { createdAt: row.oldest, id: ids[ids.length - 1] } : null };
 }
 
 /**
@@ -80,6 +100,18 @@ export async function* keysetWalk(db: Database, source: KeysetSource, pageSize: 
     yield rows;
     if (rows.length < pageSize) return;
     after = keyOf(rows[rows.length - 1]);
+  }
+}
+
+/** keysetWalk's ids only, each page read as keysetIdPage reads it. */
+export async function* keysetWalkIds(db: Database, source: KeysetSource, pageSize: number): AsyncGenerator<string[]> {
+  let after: Keyset | null = null;
+  for (;;) {
+    const { ids, last } = await db.read((em) => keysetIdPage(db, em, source, after, pageSize));
+    if (ids.length === 0) return;
+    yield ids;
+    if (ids.length < pageSize || !last) return;
+    after = last;
   }
 }
 

@@ -17,6 +17,8 @@ export interface SqlDialect {
    * no CROSS JOIN ... ON and plans it well).
    */
   readonly drivingJoin: string;
+  /** An aggregate of `expression` over a group's rows as the text of a JSON array, in `orderBy` order. */
+  jsonArrayAgg(expression: string, orderBy: string): string;
 }
 
 function params(this: SqlDialect, count: number, from = 1): string {
@@ -31,6 +33,7 @@ export const SQLITE: SqlDialect = {
     return `json_each(${this.param(n)})`;
   },
   drivingJoin: 'CROSS JOIN',
+  jsonArrayAgg: (expression, orderBy) => `json_group_array(${expression} ORDER BY ${orderBy})`,
 };
 
 export const POSTGRES: SqlDialect = {
@@ -41,6 +44,7 @@ export const POSTGRES: SqlDialect = {
     return `json_array_elements(${this.param(n)}::json) AS e(value)`;
   },
   drivingJoin: 'JOIN',
+  jsonArrayAgg: (expression, orderBy) => `coalesce(json_agg(${expression} ORDER BY ${orderBy})::text, '[]')`,
 };
 
 /**

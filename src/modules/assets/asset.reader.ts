@@ -1,7 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
-import { KeyedRow, Keyset, KeysetSource, keysetPage, keysetSlice, keysetWalk } from '../../common/database/keyset';
+import { KeyedRow, Keyset, KeysetSource, keysetPage, keysetSlice, keysetWalk, keysetWalkIds } from '../../common/database/keyset';
 import { Database } from '../../common/database/database.service';
 import { hydrate, jsonColumns } from '../../common/database/entity-rows';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
@@ -327,7 +327,7 @@ export class AssetReader {
   /** Ids of every live asset, most recent first, `pageSize` at a time (see keysetWalk). */
   async *walkIds(options: { pseudo: boolean; pageSize: number; only?: 'pseudo' }): AsyncGenerator<string[]> {
     const source = options.only === 'pseudo' ? { table: 'assets', where: 'deleted_at IS NULL AND pseudo = TRUE' } : AssetReader.listing(options.pseudo);
-    for await (const rows of keysetWalk(this.db, source, options.pageSize)) yield rows.map((row) => row.id);
+    yield* keysetWalkIds(this.db, source, options.pageSize);
   }
 
   /** One page of the listing after `after`: the aggregates and the page's last row when more follow (see keysetSlice). */

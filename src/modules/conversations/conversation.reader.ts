@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { Brackets, EntityManager, In, IsNull } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
 import { Database } from '../../common/database/database.service';
-import { KeyedRow, Keyset, KeysetSource, keysetSlice, keysetWalk } from '../../common/database/keyset';
+import { KeyedRow, Keyset, KeysetSource, keysetSlice, keysetWalk, keysetWalkIds } from '../../common/database/keyset';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
 import { AssetReader } from '../assets/asset.reader';
 import { AnchorEntity } from './anchor.entity';
@@ -54,7 +54,7 @@ export class ConversationReader {
 
   /** Ids of every live conversation, most recent first, `pageSize` at a time. */
   async *walkIds(pageSize: number): AsyncGenerator<string[]> {
-    for await (const rows of keysetWalk(this.db, ConversationReader.LISTING, pageSize)) yield rows.map((row) => row.id);
+    yield* keysetWalkIds(this.db, ConversationReader.LISTING, pageSize);
   }
 
   /** One page of the listing after `after`, and the page's last row when more follow (see keysetSlice). */
