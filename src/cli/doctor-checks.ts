@@ -19,6 +19,8 @@ export interface Finding {
   examples: string[];
   /** Asset ids `--fix` may reindex (search index findings about assets). */
   assets?: string[];
+  /** SQLite: `--fix` may recount the indexed documents (search_stats) from their table. */
+  recount?: boolean;
 }
 
 /** A check that passed, with what it looked at. */
@@ -69,6 +71,8 @@ const INDEX = {
   ],
   /** SQLite only: rows staged for the full-text tables, moved there before each COMMIT; never left over. */
   staged: 'search_staged',
+  /** SQLite only: the number of documents, kept by triggers (relevance's idf reads it). */
+  stats: { table: 'search_stats', column: 'documents' },
 };
 
 /** How many examples a finding lists. */
@@ -157,7 +161,7 @@ async function postgresForeignKeys(db: CheckDb, report: Report): Promise<void> {
 
 /** The search index against the assets (see INDEX). */
 async function searchIndex(db: CheckDb, report: Report): Promise<void> {
-  const { assets, documents, tags, fullText, staged } = INDEX;
+  const { assets, documents, tags, fullText, staged, stats } = INDEX;
   const A = ident(assets.table);
   const D = ident(documents.table);
   const T = ident(tags.table);
@@ -219,6 +223,19 @@ async function searchIndex(db: CheckDb, report: Report): Promise<void> {
       await countAndExamples(db, `FROM ${ident(staged)} s`, `s.doc_id`),
       false,
     );
+    const [counted] = await db.all<{ kept: number | string | null; actual: number | string }>(
+      `SELECT (SELECT ${ident(stats.column)} FROM ${ident(stats.table)}) AS kept, (SELECT COUNT(*) FROM ${D}) AS actual`,
+    );
+    if (counted.kept === null || Number(counted.kept) !== Number(counted.actual)) {
+      problems++;
+      report.findings.push({
+        check: 'search-index',
+        problem: `the count of search documents (${stats.table}) differs from the documents`,
+        count: 1,
+        examples: [`kept ${counted.kept ?? 'nothing'}, counted ${Number(counted.actual)}`],
+        recount: true,
+      });
+    }
   }
   if (problems === 0) {
     const [{ n: liveCount }] = await db.all<{ n: number | string }>(`SELECT COUNT(*) AS n FROM ${A} a WHERE a.${live}`);

@@ -55,7 +55,8 @@ function print(report: Report, out: Output): void {
  * - the search index of the assets named by index findings, rebuilt by the search module itself
  *   (SearchIndex.reindex: indexes a live asset from its rows, drops the entries of any other);
  * - SQL indexes that integrity_check finds out of step with their tables: REINDEX (SQLite), which
- *   rebuilds them from the tables.
+ *   rebuilds them from the tables;
+ * - the kept count of search documents (SQLite's search_stats), counted again from their table.
  * Orphaned rows and any other damage are left alone: deleting them would lose data that a backup
  * may still explain (restore one, or look at the rows the finding names).
  */
@@ -65,6 +66,12 @@ async function fix(config: AppConfig, report: Report, out: Output): Promise<void
   if (config.dialect === 'sqlite' && integrity.length) {
     await withSqlite(config.sqlitePath, { writable: true }, (db) => db.run('REINDEX'));
     out.line('  fixed SQL indexes: REINDEX');
+  }
+  if (config.dialect === 'sqlite' && report.findings.some((f) => f.recount)) {
+    await withSqlite(config.sqlitePath, { writable: true }, (db) =>
+      db.run('INSERT OR REPLACE INTO search_stats (id, documents) SELECT 1, COUNT(*) FROM search_documents'),
+    );
+    out.line('  fixed the count of search documents (search_stats)');
   }
   const assets = [...new Set(report.findings.flatMap((f: Finding) => f.assets ?? []))];
   if (assets.length === 0) return;
@@ -120,7 +127,7 @@ export async function doctor(options: DoctorOptions, out: Output): Promise<numbe
         {
           store: describeStore(config),
           ok: report.findings.length === 0,
-          findings: report.findings.map(({ assets: _assets, ...f }) => f),
+          findings: report.findings.map(({ assets: _assets, recount: _recount, ...f }) => f),
           passed: report.passed,
           notes: report.notes,
         },

@@ -16,6 +16,12 @@ const WORD_WEIGHTS = '10.0, 4.0, 6.0, 2.0, 1.0';
 /** Moves the full-text rows staged by this transaction's index writes into the full-text tables. */
 const FLUSH_STAGED = 'INSERT INTO search_staged_flush VALUES (NULL)';
 
+/** Vocabulary terms per statement of addVocabulary. */
+const VOCABULARY_CHUNK = 5000;
+
+/** Terms as the vocabulary rows the `search_input` trigger and addVocabulary insert: [term, reversed, length]. */
+const vocabularyJson = (terms: string[]): string => JSON.stringify(terms.map((t) => [t, reverse(t), [...t].length]));
+
 const phrase = (terms: string[]): string => `"${terms.join(' ')}"`;
 
 /** An FTS5 MATCH expression (terms only ever contain letters, digits and underscores). */
@@ -54,9 +60,19 @@ export class SqliteSearchStore implements SearchStore {
         doc.name.toLowerCase(),
         terms.head,
         JSON.stringify(doc.tags),
-        JSON.stringify(terms.vocabulary.map((t) => [t, reverse(t), [...t].length])),
+        vocabularyJson(terms.vocabulary),
       ],
     );
+  }
+
+  async addVocabulary(em: EntityManager, terms: string[]): Promise<void> {
+    // In (len, term) order, the table's key: the b-tree is written left to right.
+    const sorted = terms.map((t) => ({ t, len: [...t].length })).sort((a, b) => a.len - b.len || (a.t < b.t ? -1 : a.t > b.t ? 1 : 0));
+    for (let i = 0; i < sorted.length; i += VOCABULARY_CHUNK) {
+      await this.db.query(em, `INSERT OR IGNORE INTO search_vocab (len, term, rev) SELECT value ->> 2, value ->> 0, value ->> 1 FROM json_each(?)`, [
+        vocabularyJson(sorted.slice(i, i + VOCABULARY_CHUNK).map((x) => x.t)),
+      ]);
+    }
   }
 
   async remove(em: EntityManager, assetId: string): Promise<void> {
@@ -162,8 +178,9 @@ export class SqliteSearchStore implements SearchStore {
     return result;
   }
 
+  /** Kept by the triggers of migration SearchDocumentCount: a lookup, not a count of the rows. */
   async documentCount(em: EntityManager): Promise<number> {
-    const rows = await this.db.query(em, `SELECT COUNT(*) AS n FROM search_documents`);
+    const rows = await this.db.query(em, `SELECT documents AS n FROM search_stats WHERE id = 1`);
     return Number(rows[0].n);
   }
 
