@@ -67,7 +67,9 @@ export function scopeSql(sql: Sql, scope: Scope): string {
   if (!scope.pseudo) all.push('NOT d.pseudo');
   if (scope.space) all.push(`d.asset_id IN ${sql.list(scope.space)}`);
   if (scope.exclude?.length) all.push(`d.asset_id NOT IN ${sql.list(scope.exclude)}`);
-  if (scope.anyTags) all.push(`d.asset_id IN (SELECT st.asset_id FROM search_tags st WHERE st.tag IN ${sql.list(scope.anyTags)})`);
+  // Correlated, one (tag, asset_id) key lookup per candidate: `IN (SELECT ...)` would first collect
+  // every asset of the tag (245,685 for a common tag at a million assets: 1.3-1.9 s, against 32-38 ms).
+  if (scope.anyTags) all.push(`EXISTS (SELECT 1 FROM search_tags st WHERE st.asset_id = d.asset_id AND st.tag IN ${sql.list(scope.anyTags)})`);
   if (scope.filters) all.push(filtersSql(sql, scope.filters, scope.casing ?? false));
   return all.length ? all.join(' AND ') : '1 = 1';
 }
