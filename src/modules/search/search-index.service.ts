@@ -42,6 +42,12 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap {
 
   /** The changed assets, as the unit of work that changed them saw them (or read now). */
   async apply(em: EntityManager, changes: AssetChange[]): Promise<void> {
+    if (changes.length > 1 && changes.every((c) => c.change === 'created' && c.aggregate)) {
+      return this.indexCreated(
+        em,
+        changes.map((c) => c.aggregate!),
+      );
+    }
     for (const change of changes) {
       if (change.change === 'scored') continue; // counters are not searchable
       if (change.change === 'deleted') await this.remove(em, change.id);
@@ -57,6 +63,24 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap {
   async index(em: EntityManager, aggregate: AssetAggregate, options: { created?: boolean } = {}): Promise<void> {
     const doc = documentOf(aggregate);
     await this.store.write(em, doc, analyse(doc), options.created === true);
+  }
+
+  /**
+   * Indexes assets created in this transaction (an import's batch), their statements queued
+   * together, and the vocabulary of them all added once: a term is in many documents of a batch,
+   * and adding the vocabulary document by document was most of the time indexing took.
+   */
+  async indexCreated(em: EntityManager, aggregates: AssetAggregate[]): Promise<void> {
+    const vocabulary = new Set<string>();
+    await this.db.together(
+      ...aggregates.map((aggregate) => () => {
+        const doc = documentOf(aggregate);
+        const terms = analyse(doc);
+        for (const term of terms.vocabulary) vocabulary.add(term);
+        return this.store.write(em, doc, { ...terms, vocabulary: [] }, true);
+      }),
+    );
+    await this.store.addVocabulary(em, [...vocabulary]);
   }
 
   /** Reindexes one asset from its current rows, within `em`'s transaction (drops it once deleted). */
@@ -85,9 +109,7 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap {
       const indexed = await this.db.read((em) => this.store.indexed(em, page));
       const missing = page.filter((id) => !indexed.has(id));
       if (missing.length === 0) continue;
-      await this.db.transaction(async (em) => {
-        for (const aggregate of await this.reader.liveAggregates(em, missing)) await this.index(em, aggregate, { created: true });
-      });
+      await this.db.transaction(async (em) => this.indexCreated(em, await this.reader.liveAggregates(em, missing)));
       total += missing.length;
     }
     if (total) this.logger.log(`indexed ${total} assets that were missing from the search index`);

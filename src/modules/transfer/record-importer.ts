@@ -1,5 +1,4 @@
 import { EntityManager } from 'typeorm';
-import { Database } from '../../common/database/database.service';
 import type { AnnotationEntity } from '../assets/annotation.entity';
 import type { AssetEntity } from '../assets/asset.entity';
 import { AssetChange, AssetProjections } from '../assets/asset-unit-of-work';
@@ -29,7 +28,6 @@ export interface ImportTally {
 }
 
 export interface ImporterParts {
-  db: Database;
   store: TransferStore;
   schema: RecordSchema;
   uow: ImportUnitOfWork;
@@ -201,11 +199,11 @@ export class RecordImporter {
     outcome.skipped.set('asset', (outcome.skipped.get('asset') ?? 0) + bare.length);
   }
 
-  /** Indexes the live assets the batch created, as their create would have (AssetProjections), all their statements queued at once. */
+  /** Indexes the live assets the batch created, as their create would have (AssetProjections), all of them in one call (SearchIndex.indexCreated). */
   private async index(em: EntityManager, inserted: Map<string, Row[]>): Promise<void> {
     const assets = (inserted.get('asset') ?? []).filter((a) => a.deleted_at === null);
     if (assets.length === 0) return;
-    const { store, schema, db, projections } = this.parts;
+    const { store, schema, projections } = this.parts;
     const group = <T>(kind: string, build: (row: Row) => T): Map<string, Array<{ row: Row; value: T }>> => {
       const out = new Map<string, Array<{ row: Row; value: T }>>();
       for (const row of inserted.get(kind) ?? []) {
@@ -249,7 +247,7 @@ export class RecordImporter {
       } as AssetAggregate;
       return { id, change: 'created', aggregate };
     });
-    await db.together(...changes.map((change) => () => projections.apply(em, [change])));
+    await projections.apply(em, changes);
   }
 }
 

@@ -486,7 +486,7 @@ export class TransferService {
   }
 
   private importer(onBatch?: (done: number) => void): RecordImporter {
-    return new RecordImporter({ db: this.db, store: this.store, schema: this.schema, uow: this.uow, projections: this.projections }, onBatch);
+    return new RecordImporter({ store: this.store, schema: this.schema, uow: this.uow, projections: this.projections }, onBatch);
   }
 }
 

@@ -37,12 +37,12 @@ export class PostgresSearchStore implements SearchStore {
     if (doc.tags.length) {
       await em.query(`INSERT INTO search_tags (asset_id, tag) SELECT $1, t FROM unnest($2::varchar[]) t ON CONFLICT DO NOTHING`, [doc.assetId, doc.tags]);
     }
-    if (terms.vocabulary.length) {
-      await em.query(
-        `INSERT INTO search_vocab (term, rev, len) SELECT t, reverse(t), length(t) FROM unnest($1::varchar[]) t ORDER BY t ON CONFLICT DO NOTHING`,
-        [terms.vocabulary],
-      );
-    }
+    await this.addVocabulary(em, terms.vocabulary);
+  }
+
+  async addVocabulary(em: EntityManager, terms: string[]): Promise<void> {
+    if (terms.length === 0) return;
+    await em.query(`INSERT INTO search_vocab (term, rev, len) SELECT t, reverse(t), length(t) FROM unnest($1::varchar[]) t ORDER BY t ON CONFLICT DO NOTHING`, [terms]);
   }
 
   async remove(em: EntityManager, assetId: string): Promise<void> {

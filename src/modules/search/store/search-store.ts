@@ -62,6 +62,8 @@ export type WordQuery = string[][][];
 export interface SearchStore {
   /** `created`: the asset was created in this transaction, so there is nothing to replace. */
   write(em: EntityManager, doc: IndexedDocument, terms: IndexTerms, created: boolean): Promise<void>;
+  /** Adds terms to the vocabulary (those it has are left as they are): `write` does it for its document's terms. */
+  addVocabulary(em: EntityManager, terms: string[]): Promise<void>;
   remove(em: EntityManager, assetId: string): Promise<void>;
   /** Asset ids matching a word query, best first. */
   words(em: EntityManager, query: WordQuery, mode: 'AND' | 'OR', scope: Scope, limit: number): Promise<string[]>;
