@@ -114,6 +114,10 @@ describe('search', () => {
       }
       // the parts must be adjacent and in order for the phrase of a whole identifier
       expect(ids(await search('name_user_get'))).not.toContain(id.user);
+      // a shorter identifier finds the longer ones that hold it, by its parts' phrase (no substring query is run for it)
+      const longer = await search('getUser');
+      expect(ids(longer)).toEqual(expect.arrayContaining([id.user, id.email]));
+      expect(longer.iterable.filter((s) => [id.user, id.email].includes(s.identifier!)).every((s) => s.exact)).toBe(true);
     });
 
     it('finds substrings inside words as suggestions', async () => {
