@@ -372,7 +372,9 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
     expect(run.stdout).toMatch(new RegExp(`FAIL\\s+search-index: live assets missing from the search index: 1 row \\(e\\.g\\. ${unindexed}\\)`));
     expect(run.stdout).toMatch(new RegExp(`FAIL\\s+search-index: search documents without a live asset: 1 row \\(e\\.g\\. ${gone}\\)`));
     expect(run.stdout).toMatch(/FAIL\s+search-index: word index rows without a search document \(search_words\): 1 row/);
-    expect(run.stdout).toMatch(/FAIL\s+search-index: the count of search documents \(search_stats\) differs from the documents: 1 row \(e\.g\. kept \d+, counted \d+\)/);
+    expect(run.stdout).toMatch(
+      /FAIL\s+search-index: the count of search documents \(search_stats\) differs from the documents: 1 row \(e\.g\. kept \d+, counted \d+\)/,
+    );
     expect(run.stdout).toMatch(/ok\s+integrity: PRAGMA integrity_check: ok/);
     expect(run.stdout).toMatch(/\d+ problems found/);
 

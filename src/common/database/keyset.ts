@@ -74,7 +74,13 @@ function pageStatement(db: Database, source: KeysetSource, after: Keyset | null,
  * ids come as the text of a JSON array the database builds, not as a row object each (a
  * listing of ids walks a million rows in a fraction of the time).
  */
-export async function keysetIdPage(db: Database, em: EntityManager, source: KeysetSource, after: Keyset | null, limit: number): Promise<{ ids: string[]; last: Keyset | null }> {
+export async function keysetIdPage(
+  db: Database,
+  em: EntityManager,
+  source: KeysetSource,
+  after: Keyset | null,
+  limit: number,
+): Promise<{ ids: string[]; last: Keyset | null }> {
   const { sql, params } = pageStatement(db, source, after, limit);
   // The page's last row is its oldest: the least created_at, and the least id among those.
   const [row] = await db.query<{ ids: string; oldest: string | null }>(

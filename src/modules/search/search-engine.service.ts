@@ -158,8 +158,7 @@ export class SearchEngine {
     // holds "get user name"), and a trigram query over common trigrams costs the most of any
     // list at a million assets (31-181 ms).
     const identifiersFound = exact.length > 0 && words.length > 0 && words.every((w) => w.parts.length > 1);
-    const substring =
-      exact.length < limit && !identifiersFound && options.substrings !== false ? await this.store.substrings(em, needles, scope, limit) : [];
+    const substring = exact.length < limit && !identifiersFound && options.substrings !== false ? await this.store.substrings(em, needles, scope, limit) : [];
 
     // Typo tolerance. An exact match means the index has every word (whole or as its parts).
     const corrections = exact.length ? new Map<string, string[]>() : await this.corrections(em, words);

@@ -42,7 +42,9 @@ export class PostgresSearchStore implements SearchStore {
 
   async addVocabulary(em: EntityManager, terms: string[]): Promise<void> {
     if (terms.length === 0) return;
-    await em.query(`INSERT INTO search_vocab (term, rev, len) SELECT t, reverse(t), length(t) FROM unnest($1::varchar[]) t ORDER BY t ON CONFLICT DO NOTHING`, [terms]);
+    await em.query(`INSERT INTO search_vocab (term, rev, len) SELECT t, reverse(t), length(t) FROM unnest($1::varchar[]) t ORDER BY t ON CONFLICT DO NOTHING`, [
+      terms,
+    ]);
   }
 
   async remove(em: EntityManager, assetId: string): Promise<void> {
