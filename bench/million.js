@@ -16,7 +16,8 @@
 // Env: BENCH_ASSETS (1000000), BENCH_DATA_DIR (keep the SQLite data there: a directory holding
 //      the corpus is reused, one holding part of it is loaded on; default: a temporary directory,
 //      removed at the end), BENCH_QUERIES (timed queries per search class and relevance row, 300),
-//      BENCH_CLASSES (a regular expression: only these search classes), BENCH_CREATE_SECONDS (20;
+//      BENCH_CLASSES (a regular expression: only these search classes), BENCH_LISTINGS (a regular
+//      expression: only the listings whose row name matches, e.g. identifiers), BENCH_CREATE_SECONDS (20;
 //      0 skips the creates; they add ~10,000 assets to a kept corpus per run),
 //      BENCH_REFERENCE_DIR (a kept 100,000-asset corpus, e.g. BENCH_ASSETS=100000 of this script:
 //      the same create load runs against it right after, as a same-day reference),
@@ -51,6 +52,7 @@ const ASSETS = Number(process.env.BENCH_ASSETS ?? 1_000_000);
 const DATA_DIR = process.env.BENCH_DATA_DIR ? resolve(process.env.BENCH_DATA_DIR) : null;
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
 const CLASSES = new RegExp(process.env.BENCH_CLASSES ?? '');
+const LISTINGS = new RegExp(process.env.BENCH_LISTINGS ?? '');
 const CREATE_SECONDS = Number(process.env.BENCH_CREATE_SECONDS ?? 20);
 const REFERENCE_DIR = process.env.BENCH_REFERENCE_DIR ? resolve(process.env.BENCH_REFERENCE_DIR) : null;
 const LIST_TIMEOUT_MS = Number(process.env.BENCH_LIST_TIMEOUT ?? 300) * 1000;
@@ -454,7 +456,7 @@ async function listingPhase(state, ids, liveAssets) {
     { name: 'GET /assets/identifiers, fast consumer', path: '/assets/identifiers', options: { limitMs: LIST_TIMEOUT_MS, keep: true }, ids: true },
   ];
   const rows = [];
-  for (const c of cases) {
+  for (const c of cases.filter((c) => LISTINGS.test(c.name))) {
     state.server = await serverReady(state, c.name);
     const rssBefore = rssOf(state.server.pid);
     const probe = probeClient(ids);
