@@ -14,30 +14,32 @@ export interface CollectionShape<T> {
 /** Characters of JSON text handed to the response at a time. */
 const CHUNK_CHARS = 64 * 1024;
 
-/** Ids of a collection kept for its `indices`: bytes in blocks, ~37 bytes an id, not a string each. */
+/**
+ * Ids of a collection kept for its `indices`: their JSON texts (which never hold a raw newline,
+ * whatever the id holds) one a line, in blocks of bytes, ~39 bytes an id, not a string each.
+ */
 class IdLog {
   private static readonly BLOCK = 1 << 20;
-  private readonly blocks: Buffer[] = [];
-  private used = IdLog.BLOCK;
+  /** Each block with how many of its bytes are ids (the rest is whatever the allocation held). */
+  private readonly blocks: Array<{ bytes: Buffer; used: number }> = [];
 
   push(id: string): void {
-    const bytes = Buffer.byteLength(id) + 1;
-    if (this.used + bytes > IdLog.BLOCK) {
-      this.blocks.push(Buffer.allocUnsafe(Math.max(IdLog.BLOCK, bytes)));
-      this.used = 0;
+    const json = JSON.stringify(id);
+    const size = Buffer.byteLength(json) + 1;
+    let block = this.blocks[this.blocks.length - 1];
+    if (!block || block.used + size > block.bytes.length) {
+      block = { bytes: Buffer.allocUnsafe(Math.max(IdLog.BLOCK, size)), used: 0 };
+      this.blocks.push(block);
     }
-    const block = this.blocks[this.blocks.length - 1];
-    this.used += block.write(id, this.used);
-    block[this.used++] = 0x0a;
+    block.used += block.bytes.write(json, block.used);
+    block.bytes[block.used++] = 0x0a;
   }
 
-  /** The ids in order, a block's worth at a time; each block is released once read. */
+  /** The ids' JSON texts in order, a block's worth at a time; each block is released once read. */
   *read(): Generator<string[]> {
     while (this.blocks.length) {
-      const block = this.blocks.shift()!;
-      const end = this.blocks.length ? block.lastIndexOf(0x0a) + 1 : this.used;
-      const text = block.toString('utf8', 0, end);
-      yield text.split('\n').slice(0, -1);
+      const { bytes, used } = this.blocks.shift()!;
+      yield bytes.toString('utf8', 0, used).split('\n').slice(0, -1);
     }
   }
 }
@@ -74,8 +76,8 @@ export async function jsonCollection<T>(pages: AsyncIterable<T[]>, shape: Collec
         let position = 0;
         chunk += '],"indices":{';
         for (const part of ids.read()) {
-          for (const id of part) {
-            chunk += `${position ? ',' : ''}${JSON.stringify(id)}:${position++}`;
+          for (const key of part) {
+            chunk += `${position ? ',' : ''}${key}:${position++}`;
             if (chunk.length >= CHUNK_CHARS) {
               yield chunk;
               chunk = '';
