@@ -558,6 +558,8 @@ def main():
     ap.add_argument('--max-bytes', type=int, default=MAX_BYTES)
     ap.add_argument('--check', action='store_true', help='only check the package list against the reserved lists')
     ap.add_argument('--allow-reserved', action='store_true', help=argparse.SUPPRESS)
+    ap.add_argument('--disjoint', type=Path, action='append', default=[],
+                    help='another package list (e.g. packages.txt for a dev set) that must share no package')
     args = ap.parse_args()
     if REPO in args.cache.resolve().parents or args.cache.resolve() == REPO:
         sys.exit('the cache must be outside the repository')
@@ -568,6 +570,11 @@ def main():
     if clash:
         print(f'packages also used by the language-detector corpus: {" ".join(clash)}', file=sys.stderr)
         if not args.allow_reserved:
+            sys.exit(2)
+    for other in args.disjoint:
+        shared = sorted({p for _, p in packages} & {p for _, p in read_packages(other)})
+        if shared:
+            print(f'packages also in {other}: {" ".join(shared)}', file=sys.stderr)
             sys.exit(2)
     if args.check:
         print(f'{len(packages)} packages, no clash' if not clash else 'clash', file=sys.stderr)
