@@ -78,6 +78,29 @@ describe('passage ranking (BM25 + coverage)', () => {
     expect(rankPassages('retry backoff', twins, [0, 1]).map((p) => p.doc)).toEqual([1, 0]);
   });
 
+  it('weighs a match of the query with the names of a document: its title and the identifiers its code defines', () => {
+    const code: Passage[] = [
+      { doc: 0, text: 'def pad_to(text, length):\n    length = max(length, len(text))\n    return text.ljust(length)' },
+      { doc: 1, text: 'def length(self):\n    return self._size' },
+      { doc: 2, text: 'def remove_item(self, key):\n    self.items.remove(key)' },
+      { doc: 3, text: 'def remove(self, key):\n    del self.items[key]' },
+    ];
+    // the body that says `length` three times loses to the function named so
+    expect(rankPassages('length', code)[0].doc).toBe(1);
+    // misspelt, as the passages' terms correct it
+    expect(rankPassages('lenght', code)[0].doc).toBe(1);
+    // exactly named beats a name with a part not asked
+    expect(rankPassages('remove', code)[0].doc).toBe(3);
+    // a title names a document as well: it decides between passages otherwise equal
+    const twins: Passage[] = [
+      { doc: 0, text: 'Rotate the logs daily and compress the old ones.' },
+      { doc: 1, text: 'Rotate the logs daily and compress the old ones.' },
+    ];
+    expect(rankPassages('rotate logs', twins).map((p) => p.doc)).toEqual([0, 1]);
+    expect(rankPassages('rotate logs', twins, [], [undefined, 'Rotate logs']).map((p) => p.doc)).toEqual([1, 0]);
+    expect(rankPassages('rotate logs', twins, [], ['Compress files', 'Rotate logs']).map((p) => p.doc)).toEqual([1, 0]);
+  });
+
   it('gives nothing for a question of stopwords only, or no passages', () => {
     expect(rankPassages('what is it?', passages)).toEqual([]);
     expect(rankPassages('retry', [])).toEqual([]);

@@ -163,7 +163,12 @@ export class QgptEngine {
     const passages = docs.flatMap((d, i) => passagesOf(d.text, i));
     // Words the store spells differently (typos search corrected) are looked for as the store spells them.
     const corrections = [...new Set(docs.flatMap((d) => d.corrections ?? []))];
-    const ranked = rankPassages(corrections.length ? `${query} ${corrections.join(' ')}` : query, passages, priors);
+    const ranked = rankPassages(
+      corrections.length ? `${query} ${corrections.join(' ')}` : query,
+      passages,
+      priors,
+      docs.map((d) => d.title),
+    );
     const embedder = this.config.embeddingModel ? await this.registry.resolve(this.config.embeddingModel) : null;
     if (!embedder || ranked.length === 0) return ranked;
     const top = ranked.slice(0, RERANK);

@@ -98,7 +98,8 @@ function comments(text: string): string[] {
   return out.map((c) => c.replace(/\s+/g, ' ').trim()).filter((c) => /[A-Za-z]{3,}/.test(c));
 }
 
-export function outlineCode(text: string): CodeOutline {
+/** What the code defines (functions, classes, types, ...), in order of appearance, each name once. */
+export function definitionsOf(text: string): Definition[] {
   const found: { index: number; kind: string; name: string }[] = [];
   for (const { kind, pattern } of DEFINITIONS) {
     for (const m of matches(pattern, text)) if (!CONTROL.has(m.name)) found.push({ ...m, kind });
@@ -111,6 +112,11 @@ export function outlineCode(text: string): CodeOutline {
     seen.add(d.name);
     definitions.push({ kind: d.kind, name: d.name });
   }
+  return definitions;
+}
+
+export function outlineCode(text: string): CodeOutline {
+  const definitions = definitionsOf(text);
 
   const used: { index: number; name: string }[] = [];
   const goBlock = GO_IMPORT_BLOCK.exec(text);

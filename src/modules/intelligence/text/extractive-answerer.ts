@@ -1,3 +1,4 @@
+import { definitionsOf } from './code-outline';
 import { expandQueryTerms } from './code-synonyms';
 import { allowedEdits, editDistance, identifierParts, isVocabularyTerm, words } from './terms';
 
@@ -5,7 +6,8 @@ import { allowedEdits, editDistance, identifierParts, isVocabularyTerm, words } 
  * The offline question answerer: no language model, no generation. It cuts documents into
  * passages (paragraphs of prose, blocks of code), scores every passage against the question
  * with BM25 over the passages (identifier parts and light stemming included) and a coverage
- * term (how much of the question's weight the passage contains), and returns the best
+ * term (how much of the question's weight the passage contains) and a name term (how well the
+ * question names the document: its title, the identifiers its code defines), and returns the best
  * passages as they are written. Deterministic: same input, same output.
  */
 
@@ -116,10 +118,12 @@ const B = 0.75;
 
 /**
  * Scores passages against a query. `priors` (per document, 0..1) add what an earlier stage
- * (the search index) already knew. Returns passages with a score > 0, best first; ties keep
+ * (the search index) already knew; `names` (per document, optional) are the documents' titles,
+ * which name them as the identifiers their code defines do: a query that names a document
+ * (`length`, or `lenght` corrected) ranks it above bodies that merely use the word. Returns passages with a score > 0, best first; ties keep
  * the input order.
  */
-export function rankPassages(query: string, passages: Passage[], priors: number[] = []): ScoredPassage[] {
+export function rankPassages(query: string, passages: Passage[], priors: number[] = [], names: Array<string | undefined> = []): ScoredPassage[] {
   const asked = [...new Set(contentTerms(query))];
   if (asked.length === 0 || passages.length === 0) return [];
   const termLists = passages.map((p) => contentTerms(p.text));
@@ -154,18 +158,86 @@ export function rankPassages(query: string, passages: Passage[], priors: number[
     return { bm25, coverage: covered / totalIdf };
   });
   const maxBm25 = Math.max(...raw.map((r) => r.bm25)) || 1;
+  // How well the query names each document (its name, the identifiers its code defines); only
+  // for documents with a matching passage.
+  const queried = new Set(queryTerms);
+  const docTexts = new Map<number, string[]>();
+  for (const p of passages) {
+    if (!docTexts.has(p.doc)) docTexts.set(p.doc, []);
+    docTexts.get(p.doc)!.push(p.text);
+  }
+  const named = new Map<number, number>();
+  const nameMatchOf = (doc: number): number => {
+    if (!named.has(doc)) named.set(doc, nameMatch(namesOf(names[doc], docTexts.get(doc)!.join('\n\n')), queried, idf, totalIdf));
+    return named.get(doc)!;
+  };
   return passages
     .map((p, i) => {
       const { bm25, coverage } = raw[i];
       if (bm25 === 0) return { ...p, score: 0 };
       const prior = priors[p.doc] ?? 0;
-      const score = 0.55 * coverage + 0.35 * (bm25 / maxBm25) + 0.1 * prior;
+      const name = nameMatchOf(p.doc);
+      const score = W_COVERAGE * coverage + W_BM25 * (bm25 / maxBm25) + W_PRIOR * prior + NAME_WEIGHT * name;
       return { ...p, score: Math.round(score * 1e4) / 1e4 };
     })
     .map((p, i) => ({ p, i }))
     .filter(({ p }) => p.score > 0)
     .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
     .map(({ p }) => p);
+}
+
+/**
+ * Score weights: query coverage, BM25 (relative to the best passage), the document's prior, and
+ * how well the query names the document (`nameMatch`); they sum to 1. Search weighs an asset's
+ * name 10x its content; here the name is half the score, tuned on the dev set
+ * (eval/data/dev-nl-code-pairs.jsonl: 0.2 .. 0.8 tried; 0.5 is best for both questions and typo'd names).
+ */
+const NAME_WEIGHT = 0.5;
+const W_COVERAGE = 0.55 * (1 - NAME_WEIGHT);
+const W_BM25 = 0.35 * (1 - NAME_WEIGHT);
+const W_PRIOR = 0.1 * (1 - NAME_WEIGHT);
+
+/**
+ * The names a document goes by, each as its distinct content terms: every identifier its code
+ * defines (functions, classes, ...: `getUserName` -> getusername, user, name), and its title as
+ * one name (a snippet's name: "Redis cache helper", or the one Trove gave it).
+ */
+function namesOf(title: string | undefined, text: string): string[][] {
+  const out: string[][] = [];
+  const seen = new Set<string>();
+  for (const definition of definitionsOf(text))
+    for (const identifier of words(definition.name)) {
+      const key = identifier.toLowerCase();
+      if (seen.has(key)) continue;
+      seen.add(key);
+      const terms = [...new Set(contentTerms(identifier))];
+      if (terms.length) out.push(terms);
+    }
+  const titled = title ? [...new Set(contentTerms(title))] : [];
+  if (titled.length) out.push(titled);
+  return out;
+}
+
+/**
+ * How well the query (its corrected terms) names a document, 0..1: for the best of its names,
+ * the share of the query's idf weight the name holds times the share of the name's terms the
+ * query holds. A function named exactly as asked scores 1; `remove` asked of `remove_item`
+ * scores 1/3 (of its terms remove_item, remove, item, one is asked), of a function that only
+ * calls `remove`, 0.
+ */
+function nameMatch(names: string[][], asked: Set<string>, idf: Map<string, number>, totalIdf: number): number {
+  let best = 0;
+  for (const terms of names) {
+    let held = 0;
+    let weight = 0;
+    for (const t of terms)
+      if (asked.has(t)) {
+        held += 1;
+        weight += idf.get(t) ?? 0;
+      }
+    if (held) best = Math.max(best, (weight / totalIdf) * (held / terms.length));
+  }
+  return Math.min(1, best);
 }
 
 /** Corrections tried per misspelt query term. */
