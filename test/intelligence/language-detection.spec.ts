@@ -4,6 +4,7 @@ import { ClassificationSpecificEnum } from '../../src/common/wire/enums';
 import { DetectionMode, LanguageClassification, LanguageDetector } from '../../src/modules/intelligence/language-detector.service';
 import { LanguageModel, languageModel } from '../../src/modules/intelligence/language/language-model';
 import { SUPPORTED_CODES } from '../../src/modules/intelligence/language/languages';
+import { refineDialect, ruledOut } from '../../src/modules/intelligence/language/rules';
 
 /**
  * Accuracy of the offline language detector on a hand-written, labelled set of snippets
@@ -169,6 +170,32 @@ describe('LanguageDetector', () => {
     // Not rules: a Rust inner attribute is not a shebang, a JS object literal is not JSON.
     expect((await detector.analyze('#![allow(dead_code)]\nfn main() { println!("hi"); }\n')).source).not.toBe('rule');
     expect((await detector.analyze('{ a: 1, b: [true] }')).source).not.toBe('rule');
+  });
+
+  it('rules out syntax a language never has, and settles near-supersets by syntax only one allows', () => {
+    // JSON has nothing outside its strings but brackets, commas, colons, numbers, true / false / null
+    expect(ruledOut('json', '  "en_US" => "English (United States)",\n  "fr" => "French",')).toBe(true);
+    expect(ruledOut('json', '{ a: 1 }')).toBe(true);
+    expect(ruledOut('json', '  "name": "trove",\n  "tags": ["a => b", "x = 1"],\n  "n": -1.5e3, "ok": true')).toBe(false);
+    expect(ruledOut('json', '{\n  // JSONC comments are allowed\n  "a": null\n}')).toBe(false);
+    // Perl, Dart / Java typed declarations and Dart imports are not JavaScript or TypeScript
+    expect(ruledOut('js', 'my $self = shift;\nreturn $self->{name};')).toBe(true);
+    expect(ruledOut('ts', 'use strict;\nuse warnings;\n')).toBe(true);
+    expect(ruledOut('ts', "import 'package:flutter/material.dart';\n")).toBe(true);
+    expect(ruledOut('js', '  final String name;\n  int count = 0;')).toBe(true);
+    expect(ruledOut('js', "'use strict';\nconst my = require('x');\nmodule.exports = { my };")).toBe(false);
+    expect(ruledOut('ts', 'const name: string = "x";\nlet n = 1;')).toBe(false);
+    expect(ruledOut('py', 'my $x = 1;')).toBe(false); // only languages with a grammar test are ruled out
+    // supersets
+    expect(refineDialect('c', 'void f(const Foo& a, int b) {\n  this->x = a.x;\n}')).toBe('cpp');
+    expect(refineDialect('c', 'int main(void) {\n  struct node *new = malloc(sizeof *new);\n  return 0;\n}')).toBe('c');
+    expect(refineDialect('css', '.btn {\n  color: $primary;\n}')).toBe('scss');
+    expect(refineDialect('css', '.btn {\n  color: red;\n  background: url(http://x.org/a.png);\n}')).toBe('css');
+    expect(refineDialect('js', 'const el = document.getElementById(id)!.value;')).toBe('ts');
+    expect(refineDialect('js', 'const x = cond ? a : b;\nfunction f(a, b) { return a; }')).toBe('js');
+    expect(refineDialect('sh', 'FROM debian:bookworm\nRUN apt-get update && \\\n  apt-get install -y curl')).toBe('dockerfile');
+    expect(refineDialect('sh', 'apt-get update\nrun_tests --all')).toBe('sh');
+    expect(refineDialect('html', '<xs:element name="a">\n  <xs:annotation/>\n</xs:element>')).toBe('xml');
   });
 
   it('returns a valid classification for empty, blank and tiny input without throwing', async () => {

@@ -4,7 +4,7 @@ import { BlendWeights, DEFAULT_WEIGHTS, blendScores, hljsScores, ranked } from '
 import { Scores, hljsRelevance } from './language/hljs-scorer';
 import { languageModel } from './language/language-model';
 import { LanguageCode, TEXT_CODES } from './language/languages';
-import { markdownScore, matchRules, proseFeatures, refineDialect } from './language/rules';
+import { markdownScore, matchRules, proseFeatures, refineDialect, ruledOut } from './language/rules';
 
 export interface LanguageClassification {
   generic: Extract<ClassificationGenericEnum, 'CODE' | 'TEXT'>;
@@ -58,8 +58,10 @@ function head(text: string, max: number): string {
  *  3. Trove's language classifier (language/language-model.ts: a linear model over token, line
  *     and character n-grams trained on Debian and npm packages, shipped as a data file),
  *     its few best languages re-ranked with highlight.js relevance (weights in language/blend.ts);
- *  4. near-superset pairs (C/C++, JS/TS, CSS/SCSS, HTML/XML, INI/TOML) settled by syntax markers
- *     only one of them allows.
+ *  4. a language whose grammar cannot hold the text gives way to the next best (JSON with `=>` or
+ *     bare words outside its strings, JavaScript with Perl or Dart syntax, CSS with element tags);
+ *  5. near-superset pairs (C/C++, JS/TS, CSS/SCSS, HTML/XML, INI/TOML, shell/Dockerfile) settled
+ *     by syntax markers only one of them allows.
  */
 @Injectable()
 export class LanguageDetector {
@@ -98,7 +100,9 @@ export class LanguageDetector {
       return { classification: mode === 'blend' ? TEXT : classificationOf('UNKNOWN'), source: 'no-evidence' };
     }
 
-    let best: ClassificationSpecificEnum = refineDialect(top[0][0], text);
+    // The best language whose grammar allows the text (syntax it can never have rules it out).
+    const allowed = top.find(([code]) => !ruledOut(code, text))?.[0] ?? top[0][0];
+    let best: ClassificationSpecificEnum = refineDialect(allowed, text);
     if (best === 'md' && md < MARKDOWN_MIN_SCORE) best = 'txt';
     return { classification: classificationOf(best), source: 'models', top };
   }

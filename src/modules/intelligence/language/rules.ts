@@ -125,6 +125,9 @@ const STOPWORDS = new Set(
 /** Characters that are common in code and rare in running English text. */
 const CODE_CHARS = /[{}[\]<>=;$#@\\|`~^*_+]/g;
 
+/** An element's start or end tag: `<p>`, `</div>`, `<a href="x">`, `<br/>` (not `<user@host>` or `<https://...>`). */
+const MARKUP_TAG = /<\/[A-Za-z][\w:-]*\s*>|<[A-Za-z][\w:-]*(?:\s+[\w:-]+(?:=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'<>]+))?)*\s*\/?>/;
+
 export interface ProseFeatures {
   words: number;
   /** code characters per character (parentheses count half). */
@@ -167,10 +170,12 @@ export function proseFeatures(text: string): ProseFeatures {
     sentenceRatio: totalChars ? sentenceChars / totalChars : 0,
     indentRatio: lines.length ? indented / lines.length : 0,
   };
+  // an element tag (`<p>`, `</div>`, `<a href="...">`) is markup, not a sentence
   const isProse =
-    (f.words >= 4 && f.codeCharRatio < 0.025 && f.stopwordRatio >= 0.2 && f.sentenceRatio >= 0.6 && f.indentRatio < 0.34) ||
-    // a few plain words ("hello world", "see you at 5pm!"): no code characters at all
-    (f.words >= 1 && f.words < 4 && code === 0 && /^[\w\s.,!?'":-]*$/.test(text.trim()) && !/[._]\w/.test(text));
+    !MARKUP_TAG.test(text) &&
+    ((f.words >= 4 && f.codeCharRatio < 0.025 && f.stopwordRatio >= 0.2 && f.sentenceRatio >= 0.6 && f.indentRatio < 0.34) ||
+      // a few plain words ("hello world", "see you at 5pm!"): no code characters at all
+      (f.words >= 1 && f.words < 4 && code === 0 && /^[\w\s.,!?'":-]*$/.test(text.trim()) && !/[._]\w/.test(text)));
   return { ...f, isProse };
 }
 
@@ -210,6 +215,18 @@ const TS_MARKERS: readonly RegExp[] = [
   /\bimplements\s+[A-Z]/,
 ];
 
+/** More TypeScript-only syntax, looked for in code only (JSDoc writes `{string}`, `name: string`). */
+const TS_CODE_MARKERS: readonly RegExp[] = [
+  // non-null assertions, generic functions, abstract classes, ambient and namespace declarations,
+  // optional members and type annotations with a primitive type (none is JavaScript)
+  /[\w)\]]!\.[A-Za-z_]/,
+  /\bfunction\s*\*?\s*\w*\s*<[A-Z]\w*(?:\s+extends\s[^>\n]{0,80})?(?:\s*,\s*[A-Z]\w*)*>\s*\(/,
+  /\babstract\s+class\b/,
+  /^[ \t]*(?:export\s+)?(?:declare\s+(?:module|global|const|function|let|var|class|namespace)|namespace\s+[A-Z]\w*\s*\{)/m,
+  /^[ \t]*(?:readonly\s+)?[A-Za-z_]\w*\?\s*:\s*[\w'"[{(]/m,
+  /\w\s*:\s*(?:string|number|boolean|unknown|never)(?:\[\])?\s*[;,)=|]/,
+];
+
 const CPP_MARKERS: readonly RegExp[] = [
   /\bstd::/,
   /#\s*include\s*<(?:iostream|vector|string|map|unordered_map|set|unordered_set|memory|algorithm|sstream|fstream|thread|mutex|functional|utility|array|optional|chrono|c(?:stdio|stdlib|string|math|stdint|assert))>/,
@@ -224,6 +241,21 @@ const CPP_MARKERS: readonly RegExp[] = [
   /\b(?:cout|cin|cerr)\s*(?:<<|>>)/,
 ];
 
+/** More C++-only syntax, looked for in code only (`virtual` or `this->` in a C comment is prose). */
+const CPP_CODE_MARKERS: readonly RegExp[] = [
+  // members through `this`, C++ keywords, extensionless standard headers, `new` / `delete`,
+  // reference parameters, exceptions, type deduction: none is C
+  /\bthis->/,
+  /\b(?:virtual|override|typename|explicit|mutable)\b/,
+  /\busing\s+(?:namespace\s+\w|\w+\s*=)/,
+  /#\s*include\s*(?:<[a-z_]+>|["<][^">\n]+\.(?:hpp|hh|hxx|h\+\+)[">])/,
+  /=\s*new\s+[A-Za-z_][\w:]*\s*[([{;<]/,
+  /^[ \t]*delete\s*(?:\[\]\s*)?[A-Za-z_][\w.>-]*\s*;/m,
+  /\bconst\s+[A-Za-z_][\w:<>, ]{0,60}&\s*[A-Za-z_]\w*\s*[,)=;]/,
+  /\bcatch\s*\(/,
+  /\bauto\s+[&*]?\s*[A-Za-z_]\w*\s*[=:{]/,
+];
+
 const SCSS_MARKERS: readonly RegExp[] = [
   /^[ \t]*\$[\w-]+\s*:/m,
   /@(?:mixin|include|extend|use|forward|each|for|function|return|if|else)\b/,
@@ -231,6 +263,10 @@ const SCSS_MARKERS: readonly RegExp[] = [
   /&(?:[:.\-_[]|\w)/,
   /^[ \t]*%[\w-]+\s*\{/m,
   /^[ \t]*\/\/ /m,
+  // a `$variable` used in a value, `// comments` after a declaration, Sass-only flags and at-rules
+  /:[^;{}\n:$"']*\$[A-Za-z_]/,
+  /[;{}][ \t]*\/\/[^\n]*$/m,
+  /!default\b|@(?:content|at-root|debug|warn|error|while)\b/,
 ];
 
 /** TOML-only syntax: quoted / array / inline-table / boolean / date values, arrays of tables. */
@@ -268,6 +304,34 @@ function hasNestedRules(text: string): boolean {
   return false;
 }
 
+/** Dockerfile instructions at the start of a line (shell commands are lower case). */
+const DOCKERFILE_INSTRUCTION =
+  /^(?:FROM|RUN|CMD|LABEL|EXPOSE|ENV|ADD|COPY|ENTRYPOINT|VOLUME|USER|WORKDIR|ARG|ONBUILD|STOPSIGNAL|HEALTHCHECK|SHELL|MAINTAINER)[ \t]+\S/m;
+
+/**
+ * The text without its comments (C-family and CSS syntax: `/* ... *\/`, the `*` lines of a
+ * block comment cut by the window, and with `lineComments`, `// ...` not preceded by `:` as in
+ * URLs): words in comments (`virtual`, `@include`, `{string}` in JSDoc) are not syntax.
+ * Linear in the length of the text.
+ */
+function withoutComments(text: string, lineComments: boolean): string {
+  let out = '';
+  let i = 0;
+  for (;;) {
+    const open = text.indexOf('/*', i);
+    if (open < 0) {
+      out += text.slice(i);
+      break;
+    }
+    out += text.slice(i, open) + ' ';
+    const close = text.indexOf('*/', open + 2);
+    if (close < 0) break;
+    i = close + 2;
+  }
+  out = out.replace(/^[ \t]*\*(?:[ \t/]|$)[^\n]*$/gm, '');
+  return lineComments ? out.replace(/(^|[^:])\/\/[^\n]*/gm, '$1') : out;
+}
+
 function count(markers: readonly RegExp[], text: string): number {
   return markers.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
 }
@@ -281,18 +345,23 @@ function count(markers: readonly RegExp[], text: string): number {
 export function refineDialect(code: LanguageCode, text: string): LanguageCode {
   switch (code) {
     case 'js':
-      return count(TS_MARKERS, text) > 0 ? 'ts' : 'js';
+      return count(TS_MARKERS, text) > 0 || count(TS_CODE_MARKERS, withoutComments(text, true)) > 0 ? 'ts' : 'js';
     case 'c':
-      return count(CPP_MARKERS, text) > 0 ? 'cpp' : 'c';
+      return count(CPP_MARKERS, text) > 0 || count(CPP_CODE_MARKERS, withoutComments(text, true)) > 0 ? 'cpp' : 'c';
     case 'css':
     case 'scss':
       // Every stylesheet is valid SCSS: only SCSS's own syntax says SCSS.
-      return count(SCSS_MARKERS, text) > 0 || hasNestedRules(text) ? 'scss' : 'css';
+      // (`// comments` are SCSS syntax, so only block comments are left out)
+      return count(SCSS_MARKERS, withoutComments(text, false)) > 0 || hasNestedRules(text) ? 'scss' : 'css';
     case 'toml':
     case 'ini':
       return count(TOML_MARKERS, text) > 0 ? 'toml' : 'ini';
+    case 'sh':
+      return DOCKERFILE_INSTRUCTION.test(text) ? 'dockerfile' : 'sh';
     case 'html':
     case 'xml': {
+      // a namespace prefix on an element (`<xs:element`, `<android:...`) is XML, never HTML
+      if (/<\/?[A-Za-z][\w.-]*:[A-Za-z]/.test(text)) return 'xml';
       const tags = [...text.matchAll(/<([A-Za-z][\w:.-]*)/g)].map((m) => m[1]);
       if (!tags.length) return code;
       const html = tags.filter((t) => HTML_TAGS.has(t.toLowerCase())).length;
@@ -300,5 +369,59 @@ export function refineDialect(code: LanguageCode, text: string): LanguageCode {
     }
     default:
       return code;
+  }
+}
+
+/* ------------------------------------------------------------------ syntax a language cannot have */
+
+/** Double-quoted strings of one line, as JSON writes them. */
+const JSON_STRING = /"(?:[^"\\\n]|\\.)*"/g;
+
+/**
+ * Outside its strings, JSON has only brackets, commas, colons, numbers, `true`, `false` and
+ * `null` (comments are allowed, as JSONC files have them). Anything else (`=>`, `=`, `;`,
+ * `$x`, a bare word) is not JSON, whatever the window looks like.
+ */
+function notJson(text: string): boolean {
+  const rest = text
+    .replace(JSON_STRING, '""')
+    .replace(/\/\*[\s\S]*?\*\//g, ' ')
+    .replace(/\/\/[^\n]*/g, ' ')
+    .replace(/\b(?:true|false|null)\b/g, ' ');
+  return /[^\s{}[\]:,"0-9.eE+-]/.test(rest);
+}
+
+/**
+ * Not JavaScript / TypeScript: a hash pair (`'key' => value`), Perl (`my $x`, `sub name {`, `$x->{k}`, `qw(...)`, `use strict;`,
+ * `package A::B;`) or a typed declaration of Dart / Java / C# (`String name =`, `final int n;`),
+ * or Dart's `import 'package:...'`. None of these parses as JS or TS.
+ */
+const NOT_JS: readonly RegExp[] = [
+  // `=>` after a string or a number: a Perl / PHP / Ruby hash pair, never an arrow function
+  /(?:"[^"\n]*"|'[^'\n]*'|(?:^|[\s,([{])\d+)\s*=>/,
+  /\bmy\s+[$@%][\w{]|\bsub\s+\w+\s*\{|\$\w+->[{[]|\bqw\s*[(/{[]/,
+  /^[ \t]*(?:use\s+(?:strict|warnings|vars|constant|[A-Z]\w*(?:::\w+)+)\b|package\s+\w+(?:::\w+)+\s*;)/m,
+  /^[ \t]*(?:(?:final|static|const|late|required|private|public|protected)\s+)*(?:int|double|num|bool|String|dynamic|(?:List|Map|Set|Future|Stream)<[^>\n]*>)\??\s+[a-z_]\w*\s*(?:[=;,)]|\()/m,
+  /^[ \t]*(?:import|export|part)\s+'package:|^[ \t]*part\s+of\b/m,
+];
+
+/**
+ * Whether the text holds syntax the language `code` never allows, so the model's choice of it
+ * must give way to its next best. Only languages with a precise grammar test are checked.
+ */
+export function ruledOut(code: LanguageCode, text: string): boolean {
+  switch (code) {
+    case 'json':
+      return notJson(text);
+    case 'js':
+    case 'ts':
+      return NOT_JS.some((re) => re.test(text));
+    case 'css':
+    case 'scss':
+      // a stylesheet has no element tags (`<style>`, `</div>`) outside its strings (an SVG in
+      // a data URL): that is the HTML around it
+      return MARKUP_TAG.test(withoutComments(text, false).replace(/"[^"\n]*"|'[^'\n]*'/g, '""'));
+    default:
+      return false;
   }
 }
