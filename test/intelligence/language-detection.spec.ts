@@ -127,6 +127,9 @@ describe('LanguageDetector', () => {
       specific: 'txt',
     });
     expect(await detector.detect('hello world')).toEqual({ generic: 'TEXT', specific: 'txt' });
+    // words in markup or in a batch file's echo / rem lines are code, not prose
+    expect((await detector.detect('<p>Please set the variable in your environment to match the location.</p>')).generic).toBe('CODE');
+    expect((await detector.detect('echo.\necho ERROR: JAVA_HOME is not set and no java command could be found in your PATH.\necho.\n')).generic).toBe('CODE');
     // Markdown with real structure is md (CODE); without structure it is prose.
     expect(await detector.detect('# Setup\n\n- install [node](https://nodejs.org)\n- run `npm ci`\n')).toEqual({
       generic: 'CODE',
@@ -167,9 +170,11 @@ describe('LanguageDetector', () => {
       });
       expect(report.classification.generic).toBe('CODE');
     }
-    // Not rules: a Rust inner attribute is not a shebang, a JS object literal is not JSON.
+    // Not rules: a Rust inner attribute is not a shebang, a JS object literal is not JSON,
+    // `<?php` mentioned in a stylesheet's comment is no PHP.
     expect((await detector.analyze('#![allow(dead_code)]\nfn main() { println!("hi"); }\n')).source).not.toBe('rule');
     expect((await detector.analyze('{ a: 1, b: [true] }')).source).not.toBe('rule');
+    expect((await detector.analyze('/* Embedded language tags, e.g. <?php ?> */\n.hljs-meta {\n  color: #000;\n}\n')).source).not.toBe('rule');
   });
 
   it('rules out syntax a language never has, and settles near-supersets by syntax only one allows', () => {
@@ -196,6 +201,11 @@ describe('LanguageDetector', () => {
     expect(refineDialect('sh', 'FROM debian:bookworm\nRUN apt-get update && \\\n  apt-get install -y curl')).toBe('dockerfile');
     expect(refineDialect('sh', 'apt-get update\nrun_tests --all')).toBe('sh');
     expect(refineDialect('html', '<xs:element name="a">\n  <xs:annotation/>\n</xs:element>')).toBe('xml');
+    // TOML has typed values and bare-key table names; INI files often have neither
+    expect(refineDialect('toml', '[tox]\nenvlist = py3\n\n[testenv]\ncommands = {posargs}\nskip = true')).toBe('ini');
+    expect(refineDialect('toml', '[mypy-foo.*]\nignore_missing_imports = true')).toBe('ini');
+    expect(refineDialect('ini', '[target."cfg(unix)".dependencies]\nlibc = "0.2"\nfeatures = ["std"]')).toBe('toml');
+    expect(refineDialect('toml', '[server]\nport = 8080\nenabled = true')).toBe('toml');
   });
 
   it('returns a valid classification for empty, blank and tiny input without throwing', async () => {

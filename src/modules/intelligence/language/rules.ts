@@ -86,7 +86,8 @@ export function matchRules(text: string, full: string = text): RuleMatch | null 
     for (const [re, code] of INTERPRETERS) if (re.test(interp)) return { code, rule: `shebang:${interp}` };
   }
 
-  if (/<\?php\b/.test(text)) return { code: 'php', rule: '<?php' };
+  // (not in a block comment: a stylesheet's `/* ... tags, e.g. <?php ?> */` is no PHP)
+  if (/<\?php\b/.test(text) && /<\?php\b/.test(withoutComments(text, false))) return { code: 'php', rule: '<?php' };
 
   const markup = markupStart(text);
   if (/^(?:<\?xml[^>]*\?>\s*)?<!DOCTYPE\s+html\b/i.test(markup) || /^<html[\s>]/i.test(markup)) {
@@ -127,6 +128,9 @@ const CODE_CHARS = /[{}[\]<>=;$#@\\|`~^*_+]/g;
 
 /** An element's start or end tag: `<p>`, `</div>`, `<a href="x">`, `<br/>` (not `<user@host>` or `<https://...>`). */
 const MARKUP_TAG = /<\/[A-Za-z][\w:-]*\s*>|<[A-Za-z][\w:-]*(?:\s+[\w:-]+(?:=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'<>]+))?)*\s*\/?>/;
+
+/** A batch / shell line that reads like words: `echo Usage: ...`, `rem See ...`, `goto fail`, `:no_exe`. */
+const SCRIPT_LINE = /^[ \t]*(?:@?(?:echo|ECHO)(?:[ \t.]|$)|(?:rem|REM)(?:[ \t]|$)|(?:goto|GOTO)[ \t]+:?\w|:[A-Za-z_]\w*[ \t]*$)/m;
 
 export interface ProseFeatures {
   words: number;
@@ -170,9 +174,11 @@ export function proseFeatures(text: string): ProseFeatures {
     sentenceRatio: totalChars ? sentenceChars / totalChars : 0,
     indentRatio: lines.length ? indented / lines.length : 0,
   };
-  // an element tag (`<p>`, `</div>`, `<a href="...">`) is markup, not a sentence
+  // an element tag (`<p>`, `</div>`, `<a href="...">`) is markup, not a sentence,
+  // nor is a script's `echo ...` / `rem ...` / `goto end` / `:label` line
   const isProse =
     !MARKUP_TAG.test(text) &&
+    !SCRIPT_LINE.test(text) &&
     ((f.words >= 4 && f.codeCharRatio < 0.025 && f.stopwordRatio >= 0.2 && f.sentenceRatio >= 0.6 && f.indentRatio < 0.34) ||
       // a few plain words ("hello world", "see you at 5pm!"): no code characters at all
       (f.words >= 1 && f.words < 4 && code === 0 && /^[\w\s.,!?'":-]*$/.test(text.trim()) && !/[._]\w/.test(text)));
@@ -272,6 +278,21 @@ const SCSS_MARKERS: readonly RegExp[] = [
 /** TOML-only syntax: quoted / array / inline-table / boolean / date values, arrays of tables. */
 const TOML_MARKERS: readonly RegExp[] = [/^[ \t]*\[\[[\w.-]+\]\][ \t]*$/m, /^[ \t]*[\w.-]+[ \t]*=[ \t]*(?:"|'|\[|\{|true\b|false\b|\d{4}-\d{2}-\d{2})/m];
 
+/**
+ * Not TOML: a table name with a character a bare TOML key cannot have (`[mypy-foo.*]`,
+ * `[tool:pytest]`), or a value TOML cannot parse: a bare word (`show-source = True`,
+ * `level = INFO`) or a brace around a bare word (`commands = {posargs}`, tox's substitution).
+ */
+function notToml(text: string): boolean {
+  for (const line of text.split('\n')) {
+    const table = /^[ \t]*\[\[?([^[\]\n]+)\]\]?[ \t]*(?:#.*)?$/.exec(line);
+    if (table && /[^\w.\s-]/.test(table[1].replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, ''))) return true;
+    const pair = /^[ \t]*[\w.-]+[ \t]*=[ \t]*(\S.*)$/.exec(line);
+    if (pair && (/^[A-Za-z_]/.test(pair[1]) ? !/^(?:true|false|inf|nan)\b/.test(pair[1]) : /^\{\s*[\w.-]+\s*\}/.test(pair[1]))) return true;
+  }
+  return false;
+}
+
 const HTML_TAGS = new Set(
   (
     'a abbr address article aside audio b body br button canvas caption code div dl dt dd em embed fieldset figure ' +
@@ -355,7 +376,7 @@ export function refineDialect(code: LanguageCode, text: string): LanguageCode {
       return count(SCSS_MARKERS, withoutComments(text, false)) > 0 || hasNestedRules(text) ? 'scss' : 'css';
     case 'toml':
     case 'ini':
-      return count(TOML_MARKERS, text) > 0 ? 'toml' : 'ini';
+      return count(TOML_MARKERS, text) > 0 && !notToml(text) ? 'toml' : 'ini';
     case 'sh':
       return DOCKERFILE_INSTRUCTION.test(text) ? 'dockerfile' : 'sh';
     case 'html':
