@@ -2,17 +2,11 @@ import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
 import { keysetSlice } from '../../../common/database/keyset';
-import { jsonCollection } from '../../../common/http/json-stream';
+import { ID_LISTING_PAGE, idListingPages, jsonTextCollection } from '../../../common/http/json-stream';
 import { indexed } from '../../../common/wire/common.wire';
 import { PageRequest, nextCursor } from '../../../common/wire/paging';
 import { AssetReader } from '../asset.reader';
 import { FlattenedAssetsWire } from '../wire/asset.wire';
-
-/** Ids of one page of the walk (a statement's worth: ~40 bytes each). */
-export const ID_PAGE = 5000;
-
-/** A FlattenedAssets item: `{"id": ...}`. */
-export const idItem = (id: string): string => `{"id":${JSON.stringify(id)}}`;
 
 /**
  * Ids of every live asset, most recent first, with each id's position in `indices`, streamed;
@@ -39,6 +33,6 @@ export class ListAssetIdentifiersHandler implements IQueryHandler<ListAssetIdent
       const { rows, last } = await this.db.read((em) => keysetSlice(this.db, em, AssetReader.listing(pseudo), page.after, page.limit));
       return { ...indexed(rows.map((row) => ({ id: row.id }))), next_cursor: nextCursor(last) };
     }
-    return jsonCollection(this.reader.walkIds({ pseudo, pageSize: ID_PAGE }), { item: idItem, id: (id) => id });
+    return jsonTextCollection(idListingPages(this.reader.walkIds({ pseudo, pageSize: ID_LISTING_PAGE })), { indices: true });
   }
 }

@@ -1,9 +1,8 @@
 import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
-import { jsonCollection } from '../../../common/http/json-stream';
+import { ID_LISTING_PAGE, idListingPages, jsonTextCollection } from '../../../common/http/json-stream';
 import { AssetReader } from '../asset.reader';
 import { PseudoAssetsWire } from '../wire/asset.wire';
-import { ID_PAGE, idItem } from './list-asset-identifiers.query';
 
 /** Ids of the live pseudo assets only, most recent first (PseudoAssets), streamed. */
 export class ListPseudoAssetsQuery extends Query<StreamableFile | PseudoAssetsWire> {}
@@ -13,6 +12,9 @@ export class ListPseudoAssetsHandler implements IQueryHandler<ListPseudoAssetsQu
   constructor(private readonly reader: AssetReader) {}
 
   execute(): Promise<StreamableFile> {
-    return jsonCollection(this.reader.walkIds({ pseudo: true, pageSize: ID_PAGE, only: 'pseudo' }), { item: idItem, id: (id) => id, under: 'identifiers' });
+    return jsonTextCollection(idListingPages(this.reader.walkIds({ pseudo: true, pageSize: ID_LISTING_PAGE, only: 'pseudo' })), {
+      indices: true,
+      under: 'identifiers',
+    });
   }
 }

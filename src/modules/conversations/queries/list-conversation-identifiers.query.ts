@@ -2,13 +2,10 @@ import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
 import { keysetSlice } from '../../../common/database/keyset';
-import { jsonCollection } from '../../../common/http/json-stream';
+import { ID_LISTING_PAGE, idListingPages, jsonTextCollection } from '../../../common/http/json-stream';
 import { PageRequest, nextCursor } from '../../../common/wire/paging';
 import { ConversationReader } from '../conversation.reader';
 import { FlattenedConversationsWire } from '../wire/conversation.wire';
-
-/** Ids of one page of the walk. */
-const ID_PAGE = 5000;
 
 /** Ids of every live conversation, most recent first, streamed; or one page when the client pages (`limit`, `cursor`). */
 export class ListConversationIdentifiersQuery extends Query<StreamableFile | FlattenedConversationsWire> {
@@ -29,6 +26,6 @@ export class ListConversationIdentifiersHandler implements IQueryHandler<ListCon
       const { rows, last } = await this.db.read((em) => keysetSlice(this.db, em, ConversationReader.LISTING, page.after, page.limit));
       return { iterable: rows.map((row) => ({ id: row.id })), next_cursor: nextCursor(last) };
     }
-    return jsonCollection(this.reader.walkIds(ID_PAGE), { item: (id) => `{"id":${JSON.stringify(id)}}` });
+    return jsonTextCollection(idListingPages(this.reader.walkIds(ID_LISTING_PAGE)));
   }
 }
