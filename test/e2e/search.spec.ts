@@ -127,6 +127,10 @@ describe('search', () => {
       expect(hit.exact).toBe(false);
       expect(found.suggested).toBeGreaterThanOrEqual(1);
       expect(ids(await search('safe_lo'))).toEqual([id.yaml]);
+      // an identifier typed half way is found by the words that start with it, as a suggestion
+      const typing = await search('getUserNa');
+      expect(ids(typing)).toEqual([id.user]);
+      expect(typing.iterable[0].exact).toBe(false);
       // a substring of the name ranks above a newer asset with it in the text only
       expect(ids(await search('ephy'))).toEqual([id.titled, id.mentioned]);
     });

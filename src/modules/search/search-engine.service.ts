@@ -152,13 +152,18 @@ export class SearchEngine {
     const needles = words.length ? words.map((w) => w.whole) : [query.toLowerCase()];
     const exactQuery: WordQuery = words.map(group);
     const exact = await this.store.words(em, exactQuery, 'AND', scope, limit);
-    // When whole words already fill the page, substrings could only add weaker suggestions. So
-    // they do when every word is an identifier (camelCase, snake_case) and some asset holds them:
-    // its parts' phrase has already found the longer identifiers around it (`getUserNameById`
-    // holds "get user name"), and a trigram query over common trigrams costs the most of any
-    // list at a million assets (31-181 ms).
-    const identifiersFound = exact.length > 0 && words.length > 0 && words.every((w) => w.parts.length > 1);
-    const substring = exact.length < limit && !identifiersFound && options.substrings !== false ? await this.store.substrings(em, needles, scope, limit) : [];
+    // When whole words already fill the page, substrings could only add weaker suggestions. For
+    // identifiers (camelCase, snake_case: every word has parts) the trigram match is replaced by
+    // cheaper word lists: held whole or by their parts' phrase, the exact list already has the
+    // longer identifiers around them (`getUserNameById` holds "get user name"); otherwise the words
+    // that start with them (`safe_lo` -> `safe_load`, typed half way). A trigram query over a long
+    // identifier's common trigrams was the costliest list of a search at a million assets (47-181 ms).
+    const identifiers = words.length > 0 && words.every((w) => w.parts.length > 1);
+    let substring: string[] = [];
+    if (exact.length < limit && options.substrings !== false) {
+      if (!identifiers) substring = await this.store.substrings(em, needles, scope, limit);
+      else if (exact.length === 0) substring = await this.store.prefixes(em, needles, scope, limit);
+    }
 
     // Typo tolerance. An exact match means the index has every word (whole or as its parts).
     const corrections = exact.length ? new Map<string, string[]>() : await this.corrections(em, words);

@@ -64,6 +64,19 @@ export class PostgresSearchStore implements SearchStore {
     return rows.map((row) => row.id);
   }
 
+  async prefixes(em: EntityManager, terms: string[], scope: Scope, limit: number): Promise<string[]> {
+    if (terms.length === 0) return [];
+    const sql = new Sql('postgres');
+    // The document's words went through the text parser, which splits `safe_load`: so is the term.
+    const q = sql.p(terms.map((term) => `${lexeme(term)}:*`).join(' & '));
+    const rows: Array<{ id: string }> = await em.query(
+      `SELECT d.asset_id AS id FROM search_documents d, to_tsquery('simple', ${q}) q
+       WHERE d.doc @@ q AND ${scopeSql(sql, scope)} ORDER BY ts_rank(d.doc, q, 1) DESC, d.updated_at DESC LIMIT ${sql.p(limit)}`,
+      sql.values,
+    );
+    return rows.map((row) => row.id);
+  }
+
   async substrings(em: EntityManager, needles: string[], scope: Scope, limit: number): Promise<string[]> {
     const usable = needles.filter((n) => [...n].length >= 3).map((n) => n.toLowerCase());
     if (usable.length === 0) return [];

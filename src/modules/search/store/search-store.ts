@@ -67,6 +67,8 @@ export interface SearchStore {
   remove(em: EntityManager, assetId: string): Promise<void>;
   /** Asset ids matching a word query, best first. */
   words(em: EntityManager, query: WordQuery, mode: 'AND' | 'OR', scope: Scope, limit: number): Promise<string[]>;
+  /** Asset ids holding, for every term, a word that starts with it (`safe_lo` -> `safe_load`), best first. */
+  prefixes(em: EntityManager, terms: string[], scope: Scope, limit: number): Promise<string[]>;
   /** Asset ids whose name or first part of text contains every needle (>= 3 characters), best first. */
   substrings(em: EntityManager, needles: string[], scope: Scope, limit: number): Promise<string[]>;
   /** Assets having at least one of the tags, with how many of them. */

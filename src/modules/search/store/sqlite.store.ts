@@ -116,6 +116,21 @@ export class SqliteSearchStore implements SearchStore {
       .map((row) => row.id);
   }
 
+  async prefixes(em: EntityManager, terms: string[], scope: Scope, limit: number): Promise<string[]> {
+    if (terms.length === 0) return [];
+    const rows = await this.newest<{ id: string; r: number }>(
+      em,
+      'search_words',
+      `d.asset_id AS id, bm25(search_words, ${WORD_WEIGHTS}) AS r`,
+      terms.map((term) => `${phrase([term])} *`).join(' AND '),
+      scope,
+    );
+    return rows
+      .sort((a, b) => a.r - b.r)
+      .slice(0, limit)
+      .map((row) => row.id);
+  }
+
   /**
    * Assets containing every needle, among the most recent WINDOW such: those with every needle
    * in the name first, then the rest, each newest first. Not bm25: its first call counts every
