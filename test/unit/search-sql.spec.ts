@@ -143,7 +143,7 @@ describe('search SQL fragments', () => {
     const lite = new Sql('sqlite');
     expect(scopeSql(lite, { pseudo: false, space: ['a', "b'"], exclude: ['c'], anyTags: ['t'] })).toBe(
       'NOT d.pseudo AND d.asset_id IN (SELECT value FROM json_each(?1)) AND d.asset_id NOT IN (SELECT value FROM json_each(?2))' +
-        ' AND d.asset_id IN (SELECT st.asset_id FROM search_tags st WHERE st.tag IN (SELECT value FROM json_each(?3)))',
+        ' AND EXISTS (SELECT 1 FROM search_tags st WHERE st.asset_id = d.asset_id AND st.tag IN (SELECT value FROM json_each(?3)))',
     );
     expect(lite.values).toEqual(['["a","b\'"]', '["c"]', '["t"]']);
 
