@@ -75,6 +75,9 @@ const INDEX = {
   stats: { table: 'search_stats', column: 'documents' },
 };
 
+/** SQLite: the statement `doctor --fix` recounts the search documents with (see INDEX.stats). */
+export const RECOUNT_SEARCH_DOCUMENTS = `INSERT OR REPLACE INTO ${ident(INDEX.stats.table)} (id, ${ident(INDEX.stats.column)}) SELECT 1, COUNT(*) FROM ${ident(INDEX.documents.table)}`;
+
 /** How many examples a finding lists. */
 const EXAMPLES = 3;
 

@@ -26,6 +26,7 @@ const OWNERS: Record<string, string[]> = {
     'search_input',
     'search_staged',
     'search_staged_flush',
+    'search_stats',
     'search_tags',
     'search_trigrams',
     'search_vocab',

@@ -1,6 +1,6 @@
 import { Client } from 'pg';
 import { AppConfig } from '../../common/config/app-config';
-import { Finding, Report, postgresCheckDb, runChecks, sqliteCheckDb } from '../doctor-checks';
+import { Finding, RECOUNT_SEARCH_DOCUMENTS, Report, postgresCheckDb, runChecks, sqliteCheckDb } from '../doctor-checks';
 import { EXIT } from '../exit-codes';
 import { Output } from '../output';
 import { StoreOptions, describeStore, requireSqliteIdle, requireSqliteStore, storeConfig, withSqlite } from '../store';
@@ -68,9 +68,7 @@ async function fix(config: AppConfig, report: Report, out: Output): Promise<void
     out.line('  fixed SQL indexes: REINDEX');
   }
   if (config.dialect === 'sqlite' && report.findings.some((f) => f.recount)) {
-    await withSqlite(config.sqlitePath, { writable: true }, (db) =>
-      db.run('INSERT OR REPLACE INTO search_stats (id, documents) SELECT 1, COUNT(*) FROM search_documents'),
-    );
+    await withSqlite(config.sqlitePath, { writable: true }, (db) => db.run(RECOUNT_SEARCH_DOCUMENTS));
     out.line('  fixed the count of search documents (search_stats)');
   }
   const assets = [...new Set(report.findings.flatMap((f: Finding) => f.assets ?? []))];
