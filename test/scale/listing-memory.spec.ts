@@ -131,8 +131,11 @@ describe('streamed listings: bounded memory (a server process of its own)', () =
         `server RSS +${(added / 1e6).toFixed(1)} MB (${Math.round(perRecord)} bytes per listed record, ${Math.round(body / ASSETS)} bytes of JSON each)`,
     );
     // Buffering a listing costs more than its body (objects, text, the socket's copy): three at
-    // once, more than three bodies. Streamed, the server holds a page per listing.
-    expect(perRecord).toBeLessThan(body / ASSETS / 2);
+    // once, more than three bodies (over 200 kB per record here). Streamed, the server holds a page
+    // per listing: 16-33 kB per record measured (heap growth the collector has not given back),
+    // and 82 kB when each page was one joined string (large-object space, freed only by full
+    // collections). The budget sits between: three quarters of one record's JSON.
+    expect(perRecord).toBeLessThan((body / ASSETS) * 0.75);
     for (const { firstByte } of listings) expect(firstByte).toBeLessThan(total / 4);
   });
 

@@ -15,9 +15,13 @@ export interface CollectionShape<T> {
  * comma-separated (`"a":0,"b":1`).
  */
 export interface TextPage {
-  items: string;
+  /** The items' text, whole or in parts (each part comma-separated items). */
+  items: string | Iterable<string>;
   indices?: string;
 }
+
+/** Characters of JSON text handed to the response at a time when a page's records are written (jsonCollection). */
+const CHUNK_CHARS = 64 * 1024;
 
 /**
  * A collection body (`{"iterable": [...]}`, with `indices` when asked) written as it is read, a
@@ -38,8 +42,9 @@ export async function jsonTextCollection(pages: AsyncIterable<TextPage>, options
       yield options.under ? `{${JSON.stringify(options.under)}:{"iterable":[` : '{"iterable":[';
       for (let step = first; !step.done; step = await iterator.next()) {
         const page = step.value;
-        if (page.items) {
-          yield items ? `,${page.items}` : page.items;
+        for (const part of typeof page.items === 'string' ? [page.items] : page.items) {
+          if (!part) continue;
+          yield items ? `,${part}` : part;
           items = true;
         }
         if (options.indices && page.indices) kept.push(Buffer.from(kept.length ? `,${page.indices}` : page.indices));
@@ -89,10 +94,27 @@ export async function* idListingPages(pages: AsyncIterable<string[]>): AsyncGene
   }
 }
 
-/** A collection of records (`shape.item` writes each), streamed as jsonTextCollection streams its pages. */
+/**
+ * A collection of records (`shape.item` writes each), streamed as jsonTextCollection streams its
+ * pages. Each record's text is made just before it is sent, in parts of about CHUNK_CHARS: what is
+ * alive at a time is a part, young garbage the scavenger takes cheaply, not a page's worth of
+ * large strings (a page of 32 large snippets is megabytes of text, which only a full collection
+ * would free: three whole listings at once then held 80 kB per record instead of a few).
+ */
 export function jsonCollection<T>(pages: AsyncIterable<T[]>, shape: CollectionShape<T>): Promise<StreamableFile> {
+  function* parts(page: T[]): Generator<string> {
+    let part = '';
+    for (const value of page) {
+      part += (part ? ',' : '') + shape.item(value);
+      if (part.length >= CHUNK_CHARS) {
+        yield part;
+        part = '';
+      }
+    }
+    if (part) yield part;
+  }
   async function* text(): AsyncGenerator<TextPage> {
-    for await (const page of pages) yield { items: page.map((value) => shape.item(value)).join(',') };
+    for await (const page of pages) yield { items: parts(page) };
   }
   return jsonTextCollection(text(), { under: shape.under });
 }
