@@ -98,25 +98,29 @@ export async function keysetIdPage(
  * Rows created during the walk are newer than its position and not listed; rows deleted before
  * the walk reaches them are not listed either. Pages are read only as the consumer asks.
  */
-export async function* keysetWalk(db: Database, source: KeysetSource, pageSize: number, from: Keyset | null = null): AsyncGenerator<KeyedRow[]> {
-  let after = from;
-  for (;;) {
+export function keysetWalk(db: Database, source: KeysetSource, pageSize: number): AsyncGenerator<KeyedRow[]> {
+  return walkPages(pageSize, async (after) => {
     const rows = await db.read((em) => keysetPage(db, em, source, after, pageSize));
-    if (rows.length === 0) return;
-    yield rows;
-    if (rows.length < pageSize) return;
-    after = keyOf(rows[rows.length - 1]);
-  }
+    return { items: rows, last: rows.length ? keyOf(rows[rows.length - 1]) : null };
+  });
 }
 
 /** keysetWalk's ids only, each page read as keysetIdPage reads it. */
-export async function* keysetWalkIds(db: Database, source: KeysetSource, pageSize: number): AsyncGenerator<string[]> {
+export function keysetWalkIds(db: Database, source: KeysetSource, pageSize: number): AsyncGenerator<string[]> {
+  return walkPages(pageSize, async (after) => {
+    const { ids, last } = await db.read((em) => keysetIdPage(db, em, source, after, pageSize));
+    return { items: ids, last };
+  });
+}
+
+/** The pages `read` answers from the most recent on, each after the last position of the one before, until a page is short. */
+async function* walkPages<T>(pageSize: number, read: (after: Keyset | null) => Promise<{ items: T[]; last: Keyset | null }>): AsyncGenerator<T[]> {
   let after: Keyset | null = null;
   for (;;) {
-    const { ids, last } = await db.read((em) => keysetIdPage(db, em, source, after, pageSize));
-    if (ids.length === 0) return;
-    yield ids;
-    if (ids.length < pageSize || !last) return;
+    const { items, last } = await read(after);
+    if (items.length === 0) return;
+    yield items;
+    if (items.length < pageSize || !last) return;
     after = last;
   }
 }
