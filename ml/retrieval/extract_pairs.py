@@ -93,6 +93,8 @@ def check_reserved(packages):
     python-/py prefixed forms, and (for JavaScript, against the npm entries) the upstream name."""
     names = reserved_names()
     clash = []
+    if not any(p.exists() for p in RESERVED):
+        return clash, []
     for lang, pkg in packages:
         src = source_package(pkg)
         up = upstream_name(pkg)
@@ -560,6 +562,9 @@ def main():
     ap.add_argument('--allow-reserved', action='store_true', help=argparse.SUPPRESS)
     ap.add_argument('--disjoint', type=Path, action='append', default=[],
                     help='another package list (e.g. packages.txt for a dev set) that must share no package')
+    ap.add_argument('--jobs', type=int, default=1, help='packages fetched and unpacked in parallel first')
+    ap.add_argument('--training', action='store_true',
+                    help='a training set (ml/embedding): no language budgets, no size cap, skip packages that fail to download')
     args = ap.parse_args()
     if REPO in args.cache.resolve().parents or args.cache.resolve() == REPO:
         sys.exit('the cache must be outside the repository')
@@ -580,11 +585,29 @@ def main():
         print(f'{len(packages)} packages, no clash' if not clash else 'clash', file=sys.stderr)
         return
 
+    fetched = {}
+    if args.jobs > 1 or args.training:
+        from concurrent.futures import ThreadPoolExecutor
+
+        def get(pkg):
+            try:
+                return pkg, fetch(pkg, args.cache)
+            except (subprocess.CalledProcessError, IndexError) as err:
+                if not args.training:
+                    raise
+                print(f'skipped {pkg}: {err}', file=sys.stderr)
+                return pkg, None
+
+        with ThreadPoolExecutor(max(1, args.jobs)) as pool:
+            fetched = dict(pool.map(get, [p for _, p in packages]))
+
     seen_hash, seen_query = set(), set()
     chosen = []
     report = []
     for lang, pkg in packages:
-        root, version = fetch(pkg, args.cache)
+        if pkg in fetched and fetched[pkg] is None:
+            continue
+        root, version = fetched.get(pkg) or fetch(pkg, args.cache)
         cands = list(candidates(lang, pkg, root))
         # duplicates within the package: first by path order; across packages: the earlier package wins.
         uniq = []
@@ -613,7 +636,7 @@ def main():
         victims = [c for c in pool if c['package'] == big]
         chosen.remove(max(victims, key=lambda c: stable_key(c['path'], c['symbol'], c['query'])))
 
-    for lang, budget in LANG_BUDGET.items():
+    for lang, budget in ({} if args.training else LANG_BUDGET).items():
         while sum(1 for c in chosen if c['lang'] == lang) > budget:
             drop_one([c for c in chosen if c['lang'] == lang])
 
@@ -623,7 +646,7 @@ def main():
                            'symbol': c['symbol'], 'query': c['query'], 'code': c['code']}, ensure_ascii=False) + '\n'
 
     chosen.sort(key=lambda c: (c['lang'], c['package'], c['path'], c['symbol'], c['query']))
-    while True:
+    while not args.training:
         total = sum(len(line(c, 0).encode()) for c in chosen)
         if total <= args.max_bytes:
             break

@@ -8,6 +8,7 @@ import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { ChatMessage, collect } from '../intelligence/providers/model-provider';
 import { outlineCode } from '../intelligence/text/code-outline';
+import { codeEmbedding, similarity } from '../intelligence/text/code-embedding';
 import { ScoredPassage, bestPassages, contentTerms, contentWords, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
 import { ExtractiveTextEngine } from '../intelligence/text/extractive-text-engine';
 import { CANNOT_GENERATE, commitSubject, offlineRequest } from '../intelligence/text/offline-requests';
@@ -26,6 +27,15 @@ import { QGPTQuestionAnswerWire, RelevantQGPTSeedWire } from './wire/qgpt.wire';
 const RELEVANT = 5;
 const ANSWERS = 3;
 const CANDIDATES = 20;
+/** Key-term candidates the offline code embedding re-orders before the best CANDIDATES are kept. */
+const WIDE_CANDIDATES = 100;
+/** Characters of a candidate the offline embedding reads (a function, or the head of a file). */
+const EMBED_CHARS = 4_000;
+/**
+ * Share of a passage's score that is its offline embedding similarity to the question: tuned on the
+ * retrieval dev set (0.3 / 0.5 / 0.7; eval/README.md), never on the held-out set.
+ */
+const SEMANTIC_WEIGHT = 0.5;
 /** Content words of a question that search's fuzzy ranking looks up. */
 const FUZZY_WORDS = 4;
 /** Lexical top passages re-ranked by embeddings. */
@@ -120,19 +130,35 @@ export class QgptEngine {
     const docs = await this.db.read(async (em) => {
       // Two rankings fused: the question's key terms (bm25), and search's fuzzy ranking (words,
       // identifier parts, substrings, typo corrections), so a misspelt identifier finds its snippet.
-      const byTerms = await this.search.similarIds(em, [{ text: query, weight: 1 }], CANDIDATES);
+      const embedding = codeEmbedding();
+      const asked = embedding?.question(query);
+      const byTerms = await this.search.similarIds(em, [{ text: query, weight: 1 }], asked ? WIDE_CANDIDATES : CANDIDATES);
       // Search's ranking on the question's content words only: "how", "do", "the" would cost
       // every index list a pass (and a trigram scan) and find nothing a key term does not.
       const lookup = contentWords(query).slice(0, FUZZY_WORDS).join(' ');
       // Substrings (a trigram scan) only for a single word, an identifier looked up alone; no
       // any-word fallback (the key-term ranking above is one).
       const fuzzy = await this.search.rank(em, lookup, { pseudo: false }, CANDIDATES, { substrings: !lookup.includes(' '), partial: false });
-      const ids = fuseRanks([byTerms, fuzzy.ranked.map(([id]) => id)], CANDIDATES);
+      let ids = fuseRanks([byTerms, fuzzy.ranked.map(([id]) => id)], asked ? WIDE_CANDIDATES : CANDIDATES);
       const corrections = [...new Set([...fuzzy.corrections.values()].flat())];
       if (ids.length === 0) return [];
       // Only what the passages need: the name and the text of the first format.
       const rows = await this.assets.firstFormatTexts(em, ids);
       const byId = new Map(rows.map((r) => [r.id, r]));
+      if (asked && embedding) {
+        // The wider lexical pool re-ordered with the offline embedding's ranking (fused, so
+        // neither the words nor the vectors alone decide), then cut to the usual candidates.
+        const close = ids
+          .filter((id) => byId.has(id))
+          .map((id) => {
+            const row = byId.get(id)!;
+            const vector = embedding.code([row.name ?? '', row.raw.slice(0, EMBED_CHARS)].join('\n\n'));
+            return { id, sim: vector ? similarity(asked, vector) : -1 };
+          })
+          .sort((a, b) => b.sim - a.sim || (a.id < b.id ? -1 : 1))
+          .map((c) => c.id);
+        ids = fuseRanks([ids, close], CANDIDATES);
+      }
       return ids.flatMap((id) => {
         const row = byId.get(id);
         return row
@@ -163,12 +189,22 @@ export class QgptEngine {
     const passages = docs.flatMap((d, i) => passagesOf(d.text, i));
     // Words the store spells differently (typos search corrected) are looked for as the store spells them.
     const corrections = [...new Set(docs.flatMap((d) => d.corrections ?? []))];
-    const ranked = rankPassages(
-      corrections.length ? `${query} ${corrections.join(' ')}` : query,
-      passages,
-      priors,
-      docs.map((d) => d.title),
-    );
+    const lexicalQuery = corrections.length ? `${query} ${corrections.join(' ')}` : query;
+    const titles = docs.map((d) => d.title);
+    // Offline, the shipped code embedding weighs in: how close each passage is to the question.
+    const embedding = this.config.embeddingModel ? null : codeEmbedding();
+    const asked = embedding?.question(query);
+    const semantic =
+      asked && embedding
+        ? {
+            weight: SEMANTIC_WEIGHT,
+            similarity: passages.map((p) => {
+              const vector = embedding.code(p.text.slice(0, EMBED_CHARS));
+              return vector ? similarity(asked, vector) : 0;
+            }),
+          }
+        : undefined;
+    const ranked = rankPassages(lexicalQuery, passages, priors, titles, semantic);
     const embedder = this.config.embeddingModel ? await this.registry.resolve(this.config.embeddingModel) : null;
     if (!embedder || ranked.length === 0) return ranked;
     const top = ranked.slice(0, RERANK);

@@ -123,7 +123,13 @@ const B = 0.75;
  * (`length`, or `lenght` corrected) ranks it above bodies that merely use the word. Returns passages with a score > 0, best first; ties keep
  * the input order.
  */
-export function rankPassages(query: string, passages: Passage[], priors: number[] = [], names: Array<string | undefined> = []): ScoredPassage[] {
+export function rankPassages(
+  query: string,
+  passages: Passage[],
+  priors: number[] = [],
+  names: Array<string | undefined> = [],
+  semantic?: { similarity: number[]; weight: number },
+): ScoredPassage[] {
   const asked = [...new Set(contentTerms(query))];
   if (asked.length === 0 || passages.length === 0) return [];
   const termLists = passages.map((p) => contentTerms(p.text));
@@ -174,10 +180,13 @@ export function rankPassages(query: string, passages: Passage[], priors: number[
   return passages
     .map((p, i) => {
       const { bm25, coverage } = raw[i];
-      if (bm25 === 0) return { ...p, score: 0 };
+      // With an embedding, a passage that shares no word with the question can still be close to it.
+      const close = semantic ? semantic.weight * Math.max(0, semantic.similarity[i] ?? 0) : 0;
+      if (bm25 === 0) return { ...p, score: Math.round(close * 1e4) / 1e4 };
       const prior = priors[p.doc] ?? 0;
       const name = nameMatchOf(p.doc);
-      const score = W_COVERAGE * coverage + W_BM25 * (bm25 / maxBm25) + W_PRIOR * prior + NAME_WEIGHT * name;
+      const lexical = W_COVERAGE * coverage + W_BM25 * (bm25 / maxBm25) + W_PRIOR * prior + NAME_WEIGHT * name;
+      const score = semantic ? (1 - semantic.weight) * lexical + close : lexical;
       return { ...p, score: Math.round(score * 1e4) / 1e4 };
     })
     .map((p, i) => ({ p, i }))

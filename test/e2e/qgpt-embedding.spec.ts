@@ -1,0 +1,67 @@
+import { AssetsApi, QGPTApi } from '@pieces.app/pieces-os-client';
+import { http } from './support/http';
+import { textSeed } from './support/seeds';
+import { TestServer, startTestServer } from './support/server';
+
+/**
+ * Offline, relevance and neural code search blend the shipped code embedding (ml/embedding) into
+ * their ranking. In a store this small the words already pick the right snippet for most questions
+ * (these first three guard that the blend keeps it so); the embedding decides what the words leave
+ * open: for "generate a random password", of the two other snippets named after passwords, the one
+ * that derives a hash from one comes before the one that prompts for one (without the embedding
+ * the prompt comes first: its `print('Password for', user)` repeats the word).
+ */
+const SNIPPETS: Record<string, string> = {
+  fetch: 'def get_page(url):\n    resp = requests.get(url, timeout=10)\n    resp.raise_for_status()\n    return resp.text\n',
+  count: 'def page_count(document):\n    return len(document.pages)\n',
+  digest: 'def store_password(password, salt):\n    return hashlib.sha256(salt + password.encode()).hexdigest()\n',
+  ask: "def ask_password(user):\n    print('Password for', user)\n    return input()\n",
+  unlink: 'def discard_file(path):\n    if os.path.exists(path):\n        os.unlink(path)\n',
+  label: "def file_label(name, kind):\n    return f'{kind}: {name}'\n",
+  gen: "def new_password(length=16):\n    alphabet = string.ascii_letters + string.digits\n    return ''.join(secrets.choice(alphabet) for _ in range(length))\n",
+};
+
+describe('offline code embedding in relevance and neural code search', () => {
+  let server: TestServer;
+  let qgpt: QGPTApi;
+  const ids = new Map<string, string>();
+
+  beforeAll(async () => {
+    server = await startTestServer({});
+    qgpt = new QGPTApi(server.sdk);
+    const assets = new AssetsApi(server.sdk);
+    for (const [key, text] of Object.entries(SNIPPETS)) {
+      const asset = await assets.assetsCreateNewAsset({ seed: textSeed(text), transferables: false });
+      ids.set(key, asset.id);
+    }
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const relevance = async (query: string) =>
+    (await qgpt.relevance({ qGPTRelevanceInput: { query, options: { database: true } } })).relevant.iterable.map((r) => r.asset?.id);
+  const ncs = async (query: string) => {
+    const res = await http(server.baseUrl, 'GET', `/search/neural_code?query=${encodeURIComponent(query)}`);
+    expect(res.status).toBe(200);
+    return (res.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier);
+  };
+
+  it.each([
+    ['download a web page', 'fetch'],
+    ['hash a password', 'digest'],
+    ['remove a file from disk', 'unlink'],
+  ])('"%s" finds %s first', async (question, expected) => {
+    expect((await ncs(question))[0]).toBe(ids.get(expected));
+    expect((await relevance(question))[0]).toBe(ids.get(expected));
+  });
+
+  it('orders what the words leave open by meaning', async () => {
+    for (const found of [await ncs('generate a random password'), await relevance('generate a random password')]) {
+      expect(found[0]).toBe(ids.get('gen'));
+      const [digest, ask] = [found.indexOf(ids.get('digest')), found.indexOf(ids.get('ask'))];
+      expect(digest).toBeGreaterThan(0);
+      expect(ask < 0 || digest < ask).toBe(true);
+    }
+  });
+});
