@@ -28,9 +28,9 @@ const RELEVANT = 5;
 const ANSWERS = 3;
 const CANDIDATES = 20;
 /** Key-term candidates the offline code embedding re-orders before the best CANDIDATES are kept. */
-const WIDE_CANDIDATES = 100;
+const WIDE_CANDIDATES = 50;
 /** Characters of a candidate the offline embedding reads (a function, or the head of a file). */
-const EMBED_CHARS = 4_000;
+const EMBED_CHARS = 1_000;
 /**
  * Share of a passage's score that is its offline embedding similarity to the question: tuned on the
  * retrieval dev set (0.3 / 0.5 / 0.7; eval/README.md), never on the held-out set.
@@ -198,10 +198,10 @@ export class QgptEngine {
       asked && embedding
         ? {
             weight: SEMANTIC_WEIGHT,
-            similarity: passages.map((p) => {
-              const vector = embedding.code(p.text.slice(0, EMBED_CHARS));
+            similarity: (terms: string[]) => {
+              const vector = embedding.codeTerms(terms);
               return vector ? similarity(asked, vector) : 0;
-            }),
+            },
           }
         : undefined;
     const ranked = rankPassages(lexicalQuery, passages, priors, titles, semantic);

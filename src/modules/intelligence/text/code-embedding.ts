@@ -85,7 +85,12 @@ export class CodeEmbedding {
 
   /** A piece of code's unit vector, or undefined when none of its terms is known. */
   code(text: string): Float32Array | undefined {
-    return this.pool(contentTerms(text), this.codeWeights);
+    return this.codeTerms(contentTerms(text));
+  }
+
+  /** The same from the code's contentTerms, when the caller has them already. */
+  codeTerms(terms: string[]): Float32Array | undefined {
+    return this.pool(terms, this.codeWeights);
   }
 
   private pool(terms: string[], weights: Float32Array): Float32Array | undefined {

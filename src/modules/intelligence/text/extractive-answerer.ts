@@ -128,7 +128,7 @@ export function rankPassages(
   passages: Passage[],
   priors: number[] = [],
   names: Array<string | undefined> = [],
-  semantic?: { similarity: number[]; weight: number },
+  semantic?: { similarity: (terms: string[]) => number; weight: number },
 ): ScoredPassage[] {
   const asked = [...new Set(contentTerms(query))];
   if (asked.length === 0 || passages.length === 0) return [];
@@ -181,7 +181,7 @@ export function rankPassages(
     .map((p, i) => {
       const { bm25, coverage } = raw[i];
       // With an embedding, a passage that shares no word with the question can still be close to it.
-      const close = semantic ? semantic.weight * Math.max(0, semantic.similarity[i] ?? 0) : 0;
+      const close = semantic ? semantic.weight * Math.max(0, semantic.similarity(termLists[i])) : 0;
       if (bm25 === 0) return { ...p, score: Math.round(close * 1e4) / 1e4 };
       const prior = priors[p.doc] ?? 0;
       const name = nameMatchOf(p.doc);
