@@ -1,6 +1,4 @@
-import { AssetsApi, QGPTApi } from '@pieces.app/pieces-os-client';
-import { http } from './support/http';
-import { textSeed } from './support/seeds';
+import { Ranking, rankingStore } from './support/ranking';
 import { TestServer, startTestServer } from './support/server';
 
 /**
@@ -23,29 +21,19 @@ const SNIPPETS: Record<string, string> = {
 
 describe('offline code embedding in relevance and neural code search', () => {
   let server: TestServer;
-  let qgpt: QGPTApi;
+  let store: Ranking;
   const ids = new Map<string, string>();
+  const relevance = (query: string) => store.relevance(query);
+  const ncs = (query: string) => store.ncs(query);
 
   beforeAll(async () => {
     server = await startTestServer({});
-    qgpt = new QGPTApi(server.sdk);
-    const assets = new AssetsApi(server.sdk);
-    for (const [key, text] of Object.entries(SNIPPETS)) {
-      const asset = await assets.assetsCreateNewAsset({ seed: textSeed(text), transferables: false });
-      ids.set(key, asset.id);
-    }
+    store = await rankingStore(server, SNIPPETS);
+    for (const [key, id] of store.ids) ids.set(key, id);
   });
   afterAll(async () => {
     await server.close();
   });
-
-  const relevance = async (query: string) =>
-    (await qgpt.relevance({ qGPTRelevanceInput: { query, options: { database: true } } })).relevant.iterable.map((r) => r.asset?.id);
-  const ncs = async (query: string) => {
-    const res = await http(server.baseUrl, 'GET', `/search/neural_code?query=${encodeURIComponent(query)}`);
-    expect(res.status).toBe(200);
-    return (res.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier);
-  };
 
   it.each([
     ['download a web page', 'fetch'],

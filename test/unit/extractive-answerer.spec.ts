@@ -161,3 +161,16 @@ describe('TextRank and top indices', () => {
     expect(topIndices([0.3, 0.1], -1)).toEqual([]);
   });
 });
+
+describe('contentTerms remembers the terms of words it has seen', () => {
+  it('gives the same terms on every call, across more distinct words than it keeps', () => {
+    const text = 'def getUserName(user_id): return USERS[user_id].fullName  # looks up the 2nd user';
+    const first = contentTerms(text);
+    // words whole and in parts, lowercased, stop words out, light stem (`looks` -> `look`)
+    expect(first).toEqual('def getusername user name user_id user id return user user_id user id fullname full name look up 2nd nd user'.split(' '));
+    // more distinct words than the memory holds (it is cleared when full), then the same text again
+    for (let i = 0; i < 25_000; i++) contentTerms(`word${i}x camelCase${i}Part`);
+    expect(contentTerms(text)).toEqual(first);
+    expect(contentTerms('Connections connecting')).toEqual(['connection', 'connect']);
+  });
+});

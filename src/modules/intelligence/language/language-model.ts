@@ -2,6 +2,7 @@ import { Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ClassificationSpecificEnum } from '../../../common/wire/enums';
+import { ModelFile } from '../model-file';
 import { FEATURE_VERSION, languageFeatures } from './features';
 import type { Scores } from './hljs-scorer';
 
@@ -34,29 +35,18 @@ export class LanguageModel {
   ) {}
 
   static fromBuffer(buffer: Buffer): LanguageModel {
-    if (buffer.toString('latin1', 0, 4) !== 'TRVL') throw new Error('not a Trove language model (bad magic)');
-    const headerLength = buffer.readUInt32LE(4);
-    const header = JSON.parse(buffer.toString('utf8', 8, 8 + headerLength)) as ModelHeader;
+    const file = new ModelFile<ModelHeader>(buffer, 'TRVL', 'language model');
+    const header = file.header;
     if (header.format !== 1) throw new Error(`unsupported language model format ${header.format}`);
     if (header.featureVersion !== FEATURE_VERSION) {
       throw new Error(`language model was trained on features v${header.featureVersion}, this build computes v${FEATURE_VERSION}: retrain it`);
     }
     const c = header.classes.length;
-    // The float arrays are copied (a Float32Array view needs 4-byte alignment the Buffer may not have).
-    let offset = 8 + headerLength;
-    const floats = (n: number) => {
-      const out = new Float32Array(n);
-      for (let i = 0; i < n; i++) out[i] = buffer.readFloatLE(offset + 4 * i);
-      offset += 4 * n;
-      return out;
-    };
-    const scale = floats(c);
-    const bias = floats(c);
+    const scale = file.floats(c);
+    const bias = file.floats(c);
     const size = (1 << header.bits) * c;
-    if (buffer.length - offset !== size) throw new Error(`language model is truncated (${buffer.length - offset} of ${size} weight bytes)`);
-    // A view on the file's bytes, not a copy (int8 needs no alignment).
-    const weights = new Int8Array(buffer.buffer, buffer.byteOffset + offset, size);
-    return new LanguageModel(header, scale, bias, weights);
+    if (file.remaining !== size) throw new Error(`language model is truncated (${file.remaining} of ${size} weight bytes)`);
+    return new LanguageModel(header, scale, bias, file.int8(size));
   }
 
   static load(file = LANGUAGE_MODEL_FILE): LanguageModel {

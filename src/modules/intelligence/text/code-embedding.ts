@@ -1,6 +1,7 @@
 import { Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { ModelFile } from '../model-file';
 import { contentTerms } from './extractive-answerer';
 
 /**
@@ -40,28 +41,18 @@ export class CodeEmbedding {
   ) {}
 
   static fromBuffer(buffer: Buffer): CodeEmbedding {
-    if (buffer.toString('latin1', 0, 4) !== 'TCE1') throw new Error('not a Trove code embedding (bad magic)');
-    const headerLength = buffer.readUInt32LE(4);
-    const header = JSON.parse(buffer.toString('utf8', 8, 8 + headerLength)) as Header;
-    if (header.version !== 1) throw new Error(`unsupported code embedding version ${header.version}`);
-    const v = header.vocab.length;
-    const dim = header.dim;
-    let offset = 8 + headerLength;
-    const floats = (n: number) => {
-      const out = new Float32Array(n);
-      for (let i = 0; i < n; i++) out[i] = buffer.readFloatLE(offset + 4 * i);
-      offset += 4 * n;
-      return out;
-    };
-    const expected = offset + 4 * v + v * dim + 8 * v + 4 * dim * dim;
-    if (buffer.length !== expected) throw new Error(`code embedding has ${buffer.length} bytes, its header says ${expected}`);
-    const scale = floats(v);
-    const vectors = new Int8Array(buffer.buffer, buffer.byteOffset + offset, v * dim);
-    offset += v * dim;
-    const questionWeights = floats(v);
-    const codeWeights = floats(v);
-    const questionMap = floats(dim * dim);
-    return new CodeEmbedding(dim, new Map(header.vocab.map((t, i) => [t, i])), scale, vectors, questionWeights, codeWeights, questionMap);
+    const file = new ModelFile<Header>(buffer, 'TCE1', 'code embedding');
+    const { version, dim, vocab } = file.header;
+    if (version !== 1) throw new Error(`unsupported code embedding version ${version}`);
+    const v = vocab.length;
+    const expected = 4 * v + v * dim + 8 * v + 4 * dim * dim;
+    if (file.remaining !== expected) throw new Error(`code embedding has ${file.remaining} bytes of weights, its header says ${expected}`);
+    const scale = file.floats(v);
+    const vectors = file.int8(v * dim);
+    const questionWeights = file.floats(v);
+    const codeWeights = file.floats(v);
+    const questionMap = file.floats(dim * dim);
+    return new CodeEmbedding(dim, new Map(vocab.map((t, i) => [t, i])), scale, vectors, questionWeights, codeWeights, questionMap);
   }
 
   static load(file = CODE_EMBEDDING_FILE): CodeEmbedding {

@@ -35,12 +35,27 @@ export function contentWords(text: string): string[] {
 export function contentTerms(text: string): string[] {
   const out: string[] = [];
   for (const word of words(text)) {
-    const lower = word.toLowerCase();
-    const candidates = [lower, ...identifierParts(word)];
-    for (const term of candidates) {
-      if (term.length < 2 || STOP.has(term) || /^\d+$/.test(term)) continue;
-      out.push(stem(term));
+    let terms = WORD_TERMS.get(word);
+    if (terms === undefined) {
+      terms = wordTerms(word);
+      // Code repeats its words (keywords, its own identifiers): splitting and stemming each once
+      // is most of the cost of reading a snippet. Bounded: forgotten all at once when full.
+      if (WORD_TERMS.size >= WORD_TERMS_MAX) WORD_TERMS.clear();
+      WORD_TERMS.set(word, terms);
     }
+    for (const term of terms) out.push(term);
+  }
+  return out;
+}
+
+const WORD_TERMS = new Map<string, readonly string[]>();
+const WORD_TERMS_MAX = 20_000;
+
+function wordTerms(word: string): string[] {
+  const out: string[] = [];
+  for (const term of [word.toLowerCase(), ...identifierParts(word)]) {
+    if (term.length < 2 || STOP.has(term) || /^\d+$/.test(term)) continue;
+    out.push(stem(term));
   }
   return out;
 }
