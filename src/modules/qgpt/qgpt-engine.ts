@@ -181,7 +181,9 @@ export class QgptEngine {
 
   /**
    * Every passage of the documents, best first: BM25 over the passages plus query coverage
-   * and the documents' priors. With an embedding model configured (TROVE_EMBEDDING_MODEL), the
+   * and the documents' priors, half and half with the passage's similarity to the question in
+   * Trove's shipped code embedding (code-embedding.ts). With an embedding model configured
+   * (TROVE_EMBEDDING_MODEL) the provider's vectors take the shipped embedding's place: the
    * lexical top passages are embedded with the query and re-ranked by half lexical score, half
    * cosine similarity.
    */

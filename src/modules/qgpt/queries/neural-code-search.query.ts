@@ -7,9 +7,10 @@ import { QgptEngine } from '../qgpt-engine';
  * GET /search/neural_code (the SDKs' SearchApi, `pieces search --mode ncs`): code found from a
  * description of what it does, with the best ranking Trove has offline, the one relevance
  * uses: candidates by the question's key terms, their passages ranked by BM25 and query coverage
- * with identifiers split into words (`retryWithBackoff` answers "retry ... backoff"), re-ranked
- * by embeddings when TROVE_EMBEDDING_MODEL is set. Lexical and identifier-aware, not a neural
- * model, unless an embedding provider is configured.
+ * with identifiers split into words (`retryWithBackoff` answers "retry ... backoff"), blended
+ * with Trove's own small neural model, the code embedding shipped with it (a bag of words
+ * trained on docstring/function pairs: code-embedding.ts), or with the provider's embeddings
+ * when TROVE_EMBEDDING_MODEL is set.
  */
 export class NeuralCodeSearchQuery extends Query<SearchedAssetsWire> {
   constructor(readonly query: string | undefined) {
