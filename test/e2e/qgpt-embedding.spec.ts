@@ -1,5 +1,4 @@
-import { Ranking, rankingStore } from './support/ranking';
-import { TestServer, startTestServer } from './support/server';
+import { useRankingStore } from './support/ranking';
 
 /**
  * Offline, relevance and neural code search blend the shipped code embedding (ml/embedding) into
@@ -20,20 +19,7 @@ const SNIPPETS: Record<string, string> = {
 };
 
 describe('offline code embedding in relevance and neural code search', () => {
-  let server: TestServer;
-  let store: Ranking;
-  const ids = new Map<string, string>();
-  const relevance = (query: string) => store.relevance(query);
-  const ncs = (query: string) => store.ncs(query);
-
-  beforeAll(async () => {
-    server = await startTestServer({});
-    store = await rankingStore(server, SNIPPETS);
-    for (const [key, id] of store.ids) ids.set(key, id);
-  });
-  afterAll(async () => {
-    await server.close();
-  });
+  const { ids, relevance, ncs } = useRankingStore(SNIPPETS);
 
   it.each([
     ['download a web page', 'fetch'],

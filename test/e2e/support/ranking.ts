@@ -1,7 +1,7 @@
 import { AssetsApi, QGPTApi } from '@pieces.app/pieces-os-client';
 import { http } from './http';
 import { textSeed } from './seeds';
-import { TestServer } from './server';
+import { TestServer, startTestServer } from './server';
 
 /**
  * For specs about how relevance and neural code search rank a store of unnamed snippets: the
@@ -33,4 +33,23 @@ export async function rankingStore(server: TestServer, snippets: Record<string, 
       return (res.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier);
     },
   };
+}
+
+/**
+ * The same for a whole describe block: a server of its own started before its tests (and closed
+ * after) holding the snippets; the ids are filled in when it is up.
+ */
+export function useRankingStore(snippets: Record<string, string>): Ranking {
+  const ids = new Map<string, string>();
+  let server: TestServer | undefined;
+  let store: Ranking | undefined;
+  beforeAll(async () => {
+    server = await startTestServer({});
+    store = await rankingStore(server, snippets);
+    for (const [key, id] of store.ids) ids.set(key, id);
+  });
+  afterAll(async () => {
+    await server?.close();
+  });
+  return { ids, relevance: (query) => store!.relevance(query), ncs: (query) => store!.ncs(query) };
 }
