@@ -5,7 +5,8 @@
 //   npx nest build && node eval/enrichment.js [--dist <dist dir>] [--out results.json]
 //
 // - name mentions the symbol: the function's name appears in the generated name;
-// - name says what it does: the name has a purpose clause ("read_config: reads config (...)");
+// - name says what it does: the name has a purpose clause ("read_config: reads config (...)"); and of
+//   those, the share whose clause shares a word (stemmed) with the docstring Trove never saw;
 // - description is one sentence: starts with a capital, ends with one full stop, <= 200 chars;
 // - tags: the share of key-term tags (the language tag aside) that are words of the docstring
 //   (stemmed), and the share that are the function's own local variable or parameter names.
@@ -62,6 +63,7 @@ async function main() {
       tags,
       nameHasSymbol: name.includes(p.symbol),
       nameSaysWhat: /: .+ \(/.test(name),
+      purposeInDoc: /: .+ \(/.test(name) && contentTerms(/: (.+) \(/.exec(name)[1]).some((t) => doc.has(t)),
       oneSentence: /^[A-Z`"]/.test(description) && /\.$/.test(description) && !/[.!?]\s+[A-Z]/.test(description.slice(0, -1)) && description.length <= 200,
       tagsInDoc: keyTags.filter((t) => contentTerms(t).some((x) => doc.has(x))).length,
       tagsVariables: keyTags.filter((t) => vars.has(t)).length,
@@ -80,6 +82,7 @@ async function main() {
     '|---|---:|',
     `| name mentions the function's symbol | ${share((r) => r.nameHasSymbol)}% |`,
     `| name says what it does (a purpose clause) | ${share((r) => r.nameSaysWhat)}% |`,
+    `| of those, the clause shares a word with the unseen docstring | ${((100 * rows.filter((r) => r.purposeInDoc).length) / Math.max(1, rows.filter((r) => r.nameSaysWhat).length)).toFixed(1)}% |`,
     `| description is one sentence (capital, one full stop, <= 200 chars) | ${share((r) => r.oneSentence)}% |`,
     `| key-term tags that are words of the unseen docstring | ${((100 * inDoc) / Math.max(1, keyTags)).toFixed(1)}% of ${keyTags} |`,
     `| key-term tags that are the function's variable or parameter names | ${((100 * vars) / Math.max(1, keyTags)).toFixed(1)}% |`,

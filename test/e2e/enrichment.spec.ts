@@ -87,6 +87,10 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     const tags = tagsOf(created);
     expect(tags.slice(0, 4)).toEqual(['python', 'parse', 'http', 'response']);
     for (const local of ['raw', 'strict', 'header', 'body', 'result']) expect(tags).not.toContain(local);
+    // A verb the data taught (name-verbs.json): `get` leads thousands of Debian functions.
+    expect((await createdWith('func getUserByID(db *sql.DB, id int64) (*User, error) {\n\treturn loadUser(db, id)\n}\n')).name).toBe(
+      'getUserByID: gets user by ID (Go function)',
+    );
     // A name that does not start with a verb gets no invented purpose.
     expect((await createdWith('def handler_9(event):\n    return event["items"]\n')).name).toBe('handler_9 (Python function)');
   });

@@ -1,0 +1,35 @@
+import { readFileSync } from 'node:fs';
+import { NAME_VERBS_FILE, whatItDoes } from '../../src/modules/intelligence/text/what-it-does';
+
+/** A function's purpose read off its name: the listed verbs, the learned ones (name-verbs.json), nothing invented. */
+describe('whatItDoes', () => {
+  it.each([
+    ['getUserById', 'gets user by ID'],
+    ['parse_http_response', 'parses HTTP response'],
+    ['fetch_rows', 'fetches rows'],
+    ['is_valid', 'tells whether valid'],
+    ['to_json', 'converts to JSON'],
+    ['handles_ambiguity', 'handles ambiguity'],
+    ['returnsEmptyList', 'returns empty list'],
+    ['copies_file', 'copies file'],
+  ])('%s -> "%s"', (name, expected) => {
+    expect(whatItDoes(name)).toBe(expected);
+  });
+
+  it.each(['handler_2', 'RateLimiter', 'from_dict', 'new_client', 'status_code', 'parse', 'news_feed', 'classes_of'])(
+    '%s says nothing: no verb leads it, or nothing follows the verb',
+    (name) => {
+      expect(whatItDoes(name)).toBeUndefined();
+    },
+  );
+
+  it('the learned verbs are a list of lowercase words, among them ones the listed verbs lack', () => {
+    const file = JSON.parse(readFileSync(NAME_VERBS_FILE, 'utf8')) as { verbs: string[]; pairs: number };
+    expect(file.pairs).toBeGreaterThan(50_000);
+    expect(file.verbs.length).toBeGreaterThan(100);
+    expect(file.verbs.every((v) => /^[a-z]+$/.test(v))).toBe(true);
+    expect(file.verbs).toEqual(expect.arrayContaining(['get', 'infer', 'plot']));
+    // words names begin with that are not verbs there
+    for (const word of ['new', 'from', 'with', 'default', 'next', 'string']) expect(file.verbs).not.toContain(word);
+  });
+});
