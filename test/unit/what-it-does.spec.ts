@@ -16,7 +16,7 @@ describe('whatItDoes', () => {
     expect(whatItDoes(name)).toBe(expected);
   });
 
-  it.each(['handler_2', 'RateLimiter', 'from_dict', 'new_client', 'status_code', 'parse', 'news_feed', 'classes_of'])(
+  it.each(['handler_2', 'RateLimiter', 'RandomBytes', 'from_dict', 'new_client', 'status_code', 'parse', 'news_feed', 'classes_of'])(
     '%s says nothing: no verb leads it, or nothing follows the verb',
     (name) => {
       expect(whatItDoes(name)).toBeUndefined();

@@ -25,7 +25,7 @@ const LISTED = new Set(
   highlight import increment index init initialize insert install interpolate invoke iterate join keep list load lock log lookup
   make map mark match measure merge migrate mock modify mount move normalize normalise notify observe open order pad paginate parse
   patch pick ping play poll pop populate post predict prepare prepend print process publish pull push put query queue quote
-  raise random read rebuild receive reconnect record redirect reduce refresh register reload remove rename render reorder repeat
+  raise read rebuild receive reconnect record redirect reduce refresh register reload remove rename render reorder repeat
   replace report request require reset resize resolve restore retry return reverse rotate round run sample sanitize sanitise
   save scale scan schedule search seed select send serialize serve set setup shift show shuffle sign simplify skip sleep slice
   slugify sort split start stop store stream strip submit subscribe sum swap sync take tear test throttle toggle tokenize
