@@ -27,11 +27,13 @@ if (files.length === 0) {
   console.error('usage: node ml/verbs/learn.js PAIRS.jsonl [...]');
   process.exit(2);
 }
-const stats = new Map(); // word -> {pairs, agree, packages}
+const stats = new Map(); // word -> {pairs, agree, third, packages}
+let read = 0;
 for (const file of files) {
   for (const line of fs.readFileSync(file, 'utf8').split('\n')) {
     if (!line.trim()) continue;
     const pair = JSON.parse(line);
+    read++;
     const parts = identifierWords(pair.symbol);
     if (parts.length < 2 || !/^[a-z]{2,}$/.test(parts[0])) continue;
     const word = parts[0];
@@ -53,7 +55,8 @@ fs.writeFileSync(
   JSON.stringify(
     {
       about: 'Words that begin function names and are verbs there, learned from docstring / function pairs by ml/verbs/learn.js',
-      pairs: [...stats.values()].reduce((n, s) => n + s.pairs, 0),
+      pairs: read,
+      namesOfTwoOrMoreWords: [...stats.values()].reduce((n, s) => n + s.pairs, 0),
       verbs: verbs.map(([w]) => w),
     },
     null,
