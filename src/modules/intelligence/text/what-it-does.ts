@@ -90,9 +90,10 @@ export function whatItDoes(identifier: string): string | undefined {
   if ((first === 'to' || first === 'as') && rest.length) return `converts to ${wordsOf(rest)}`;
   if (first === 'on' && rest.length) return `handles ${wordsOf(rest)}`;
   // A name already in the third person (`handles_ambiguity`, `returnsEmpty`) reads as it is.
-  const base = first.endsWith('ies') ? `${first.slice(0, -3)}y` : first.endsWith('s') ? first.slice(0, -1) : '';
-  if (base && rest.length && (isVerb(base) || isVerb(base.replace(/e$/, ''))) && thirdPerson(isVerb(base) ? base : base.replace(/e$/, '')) === first)
-    return `${first} ${wordsOf(rest)}`;
+  const verb = first.endsWith('s')
+    ? [first.slice(0, -1), first.slice(0, -2), `${first.slice(0, -3)}y`].find((v) => isVerb(v) && thirdPerson(v) === first)
+    : undefined;
+  if (verb && rest.length) return `${first} ${wordsOf(rest)}`;
   if (!isVerb(first) && !PHRASAL[first]) return undefined;
   return rest.length ? `${thirdPerson(first)} ${wordsOf(rest)}` : undefined;
 }
