@@ -55,6 +55,7 @@ async function main() {
     const keyTags = tags.filter((t) => t !== languageTag);
     const doc = new Set(contentTerms(p.query));
     const vars = variableNames(p.code);
+    const purpose = /: (.+) \(/.exec(name)?.[1];
     rows.push({
       id: p.id,
       lang: p.lang,
@@ -62,8 +63,8 @@ async function main() {
       description,
       tags,
       nameHasSymbol: name.includes(p.symbol),
-      nameSaysWhat: /: .+ \(/.test(name),
-      purposeInDoc: /: .+ \(/.test(name) && contentTerms(/: (.+) \(/.exec(name)[1]).some((t) => doc.has(t)),
+      nameSaysWhat: purpose !== undefined,
+      purposeInDoc: purpose !== undefined && contentTerms(purpose).some((t) => doc.has(t)),
       oneSentence: /^[A-Z`"]/.test(description) && /\.$/.test(description) && !/[.!?]\s+[A-Z]/.test(description.slice(0, -1)) && description.length <= 200,
       tagsInDoc: keyTags.filter((t) => contentTerms(t).some((x) => doc.has(x))).length,
       tagsVariables: keyTags.filter((t) => vars.has(t)).length,

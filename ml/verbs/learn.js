@@ -40,8 +40,9 @@ for (const file of files) {
     const lead = (pair.query.trim().split(/\s+/)[0] ?? '').toLowerCase().replace(/[^a-z]/g, '');
     const s = stats.get(word) ?? { pairs: 0, agree: 0, third: 0, packages: new Set() };
     s.pairs++;
-    if (lead === word || lead === thirdPerson(word)) s.agree++;
-    if (lead === thirdPerson(word)) s.third++;
+    const third = lead === thirdPerson(word);
+    if (third || lead === word) s.agree++;
+    if (third) s.third++;
     s.packages.add(pair.package);
     stats.set(word, s);
   }

@@ -1,5 +1,5 @@
-import { readFileSync } from 'node:fs';
-import { NAME_VERBS_FILE, whatItDoes } from '../../src/modules/intelligence/text/what-it-does';
+import file from '../../src/modules/intelligence/text/name-verbs.json';
+import { whatItDoes } from '../../src/modules/intelligence/text/what-it-does';
 
 /** A function's purpose read off its name: the listed verbs, the learned ones (name-verbs.json), nothing invented. */
 describe('whatItDoes', () => {
@@ -24,7 +24,6 @@ describe('whatItDoes', () => {
   );
 
   it('the learned verbs are a list of lowercase words, among them ones the listed verbs lack', () => {
-    const file = JSON.parse(readFileSync(NAME_VERBS_FILE, 'utf8')) as { verbs: string[]; pairs: number };
     expect(file.pairs).toBeGreaterThan(50_000);
     expect(file.verbs.length).toBeGreaterThan(100);
     expect(file.verbs.every((v) => /^[a-z]+$/.test(v))).toBe(true);

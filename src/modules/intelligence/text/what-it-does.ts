@@ -1,5 +1,4 @@
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
+import learned from './name-verbs.json';
 
 /**
  * What a function does, read off its name when the name says it: a verb-led identifier becomes
@@ -11,13 +10,11 @@ import { join } from 'node:path';
  * Which first words are verbs: the list below (from the grammar of common names) and the words
  * of `name-verbs.json`, learned at development time from 121,603 docstring / function pairs of
  * Debian packages (ml/verbs: a word whose functions' docstrings start with it as a verb, "Gets
- * the ..." for `get_user`), read once on first use.
+ * the ..." for `get_user`).
  */
-export const NAME_VERBS_FILE = join(__dirname, 'name-verbs.json');
-
-/** Verbs names commonly start with. */
-const LISTED = new Set(
-  `accept add adjust align allocate append apply archive assert assign attach authenticate authorize await build cache calculate
+const VERBS = new Set([
+  // verbs names commonly start with
+  ...`accept add adjust align allocate append apply archive assert assign attach authenticate authorize await build cache calculate
   call cancel capture check clamp clean clear clone close collect combine commit compare compile compress compute concat configure
   connect construct consume convert copy count create debounce decode decrypt deduplicate delete deserialize destroy detect diff
   disable disconnect dispatch display download draw drop dump emit enable encode encrypt enqueue ensure enumerate escape evaluate
@@ -31,23 +28,8 @@ const LISTED = new Set(
   slugify sort split start stop store stream strip submit subscribe sum swap sync take tear test throttle toggle tokenize
   trace track transform translate traverse trim truncate try unlock unmount unpack unregister unsubscribe unwrap update upload
   upsert validate verify visit wait walk warn watch wrap write yield zip`.split(/\s+/),
-);
-
-let verbs: Set<string> | undefined;
-
-/** The listed verbs and the learned ones (only the listed ones when the file is missing or unreadable). */
-function isVerb(word: string): boolean {
-  if (!verbs) {
-    verbs = new Set(LISTED);
-    try {
-      const file = JSON.parse(readFileSync(NAME_VERBS_FILE, 'utf8')) as { verbs?: unknown };
-      if (Array.isArray(file.verbs)) for (const v of file.verbs) if (typeof v === 'string') verbs.add(v);
-    } catch {
-      // the listed verbs alone
-    }
-  }
-  return verbs.has(word);
-}
+  ...learned.verbs,
+]);
 
 const PREDICATES = new Set(['is', 'has', 'can', 'should', 'contains', 'exists', 'needs', 'supports', 'matches', 'includes', 'equals']);
 
@@ -91,9 +73,9 @@ export function whatItDoes(identifier: string): string | undefined {
   if (first === 'on' && rest.length) return `handles ${wordsOf(rest)}`;
   // A name already in the third person (`handles_ambiguity`, `returnsEmpty`) reads as it is.
   const verb = first.endsWith('s')
-    ? [first.slice(0, -1), first.slice(0, -2), `${first.slice(0, -3)}y`].find((v) => isVerb(v) && thirdPerson(v) === first)
+    ? [first.slice(0, -1), first.slice(0, -2), `${first.slice(0, -3)}y`].find((v) => VERBS.has(v) && thirdPerson(v) === first)
     : undefined;
   if (verb && rest.length) return `${first} ${wordsOf(rest)}`;
-  if (!isVerb(first) && !PHRASAL[first]) return undefined;
+  if (!VERBS.has(first) && !PHRASAL[first]) return undefined;
   return rest.length ? `${thirdPerson(first)} ${wordsOf(rest)}` : undefined;
 }
