@@ -19,12 +19,13 @@ fetch_deb() {  # $1 = binary package
 fetch_debsrc() {  # $1 = source package
   p="$1"; x="$CACHE/debsrc/x/$p"; [ -e "$x/.done" ] && return 0
   d="$CACHE/debsrc/dl/$p"; mkdir -p "$d"
-  ( cd "$d" && ls *.dsc >/dev/null 2>&1 || timeout 900 apt-get source --download-only "$p" ) >>"$CACHE/log/debsrc.log" 2>&1 || { echo "FAIL debsrc $p" >>"$CACHE/log/fail.log"; return 0; }
+  # The mirror reachable here lacks some pool files, and apt-get fails when any file of a source
+  # package is missing; only the upstream tarballs are used, so go on with those that arrived.
+  ( cd "$d" && ls *.dsc >/dev/null 2>&1 || timeout 900 apt-get source --download-only "$p" ) >>"$CACHE/log/debsrc.log" 2>&1
+  upstream=$(ls "$d"/*.tar.* 2>/dev/null | grep -v -e '\.debian\.tar\.' -e '\.asc$' || true)
+  [ -n "$upstream" ] || { echo "FAIL debsrc $p" >>"$CACHE/log/fail.log"; return 0; }
   rm -rf "$x"; mkdir -p "$x"
-  for f in "$d"/*.tar.*; do
-    case "$f" in *.debian.tar.*|*.asc) continue;; esac
-    tar -xf "$f" -C "$x" 2>>"$CACHE/log/debsrc.log"
-  done
+  for f in $upstream; do tar -xf "$f" -C "$x" 2>>"$CACHE/log/debsrc.log"; done
   ls "$d"/*.dsc | xargs -n1 basename >"$x/.done"
 }
 fetch_npm() {  # $1 = npm package name (optionally name@version)
