@@ -1,7 +1,7 @@
 // Cuts snippet windows from one split of the language corpus and writes their features (the
 // detector's own feature code, from dist/) as a CSR matrix for ml/language/train.py.
 //
-//   npx nest build && node ml/language/featurize.js <corpus.jsonl> <out prefix> <recipe: train|dev> [bits]
+//   npx nest build && node ml/language/featurize.js <corpus.jsonl> <out prefix> <recipe: train|dev> [bits] [windows per language]
 //
 // Output: <prefix>.indptr (int64), .indices (int32), .data (float32), .labels (uint8),
 // .meta.json ({classes, bits, rows, perClass, buckets}). Deterministic (seeded by file path).
@@ -34,21 +34,23 @@ const TARGET_PER_CLASS = { train: 9000, dev: 240 };
 const MAX_WINDOWS_PER_FILE = 40;
 
 async function main() {
-  const [input, prefix, recipeName = 'train', bitsArg = '18'] = process.argv.slice(2);
+  const [input, prefix, recipeName = 'train', bitsArg = '18', targetArg] = process.argv.slice(2);
   const recipe = RECIPES[recipeName];
   const bits = Number(bitsArg);
   const classIndex = new Map(CLASSES.map((c, i) => [c, i]));
   // Never train on a package the committed held-out set was cut from (whatever split a rebuilt
-  // corpus puts it in).
-  const heldOut = new Set(
-    zlib
-      .gunzipSync(fs.readFileSync(path.join(__dirname, '..', '..', 'eval', 'data', 'language-heldout.jsonl.gz')))
-      .toString('utf8')
-      .split('\n')
-      .filter(Boolean)
-      .map((l) => JSON.parse(l).source),
-  );
+  // corpus puts it in), nor on a file of another package that holds one of its windows (the same
+  // file shipped twice: texlive packages, vendored copies, another version).
+  const heldOutSet = zlib
+    .gunzipSync(fs.readFileSync(path.join(__dirname, '..', '..', 'eval', 'data', 'language-heldout.jsonl.gz')))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+  const heldOut = new Set(heldOutSet.map((w) => w.source));
+  const holdsHeldOutWindow = windowFinder(heldOutSet.map((w) => w.text));
   let skipped = 0;
+  let copies = 0;
   const files = new Map(); // lang -> [{path, text, source}]
   const rl = readline.createInterface({ input: fs.createReadStream(input), crlfDelay: Infinity });
   for await (const line of rl) {
@@ -59,8 +61,12 @@ async function main() {
       skipped++;
       continue;
     }
+    if (holdsHeldOutWindow(rec.text)) {
+      copies++;
+      continue;
+    }
     if (!files.has(rec.lang)) files.set(rec.lang, []);
-    files.get(rec.lang).push({ path: `${rec.source}/${rec.path}`, text: rec.text });
+    files.get(rec.lang).push({ source: rec.source, path: `${rec.source}/${rec.path}`, text: rec.text });
   }
   const indptr = [0];
   let indices = new Int32Array(1 << 24);
@@ -69,8 +75,11 @@ async function main() {
   const labels = [];
   const perClass = {};
   const unit = recipe.reduce((s, r) => s + r[2], 0);
-  for (const [lang, list] of [...files.entries()].sort()) {
-    const target = TARGET_PER_CLASS[recipeName];
+  for (const [lang, inFileOrder] of [...files.entries()].sort()) {
+    // The window budget runs out before the files do for the common languages: deal the files
+    // round-robin over their packages, so every package contributes, not the first ones listed.
+    const list = roundRobin(inFileOrder);
+    const target = targetArg ? Number(targetArg) : TARGET_PER_CLASS[recipeName];
     const perFile = Math.min(MAX_WINDOWS_PER_FILE, Math.max(1, Math.ceil(target / list.length / unit)));
     let n = 0;
     for (const file of list) {
@@ -104,8 +113,58 @@ async function main() {
   fs.writeFileSync(`${prefix}.labels`, Buffer.from(Uint8Array.from(labels).buffer));
   fs.writeFileSync(`${prefix}.meta.json`, JSON.stringify({ classes: CLASSES, bits, rows: labels.length, nnz, perClass }, null, 1));
   console.log(
-    `${recipeName}: ${labels.length} windows, ${nnz} features (${skipped} files of held-out packages skipped); per class ${JSON.stringify(perClass)}`,
+    `${recipeName}: ${labels.length} windows, ${nnz} features (${skipped} files of held-out packages and ${copies} files holding a held-out window skipped); per class ${JSON.stringify(perClass)}`,
   );
+}
+
+/**
+ * A test for "this text holds one of these windows": every pair of consecutive non-blank lines
+ * (trimmed) of some window occurs in the text. Pairs are hashed; a window is found when all of
+ * its distinct pairs are.
+ */
+function windowFinder(windows) {
+  const pairsOf = (text) => {
+    const lines = text
+      .split('\n')
+      .map((l) => l.trim())
+      .filter(Boolean);
+    const pairs = new Set();
+    for (let i = 0; i + 1 < lines.length; i++) pairs.add(hash(`${lines[i]}\n${lines[i + 1]}`));
+    return pairs;
+  };
+  const windowsWith = new Map(); // pair -> window indices
+  const needed = windows.map((text, w) => {
+    const pairs = pairsOf(text);
+    for (const p of pairs) {
+      if (!windowsWith.has(p)) windowsWith.set(p, []);
+      windowsWith.get(p).push(w);
+    }
+    return pairs.size;
+  });
+  return (text) => {
+    const found = new Map();
+    for (const p of pairsOf(text)) {
+      for (const w of windowsWith.get(p) ?? []) {
+        const n = (found.get(w) ?? 0) + 1;
+        if (n === needed[w]) return true;
+        found.set(w, n);
+      }
+    }
+    return false;
+  };
+}
+
+/** The files one per package in turn (packages sorted, each package's files in their order). */
+function roundRobin(list) {
+  const bySource = new Map();
+  for (const file of list) {
+    if (!bySource.has(file.source)) bySource.set(file.source, []);
+    bySource.get(file.source).push(file);
+  }
+  const queues = [...bySource.keys()].sort().map((k) => bySource.get(k));
+  const out = [];
+  for (let i = 0; out.length < list.length; i++) for (const q of queues) if (i < q.length) out.push(q[i]);
+  return out;
 }
 
 main().catch((err) => {
