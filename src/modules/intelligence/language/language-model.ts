@@ -11,7 +11,7 @@ import type { Scores } from './hljs-scorer';
  * n-gram features (features.ts), trained at development time on code from Debian and npm
  * packages (ml/language, docs/MODELS.md) and shipped in the repository as
  * `language-model.bin` beside this file. Nothing is downloaded; the file is read on first use
- * (about 5 MB, kept in memory as int8). One prediction is a sparse dot product: well under a
+ * (9.7 MB, kept in memory as int8). One prediction is a sparse dot product: well under a
  * millisecond for a 2 KB snippet.
  *
  * File layout (written by ml/language/train.py): `TRVL`, uint32 header length, header JSON,
