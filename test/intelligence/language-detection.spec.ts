@@ -127,6 +127,16 @@ describe('LanguageDetector', () => {
       specific: 'txt',
     });
     expect(await detector.detect('hello world')).toEqual({ generic: 'TEXT', specific: 'txt' });
+    // telegraphic notes (few stopwords, a `label: list` shape that YAML also allows) are prose
+    for (const note of [
+      'Release checklist: bump version, update changelog, tag and push.',
+      'Meeting notes: discussed migration plan, database backups and rollout dates.',
+      'Postgres tuning: shared buffers, work mem, effective cache size.\nReminder: renew TLS certificates before March.',
+    ]) {
+      expect(await detector.detect(note)).toEqual({ generic: 'TEXT', specific: 'txt' });
+    }
+    // ... but YAML is YAML
+    expect(await detector.detect('name: build\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n')).toEqual({ generic: 'CODE', specific: 'yaml' });
     // words in markup or in a batch file's echo / rem lines are code, not prose
     expect((await detector.detect('<p>Please set the variable in your environment to match the location.</p>')).generic).toBe('CODE');
     expect((await detector.detect('echo.\necho ERROR: JAVA_HOME is not set and no java command could be found in your PATH.\necho.\n')).generic).toBe('CODE');

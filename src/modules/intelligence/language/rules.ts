@@ -181,7 +181,10 @@ export function proseFeatures(text: string): ProseFeatures {
     !SCRIPT_LINE.test(text) &&
     ((f.words >= 4 && f.codeCharRatio < 0.025 && f.stopwordRatio >= 0.2 && f.sentenceRatio >= 0.6 && f.indentRatio < 0.34) ||
       // a few plain words ("hello world", "see you at 5pm!"): no code characters at all
-      (f.words >= 1 && f.words < 4 && code === 0 && /^[\w\s.,!?'":-]*$/.test(text.trim()) && !/[._]\w/.test(text)));
+      (f.words >= 1 && f.words < 4 && code === 0 && /^[\w\s.,!?'":-]*$/.test(text.trim()) && !/[._]\w/.test(text)) ||
+      // a note in telegraphic English, few stopwords ("Release checklist: bump version, tag and
+      // push."): up to three unindented sentence lines ending like a sentence, no code characters
+      (f.words >= 4 && code === 0 && f.sentenceRatio === 1 && f.indentRatio === 0 && lines.length <= 3 && /[.!?]$/.test(text.trim())));
   return { ...f, isProse };
 }
 
