@@ -58,6 +58,9 @@ export function thirdPerson(verb: string): string {
   return `${verb}s`;
 }
 
+/** The third person of every listed verb (`fetches`, `copies`), for names already written in it. */
+const THIRD_PERSON_FORMS = new Set([...VERBS].map(thirdPerson));
+
 function wordsOf(parts: string[]): string {
   return parts.map((p) => (ACRONYMS.has(p) ? p.toUpperCase() : p)).join(' ');
 }
@@ -72,10 +75,7 @@ export function whatItDoes(identifier: string): string | undefined {
   if ((first === 'to' || first === 'as') && rest.length) return `converts to ${wordsOf(rest)}`;
   if (first === 'on' && rest.length) return `handles ${wordsOf(rest)}`;
   // A name already in the third person (`handles_ambiguity`, `returnsEmpty`) reads as it is.
-  const verb = first.endsWith('s')
-    ? [first.slice(0, -1), first.slice(0, -2), `${first.slice(0, -3)}y`].find((v) => VERBS.has(v) && thirdPerson(v) === first)
-    : undefined;
-  if (verb && rest.length) return `${first} ${wordsOf(rest)}`;
+  if (THIRD_PERSON_FORMS.has(first) && rest.length) return `${first} ${wordsOf(rest)}`;
   if (!VERBS.has(first) && !PHRASAL[first]) return undefined;
   return rest.length ? `${thirdPerson(first)} ${wordsOf(rest)}` : undefined;
 }
