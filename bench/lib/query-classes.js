@@ -42,6 +42,7 @@ function queryClasses(q) {
         return { query: w.slice(s, s + len) };
       },
     ],
+    ['description (a sentence)', () => ({ query: `${q.pick(VERBS)} the ${q.pick(ADJS)} ${q.pick(NOUNS)} of a ${q.pick(NOUNS)}` })],
     ['typo (1 edit)', () => ({ query: mutate(q.pick(words.filter((w) => w.length >= 6))) })],
     ['typo + word', () => ({ query: `${q.pick(NOUNS)} ${mutate(q.pick(words.filter((w) => w.length >= 6)))}` })],
     ['tags (1-2)', () => ({ searchable_tags: q.random() < 0.5 ? q.pick(TAGS) : `${q.pick(TAGS)},${q.pick(TAGS)}` })],

@@ -8,7 +8,8 @@ import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { ChatMessage, collect } from '../intelligence/providers/model-provider';
 import { outlineCode } from '../intelligence/text/code-outline';
-import { codeEmbedding, similarity } from '../intelligence/text/code-embedding';
+import { closestFirst, codeEmbedding, similarity } from '../intelligence/text/code-embedding';
+import { fuseRanks } from '../intelligence/text/rank-fusion';
 import { ScoredPassage, bestPassages, contentTerms, contentWords, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
 import { ExtractiveTextEngine } from '../intelligence/text/extractive-text-engine';
 import { CANNOT_GENERATE, commitSubject, offlineRequest } from '../intelligence/text/offline-requests';
@@ -29,8 +30,6 @@ const ANSWERS = 3;
 const CANDIDATES = 20;
 /** Key-term candidates the offline code embedding re-orders before the best CANDIDATES are kept. */
 const WIDE_CANDIDATES = 50;
-/** Characters of a candidate the offline embedding reads (a function, or the head of a file). */
-const EMBED_CHARS = 1_000;
 /**
  * Share of a passage's score that is its offline embedding similarity to the question: tuned on the
  * retrieval dev set (0.3 / 0.5 / 0.7; eval/README.md), never on the held-out set.
@@ -148,15 +147,11 @@ export class QgptEngine {
       if (asked && embedding) {
         // The wider lexical pool re-ordered with the offline embedding's ranking (fused, so
         // neither the words nor the vectors alone decide), then cut to the usual candidates.
-        const close = ids
-          .filter((id) => byId.has(id))
-          .map((id) => {
-            const row = byId.get(id)!;
-            const vector = embedding.code([row.name ?? '', row.raw.slice(0, EMBED_CHARS)].join('\n\n'));
-            return { id, sim: vector ? similarity(asked, vector) : -1 };
-          })
-          .sort((a, b) => b.sim - a.sim || (a.id < b.id ? -1 : 1))
-          .map((c) => c.id);
+        const close = closestFirst(
+          embedding,
+          asked,
+          rows.map((row) => ({ id: row.id, name: row.name, text: row.raw })),
+        );
         ids = fuseRanks([ids, close], CANDIDATES);
       }
       return ids.flatMap((id) => {
@@ -499,16 +494,6 @@ function quoted(text: string, source: Snippet, score: number): string {
 /** The asset's name heads its document for retrieval; a quote does not repeat it. */
 function stripTitle(text: string, title: string): string {
   return text.startsWith(title) ? text.slice(title.length).replace(/^\s*\n/, '') || text : text;
-}
-
-/** Reciprocal rank fusion of ranked id lists (equal weights), best first. */
-function fuseRanks(lists: string[][], limit: number): string[] {
-  const fused = new Map<string, number>();
-  for (const ids of lists) ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + 1 / (60 + rank + 1)));
-  return [...fused.entries()]
-    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-    .slice(0, limit)
-    .map(([id]) => id);
 }
 
 /**

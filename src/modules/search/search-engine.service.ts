@@ -4,12 +4,13 @@ import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { SearchIndex } from './search-index.service';
 import { Scope, SearchStore, WordQuery } from './store/search-store';
+import { closestFirst, codeEmbedding } from '../intelligence/text/code-embedding';
+import { contentWords } from '../intelligence/text/extractive-answerer';
+import { RRF_K, fusedScores } from '../intelligence/text/rank-fusion';
 import { QueryWord, allowedEdits, anchorLength, editDistance, indexText, isKeyTerm, isVocabularyTerm, queryWords } from '../intelligence/text/terms';
 
 /** Results per search, best first (the interface has no paging). */
 const RESULT_LIMIT = 20;
-/** Reciprocal rank fusion constant (Cormack et al.). */
-const RRF_K = 60;
 /** Fusion weights of the ranked lists. */
 const WEIGHTS = { exact: 1, substring: 0.8, fuzzy: 0.6, partial: 0.4 } as const;
 /** Corrections tried per misspelt word. */
@@ -68,6 +69,40 @@ interface Evidence {
   corrections: string[];
 }
 
+/**
+ * A query that describes what it looks for in a sentence ("return the path of the config file"),
+ * not keywords, a name or an identifier's parts ("config path", "get user name"): at least two
+ * content words and one of English's function words.
+ */
+const FUNCTION_WORDS = new Set(
+  'a an the of to from for in into on onto at by with without as and or if is are be it its this that these those when whether which'.split(' '),
+);
+
+function describes(query: string): boolean {
+  return contentWords(query).length >= 2 && query.split(/\s+/).some((w) => FUNCTION_WORDS.has(w.toLowerCase()));
+}
+
+/**
+ * A described query's results in the order of the lexical ranking fused (reciprocal rank) with
+ * the offline code embedding's (similarity of each result's name and text to the query), as
+ * relevance orders its candidates: words alone miss code that does what a sentence says in other
+ * words. Ties go to the embedding's order. Scores are the fused ones (1: first in both). Undefined
+ * without the embedding or a query vector.
+ */
+function closestFused(query: string, ids: string[], aggregates: Map<string, AssetAggregate>): Array<[string, number]> | undefined {
+  const embedding = codeEmbedding();
+  const asked = embedding?.question(query);
+  if (!embedding || !asked) return undefined;
+  const docs = ids.flatMap((id) => {
+    const aggregate = aggregates.get(id);
+    return aggregate ? [{ id, name: aggregate.asset.name ?? null, text: aggregate.formats[0]?.raw ?? '' }] : [];
+  });
+  const close = closestFirst(embedding, asked, docs);
+  const position = new Map(close.map((id, i) => [id, i]));
+  const at = (id: string) => position.get(id) ?? close.length;
+  return fusedScores([ids, close]).sort((a, b) => b[1] - a[1] || at(a[0]) - at(b[0]));
+}
+
 const group = (word: QueryWord): string[][] => [[word.whole], ...(word.parts.length ? [word.parts] : [])];
 
 /**
@@ -113,14 +148,14 @@ export class SearchEngine {
         });
     }
 
-    const { ranked, kinds, exact, corrections, words, needles } = await this.rank(em, query, scope);
+    const { ranked: lexical, kinds, exact, corrections, words, needles } = await this.rank(em, query, scope);
     const best = (Object.values(WEIGHTS) as number[]).reduce((a, b) => a + b, 0) / (RRF_K + 1);
-    const ids = ranked.map(([id]) => id);
-
+    const ids = lexical.map(([id]) => id);
     const tagCounts = tags ? new Map((await this.store.tags(em, tags, { ...scope, space: ids }, ids.length)).map((t) => [t.id, t.count])) : null;
     const aggregates = await this.aggregates(em, ids);
     const evidence: Evidence = { words, needles, corrections: [...corrections.values()].flat() };
     const exactSet = new Set(exact);
+    const ranked = (describes(query) && closestFused(query, ids, aggregates)) || lexical.map(([id, score]): [string, number] => [id, score / best]);
     return ranked
       .filter(([id]) => aggregates.has(id))
       .map(([id, score]) => {
@@ -131,7 +166,7 @@ export class SearchEngine {
         if (tagCounts) fields.push('TAGS');
         const match: SearchedMatch = fields.length > 1 ? 'MULTIPLE' : (fields[0] ?? (onlyFuzzy ? 'FUZZY' : 'CONTENT'));
         const allTags = !tagCounts || tagCounts.get(id) === tags!.length;
-        return { aggregate, exact: exactSet.has(id) && allTags, score: round(score / best), match };
+        return { aggregate, exact: exactSet.has(id) && allTags, score: round(score), match };
       });
   }
 

@@ -13,6 +13,8 @@ export interface Ranking {
   ids: Map<string, string>;
   relevance(query: string): Promise<Array<string | undefined>>;
   ncs(query: string): Promise<string[]>;
+  /** `GET /assets/search`, as the CLI's default search asks. */
+  search(query: string): Promise<string[]>;
 }
 
 export async function rankingStore(server: TestServer, snippets: Record<string, string>): Promise<Ranking> {
@@ -29,6 +31,11 @@ export async function rankingStore(server: TestServer, snippets: Record<string, 
       (await qgpt.relevance({ qGPTRelevanceInput: { query, options: { database: true } } })).relevant.iterable.map((r) => r.asset?.id),
     ncs: async (query) => {
       const res = await http(server.baseUrl, 'GET', `/search/neural_code?query=${encodeURIComponent(query)}`);
+      expect(res.status).toBe(200);
+      return (res.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier);
+    },
+    search: async (query) => {
+      const res = await http(server.baseUrl, 'GET', `/assets/search?query=${encodeURIComponent(query)}&transferables=false`);
       expect(res.status).toBe(200);
       return (res.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier);
     },
@@ -51,5 +58,5 @@ export function useRankingStore(snippets: Record<string, string>): Ranking {
   afterAll(async () => {
     await server?.close();
   });
-  return { ids, relevance: (query) => store!.relevance(query), ncs: (query) => store!.ncs(query) };
+  return { ids, relevance: (query) => store!.relevance(query), ncs: (query) => store!.ncs(query), search: (query) => store!.search(query) };
 }

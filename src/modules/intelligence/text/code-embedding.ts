@@ -117,6 +117,23 @@ export function similarity(a: Float32Array, b: Float32Array): number {
   return s;
 }
 
+/** Characters of a document's text (after its name) that `closestFirst` reads: a function, or the head of a file. */
+export const EMBED_CHARS = 1_000;
+
+/**
+ * Documents' ids ordered by how close their name and the start of their text are to a question's
+ * vector, closest first (ties by id; a document with no known term last).
+ */
+export function closestFirst(embedding: CodeEmbedding, asked: Float32Array, docs: Array<{ id: string; name: string | null; text: string }>): string[] {
+  return docs
+    .map(({ id, name, text }) => {
+      const vector = embedding.code([name ?? '', text.slice(0, EMBED_CHARS)].join('\n\n'));
+      return { id, sim: vector ? similarity(asked, vector) : -1 };
+    })
+    .sort((a, b) => b.sim - a.sim || (a.id < b.id ? -1 : 1))
+    .map((c) => c.id);
+}
+
 let shared: CodeEmbedding | null | undefined;
 
 /** The shipped embedding, read on first use; null (logged once) when the file is missing or unreadable. */
