@@ -205,6 +205,29 @@ describe('search', () => {
       expect(ids(await search(undefined, 'lantern'))).toEqual([newer]);
     });
 
+    it('keeps a query written as a sentence within its tags and away from pseudo assets (its key-term candidates too)', async () => {
+      const tagged = await create('sentenceTagged', 'func trimWick(wick string) string {\n\treturn strings.TrimSpace(wick)\n}\n', {
+        tags: [{ text: 'candles' }],
+      });
+      // (Go, and tags given so Trove generates none: the filter tests below count the store's Python)
+      const plain = await create('sentencePlain', 'func trimLanternWick(lantern Lantern) string {\n\treturn strings.TrimSpace(lantern.Wick)\n}\n', {
+        tags: [{ text: 'lamps' }],
+      });
+      const hidden = await create(
+        'sentencePseudo',
+        'func trimTheLanternWick(lantern Lantern) string {\n\treturn strings.TrimSpace(lantern.Wick)\n}\n',
+        { tags: [{ text: 'lamps' }] },
+        { pseudo: true },
+      );
+      const sentence = 'trim the wick of a lantern';
+      const everywhere = ids(await search(sentence));
+      expect(everywhere).toEqual(expect.arrayContaining([tagged, plain]));
+      expect(everywhere).not.toContain(hidden);
+      expect(ids(await search(sentence, undefined, { pseudo: true }))).toContain(hidden);
+      expect(ids(await search(sentence, 'candles'))).toEqual([tagged]);
+      for (const s of (await search(sentence)).iterable.map((x) => x.score)) expect(s > 0 && s <= 1).toBe(true);
+    });
+
     it('intersects a query with tags', async () => {
       expect(ids(await search('user', 'python'))).toEqual([]);
       const found = await search('yaml', 'python');

@@ -148,14 +148,23 @@ export class SearchEngine {
         });
     }
 
-    const { ranked: lexical, kinds, exact, corrections, words, needles } = await this.rank(em, query, scope);
+    const { ranked: fuzzy, kinds, exact, corrections, words, needles } = await this.rank(em, query, scope);
     const best = (Object.values(WEIGHTS) as number[]).reduce((a, b) => a + b, 0) / (RRF_K + 1);
+    let lexical = fuzzy.map(([id, score]): [string, number] => [id, score / best]);
+    const sentence = describes(query);
+    if (sentence) {
+      // A sentence's key terms (tf-idf, bm25-ranked, as relevance takes its candidates) find what
+      // the fuzzy ranking's all-words and any-word lists miss.
+      const byTerms = await this.similarIds(em, [{ text: query, weight: 1 }], RESULT_LIMIT, scope);
+      for (const id of byTerms) if (!kinds.has(id)) kinds.set(id, new Set(['terms']));
+      lexical = fusedScores([fuzzy.map(([id]) => id), byTerms]).slice(0, RESULT_LIMIT);
+    }
     const ids = lexical.map(([id]) => id);
     const tagCounts = tags ? new Map((await this.store.tags(em, tags, { ...scope, space: ids }, ids.length)).map((t) => [t.id, t.count])) : null;
     const aggregates = await this.aggregates(em, ids);
     const evidence: Evidence = { words, needles, corrections: [...corrections.values()].flat() };
     const exactSet = new Set(exact);
-    const ranked = (describes(query) && closestFused(query, ids, aggregates)) || lexical.map(([id, score]): [string, number] => [id, score / best]);
+    const ranked = (sentence && closestFused(query, ids, aggregates)) || lexical;
     return ranked
       .filter(([id]) => aggregates.has(id))
       .map(([id, score]) => {
@@ -259,8 +268,16 @@ export class SearchEngine {
     return ranked.filter((id) => aggregates.has(id)).map((id) => aggregates.get(id)!);
   }
 
-  /** The ids `similar` would load, best first (live assets are checked by the caller's load). */
-  async similarIds(em: EntityManager, seeds: Array<{ id?: string; text?: string; weight: number }>, limit: number): Promise<string[]> {
+  /**
+   * The ids `similar` would load, best first (live assets are checked by the caller's load),
+   * among the assets of `scope` (by default every asset that is not a pseudo one).
+   */
+  async similarIds(
+    em: EntityManager,
+    seeds: Array<{ id?: string; text?: string; weight: number }>,
+    limit: number,
+    scope: Scope = { pseudo: false },
+  ): Promise<string[]> {
     const used = seeds.slice(0, MAX_SEEDS);
     const stored = await this.store.documents(
       em,
@@ -302,7 +319,7 @@ export class SearchEngine {
         em,
         key.map((k) => [[k.term]]),
         'OR',
-        { pseudo: false, exclude },
+        { ...scope, exclude: [...(scope.exclude ?? []), ...exclude] },
         limit,
       );
       ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + used[i].weight / (RRF_K + rank + 1)));
