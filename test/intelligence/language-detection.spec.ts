@@ -145,6 +145,15 @@ describe('LanguageDetector', () => {
       generic: 'CODE',
       specific: 'md',
     });
+    // English paragraphs with one Markdown construct (a link, a heading over the paragraph, bold
+    // text) are Markdown too, not plain prose
+    for (const doc of [
+      'The API reference lives in the [project wiki](https://example.org/wiki/api) and is updated with every release.',
+      '### Why another parser?\n\nBecause the existing ones could not stream large files and we needed that for our logs.',
+      'Please read the **contribution guide** before you open a pull request, and run the tests locally first.',
+    ]) {
+      expect({ doc, language: await detector.detect(doc) }).toEqual({ doc, language: { generic: 'CODE', specific: 'md' } });
+    }
   });
 
   it('lets unambiguous rules win', async () => {

@@ -35,7 +35,11 @@ const MODEL_INPUT_CHARS = 2_000;
 /** highlight.js reads a smaller window (its cost grows with length; the classifier has the rest). */
 const HLJS_MAX_CHARS = 1_000;
 
-/** Markdown with less structure than this is prose (TEXT / txt) even if a model says md. */
+/**
+ * Markdown with less structure than this is prose (TEXT / txt) even if a model says md; English
+ * with this much (a link, a heading over a paragraph, bold text, a table, a fence) is not plain
+ * prose, and the models decide.
+ */
 const MARKDOWN_MIN_SCORE = 1;
 
 const TEXT: LanguageClassification = { generic: 'TEXT', specific: 'txt' };
@@ -122,7 +126,7 @@ export class LanguageDetector {
     const rule = matchRules(text, full);
     if (rule) return { text, md: 0, report: { classification: classificationOf(rule.code), source: 'rule', rule: rule.rule } };
     const md = markdownScore(text);
-    if (md < 2 && proseFeatures(text).isProse) return { text, md, report: { classification: TEXT, source: 'prose' } };
+    if (md < MARKDOWN_MIN_SCORE && proseFeatures(text).isProse) return { text, md, report: { classification: TEXT, source: 'prose' } };
     return { text, md };
   }
 }
