@@ -2,7 +2,7 @@
 // each function is saved as a user would save it, without its docstring, and the name,
 // description and tags Trove generates for it are checked against the docstring it never saw.
 //
-//   npx nest build && node eval/enrichment.js [--dist <dist dir>] [--out results.json]
+//   npx nest build && node eval/enrichment.js [--dist <dist dir>] [--out results.json] [--data <pairs.jsonl>]
 //
 // - name mentions the symbol: the function's name appears in the generated name;
 // - name says what it does: the name has a purpose clause ("read_config: reads config (...)"); and of
@@ -21,13 +21,15 @@ const opt = (name, fallback) => {
 };
 const dist = path.resolve(opt('dist', path.join(__dirname, '..', 'dist')));
 const out = opt('out', undefined);
+// --data eval/data/dev-nl-code-pairs.jsonl: the dev pairs, for tuning (the default set is for reporting)
+const dataFile = path.resolve(opt('data', path.join(__dirname, 'data', 'nl-code-pairs.jsonl')));
 const src = (p) => require(path.join(dist, 'src', p));
 const { CodeTerms } = src('modules/intelligence/code-terms');
 const { LanguageDetector } = src('modules/intelligence/language-detector.service');
 const { contentTerms } = src('modules/intelligence/text/extractive-answerer');
 
 const pairs = fs
-  .readFileSync(path.join(__dirname, 'data', 'nl-code-pairs.jsonl'), 'utf8')
+  .readFileSync(dataFile, 'utf8')
   .split('\n')
   .filter(Boolean)
   .map((l) => JSON.parse(l));
@@ -77,7 +79,7 @@ async function main() {
   const inDoc = rows.reduce((s, r) => s + r.tagsInDoc, 0);
   const vars = rows.reduce((s, r) => s + r.tagsVariables, 0);
   const lines = [
-    `Enrichment of ${n} held-out functions saved without their docstrings (eval/data/nl-code-pairs.jsonl)`,
+    `Enrichment of ${n} functions saved without their docstrings (${path.relative(path.join(__dirname, '..'), dataFile)})`,
     '',
     '| measure | value |',
     '|---|---:|',
