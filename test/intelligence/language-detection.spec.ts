@@ -217,6 +217,13 @@ describe('LanguageDetector', () => {
     expect(refineDialect('css', '.btn {\n  color: red;\n  background: url(http://x.org/a.png);\n}')).toBe('css');
     expect(refineDialect('js', 'const el = document.getElementById(id)!.value;')).toBe('ts');
     expect(refineDialect('js', 'const x = cond ? a : b;\nfunction f(a, b) { return a; }')).toBe('js');
+    // a non-null assertion before `;` `,` `)` `]`, and a typed variable, are TypeScript; `!` in a
+    // string, `!=` and a leading `!` are JavaScript too
+    expect(refineDialect('js', 'unsubscribe() {\n  this.observers = null!;\n}')).toBe('ts');
+    expect(refineDialect('js', 'next(lastValue!, index);')).toBe('ts');
+    expect(refineDialect('js', "const open: Contract['open'] = async () => {\n  await NativeModule.open();\n};")).toBe('ts');
+    expect(refineDialect('js', 'alert(\'Saved!\');\nif (a != b && !done) log("Done!");\nconst y = x ? 1 : 2;')).toBe('js');
+    expect(refineDialect('js', 'const msg = `Hello, ${name}!`;\n// really!)\n')).toBe('js');
     expect(refineDialect('sh', 'FROM debian:bookworm\nRUN apt-get update && \\\n  apt-get install -y curl')).toBe('dockerfile');
     expect(refineDialect('sh', 'apt-get update\nrun_tests --all')).toBe('sh');
     expect(refineDialect('html', '<xs:element name="a">\n  <xs:annotation/>\n</xs:element>')).toBe('xml');

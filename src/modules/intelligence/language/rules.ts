@@ -234,7 +234,12 @@ const TS_CODE_MARKERS: readonly RegExp[] = [
   /^[ \t]*(?:export\s+)?(?:declare\s+(?:module|global|const|function|let|var|class|namespace)|namespace\s+[A-Z]\w*\s*\{)/m,
   /^[ \t]*(?:readonly\s+)?[A-Za-z_]\w*\?\s*:\s*[\w'"[{(]/m,
   /\w\s*:\s*(?:string|number|boolean|unknown|never)(?:\[\])?\s*[;,)=|]/,
+  // a declared variable with a type (`const open: Contract['open'] = ...`): `let x:` is never JavaScript
+  /\b(?:let|const|var)[ \t]+[A-Za-z_$][\w$]*[ \t]*:[ \t]*[\w'"[{(<]/,
 ];
+
+/** TypeScript's non-null assertion before `;`, `,`, `)` or `]` (`this.observers = null!;`), looked for outside strings too. */
+const TS_NON_NULL = /[\w)\]]![ \t]*[;,)\]]/;
 
 const CPP_MARKERS: readonly RegExp[] = [
   /\bstd::/,
@@ -356,6 +361,11 @@ function withoutComments(text: string, lineComments: boolean): string {
   return lineComments ? out.replace(/(^|[^:])\/\/[^\n]*/gm, '$1') : out;
 }
 
+/** The text with one-line string literals emptied (`'Done!'` -> `''`). */
+function withoutStrings(text: string): string {
+  return text.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
+}
+
 function count(markers: readonly RegExp[], text: string): number {
   return markers.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
 }
@@ -369,7 +379,11 @@ function count(markers: readonly RegExp[], text: string): number {
 export function refineDialect(code: LanguageCode, text: string): LanguageCode {
   switch (code) {
     case 'js':
-      return count(TS_MARKERS, text) > 0 || count(TS_CODE_MARKERS, withoutComments(text, true)) > 0 ? 'ts' : 'js';
+      return count(TS_MARKERS, text) > 0 ||
+        count(TS_CODE_MARKERS, withoutComments(text, true)) > 0 ||
+        TS_NON_NULL.test(withoutStrings(withoutComments(text, true)))
+        ? 'ts'
+        : 'js';
     case 'c':
       return count(CPP_MARKERS, text) > 0 || count(CPP_CODE_MARKERS, withoutComments(text, true)) > 0 ? 'cpp' : 'c';
     case 'css':
