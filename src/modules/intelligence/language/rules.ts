@@ -238,7 +238,7 @@ const TS_CODE_MARKERS: readonly RegExp[] = [
   /\b(?:let|const|var)[ \t]+[A-Za-z_$][\w$]*[ \t]*:[ \t]*[\w'"[{(<]/,
 ];
 
-/** TypeScript's non-null assertion before `;`, `,`, `)` or `]` (`this.observers = null!;`), looked for outside strings too. */
+/** TypeScript's non-null assertion before `;`, `,`, `)` or `]` (`this.observers = null!;`), looked for outside comments and strings. */
 const TS_NON_NULL = /[\w)\]]![ \t]*[;,)\]]/;
 
 const CPP_MARKERS: readonly RegExp[] = [
@@ -361,7 +361,7 @@ function withoutComments(text: string, lineComments: boolean): string {
   return lineComments ? out.replace(/(^|[^:])\/\/[^\n]*/gm, '$1') : out;
 }
 
-/** The text with one-line string literals emptied (`'Done!'` -> `''`). */
+/** The text with its string literals emptied (`'Done!'` -> `''`; quoted ones on one line, template literals on any). */
 function withoutStrings(text: string): string {
   return text.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
 }
