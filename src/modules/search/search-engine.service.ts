@@ -6,7 +6,7 @@ import { SearchIndex } from './search-index.service';
 import { Scope, SearchStore, WordQuery } from './store/search-store';
 import { closestFirst, codeEmbedding } from '../intelligence/text/code-embedding';
 import { contentWords } from '../intelligence/text/extractive-answerer';
-import { RRF_K, fusedScores } from '../intelligence/text/rank-fusion';
+import { RRF_K, fuseRanks, fusedScores } from '../intelligence/text/rank-fusion';
 import { QueryWord, allowedEdits, anchorLength, editDistance, indexText, isKeyTerm, isVocabularyTerm, queryWords } from '../intelligence/text/terms';
 
 /** Results per search, best first (the interface has no paging). */
@@ -299,7 +299,8 @@ export class SearchEngine {
     if (allTerms.length === 0) return [];
     const [df, total] = await Promise.all([this.store.documentFrequency(em, allTerms), this.store.documentCount(em)]);
     const exclude = used.flatMap((s) => (s.id ? [s.id] : []));
-    const fused = new Map<string, number>();
+    const rankings: string[][] = [];
+    const weights: number[] = [];
     const others = (t: string) => (df.get(t) ?? 0) - (inInputs.get(t) ?? 0);
     for (const [i, { terms }] of perSeed.entries()) {
       const max = Math.max(1, ...terms.map(([, n]) => n));
@@ -322,12 +323,10 @@ export class SearchEngine {
         { ...scope, exclude: [...(scope.exclude ?? []), ...exclude] },
         limit,
       );
-      ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + used[i].weight / (RRF_K + rank + 1)));
+      rankings.push(ids);
+      weights.push(used[i].weight);
     }
-    return [...fused.entries()]
-      .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
-      .slice(0, limit)
-      .map(([id]) => id);
+    return fuseRanks(rankings, limit, weights);
   }
 
   /** The groups of an OR query that fit OR_DF_BUDGET, rarest word first (at least one). */

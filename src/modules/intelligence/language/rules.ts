@@ -378,12 +378,11 @@ function count(markers: readonly RegExp[], text: string): number {
  */
 export function refineDialect(code: LanguageCode, text: string): LanguageCode {
   switch (code) {
-    case 'js':
-      return count(TS_MARKERS, text) > 0 ||
-        count(TS_CODE_MARKERS, withoutComments(text, true)) > 0 ||
-        TS_NON_NULL.test(withoutStrings(withoutComments(text, true)))
-        ? 'ts'
-        : 'js';
+    case 'js': {
+      if (count(TS_MARKERS, text) > 0) return 'ts';
+      const code = withoutComments(text, true);
+      return count(TS_CODE_MARKERS, code) > 0 || TS_NON_NULL.test(withoutStrings(code)) ? 'ts' : 'js';
+    }
     case 'c':
       return count(CPP_MARKERS, text) > 0 || count(CPP_CODE_MARKERS, withoutComments(text, true)) > 0 ? 'cpp' : 'c';
     case 'css':
