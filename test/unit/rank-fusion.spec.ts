@@ -33,4 +33,28 @@ describe('reciprocal rank fusion', () => {
     ).toEqual(['b']);
     expect(fuseRanks([], 5)).toEqual([]);
   });
+
+  it('weighs each list by its weight', () => {
+    // b, second in the list of weight 2 (2 / 62), comes before a, first in the list of weight 1 (1 / 61)
+    expect(fuseRanks([['a'], ['x', 'b']], 3, [1, 2])).toEqual(['x', 'b', 'a']);
+    expect(fusedScores([['a'], ['a']], [1, 3])[0]).toEqual(['a', 1]);
+    expect(
+      fuseRanks(
+        [
+          ['a', 'b'],
+          ['b', 'a'],
+        ],
+        2,
+        [1, 1],
+      ),
+    ).toEqual(
+      fuseRanks(
+        [
+          ['a', 'b'],
+          ['b', 'a'],
+        ],
+        2,
+      ),
+    );
+  });
 });
