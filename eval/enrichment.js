@@ -9,7 +9,8 @@
 //   those, the share whose clause shares a word (stemmed) with the docstring Trove never saw;
 // - description is one sentence: starts with a capital, ends with one full stop, <= 200 chars;
 // - tags: the share of key-term tags (the language tag aside) that are words of the docstring
-//   (stemmed), and the share that are the function's own local variable or parameter names.
+//   (stemmed), and the share that are the function's own local variable or parameter names (not
+//   a type, not a word of the function's own name).
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -27,6 +28,7 @@ const src = (p) => require(path.join(dist, 'src', p));
 const { CodeTerms } = src('modules/intelligence/code-terms');
 const { LanguageDetector } = src('modules/intelligence/language-detector.service');
 const { contentTerms } = src('modules/intelligence/text/extractive-answerer');
+const { identifierWords } = src('modules/intelligence/text/what-it-does');
 
 const pairs = fs
   .readFileSync(dataFile, 'utf8')
@@ -34,11 +36,54 @@ const pairs = fs
   .filter(Boolean)
   .map((l) => JSON.parse(l));
 
-/** Names assigned or bound in the function: parameters and locals (any of the pair languages). */
-function variableNames(code) {
+/**
+ * The parenthesised lists of the function's signature (everything up to the first line end at
+ * depth 0 after a list closed: receiver, parameters and named results of Go, a Python signature
+ * over several lines), each split at its top-level commas.
+ */
+function signatureParts(code) {
+  const lists = [];
+  let parts = [];
+  let depth = 0;
+  let part = '';
+  let closed = false;
+  for (const ch of code.slice(0, 2000)) {
+    if (ch === '\n' && depth === 0 && closed) break;
+    if (ch === '(' || ch === '[' || ch === '{') {
+      if (depth > 0) part += ch;
+      if (ch === '(' || depth > 0) depth++;
+    } else if (depth > 0 && (ch === ')' || ch === ']' || ch === '}')) {
+      depth--;
+      if (depth === 0) {
+        parts.push(part);
+        lists.push(parts);
+        parts = [];
+        part = '';
+        closed = true;
+      } else part += ch;
+    } else if (depth === 1 && ch === ',') {
+      parts.push(part);
+      part = '';
+    } else if (depth > 0) part += ch;
+  }
+  return lists;
+}
+
+/**
+ * Names bound in the function: its parameters (per part of the signature, a `$name` or else the
+ * first identifier: Go's `v Version` binds `v`, not the type; Python's `path: str = None` binds
+ * `path`) and the variables it assigns (any of the pair languages).
+ */
+function variableNames(code, lang) {
   const names = new Set();
-  const sig = /\(([^)]*)\)/.exec(code);
-  if (sig) for (const m of sig[1].matchAll(/[$@]?([A-Za-z_]\w*)/g)) names.add(m[1].toLowerCase());
+  for (const parts of signatureParts(code)) {
+    // Go names all of a list's entries or none: `(Version, error)` are types, `(i, j int)` names
+    if (lang === 'go' && !parts.some((p) => /\w\s+[\w*.[\]]/.test(p.trim()))) continue;
+    for (const part of parts) {
+      const m = /[$@%]([A-Za-z_]\w*)/.exec(part) ?? /^[\s*&.]*([A-Za-z_]\w*)/.exec(part);
+      if (m) names.add(m[1].toLowerCase());
+    }
+  }
   for (const m of code.matchAll(/(?:^|[\s(,;])(?:my\s+|local\s+|var\s+|let\s+|const\s+)?[$@]?([A-Za-z_]\w*)\s*(?::=|=(?!=|>))/gm))
     names.add(m[1].toLowerCase());
   return names;
@@ -56,7 +101,9 @@ async function main() {
     const languageTag = terms.languageLabel(label.specific)?.toLowerCase();
     const keyTags = tags.filter((t) => t !== languageTag);
     const doc = new Set(contentTerms(p.query));
-    const vars = variableNames(p.code);
+    const vars = variableNames(p.code, p.lang);
+    // a word of the function's own name is what it is about, even when a parameter shares it (`format(format)`)
+    const ownName = new Set(identifierWords(p.symbol).map((w) => w.toLowerCase()));
     const purpose = /: (.+) \(/.exec(name)?.[1];
     rows.push({
       id: p.id,
@@ -69,7 +116,7 @@ async function main() {
       purposeInDoc: purpose !== undefined && contentTerms(purpose).some((t) => doc.has(t)),
       oneSentence: /^[A-Z`"]/.test(description) && /\.$/.test(description) && !/[.!?]\s+[A-Z]/.test(description.slice(0, -1)) && description.length <= 200,
       tagsInDoc: keyTags.filter((t) => contentTerms(t).some((x) => doc.has(x))).length,
-      tagsVariables: keyTags.filter((t) => vars.has(t)).length,
+      tagsVariables: keyTags.filter((t) => vars.has(t) && !ownName.has(t)).length,
       keyTags: keyTags.length,
     });
   }

@@ -95,6 +95,24 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     expect((await createdWith('def handler_9(event):\n    return event["items"]\n')).name).toBe('handler_9 (Python function)');
   });
 
+  it('parameters of a Java method, an arrow function and a Ruby method are not tags; a type and what the code calls are', async () => {
+    const java = tagsOf(await createdWith('public int countWords(String sentence, int limit) {\n  return sentence.split(" ").length;\n}\n'));
+    expect(java.slice(0, 3)).toEqual(['java', 'count', 'words']);
+    expect(java).not.toContain('sentence');
+    const arrow = tagsOf(
+      await createdWith('const fetchUser = async (userId, options) => {\n  const res = await fetch(`/users/${userId}`, options);\n  return res.json();\n};\n'),
+    );
+    expect(arrow).toContain('fetch');
+    expect(arrow).not.toContain('options');
+    const ruby = tagsOf(await createdWith('def render(context)\n  @body.render(context)\nend\n'));
+    expect(ruby).toEqual(['ruby', 'render']);
+    // Go: the receiver and the parameters are locals, the receiver's type is what the method is about.
+    const go = tagsOf(await createdWith('func (c *Cache) Evict(key string, reason int) {\n\tdelete(c.entries, key)\n\tc.log(reason)\n}\n'));
+    expect(go).toContain('cache');
+    expect(go).toContain('evict');
+    for (const local of ['key', 'reason']) expect(go).not.toContain(local);
+  });
+
   it('draft suggests exactly what create then generates', async () => {
     const draft = await new AssetsApi(server.sdk).assetsDraft({
       seed: { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: FACTORIAL } } } } } as never,

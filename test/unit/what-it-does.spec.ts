@@ -9,6 +9,9 @@ describe('whatItDoes', () => {
     ['fetch_rows', 'fetches rows'],
     ['is_valid', 'tells whether valid'],
     ['to_json', 'converts to JSON'],
+    ['range_to_tuple', 'converts range to tuple'],
+    ['dateTimeToString', 'converts date time to string'],
+    ['rgb_to_hex', 'converts RGB to hex'],
     ['handles_ambiguity', 'handles ambiguity'],
     ['returnsEmptyList', 'returns empty list'],
     ['copies_file', 'copies file'],
@@ -16,7 +19,7 @@ describe('whatItDoes', () => {
     expect(whatItDoes(name)).toBe(expected);
   });
 
-  it.each(['handler_2', 'RateLimiter', 'RandomBytes', 'from_dict', 'new_client', 'status_code', 'parse', 'news_feed', 'classes_of'])(
+  it.each(['handler_2', 'RateLimiter', 'RandomBytes', 'from_dict', 'new_client', 'status_code', 'parse', 'news_feed', 'classes_of', 'path_to'])(
     '%s says nothing: no verb leads it, or nothing follows the verb',
     (name) => {
       expect(whatItDoes(name)).toBeUndefined();

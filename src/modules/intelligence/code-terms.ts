@@ -120,12 +120,41 @@ function definitions(text: string): string[] {
   return names;
 }
 
-/** Names the snippet binds itself: parameters of its definitions and assigned variables. */
+/**
+ * The names one entry of a parameter list binds, not its type: `$name` (PHP, Perl), the name
+ * before an annotation (`path: str = None`, `opts?: Options`), else of `name Type` (Go) and
+ * `Type name` (Java, C) the word starting in lower case, or both when that does not tell.
+ */
+function parameterNames(entry: string): string[] {
+  const sigils = [...entry.matchAll(/[$@%]([A-Za-z_]\w*)/g)].map((m) => m[1]);
+  if (sigils.length) return sigils;
+  const bare = entry.replace(/=[\s\S]*$/, '');
+  const annotated = /^[\s*&.]*([A-Za-z_$][\w$]*)\??\s*:/.exec(bare);
+  if (annotated) return [annotated[1]];
+  const words = [...bare.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]);
+  if (words.length <= 1) return words;
+  const first = words[0];
+  const last = words[words.length - 1];
+  const lower = [first, last].filter((w) => /^[a-z_$]/.test(w));
+  return lower.length === 1 ? lower : [first, last];
+}
+
+/** A Java / C# / Kotlin-style method with modifiers (`public int count(String s)`): its parameter list. */
+const METHOD_PARAMETERS =
+  /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|virtual|override|async|synchronized)\s+)+[\w<>[\],.?]+\s+[A-Za-z_]\w*\s*\(([^)]*)\)/gm;
+
+/**
+ * Names the snippet binds itself: parameters of its definitions (functions, Go methods and
+ * their receivers, arrow functions, methods with modifiers) and assigned variables.
+ */
 function localNames(text: string): Set<string> {
   const names = new Set<string>();
-  for (const m of text.matchAll(/\b(?:def|function|fn|func|fun|sub)\s+[A-Za-z_$][\w$]*\s*\(([^)]*)\)/g)) {
-    for (const p of m[1].matchAll(/[$@]?([A-Za-z_]\w*)/g)) names.add(p[1]);
-  }
+  const lists = [
+    ...[...text.matchAll(/\b(?:def|function|fn|func|fun|sub)\s*\*?\s*(?:\(([^)]*)\)\s*)?[A-Za-z_$][\w$]*\s*\(([^)]*)\)/g)].flatMap((m) => [m[1] ?? '', m[2]]),
+    ...[...text.matchAll(/(?:^|[=(,:]\s*)(?:async\s*)?\(([^()]*)\)\s*(?::\s*[^=\n{]+)?=>/gm)].map((m) => m[1]),
+    ...[...text.matchAll(METHOD_PARAMETERS)].map((m) => m[1]),
+  ];
+  for (const list of lists) for (const entry of list.split(',')) for (const name of parameterNames(entry)) names.add(name);
   for (const m of text.matchAll(/(?:^|[\s(,;])(?:my\s+|local\s+|var\s+|let\s+|const\s+|auto\s+)?[$@]?([A-Za-z_]\w*)\s*(?::=|=(?![=>~]))/gm)) names.add(m[1]);
   // `header, _, body = ...`, `my ($a, $b) = ...`
   for (const m of text.matchAll(
@@ -136,8 +165,8 @@ function localNames(text: string): Set<string> {
   return names;
 }
 
-/** Key terms, best first. */
-function keyTerms(text: string, limit = 8): string[] {
+/** Key terms, best first; with `minWeight`, only terms that weigh at least that much (a word once in the code weighs 1). */
+function keyTerms(text: string, limit = 8, minWeight = 0): string[] {
   const counts = new Map<string, { count: number; first: number }>();
   let position = 0;
   const add = (term: string, weight: number) => {
@@ -156,6 +185,7 @@ function keyTerms(text: string, limit = 8): string[] {
     for (const part of splitIdentifier(match[0])) add(part, weight);
   }
   return [...counts.entries()]
+    .filter(([, entry]) => entry.count >= minWeight)
     .sort((a, b) => b[1].count - a[1].count || a[1].first - b[1].first)
     .slice(0, limit)
     .map(([term]) => term);
@@ -210,12 +240,18 @@ function suggestName(text: string, language?: string): string | undefined {
   return terms.length ? clip(terms.join(' ')) : undefined;
 }
 
+/**
+ * A tag is a word the snippet is about: one it defines or uses at least once outside its own
+ * parameters and locals, or a local it leans on (four mentions weigh as much as one other word).
+ */
+const TAG_MIN_WEIGHT = 1;
+
 /** Tags for a snippet: its language (lower-case name) then key terms. */
 function suggestTags(text: string, language: string | undefined, limit = 5): string[] {
   const tags: string[] = [];
   const label = languageLabel(language);
   if (label && label !== TEXT_LANGUAGE) tags.push(label.toLowerCase());
-  for (const term of keyTerms(text, limit)) if (tags.length < limit && !tags.includes(term)) tags.push(term);
+  for (const term of keyTerms(text, limit, TAG_MIN_WEIGHT)) if (tags.length < limit && !tags.includes(term)) tags.push(term);
   return tags;
 }
 

@@ -4,7 +4,7 @@ import learned from './name-verbs.json';
  * What a function does, read off its name when the name says it: a verb-led identifier becomes
  * a verb phrase in the third person (`getUserById` -> "gets user by ID", `parse_http_response`
  * -> "parses HTTP response", `is_valid` -> "tells whether valid", `to_json` -> "converts to
- * JSON"). Names that do not start with a verb (`handler_2`, `RateLimiter`) give nothing: a
+ * JSON", `range_to_tuple` -> "converts range to tuple"). Names that do not start with a verb (`handler_2`, `RateLimiter`) give nothing: a
  * name is not invented.
  *
  * Which first words are verbs: the list below (from the grammar of common names) and the words
@@ -73,6 +73,9 @@ export function whatItDoes(identifier: string): string | undefined {
   if (PREDICATES.has(first) && rest.length)
     return `tells whether ${first === 'is' ? '' : `${first === 'has' ? 'it has' : first} `}${wordsOf(rest)}`.replace(/\s+/g, ' ');
   if ((first === 'to' || first === 'as') && rest.length) return `converts to ${wordsOf(rest)}`;
+  // `range_to_tuple`, `dictToXml`: a conversion between the two things named on either side
+  const to = parts.findIndex((p, i) => i > 0 && i < parts.length - 1 && p === 'to');
+  if (to > 0 && !VERBS.has(first) && !THIRD_PERSON_FORMS.has(first)) return `converts ${wordsOf(parts.slice(0, to))} to ${wordsOf(parts.slice(to + 1))}`;
   if (first === 'on' && rest.length) return `handles ${wordsOf(rest)}`;
   // A name already in the third person (`handles_ambiguity`, `returnsEmpty`) reads as it is.
   if (THIRD_PERSON_FORMS.has(first) && rest.length) return `${first} ${wordsOf(rest)}`;
