@@ -209,7 +209,23 @@ describe('LanguageDetector', () => {
     expect(ruledOut('js', '  final String name;\n  int count = 0;')).toBe(true);
     expect(ruledOut('js', "'use strict';\nconst my = require('x');\nmodule.exports = { my };")).toBe(false);
     expect(ruledOut('ts', 'const name: string = "x";\nlet n = 1;')).toBe(false);
-    expect(ruledOut('py', 'my $x = 1;')).toBe(false); // only languages with a grammar test are ruled out
+    expect(ruledOut('rb', 'my $x = 1;')).toBe(false); // only languages with a grammar test are ruled out
+    // a Dart closure argument is not JavaScript; a JS function expression or arrow is
+    expect(ruledOut('js', "  test('blob value', () {\n    expect(flx.finish(), [1, 4, 1]);\n  });")).toBe(true);
+    expect(ruledOut('js', "it('works', async () => {\n  await run(function (done) { done(); });\n});\nif ((a)) {}")).toBe(false);
+    // C# (`public const`, `=>`, `foreach`, properties) and PHP's `use A\B;` are not Java; in a comment or a string they do not count
+    expect(ruledOut('java', '        public const int SizePrefixLength = 4;')).toBe(true);
+    expect(ruledOut('java', 'foreach (var item in items) {\n  Total += item.Price;\n}')).toBe(true);
+    expect(ruledOut('java', 'public string Name { get; set; }')).toBe(true);
+    expect(ruledOut('java', 'use MediaWiki\\Title\\Title;\nuse Wikimedia\\Rdbms;')).toBe(true);
+    expect(ruledOut('java', '// maps a => b, const and foreach (x) in a comment\nString s = "x => y";\nlist.forEach(x -> log(x));')).toBe(false);
+    // Scala's `lazy val`, `def`, traits and sbt's `++=` are not Kotlin
+    expect(ruledOut('kt', '  lazy val ast = Project(\n    id = "ast",\n  )')).toBe(true);
+    expect(ruledOut('kt', 'libraryDependencies ++= testDeps')).toBe(true);
+    expect(ruledOut('kt', 'val x by lazy { compute() }\nfun f(a: Int): Int = a + 1')).toBe(false);
+    // an INI section with a `key = value` line under it is not Python; a list display then code is
+    expect(ruledOut('py', '[galaxy-importer]\nLOG_LEVEL_MAIN = DEBUG\nRUN_FLAKE8 = False')).toBe(true);
+    expect(ruledOut('py', 'x = [\n    1,\n]\nprint(x)\n[a] = values')).toBe(false);
     // supersets
     expect(refineDialect('c', 'void f(const Foo& a, int b) {\n  this->x = a.x;\n}')).toBe('cpp');
     expect(refineDialect('c', 'int main(void) {\n  struct node *new = malloc(sizeof *new);\n  return 0;\n}')).toBe('c');
@@ -234,6 +250,17 @@ describe('LanguageDetector', () => {
     expect(refineDialect('toml', '[server]\nport = 8080\nenabled = true')).toBe('toml');
   });
 
+  it("PowerShell's comment-based help and block comments settle PowerShell", async () => {
+    const help =
+      '    .SYNOPSIS\n    Creates a System.Net.WebRequest object based on common URL module options.\n\n' +
+      '    .PARAMETER Uri\n    The URI to send the request to.\n';
+    expect(await detector.analyze(help)).toMatchObject({ source: 'rule', rule: 'powershell-comment', classification: { specific: 'ps1' } });
+    const block = "            <#\n                Parent is not useful.\n            #>\n            'Parent'\n        ),";
+    expect((await detector.analyze(block)).classification.specific).toBe('ps1');
+    // a Markdown heading or a sentence mentioning the keywords is not help
+    expect((await detector.analyze('## Parameters\n\nThe .PARAMETER keyword documents one parameter of a script.\n')).rule).toBeUndefined();
+  });
+
   it('returns a valid classification for empty, blank and tiny input without throwing', async () => {
     for (const text of ['', ' ', '\n\n\t  \n', '\uFEFF', 'x', '42', ';', '}', 'ok', 'a = 1']) {
       const c = await detector.detect(text);
@@ -253,6 +280,8 @@ describe('LanguageDetector', () => {
       '('.repeat(10_000),
       'let x: '.repeat(1400),
       ' \n\t'.repeat(3300) + 'x',
+      '(, '.repeat(3300),
+      '[a-b]\n'.repeat(1400) + '# c\n'.repeat(1000),
     ];
     for (const text of inputs) {
       const t = performance.now();

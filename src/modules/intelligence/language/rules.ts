@@ -47,6 +47,9 @@ function shebangInterpreter(text: string): string | null {
   return null;
 }
 
+/** A keyword of PowerShell's comment-based help on a line of its own (`.SYNOPSIS`, `.PARAMETER Name`). */
+const POWERSHELL_HELP = /^[ \t]*\.(?:SYNOPSIS|DESCRIPTION|PARAMETER[ \t]+[A-Za-z_]\w*|EXAMPLE|NOTES|INPUTS|OUTPUTS)[ \t]*$/m;
+
 /** Leading whitespace and `<!-- comments -->` skipped. */
 function markupStart(text: string): string {
   return text.replace(/^\s*(?:<!--[\s\S]*?-->\s*)*/, '');
@@ -101,6 +104,9 @@ export function matchRules(text: string, full: string = text): RuleMatch | null 
 
   const firstLine = /^\s*(\S.*)/.exec(text)?.[1] ?? '';
   if (/^@echo\s+off\b/i.test(firstLine)) return { code: 'bat', rule: '@echo off' };
+
+  // PowerShell's comment-based help (`.PARAMETER Uri`, `.SYNOPSIS`) or its `<# ... #>` block comments
+  if (POWERSHELL_HELP.test(text) || (/^[ \t]*<#/m.test(text) && /#>[ \t]*$/m.test(text))) return { code: 'ps1', rule: 'powershell-comment' };
 
   // YAML front matter followed by a Markdown / prose body: a Markdown document (Jekyll, Hugo, ...).
   // one way to match each line (key, indented continuation, blank): no backtracking blow-up
@@ -440,7 +446,41 @@ const NOT_JS: readonly RegExp[] = [
   /^[ \t]*(?:use\s+(?:strict|warnings|vars|constant|[A-Z]\w*(?:::\w+)+)\b|package\s+\w+(?:::\w+)+\s*;)/m,
   /^[ \t]*(?:(?:final|static|const|late|required|private|public|protected)\s+)*(?:int|double|num|bool|String|dynamic|(?:List|Map|Set|Future|Stream)<[^>\n]*>)\??\s+[a-z_]\w*\s*(?:[=;,)]|\()/m,
   /^[ \t]*(?:import|export|part)\s+'package:|^[ \t]*part\s+of\b/m,
+  // a Dart closure passed as an argument (`test('x', () {`): JavaScript needs `=>` or `function`
+  /[(,][ \t]*\([^()\n]*\)[ \t]*(?:async[ \t]*)?\{/,
 ];
+
+/**
+ * Not Java, looked for in code only (comments and strings emptied): C#'s `const`, `foreach`,
+ * `using X;`, `namespace X`, properties (`{ get;`), `string` / `bool` types and `=>`; PHP's
+ * `use A\B;`. Java reserves `const` and never has `=>` (its lambdas and switch arms use `->`).
+ */
+const NOT_JAVA: readonly RegExp[] = [
+  /\bconst\s+[A-Za-z_]/,
+  /=>/,
+  /^[ \t]*using\s+(?:static\s+)?[A-Z][\w.]*\s*;/m,
+  /^[ \t]*namespace\s+[A-Z][\w.]*\s*(?:\{|;|$)/m,
+  /(?<![.\w])foreach\s*\(/,
+  /\{\s*get\s*;/,
+  /^[ \t]*use\s+[A-Z][\w\\]*(?:\s+as\s+\w+)?\s*;/m,
+  /\b(?:string|bool)\s+[a-z_]\w*\s*[=;,)]/,
+];
+
+/** Not Kotlin: Scala's `lazy val`, `def`, traits, case classes, `implicit`, and `++=` (sbt). */
+const NOT_KOTLIN: readonly RegExp[] = [
+  /\blazy\s+val\b/,
+  /^[ \t]*(?:(?:override|private|protected|final|implicit)\s+)*def\s+[A-Za-z_]\w*/m,
+  /^[ \t]*(?:sealed\s+)?trait\s+[A-Z]/m,
+  /\bcase\s+class\b|\bimplicit\s+(?:val|def|class)\b/,
+  /\+\+=/,
+];
+
+/**
+ * Not Python: an INI section header at the start of a line with a `key = value` line right
+ * under it (`[galaxy-importer]` / `LOG_LEVEL = DEBUG`): a list display alone on a line, then an
+ * assignment, is valid Python that no Python file contains.
+ */
+const INI_SECTION = /^\[[A-Za-z_][\w .:-]*\][ \t]*\n(?:[ \t]*[#;][^\n]*\n)*[A-Za-z_][\w.-]*[ \t]*=/m;
 
 /**
  * Whether the text holds syntax the language `code` never allows, so the model's choice of it
@@ -448,6 +488,14 @@ const NOT_JS: readonly RegExp[] = [
  */
 export function ruledOut(code: LanguageCode, text: string): boolean {
   switch (code) {
+    case 'java': {
+      const body = withoutStrings(withoutComments(text, true));
+      return NOT_JAVA.some((re) => re.test(body));
+    }
+    case 'kt':
+      return NOT_KOTLIN.some((re) => re.test(withoutStrings(withoutComments(text, true))));
+    case 'py':
+      return INI_SECTION.test(text);
     case 'json':
       return notJson(text);
     case 'js':
