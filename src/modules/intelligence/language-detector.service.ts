@@ -57,13 +57,15 @@ function head(text: string, max: number): string {
 
 /**
  * Offline detection of the language of a snippet, synchronous and cheap (well under 5 ms):
- *  1. unambiguous rules (shebang, `<?php`, HTML doctype, `<?xml`, parseable JSON, `@echo off`, ...);
+ *  1. unambiguous rules (shebang, `<?php`, HTML doctype, `<?xml`, parseable JSON, `@echo off`,
+ *     PowerShell's comment-based help, ...);
  *  2. plain English prose -> TEXT / txt;
  *  3. Trove's language classifier (language/language-model.ts: a linear model over token, line
  *     and character n-grams trained on Debian and npm packages, shipped as a data file),
  *     its few best languages re-ranked with highlight.js relevance (weights in language/blend.ts);
  *  4. a language whose grammar cannot hold the text gives way to the next best (JSON with `=>` or
- *     bare words outside its strings, JavaScript with Perl or Dart syntax, CSS with element tags);
+ *     bare words outside its strings, JavaScript with Perl or Dart syntax, Java with C# syntax,
+ *     Kotlin with Scala syntax, Python under an INI section header, CSS with element tags);
  *  5. near-superset pairs (C/C++, JS/TS, CSS/SCSS, HTML/XML, INI/TOML, shell/Dockerfile) settled
  *     by syntax markers only one of them allows.
  */
