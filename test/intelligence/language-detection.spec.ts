@@ -250,6 +250,17 @@ describe('LanguageDetector', () => {
     expect(refineDialect('toml', '[server]\nport = 8080\nenabled = true')).toBe('toml');
   });
 
+  it('a README with a fenced block and a sentence is Markdown; `@rem` and batch conditions are batch', async () => {
+    const readme = '# Usage\nAdd this to your `Cargo.toml` and build it:\n```toml\n[dependencies]\nord_subset = "3"\n```\n';
+    expect(await detector.analyze(readme)).toMatchObject({ rule: 'markdown-fence', classification: { specific: 'md' } });
+    // a fence in a docstring, with no sentence at the start of a line, is left to the models
+    expect((await detector.analyze('(defn f\n  "Example:\n```\n(f 1)\n```"\n  [x] x)')).rule).toBeUndefined();
+    const rem = '@REM Builds a .NET solution file, adds the project, builds it\n@REM and executes it.';
+    expect(await detector.analyze(rem)).toMatchObject({ rule: '@rem', classification: { specific: 'bat' } });
+    const conditions = 'IF /I "%1" EQU "net-1.0" set RUNTIME=net-1.0&goto shift\nIF /I "%1" EQU "net-1.1" set RUNTIME=net-1.1&goto shift';
+    expect((await detector.analyze(conditions)).source).not.toBe('prose');
+  });
+
   it("PowerShell's comment-based help and block comments settle PowerShell", async () => {
     const help =
       '    .SYNOPSIS\n    Creates a System.Net.WebRequest object based on common URL module options.\n\n' +

@@ -47,6 +47,11 @@ function shebangInterpreter(text: string): string | null {
   return null;
 }
 
+/** A Markdown code fence at the start of a line (```` ``` ```` or ```` ```toml ````). */
+const MARKDOWN_FENCE = /^```[\w+#.-]*[ \t]*$/m;
+/** A line of at least four words at the start of a line, capitalised, without code punctuation. */
+const README_SENTENCE = /^[A-Z][A-Za-z'’,]*(?: [^\s;{}=]+){3,}[ \t]*$/m;
+
 /** A keyword of PowerShell's comment-based help on a line of its own (`.SYNOPSIS`, `.PARAMETER Name`). */
 const POWERSHELL_HELP = /^[ \t]*\.(?:SYNOPSIS|DESCRIPTION|PARAMETER[ \t]+[A-Za-z_]\w*|EXAMPLE|NOTES|INPUTS|OUTPUTS)[ \t]*$/m;
 
@@ -104,6 +109,11 @@ export function matchRules(text: string, full: string = text): RuleMatch | null 
 
   const firstLine = /^\s*(\S.*)/.exec(text)?.[1] ?? '';
   if (/^@echo\s+off\b/i.test(firstLine)) return { code: 'bat', rule: '@echo off' };
+  // `@rem`: a batch comment that is not echoed (the `@` is cmd.exe's)
+  if (/^[ \t]*@(?:rem|REM)(?:[ \t]|$)/m.test(text)) return { code: 'bat', rule: '@rem' };
+
+  // A README: a fenced code block and a sentence, both at the start of their lines
+  if (MARKDOWN_FENCE.test(text) && README_SENTENCE.test(text)) return { code: 'md', rule: 'markdown-fence' };
 
   // PowerShell's comment-based help (`.PARAMETER Uri`, `.SYNOPSIS`) or its `<# ... #>` block comments
   if (POWERSHELL_HELP.test(text) || (/^[ \t]*<#/m.test(text) && /#>[ \t]*$/m.test(text))) return { code: 'ps1', rule: 'powershell-comment' };
@@ -135,8 +145,12 @@ const CODE_CHARS = /[{}[\]<>=;$#@\\|`~^*_+]/g;
 /** An element's start or end tag: `<p>`, `</div>`, `<a href="x">`, `<br/>` (not `<user@host>` or `<https://...>`). */
 const MARKUP_TAG = /<\/[A-Za-z][\w:-]*\s*>|<[A-Za-z][\w:-]*(?:\s+[\w:-]+(?:=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'<>]+))?)*\s*\/?>/;
 
-/** A batch / shell line that reads like words: `echo Usage: ...`, `rem See ...`, `goto fail`, `:no_exe`. */
-const SCRIPT_LINE = /^[ \t]*(?:@?(?:echo|ECHO)(?:[ \t.]|$)|(?:rem|REM)(?:[ \t]|$)|(?:goto|GOTO)[ \t]+:?\w|:[A-Za-z_]\w*[ \t]*$)/m;
+/**
+ * A batch / shell line that reads like words: `echo Usage: ...`, `rem See ...`, `goto fail`,
+ * `:no_exe`, `set X=1&goto shift`, `IF /I "%1" EQU "x"`, `if not exist build`.
+ */
+const SCRIPT_LINE =
+  /^[ \t]*(?:@?(?:echo|ECHO)(?:[ \t.]|$)|(?:rem|REM)(?:[ \t]|$)|(?:goto|GOTO)[ \t]+:?\w|:[A-Za-z_]\w*[ \t]*$|[^\n&]*&[ \t]*(?:goto|GOTO)[ \t]+:?\w|(?:if|IF)[ \t]+(?:\/[iI][ \t]+)?(?:(?:not|NOT)[ \t]+)?(?:"?%|(?:exist|EXIST|errorlevel|ERRORLEVEL|defined|DEFINED)\b))/m;
 
 export interface ProseFeatures {
   words: number;
