@@ -231,6 +231,10 @@ describe('LanguageDetector', () => {
     expect(refineDialect('c', 'int main(void) {\n  struct node *new = malloc(sizeof *new);\n  return 0;\n}')).toBe('c');
     expect(refineDialect('css', '.btn {\n  color: $primary;\n}')).toBe('scss');
     expect(refineDialect('css', '.btn {\n  color: red;\n  background: url(http://x.org/a.png);\n}')).toBe('css');
+    // a `$variable` in a list and a map entry with a number key are SCSS; `$=` in a selector is CSS
+    expect(refineDialect('css', '        $theme-form-font-family,\n        $theme-input-line-height\n')).toBe('scss');
+    expect(refineDialect('css', '      30: #fd8ba0,\n      40: #f45d79,\n')).toBe('scss');
+    expect(refineDialect('css', 'a[href$=".pdf"]:hover {\n  font-family: Arial,\n    sans-serif;\n}')).toBe('css');
     expect(refineDialect('js', 'const el = document.getElementById(id)!.value;')).toBe('ts');
     expect(refineDialect('js', 'const x = cond ? a : b;\nfunction f(a, b) { return a; }')).toBe('js');
     // a non-null assertion before `;` `,` `)` `]`, and a typed variable, are TypeScript; `!` in a

@@ -301,6 +301,10 @@ const SCSS_MARKERS: readonly RegExp[] = [
   /:[^;{}\n:$"']*\$[A-Za-z_]/,
   /[;{}][ \t]*\/\/[^\n]*$/m,
   /!default\b|@(?:content|at-root|debug|warn|error|while)\b/,
+  // a `$variable` anywhere (in an argument list, a list of values: CSS has none outside strings),
+  // and a map entry whose key is a number (`30: #fd8ba0,`: no CSS property starts with a digit)
+  /(?:^|[\s,(])\$[A-Za-z_][\w-]*/m,
+  /^[ \t]*\d[\w.-]*[ \t]*:(?!:)/m,
 ];
 
 /** TOML-only syntax: quoted / array / inline-table / boolean / date values, arrays of tables. */
