@@ -223,6 +223,13 @@ describe('LanguageDetector', () => {
     expect(ruledOut('kt', '  lazy val ast = Project(\n    id = "ast",\n  )')).toBe(true);
     expect(ruledOut('kt', 'libraryDependencies ++= testDeps')).toBe(true);
     expect(ruledOut('kt', 'val x by lazy { compute() }\nfun f(a: Int): Int = a + 1')).toBe(false);
+    expect(ruledOut('py', '    scalacOptions ++= Seq(\n      "-deprecation",\n    ),')).toBe(true);
+    expect(ruledOut('go', 'libraryDependencies ++= testDeps')).toBe(true);
+    expect(ruledOut('md', "Scala's `++=` appends to a buffer.")).toBe(false);
+    // Ruby's heredocs and block parameters are not Elixir; Elixir's own `do` blocks and `->` are
+    expect(ruledOut('ex', '  newfunction(:abs, type: :rvalue, doc: <<-DOC\n    @summary')).toBe(true);
+    expect(ruledOut('ex', '  ) do |arguments|\n    require "ipaddr"')).toBe(true);
+    expect(ruledOut('ex', 'defmodule A do\n  def f(x) do\n    Enum.map(x, fn y -> y * 2 end)\n  end\nend')).toBe(false);
     // an INI section with a `key = value` line under it is not Python; a list display then code is
     expect(ruledOut('py', '[galaxy-importer]\nLOG_LEVEL_MAIN = DEBUG\nRUN_FLAKE8 = False')).toBe(true);
     expect(ruledOut('py', 'x = [\n    1,\n]\nprint(x)\n[a] = values')).toBe(false);

@@ -484,19 +484,26 @@ const NOT_JAVA: readonly RegExp[] = [
   /\b(?:string|bool)\s+[a-z_]\w*\s*[=;,)]/,
 ];
 
+/**
+ * Scala's (and sbt's) `++=`: an operator none of Python, Kotlin, Go, R, C, C++, C#, Ruby, Lua,
+ * Swift, Dart, Rust, PHP or Erlang has (Haskell and Clojure may name a function so; prose may
+ * mention it).
+ */
+const SBT_APPEND = /\+\+=/;
+
 /** Not Kotlin: Scala's `lazy val`, `def`, traits, case classes, `implicit`, and `++=` (sbt). */
 const NOT_KOTLIN: readonly RegExp[] = [
   /\blazy\s+val\b/,
   /^[ \t]*(?:(?:override|private|protected|final|implicit)\s+)*def\s+[A-Za-z_]\w*/m,
   /^[ \t]*(?:sealed\s+)?trait\s+[A-Z]/m,
   /\bcase\s+class\b|\bimplicit\s+(?:val|def|class)\b/,
-  /\+\+=/,
+  SBT_APPEND,
 ];
 
 /**
  * Not Python: an INI section header at the start of a line with a `key = value` line right
  * under it (`[galaxy-importer]` / `LOG_LEVEL = DEBUG`): a list display alone on a line, then an
- * assignment, is valid Python that no Python file contains.
+ * assignment, is valid Python that no Python file contains. (Nor is sbt's `++=`, below.)
  */
 const INI_SECTION = /^\[[A-Za-z_][\w .:-]*\][ \t]*\n(?:[ \t]*[#;][^\n]*\n)*[A-Za-z_][\w.-]*[ \t]*=/m;
 
@@ -513,7 +520,10 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
     case 'kt':
       return NOT_KOTLIN.some((re) => re.test(withoutStrings(withoutComments(text, true))));
     case 'py':
-      return INI_SECTION.test(text);
+      return INI_SECTION.test(text) || SBT_APPEND.test(text);
+    case 'ex':
+      // Ruby's heredoc (`doc: <<-DOC`) and block parameters (`do |args|`): Elixir has neither
+      return /<<[-~]?[A-Z_]{2,}\b|\bdo[ \t]*\|/.test(text);
     case 'json':
       return notJson(text);
     case 'js':
@@ -524,6 +534,19 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
       // a stylesheet has no element tags (`<style>`, `</div>`) outside its strings (an SVG in
       // a data URL): that is the HTML around it
       return MARKUP_TAG.test(withoutComments(text, false).replace(/"[^"\n]*"|'[^'\n]*'/g, '""'));
+    case 'go':
+    case 'r':
+    case 'c':
+    case 'cpp':
+    case 'cs':
+    case 'rb':
+    case 'lua':
+    case 'swift':
+    case 'dart':
+    case 'rs':
+    case 'php':
+    case 'erl':
+      return SBT_APPEND.test(text);
     default:
       return false;
   }
