@@ -230,6 +230,7 @@ describe('LanguageDetector', () => {
     expect(ruledOut('ex', '  newfunction(:abs, type: :rvalue, doc: <<-DOC\n    @summary')).toBe(true);
     expect(ruledOut('ex', '  ) do |arguments|\n    require "ipaddr"')).toBe(true);
     expect(ruledOut('ex', 'defmodule A do\n  def f(x) do\n    Enum.map(x, fn y -> y * 2 end)\n  end\nend')).toBe(false);
+    expect(ruledOut('ex', 'data = <<IO.iodata_length(x)::32, CRC::size(8)>>')).toBe(false);
     // an INI section with a `key = value` line under it is not Python; a list display then code is
     expect(ruledOut('py', '[galaxy-importer]\nLOG_LEVEL_MAIN = DEBUG\nRUN_FLAKE8 = False')).toBe(true);
     expect(ruledOut('py', 'x = [\n    1,\n]\nprint(x)\n[a] = values')).toBe(false);

@@ -523,7 +523,7 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
       return INI_SECTION.test(text) || SBT_APPEND.test(text);
     case 'ex':
       // Ruby's heredoc (`doc: <<-DOC`) and block parameters (`do |args|`): Elixir has neither
-      return /<<[-~]?[A-Z_]{2,}\b|\bdo[ \t]*\|/.test(text);
+      return /<<[-~][A-Z_]{2,}\b|<<[A-Z_]{2,}[ \t]*$|\bdo[ \t]*\|/m.test(text);
     case 'json':
       return notJson(text);
     case 'js':
