@@ -113,6 +113,13 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     for (const local of ['key', 'reason']) expect(go).not.toContain(local);
   });
 
+  it("a script is named by its comment's words, not by the comment's marker or a help heading", async () => {
+    const ps1 = await createdWith('    .SYNOPSIS\n    Creates a web request object.\n\n    .PARAMETER Uri\n    The URI to request.\n');
+    expect(ps1.name).toBe('Creates a web request object.');
+    const bat = await createdWith('@REM Builds a .NET solution file, adds the project, builds it\n@REM and executes it.\ndotnet build\n');
+    expect(bat.name).toBe('Builds a .NET solution file, adds the project, builds it');
+  });
+
   it('draft suggests exactly what create then generates', async () => {
     const draft = await new AssetsApi(server.sdk).assetsDraft({
       seed: { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: FACTORIAL } } } } } as never,

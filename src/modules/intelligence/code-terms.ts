@@ -200,14 +200,19 @@ function clip(text: string): string {
   return `${flat.slice(0, cut > MAX_NAME / 2 ? cut : MAX_NAME - 1)}…`;
 }
 
-/** The first line that says something: comment text, or a line of prose/code that is not just punctuation. */
+/**
+ * The first line that says something: comment text (without its `//`, `#`, `<#`, `@rem`, ...
+ * markers), or a line of prose/code that is not just punctuation.
+ */
 function firstMeaningfulLine(text: string): string | undefined {
   for (const raw of text.split('\n')) {
     if (/^#!/.test(raw)) continue;
     const line = raw
-      .replace(/^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|"""|'''|\{-)\s*/, '')
-      .replace(/\s*(?:\*\/|-->|"""|'''|-\})\s*$/, '')
+      .replace(/^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::)\s*/, '')
+      .replace(/\s*(?:\*\/|-->|#>|"""|'''|-\})\s*$/, '')
       .trim();
+    // (nor a heading of PowerShell's help, `.SYNOPSIS`: its text is on the next line)
+    if (/^\.[A-Z]+(?:[ \t]+\w+)?$/.test(line)) continue;
     if (line.length >= 3 && /[A-Za-z]{2}/.test(line) && !/^<\?|^@echo off$|^use strict;?$|^['"]use strict['"];?$/i.test(line)) return line;
   }
   return undefined;
