@@ -29,7 +29,9 @@ describe('change streams (WebSocket)', () => {
 
   beforeAll(async () => {
     server = await startTestServer({
-      TROVE_WS_HEARTBEAT_MS: '250',
+      // short enough for the health test's three frames, long enough that a client busy for a
+      // moment on a loaded CI machine is not dropped as dead (250 ms dropped one mid-test)
+      TROVE_WS_HEARTBEAT_MS: '500',
       TROVE_WS_MAX_PAYLOAD: '4096',
       TROVE_CORS_ORIGINS: 'http://localhost,http://app.example:8080',
     });
