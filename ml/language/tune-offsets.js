@@ -60,7 +60,7 @@ function tune() {
   const folds = Number(opt('folds', 1));
   const out = opt('out');
   const lib = (p) => require(path.join(dist, 'src', 'modules', 'intelligence', p));
-  const { LanguageDetector } = lib('language-detector.service');
+  const { LanguageDetector, head } = lib('language-detector.service');
   const { languageModel } = lib('language/language-model');
   const { hljsRelevance } = lib('language/hljs-scorer');
   const { DEFAULT_WEIGHTS, blendScores, hljsScores, ranked } = lib('language/blend');
@@ -94,12 +94,6 @@ function tune() {
     }
     return w;
   });
-
-  function head(text, max) {
-    if (text.length <= max) return text;
-    const cut = text.lastIndexOf('\n', max);
-    return text.slice(0, cut > max * 0.8 ? cut : max);
-  }
 
   /** highlight.js relevance of the grammar feeding `code`, for every code that grammar feeds. */
   function relevance(w, code) {

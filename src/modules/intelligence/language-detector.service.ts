@@ -49,7 +49,7 @@ function classificationOf(code: ClassificationSpecificEnum): LanguageClassificat
 }
 
 /** Start of the text, cut at a line end when one is near the cap. */
-function head(text: string, max: number): string {
+export function head(text: string, max: number): string {
   if (text.length <= max) return text;
   const cut = text.lastIndexOf('\n', max);
   return text.slice(0, cut > max * 0.8 ? cut : max);

@@ -390,6 +390,11 @@ function withoutStrings(text: string): string {
   return text.replace(/'(?:[^'\\\n]|\\.)*'|"(?:[^"\\\n]|\\.)*"|`(?:[^`\\]|\\.)*`/g, "''");
 }
 
+/** The text's code alone: comments (line comments too) left out and strings emptied. */
+function codeOnly(text: string): string {
+  return withoutStrings(withoutComments(text, true));
+}
+
 function count(markers: readonly RegExp[], text: string): number {
   return markers.reduce((n, re) => n + (re.test(text) ? 1 : 0), 0);
 }
@@ -484,26 +489,38 @@ const NOT_JAVA: readonly RegExp[] = [
   /\b(?:string|bool)\s+[a-z_]\w*\s*[=;,)]/,
 ];
 
-/**
- * Scala's (and sbt's) `++=`: an operator none of Python, Kotlin, Go, R, C, C++, C#, Ruby, Lua,
- * Swift, Dart, Rust, PHP or Erlang has (Haskell and Clojure may name a function so; prose may
- * mention it).
- */
+/** Scala's (and sbt's) `++=`. */
 const SBT_APPEND = /\+\+=/;
+/** Languages without a `++=` operator (Haskell and Clojure may name a function so; prose may mention it). */
+const NO_SBT_APPEND: ReadonlySet<LanguageCode> = new Set<LanguageCode>([
+  'py',
+  'kt',
+  'go',
+  'r',
+  'c',
+  'cpp',
+  'cs',
+  'rb',
+  'lua',
+  'swift',
+  'dart',
+  'rs',
+  'php',
+  'erl',
+]);
 
-/** Not Kotlin: Scala's `lazy val`, `def`, traits, case classes, `implicit`, and `++=` (sbt). */
+/** Not Kotlin: Scala's `lazy val`, `def`, traits, case classes, `implicit`. */
 const NOT_KOTLIN: readonly RegExp[] = [
   /\blazy\s+val\b/,
   /^[ \t]*(?:(?:override|private|protected|final|implicit)\s+)*def\s+[A-Za-z_]\w*/m,
   /^[ \t]*(?:sealed\s+)?trait\s+[A-Z]/m,
   /\bcase\s+class\b|\bimplicit\s+(?:val|def|class)\b/,
-  SBT_APPEND,
 ];
 
 /**
  * Not Python: an INI section header at the start of a line with a `key = value` line right
  * under it (`[galaxy-importer]` / `LOG_LEVEL = DEBUG`): a list display alone on a line, then an
- * assignment, is valid Python that no Python file contains. (Nor is sbt's `++=`, below.)
+ * assignment, is valid Python that no Python file contains.
  */
 const INI_SECTION = /^\[[A-Za-z_][\w .:-]*\][ \t]*\n(?:[ \t]*[#;][^\n]*\n)*[A-Za-z_][\w.-]*[ \t]*=/m;
 
@@ -512,15 +529,18 @@ const INI_SECTION = /^\[[A-Za-z_][\w .:-]*\][ \t]*\n(?:[ \t]*[#;][^\n]*\n)*[A-Za
  * must give way to its next best. Only languages with a precise grammar test are checked.
  */
 export function ruledOut(code: LanguageCode, text: string): boolean {
+  if (NO_SBT_APPEND.has(code) && SBT_APPEND.test(text)) return true;
   switch (code) {
     case 'java': {
-      const body = withoutStrings(withoutComments(text, true));
+      const body = codeOnly(text);
       return NOT_JAVA.some((re) => re.test(body));
     }
-    case 'kt':
-      return NOT_KOTLIN.some((re) => re.test(withoutStrings(withoutComments(text, true))));
+    case 'kt': {
+      const body = codeOnly(text);
+      return NOT_KOTLIN.some((re) => re.test(body));
+    }
     case 'py':
-      return INI_SECTION.test(text) || SBT_APPEND.test(text);
+      return INI_SECTION.test(text);
     case 'ex':
       // Ruby's heredoc (`doc: <<-DOC`) and block parameters (`do |args|`): Elixir has neither
       return /<<[-~][A-Z_]{2,}\b|<<[A-Z_]{2,}[ \t]*$|\bdo[ \t]*\|/m.test(text);
@@ -534,19 +554,6 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
       // a stylesheet has no element tags (`<style>`, `</div>`) outside its strings (an SVG in
       // a data URL): that is the HTML around it
       return MARKUP_TAG.test(withoutComments(text, false).replace(/"[^"\n]*"|'[^'\n]*'/g, '""'));
-    case 'go':
-    case 'r':
-    case 'c':
-    case 'cpp':
-    case 'cs':
-    case 'rb':
-    case 'lua':
-    case 'swift':
-    case 'dart':
-    case 'rs':
-    case 'php':
-    case 'erl':
-      return SBT_APPEND.test(text);
     default:
       return false;
   }

@@ -4,8 +4,8 @@ import learned from './name-verbs.json';
  * What a function does, read off its name when the name says it: a verb-led identifier becomes
  * a verb phrase in the third person (`getUserById` -> "gets user by ID", `parse_http_response`
  * -> "parses HTTP response", `is_valid` -> "tells whether valid", `to_json` -> "converts to
- * JSON", `range_to_tuple` -> "converts range to tuple"). Names that do not start with a verb (`handler_2`, `RateLimiter`) give nothing: a
- * name is not invented.
+ * JSON", `range_to_tuple` -> "converts range to tuple"). Names that do not start with a verb
+ * (`handler_2`, `RateLimiter`) give nothing: a name is not invented.
  *
  * Which first words are verbs: the list below (from the grammar of common names) and the words
  * of `name-verbs.json`, learned at development time from 121,603 docstring / function pairs of
