@@ -151,8 +151,20 @@ describe('LanguageDetector', () => {
       'The API reference lives in the [project wiki](https://example.org/wiki/api) and is updated with every release.',
       '### Why another parser?\n\nBecause the existing ones could not stream large files and we needed that for our logs.',
       'Please read the **contribution guide** before you open a pull request, and run the tests locally first.',
+      // a heading after the paragraph, link reference definitions, two code spans
+      'No contributor can revoke this license.\n\n## No Liability\n',
+      '[npm-image]: https://img.shields.io/npm/v/ms.svg\n[npm-url]: https://npmjs.org/package/ms\n',
+      'The `parse` method returns an object for the address, or throws an `Error` when the string is not valid.',
     ]) {
       expect({ doc, language: await detector.detect(doc) }).toEqual({ doc, language: { generic: 'CODE', specific: 'md' } });
+    }
+    // one code span, a setext underline or a bullet list alone stay plain text (plain-text docs have them too)
+    for (const note of [
+      'Run the `install` step before you start the server for the first time.',
+      'Fixes since v2.5.2\n------------------\n\nThe untracked cache was buggy when paths had several levels of folders.',
+      'When the pack threads are set to zero, the repack step detects the number of CPUs.\n* It then uses that many threads for the work.\n* It prints how many it found.',
+    ]) {
+      expect({ note, language: await detector.detect(note) }).toEqual({ note, language: { generic: 'TEXT', specific: 'txt' } });
     }
   });
 

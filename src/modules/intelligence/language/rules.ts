@@ -209,22 +209,30 @@ export function proseFeatures(text: string): ProseFeatures {
 }
 
 /**
- * Weighted count of Markdown constructs. Headings and lists alone are weak (`# comment` in
- * Python or shell, `- item` in YAML), fences, tables and links are strong.
+ * Weighted count of Markdown constructs (1 or more: not plain prose). Fences, tables, links, link
+ * reference definitions, headings, bold text and two code spans count fully; lists, quotes and one
+ * code span are weak (`- item` in YAML, `> ` in mail). A `# heading` may be a Python or shell
+ * comment, but this score only separates Markdown from plain text, and prose under a `#` line is
+ * Markdown more often than not (npm READMEs against Debian's plain-text docs, ml/language/README.md).
+ * Setext `---` underlines and bullet lists alone stay weak: AsciiDoc and plain-text notes use them.
  */
 export function markdownScore(text: string): number {
   let score = 0;
   if (/^ {0,3}(?:```|~~~)/m.test(text)) score += 2;
   if (/^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|/m.test(text) && /^[ \t]*\|.*\|[ \t]*$/m.test(text)) score += 2;
   if (/!?\[[^\]\n]{1,200}\]\((?:https?:\/\/|mailto:|#|\.{0,2}\/|[\w-]+(?:\/[\w.-]+)*\.(?:md|html?|png|jpe?g|gif|svg)\b)[^)\s]*\)/.test(text)) score += 1.5;
-  if (/^#{1,6} +\S/m.test(text)) score += /^#{1,6} +\S.*\n(?:[ \t]*\n)*[A-Za-z*\-[>|`]/m.test(text) ? 1 : 0.5;
+  if (/^#{1,6} +\S/m.test(text)) score += 1;
   if (/^={3,}\s*$/m.test(text)) score += 1;
+  // a link reference definition (`[npm-url]: https://...`, `[1]: ./docs/x.md`)
+  if (/^ {0,3}\[[^\]\n]{1,100}\]:[ \t]*(?:<[^>\n]+>|(?:https?:\/\/|mailto:|#|\.{0,2}\/)\S*)[ \t]*$/m.test(text)) score += 1.5;
   if (/(?:^|\s)(?:\*\*|__)[^*_\n]+(?:\*\*|__)(?=[\s.,;:!?)]|$)/m.test(text)) score += 1;
   if (/^[ \t]*[-*+] \[[ xX]\] /m.test(text)) score += 1;
   const listLines = text.match(/^[ \t]{0,3}(?:[-*+]|\d{1,3}[.)]) +\S/gm)?.length ?? 0;
   if (listLines >= 2) score += 0.5;
   if (/^> ?\S/m.test(text)) score += 0.5;
-  if (/(?:^|[\s(])`[^`\n]+`(?=[\s.,;:!?)]|$)/m.test(text)) score += 0.5;
+  // `code` spans: two in prose are Markdown's habit (plain-text docs quote `like this' or "so")
+  const codeSpans = text.match(/(?:^|[\s(])`[^`\n]+`(?=[\s.,;:!?)]|$)/gm)?.length ?? 0;
+  if (codeSpans) score += codeSpans >= 2 ? 1 : 0.5;
   return score;
 }
 
