@@ -264,6 +264,29 @@ describe('LanguageDetector', () => {
     expect(refineDialect('js', "const open: Contract['open'] = async () => {\n  await NativeModule.open();\n};")).toBe('ts');
     expect(refineDialect('js', 'alert(\'Saved!\');\nif (a != b && !done) log("Done!");\nconst y = x ? 1 : 2;')).toBe('js');
     expect(refineDialect('js', 'const msg = `Hello, ${name}!`;\n// really!)\n')).toBe('js');
+    // TypeScript syntax counts in code only: JSDoc types, messages and import / export lists are JavaScript
+    for (const js of [
+      '/** @type {<K, V>(thisArg: Map<K, V>, key: K) => void} */\nvar $mapSet = callBound("Map.prototype.set", true);',
+      '/** @type {typeof VERSIONS extends readonly [...unknown[], infer L] ? L : never} */\nconst LATEST = 17;',
+      "throw new TypeError('cannot construct abstract class')",
+      "export { default as number } from '@inquirer/number';\nexport { default as input } from '@inquirer/input';",
+      'import {\n\tFileTypeParser as DefaultFileTypeParser,\n\tnormalizeSampleSize,',
+      "  Parser as BaseParser,\n} from './parser';\nconst p = new BaseParser();",
+      // an object literal's values are not parameter types
+      'fastify.register(rateLimit, {\n    global: false,\n    store: KnexStore,\n    max: 10\n})',
+    ]) {
+      expect({ js, dialect: refineDialect('js', js) }).toEqual({ js, dialect: 'js' });
+    }
+    for (const ts of [
+      'export class SkipFirstDelay extends Delay {\n    public async apply() {\n        return true;\n    }',
+      '  private get isFirstAttempt() {\n    return this.attempt === 0;\n  }',
+      '  defaultMeta(): string | AnySchemaObject | undefined {\n    return this.opts.defaultMeta;\n  }',
+      'expectType<FormBodyPluginOptions>({} as FastifyFormbodyOptions)',
+      "export {\n  TestPathPatterns,\n  type TestPathPatternsExecutorOptions,\n} from './TestPathPatterns';",
+      'function get(map, key?: string) {\n  return map[key];\n}',
+    ]) {
+      expect({ ts, dialect: refineDialect('js', ts) }).toEqual({ ts, dialect: 'ts' });
+    }
     expect(refineDialect('sh', 'FROM debian:bookworm\nRUN apt-get update && \\\n  apt-get install -y curl')).toBe('dockerfile');
     expect(refineDialect('sh', 'apt-get update\nrun_tests --all')).toBe('sh');
     expect(refineDialect('html', '<xs:element name="a">\n  <xs:annotation/>\n</xs:element>')).toBe('xml');

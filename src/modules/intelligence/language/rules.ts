@@ -241,12 +241,19 @@ export function markdownScore(text: string): number {
 const TS_MARKERS: readonly RegExp[] = [
   /^[ \t]*(?:export\s+)?(?:declare\s+)?(?:interface|type)\s+[A-Z]\w*\s*(?:<[^>\n]*>)?\s*(?:=|\{|extends)/m,
   /^[ \t]*(?:export\s+)?(?:const\s+)?enum\s+\w+\s*\{/m,
-  /\b(?:private|public|protected)\s+(?:readonly\s+)?\w+\s*[:=(;?]/,
+  // access modifiers, before other modifiers too (`public async apply()`, `private get first()`)
+  /\b(?:private|public|protected)\s+(?:(?:readonly|static|async|get|set|abstract|override)\s+)*[\w$#]+\s*[:=(;?<]/,
   /\breadonly\s+[\w[]/,
   /\b(?:let|const|var)\s+\w+\s*:\s*[\w<>[\]|, .]+=/,
-  /[(,]\s*\w+\??\s*:\s*(?:string|number|boolean|any|unknown|void|never|object|[A-Z]\w*(?:<[^>\n]*>)?(?:\[\])?)\s*[,)=]/,
-  /\)\s*:\s*(?:string|number|boolean|any|unknown|void|never|Promise<|[A-Z]\w*(?:<[^>\n]*>)?(?:\[\])?(?:\s*\|\s*\w+)*)\s*(?:=>|\{)/,
-  /\bas\s+(?:const|string|number|any|unknown)\b/,
+  // a typed first parameter (`(name: string,`, `(req: Request)`); after a comma only an optional one
+  // (`, key?: K`): `, store: KnexStore,` is also a JavaScript object literal
+  /\(\s*\w+\??\s*:\s*(?:string|number|boolean|any|unknown|void|never|object|[A-Z]\w*(?:<[^>\n]*>)?(?:\[\])?)\s*[,)=]/,
+  /,\s*\w+\?\s*:\s*[\w'"[{(]/,
+  /\)\s*:\s*(?:string|number|boolean|any|unknown|void|never|Promise<|[A-Z]\w*(?:<[^>\n]*>)?(?:\[\])?)(?:\s*\|\s*\w+)*\s*(?:=>|\{)/,
+  // a type assertion (`{} as Options`, `x as const`): outside import and export lists, JavaScript has no `as`
+  /[\w$)\]}]\s+as\s+(?:[A-Z][\w.]*|const|string|number|boolean|any|unknown|never|object)\b/,
+  // a generic call with a type argument (`expectType<Options>(`, `useState<string>(`)
+  /\b[a-z]\w*<(?:string|number|boolean|any|unknown|[A-Z]\w*)(?:\[\])?>\(/,
   /\b(?:new\s+)?[A-Z]\w*<(?:string|number|boolean|any|unknown|[A-Z]\w*)(?:\[\])?(?:\s*,\s*[\w<>[\]]+)*>\s*\(/,
   /^[ \t]*import\s+type\s/m,
   /\bimplements\s+[A-Z]/,
@@ -416,9 +423,15 @@ function count(markers: readonly RegExp[], text: string): number {
 export function refineDialect(code: LanguageCode, text: string): LanguageCode {
   switch (code) {
     case 'js': {
-      if (count(TS_MARKERS, text) > 0) return 'ts';
-      const code = withoutComments(text, true);
-      return count(TS_CODE_MARKERS, code) > 0 || TS_NON_NULL.test(withoutStrings(code)) ? 'ts' : 'js';
+      // in code only (JSDoc writes `{string}` and `name: string`; a message may say "abstract
+      // class"), and not in an import or export list (`export { default as number }`)
+      let typeOnly = false;
+      // (a list the window cuts is a list to its end or from its start)
+      const code = codeOnly(text).replace(/\b(?:import|export)\s*\{[^}]*\}?|^[^{]*\}\s*from\b/g, (list) => {
+        typeOnly ||= /[{,]\s*type\s+[\w$]/.test(list); // `export { type Options }`
+        return '';
+      });
+      return typeOnly || count(TS_MARKERS, code) > 0 || count(TS_CODE_MARKERS, code) > 0 || TS_NON_NULL.test(code) ? 'ts' : 'js';
     }
     case 'c':
       return count(CPP_MARKERS, text) > 0 || count(CPP_CODE_MARKERS, withoutComments(text, true)) > 0 ? 'cpp' : 'c';
