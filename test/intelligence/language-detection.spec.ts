@@ -184,6 +184,8 @@ describe('LanguageDetector', () => {
       ['<div><?php echo $title; ?></div>', 'php', '<?php'],
       ['<!DOCTYPE html>\n<title>x</title>\n', 'html', 'html-document'],
       ['<html lang="en"><body></body></html>', 'html', 'html-document'],
+      // XHTML: an XML declaration, then an html element
+      ['<?xml version="1.0" encoding="UTF-8"?>\n<html>\n  <head>\n    <title>libxslt</title>', 'html', 'html-document'],
       ['<?xml version="1.0"?>\n<note><to>Tove</to></note>', 'xml', '<?xml'],
       ['{"a": 1, "b": [true, null]}', 'json', 'json-parse'],
       ['[1, 2, 3]', 'json', 'json-parse'],
@@ -290,6 +292,9 @@ describe('LanguageDetector', () => {
     expect(refineDialect('sh', 'FROM debian:bookworm\nRUN apt-get update && \\\n  apt-get install -y curl')).toBe('dockerfile');
     expect(refineDialect('sh', 'apt-get update\nrun_tests --all')).toBe('sh');
     expect(refineDialect('html', '<xs:element name="a">\n  <xs:annotation/>\n</xs:element>')).toBe('xml');
+    // HTML's phrase elements are HTML (documentation generators write them); <summary> and <map> are XML's too
+    expect(refineDialect('xml', 'are widened, see <var>ret</var> and <tt>ffi_call</tt> or <kbd>C-x</kbd>.')).toBe('html');
+    expect(refineDialect('html', '<key name="x">\n  <summary>Show notifications</summary>\n  <default>true</default>\n</key>')).toBe('xml');
     // TOML has typed values and bare-key table names; INI files often have neither
     expect(refineDialect('toml', '[tox]\nenvlist = py3\n\n[testenv]\ncommands = {posargs}\nskip = true')).toBe('ini');
     expect(refineDialect('toml', '[mypy-foo.*]\nignore_missing_imports = true')).toBe('ini');

@@ -98,7 +98,8 @@ export function matchRules(text: string, full: string = text): RuleMatch | null 
   if (/<\?php\b/.test(text) && /<\?php\b/.test(withoutComments(text, false))) return { code: 'php', rule: '<?php' };
 
   const markup = markupStart(text);
-  if (/^(?:<\?xml[^>]*\?>\s*)?<!DOCTYPE\s+html\b/i.test(markup) || /^<html[\s>]/i.test(markup)) {
+  // (an XHTML document may start with an XML declaration)
+  if (/^(?:<\?xml[^>]*\?>\s*)?(?:<!DOCTYPE\s+html\b|<html[\s>])/i.test(markup)) {
     return { code: 'html', rule: 'html-document' };
   }
   if (/^<\?xml\s/.test(markup)) return { code: 'xml', rule: '<?xml' };
@@ -345,7 +346,11 @@ const HTML_TAGS = new Set(
     'a abbr address article aside audio b body br button canvas caption code div dl dt dd em embed fieldset figure ' +
     'footer form h1 h2 h3 h4 h5 h6 head header hr html i iframe img input label legend li link main meta nav ol ' +
     'option p pre script section select small span strong style sub sup table tbody td template textarea tfoot th ' +
-    'thead title tr u ul video'
+    'thead title tr u ul video ' +
+    // more of HTML's elements, old ones too (documentation generators still write <tt> and <font>), not
+    // those XML vocabularies use as well (map, summary, data, source, param, object, time, menu, ...)
+    'big blockquote center cite col colgroup datalist del dfn dialog figcaption font frameset hgroup ins kbd ' +
+    'mark meter nobr noframes noscript optgroup picture progress rp rt samp strike tt var wbr'
   ).split(' '),
 );
 
