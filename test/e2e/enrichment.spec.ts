@@ -120,6 +120,15 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     expect(bat.name).toBe('Builds a .NET solution file, adds the project, builds it');
   });
 
+  it('commands pasted from a README are a shell snippet, not prose or YAML', async () => {
+    const created = await createdWith('npm install --save-dev typescript\nnpx tsc --init\n');
+    const asset = await get(created.id);
+    expect(asset.original.reference.classification).toEqual({ generic: 'CODE', specific: 'sh' });
+    expect(asset.name).toBe('npm install --save-dev typescript');
+    // its options (`--save-dev`) are not what it is about
+    expect(tagsOf(asset)).toEqual(['shell', 'npm', 'install', 'typescript', 'npx']);
+  });
+
   it('draft suggests exactly what create then generates', async () => {
     const draft = await new AssetsApi(server.sdk).assetsDraft({
       seed: { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: FACTORIAL } } } } } as never,

@@ -4,7 +4,7 @@ import { ClassificationSpecificEnum } from '../../src/common/wire/enums';
 import { DetectionMode, LanguageClassification, LanguageDetector } from '../../src/modules/intelligence/language-detector.service';
 import { LanguageModel, languageModel } from '../../src/modules/intelligence/language/language-model';
 import { SUPPORTED_CODES } from '../../src/modules/intelligence/language/languages';
-import { refineDialect, ruledOut } from '../../src/modules/intelligence/language/rules';
+import { isShellSession, refineDialect, ruledOut } from '../../src/modules/intelligence/language/rules';
 
 /**
  * Accuracy of the offline language detector on a hand-written, labelled set of snippets
@@ -322,6 +322,38 @@ describe('LanguageDetector', () => {
     expect((await detector.analyze(block)).classification.specific).toBe('ps1');
     // a Markdown heading or a sentence mentioning the keywords is not help
     expect((await detector.analyze('## Parameters\n\nThe .PARAMETER keyword documents one parameter of a script.\n')).rule).toBeUndefined();
+  });
+
+  it('commands typed at a shell and terminal sessions are shell, whatever the words read like', async () => {
+    for (const text of [
+      'npm install --save-dev @tsconfig/node16\nyarn add --dev @tsconfig/node16',
+      '$ yarn add cli-progress\n$ npm install cli-progress --save',
+      '# with npm\nnpm install --save-dev fork-ts-checker-webpack-plugin\n\n# with pnpm\npnpm add -D fork-ts-checker-webpack-plugin',
+      'NODE_DEBUG=fetch node script.js',
+      'git clone https://github.com/acme/tool.git\ncd tool\nmake install',
+      'docker run --rm \\\n  -v "$PWD":/app \\\n  node:20 npm test',
+      'sudo apt-get install -y python3-venv\npython3 -m venv .venv\nexport PATH=.venv/bin:$PATH',
+      'go build ./...\ngo test -race ./...',
+      // a session: a command at a `$ ` prompt, then what it printed
+      '$ semver 1.2.4-beta.0 -i prerelease\n1.2.4-beta.1',
+      '$ npm run-script bench\n\n> etag@1.8.1 bench nodejs-etag\n> node benchmark/index.js\n\n  http_parser@2.7.0',
+    ]) {
+      expect({ text, specific: (await detector.detect(text)).specific }).toEqual({ text, specific: 'sh' });
+    }
+    // code and prose that start lines with the same words are not
+    for (const text of [
+      'export const answer = 42;\nexport default answer;',
+      'go func() {\n\tdone <- work()\n}()',
+      'echo $greeting;\necho "<p>done</p>";',
+      'make sure the cache is warm before you cut the release.\nfind the logs in the usual place.',
+      '    $ echo \'{"a": 1}\' | python -m json.tool\n    Expecting property name\n"""\nimport argparse',
+      "$ npm install leven\n```\n\n## Usage\n\n```js\nconst leven = require('leven');",
+      '$ x^2 + y^2 = z^2 $\nwhich holds for every right triangle.',
+    ]) {
+      expect({ text, session: isShellSession(text) }).toEqual({ text, session: false });
+    }
+    // a Dockerfile's RUN lines are shell too: the models' Dockerfile stands
+    expect((await detector.detect('FROM node:20\nRUN npm ci && \\\n    npm run build')).specific).toBe('dockerfile');
   });
 
   it('returns a valid classification for empty, blank and tiny input without throwing', async () => {

@@ -177,11 +177,13 @@ function keyTerms(text: string, limit = 8, minWeight = 0): string[] {
   };
   const body = text.replace(/^#!.*$/m, ''); // an interpreter path says nothing about the snippet
   const locals = localNames(body);
+  // a command's long options (`--save-dev`) are how it runs, not what it is about
+  const options = new Set([...body.matchAll(/(?:^|[\s"'`([,=])--([A-Za-z][\w-]*)/g)].flatMap((m) => m[1].split('-')));
   // What the snippet defines counts most, then its comments' words; its own local variables and
   // parameters (`result`, `opts`, `i`) least: they are how it works, not what it is about.
   for (const name of definitions(text)) for (const part of splitIdentifier(name)) add(part, 3);
   for (const match of body.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
-    const weight = locals.has(match[0]) ? 0.25 : 1;
+    const weight = locals.has(match[0]) || options.has(match[0]) ? 0.25 : 1;
     for (const part of splitIdentifier(match[0])) add(part, weight);
   }
   return [...counts.entries()]

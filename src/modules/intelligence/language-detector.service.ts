@@ -4,7 +4,7 @@ import { BlendWeights, DEFAULT_WEIGHTS, blendScores, hljsScores, ranked } from '
 import { Scores, hljsRelevance } from './language/hljs-scorer';
 import { languageModel } from './language/language-model';
 import { LanguageCode, TEXT_CODES } from './language/languages';
-import { markdownScore, matchRules, proseFeatures, refineDialect, ruledOut } from './language/rules';
+import { isShellSession, markdownScore, matchRules, proseFeatures, refineDialect, ruledOut } from './language/rules';
 
 export interface LanguageClassification {
   generic: Extract<ClassificationGenericEnum, 'CODE' | 'TEXT'>;
@@ -67,7 +67,9 @@ export function head(text: string, max: number): string {
  *     bare words outside its strings, JavaScript with Perl or Dart syntax, Java with C# syntax,
  *     Kotlin with Scala syntax, Python under an INI section header, CSS with element tags);
  *  5. near-superset pairs (C/C++, JS/TS, CSS/SCSS, HTML/XML, INI/TOML, shell/Dockerfile) settled
- *     by syntax markers only one of them allows.
+ *     by syntax markers only one of them allows;
+ *  6. commands typed at a shell (`npm install -D x`, `$ git clone ...`) are shell, or a Dockerfile's
+ *     `RUN` lines when the models say so: whatever else their words read like (prose, YAML).
  */
 @Injectable()
 export class LanguageDetector {
@@ -86,7 +88,7 @@ export class LanguageDetector {
   analyzeSync(raw: string, options: DetectOptions = {}): DetectionReport {
     const mode = options.mode ?? 'blend';
     const weights = options.weights ?? DEFAULT_WEIGHTS;
-    const { text, md, report } = this.cheap(raw);
+    const { text, md, shell, report } = this.cheap(raw);
     if (report) return report;
 
     const m: Scores = (mode === 'hljs' ? null : languageModel()?.predict(head(text, MODEL_INPUT_CHARS))) ?? new Map();
@@ -110,6 +112,10 @@ export class LanguageDetector {
     const allowed = top.find(([code]) => !ruledOut(code, text))?.[0] ?? top[0][0];
     let best: ClassificationSpecificEnum = refineDialect(allowed, text);
     if (best === 'md' && md < MARKDOWN_MIN_SCORE) best = 'txt';
+    // commands typed at a shell: shell, unless the models read a Dockerfile's RUN lines
+    if (shell && best !== 'sh' && best !== 'dockerfile') {
+      return { classification: classificationOf('sh'), source: 'rule', rule: 'shell-commands', top };
+    }
     return { classification: classificationOf(best), source: 'models', top };
   }
 
@@ -121,14 +127,16 @@ export class LanguageDetector {
     return this.cheap(raw).report?.classification ?? null;
   }
 
-  private cheap(raw: string): { text: string; md: number; report?: DetectionReport } {
+  private cheap(raw: string): { text: string; md: number; shell: boolean; report?: DetectionReport } {
     const full = typeof raw === 'string' ? raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n') : '';
-    if (!full.trim()) return { text: '', md: 0, report: { classification: TEXT, source: 'empty' } };
+    if (!full.trim()) return { text: '', md: 0, shell: false, report: { classification: TEXT, source: 'empty' } };
     const text = head(full, MAX_INPUT_CHARS);
     const rule = matchRules(text, full);
-    if (rule) return { text, md: 0, report: { classification: classificationOf(rule.code), source: 'rule', rule: rule.rule } };
+    if (rule) return { text, md: 0, shell: false, report: { classification: classificationOf(rule.code), source: 'rule', rule: rule.rule } };
     const md = markdownScore(text);
-    if (md < MARKDOWN_MIN_SCORE && proseFeatures(text).isProse) return { text, md, report: { classification: TEXT, source: 'prose' } };
-    return { text, md };
+    // (`npm install express` reads like a sentence)
+    const shell = isShellSession(text);
+    if (!shell && md < MARKDOWN_MIN_SCORE && proseFeatures(text).isProse) return { text, md, shell, report: { classification: TEXT, source: 'prose' } };
+    return { text, md, shell };
   }
 }

@@ -55,6 +55,67 @@ const README_SENTENCE = /^[A-Z][A-Za-z'’,]*(?: [^\s;{}=]+){3,}[ \t]*$/m;
 /** A keyword of PowerShell's comment-based help on a line of its own (`.SYNOPSIS`, `.PARAMETER Name`). */
 const POWERSHELL_HELP = /^[ \t]*\.(?:SYNOPSIS|DESCRIPTION|PARAMETER[ \t]+[A-Za-z_]\w*|EXAMPLE|NOTES|INPUTS|OUTPUTS)[ \t]*$/m;
 
+/** Commands developers type and paste into READMEs (not `export`, `go` or `find`: see below). */
+const SHELL_COMMANDS =
+  'npm npx yarn pnpm pnpx bun bunx deno node nvm git gh cd ls mkdir rm cp mv cat echo curl wget apt apt-get brew pip ' +
+  'pip3 pipx python python3 poetry conda uv docker docker-compose podman kubectl helm terraform make cmake cargo ' +
+  'rustup chmod chown ssh scp rsync tar unzip gem bundle composer mvn gradle dotnet systemctl source touch grep tail ' +
+  'ln which openssl psql mysql redis-cli jq';
+
+/**
+ * A command line as a README or a terminal shows it: an optional `$ ` prompt, `sudo`, `VAR=value`
+ * assignments, then a command and its arguments (`npm install -D x`, `git clone ...`, `cd build`).
+ * No command takes `(`, `=` or `:` right after it (`node.x`, `make(`, `cp = 1` are code); `go` needs
+ * a subcommand (`go func() {` is Go) and `export` a variable (`export const` is JavaScript).
+ */
+const SHELL_COMMAND_LINE = new RegExp(
+  String.raw`^[ \t]*(?:\$[ \t]+)?(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:[A-Za-z_]\w*=\S*[ \t]+)*` +
+    String.raw`(?:(?:${SHELL_COMMANDS.split(' ').join('|')})(?:[ \t]+[^\s(=:][^\n]*)?` +
+    String.raw`|go[ \t]+(?:build|run|test|get|install|mod|vet|fmt|generate|env|version|work|list|clean|tool)\b[^\n]*` +
+    String.raw`|export[ \t]+[A-Z_][A-Z0-9_]*(?:=[^\n]*)?)[ \t]*$`,
+);
+
+/**
+ * Commands typed at a shell: every line a command line (above), a `#` comment or the
+ * continuation of a line ending in `\\`; no line ends like a sentence (`cat the output.`) or a
+ * statement (`echo $x;` is PHP).
+ */
+function isCommandList(text: string): boolean {
+  let commands = 0;
+  let continued = false;
+  for (const raw of text.split('\n')) {
+    const line = raw.trimEnd();
+    if (!line.trim()) {
+      continued = false;
+      continue;
+    }
+    const wasContinued = continued;
+    continued = line.endsWith('\\');
+    if (wasContinued || /^[ \t]*#/.test(line)) continue;
+    if (!SHELL_COMMAND_LINE.test(line) || /[A-Za-z][.!?]$|;$/.test(line)) return false;
+    commands++;
+  }
+  return commands > 0;
+}
+
+/**
+ * A terminal session: the first line is a command at a `$ ` prompt (`$ semver 1.2.4 -i minor`),
+ * whatever it printed follows. (TeX's display math `$ x + y $` closes its `$`.)
+ */
+const CONSOLE_SESSION = /^\$[ \t]+(?:sudo[ \t]+)?[a-z][\w./-]*(?:[ \t][^\n$]*)?$/;
+
+/**
+ * Commands typed at a shell (`npm install -D x`, `$ git clone ...`), a README's most common
+ * snippet: a list of command lines, or a terminal session. A session's prompt is not indented (a
+ * docstring's example is part of its code) and no fence follows (`$ npm install x` closing a
+ * README's fence is Markdown). Shell or the shell of a Dockerfile's `RUN`: nothing else.
+ */
+export function isShellSession(text: string): boolean {
+  if (isCommandList(text)) return true;
+  const firstRow = text.replace(/^(?:[ \t]*\n)+/, '').split('\n', 1)[0];
+  return CONSOLE_SESSION.test(firstRow) && !/^ {0,3}(?:```|~~~)/m.test(text);
+}
+
 /** Leading whitespace and `<!-- comments -->` skipped. */
 function markupStart(text: string): string {
   return text.replace(/^\s*(?:<!--[\s\S]*?-->\s*)*/, '');
