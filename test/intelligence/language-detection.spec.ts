@@ -349,6 +349,9 @@ describe('LanguageDetector', () => {
       '    $ echo \'{"a": 1}\' | python -m json.tool\n    Expecting property name\n"""\nimport argparse',
       "$ npm install leven\n```\n\n## Usage\n\n```js\nconst leven = require('leven');",
       '$ x^2 + y^2 = z^2 $\nwhich holds for every right triangle.',
+      // cmd.exe's
+      'cd rust_usage_test\ncargo test -- --quiet || exit /b 1',
+      'mkdir build-libpty\\win\nmkdir build-libpty\\win\\x86',
     ]) {
       expect({ text, session: isShellSession(text) }).toEqual({ text, session: false });
     }

@@ -75,10 +75,13 @@ const SHELL_COMMAND_LINE = new RegExp(
     String.raw`|export[ \t]+[A-Z_][A-Z0-9_]*(?:=[^\n]*)?)[ \t]*$`,
 );
 
+/** cmd.exe's habits: `%VAR%`, `exit /b 1`, `mkdir build\\win`. */
+const WINDOWS_COMMAND = /%\w+%|(?:^|\s)\/[A-Za-z](?:\s|$)|\w\\\w/;
+
 /**
  * Commands typed at a shell: every line a command line (above), a `#` comment or the
  * continuation of a line ending in `\\`; no line ends like a sentence (`cat the output.`) or a
- * statement (`echo $x;` is PHP).
+ * statement (`echo $x;` is PHP), nor is written for cmd.exe.
  */
 function isCommandList(text: string): boolean {
   let commands = 0;
@@ -92,7 +95,7 @@ function isCommandList(text: string): boolean {
     const wasContinued = continued;
     continued = line.endsWith('\\');
     if (wasContinued || /^[ \t]*#/.test(line)) continue;
-    if (!SHELL_COMMAND_LINE.test(line) || /[A-Za-z][.!?]$|;$/.test(line)) return false;
+    if (!SHELL_COMMAND_LINE.test(line) || /[A-Za-z][.!?]$|;$/.test(line) || WINDOWS_COMMAND.test(line)) return false;
     commands++;
   }
   return commands > 0;
