@@ -359,6 +359,19 @@ describe('LanguageDetector', () => {
     expect((await detector.detect('FROM node:20\nRUN npm ci && \\\n    npm run build')).specific).toBe('dockerfile');
   });
 
+  it('code lifted out of a README is code, though the classifier learnt README code blocks as Markdown', async () => {
+    for (const text of [
+      "import { confirm } from '@inquirer/prompts';\n\nconst promise = confirm(...); // Warning: for this pattern to work, `await` cannot be used.\n\npromise.cancel();",
+      'import { textEncode } from "@borewit/text-codec";\n\nconst bytes = textEncode("Hello", "utf-16le");\nconsole.log(bytes); // Uint8Array([...])',
+      "minimatch('/a/b', '/a/*/c/d', { partial: true }) // true, might be /a/b/c/d\nminimatch('/a/b', '/**/d', { partial: true }) // true, might be /a/b/.../d\nminimatch('/x/y/z', '/a/**/z', { partial: true })",
+    ]) {
+      expect({ text, specific: (await detector.detect(text)).specific }).toEqual({ text, specific: 'js' });
+    }
+    // text that mentions code stays text
+    const notes = ' * Some unlink(2) failures went undiagnosed.\n * The implementation of run_command() API had a bug that caused a command to be found.\n';
+    expect((await detector.detect(notes)).specific).toBe('txt');
+  });
+
   it('returns a valid classification for empty, blank and tiny input without throwing', async () => {
     for (const text of ['', ' ', '\n\n\t  \n', '\uFEFF', 'x', '42', ';', '}', 'ok', 'a = 1']) {
       const c = await detector.detect(text);

@@ -42,6 +42,17 @@ const HLJS_MAX_CHARS = 1_000;
  */
 const MARKDOWN_MIN_SCORE = 1;
 
+/**
+ * Code rather than text that mentions code: code characters (3 in 100), a call, an assignment,
+ * an arrow or a line ending in `;`, `{` or `}`, and few English function words (under 30%: the
+ * release note "run_command() had a bug that caused..." is text). Chosen on README code blocks and
+ * Debian's plain-text docs (ml/language/README.md), not on the held-out set.
+ */
+function readsLikeCode(text: string): boolean {
+  const f = proseFeatures(text);
+  return f.codeCharRatio >= 0.03 && f.stopwordRatio < 0.3 && /[\w$]\(|[;{}][ \t]*$|=>|\s=\s/m.test(text);
+}
+
 const TEXT: LanguageClassification = { generic: 'TEXT', specific: 'txt' };
 
 function classificationOf(code: ClassificationSpecificEnum): LanguageClassification {
@@ -111,7 +122,12 @@ export class LanguageDetector {
     // The best language whose grammar allows the text (syntax it can never have rules it out).
     const allowed = top.find(([code]) => !ruledOut(code, text))?.[0] ?? top[0][0];
     let best: ClassificationSpecificEnum = refineDialect(allowed, text);
-    if (best === 'md' && md < MARKDOWN_MIN_SCORE) best = 'txt';
+    if (best === 'md' && md < MARKDOWN_MIN_SCORE) {
+      // Markdown without its structure: plain text, or code lifted out of a README (the
+      // classifier learnt README code blocks as Markdown): then the next language that fits
+      const code = readsLikeCode(text) ? top.find(([c]) => c !== 'md' && !ruledOut(c, text))?.[0] : undefined;
+      best = code ? refineDialect(code, text) : 'txt';
+    }
     // commands typed at a shell: shell, unless the models read a Dockerfile's RUN lines
     if (shell && best !== 'sh' && best !== 'dockerfile') {
       return { classification: classificationOf('sh'), source: 'rule', rule: 'shell-commands', top };

@@ -618,6 +618,26 @@ const INI_SECTION = /^\[[A-Za-z_][\w .:-]*\][ \t]*\n(?:[ \t]*[#;][^\n]*\n)*[A-Za
  * Whether the text holds syntax the language `code` never allows, so the model's choice of it
  * must give way to its next best. Only languages with a precise grammar test are checked.
  */
+/** A Go rune literal: one character or one escape (`'a'`, `'世'`, `'\\n'`, `'\\x41'`, `'\\u00e9'`). */
+const GO_RUNE = /^(?:[^\\]|\\(?:[abfnrtv\\'"]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}))$/u;
+
+/**
+ * Outside comments and strings, Go has no `===`, `!==`, `=>` or `function`, and no `= {` (a
+ * composite literal names its type: `x := Config{`).
+ */
+const NOT_GO_CODE = /===|!==|=>|\bfunction\b|(?:^|[^=!<>:])=[ \t]*\{/m;
+
+/**
+ * Go quotes strings with `"` or backticks; `'...'` is one rune. A single-quoted literal of more
+ * than one character outside comments and strings (`require('fs')`, `'utf8'`) is not Go, nor is
+ * JavaScript's syntax above.
+ */
+function notGo(text: string): boolean {
+  const code = withoutComments(text, true).replace(/"(?:[^"\\\n]|\\.)*"|`[^`]*`/g, '""');
+  for (const m of code.matchAll(/'((?:[^'\\\n]|\\.)*)'/g)) if (!GO_RUNE.test(m[1])) return true;
+  return NOT_GO_CODE.test(code.replace(/'(?:[^'\\\n]|\\.)*'/g, "''"));
+}
+
 export function ruledOut(code: LanguageCode, text: string): boolean {
   if (NO_SBT_APPEND.has(code) && SBT_APPEND.test(text)) return true;
   switch (code) {
@@ -636,6 +656,8 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
       return /<<[-~][A-Z_]{2,}\b|<<[A-Z_]{2,}[ \t]*$|\bdo[ \t]*\|/m.test(text);
     case 'json':
       return notJson(text);
+    case 'go':
+      return notGo(text);
     case 'js':
     case 'ts':
       return NOT_JS.some((re) => re.test(text));
