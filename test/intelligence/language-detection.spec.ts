@@ -223,6 +223,16 @@ describe('LanguageDetector', () => {
     expect(ruledOut('js', '  final String name;\n  int count = 0;')).toBe(true);
     expect(ruledOut('js', "'use strict';\nconst my = require('x');\nmodule.exports = { my };")).toBe(false);
     expect(ruledOut('ts', 'const name: string = "x";\nlet n = 1;')).toBe(false);
+    // Go and Java quote one character with '...'; Go has no ===, =>, function or `= {`; Dart's
+    // const takes no await and it has no === or undefined
+    expect(ruledOut('go', "var uri2path = require('file-uri-to-path');")).toBe(true);
+    expect(ruledOut('java', "ipaddr.isValid('192.168.1.1');")).toBe(true);
+    expect(ruledOut('go', 'const schema = {\n  type: "object",\n}')).toBe(true);
+    expect(ruledOut('go', 'if (a === b) { run() }')).toBe(true);
+    expect(ruledOut('go', "r := '\\n'\nx := 'é'\ns := \"it's\" // don't\nt := `it's`\nc := Config{Name: \"x\"}")).toBe(false);
+    expect(ruledOut('java', "char c = '\\0';\nchar q = '\\'';\nString s = \"it's\";")).toBe(false);
+    expect(ruledOut('dart', 'const text = await hfs.text("file.txt");')).toBe(true);
+    expect(ruledOut('dart', "final text = await File('a.txt').readAsString();\nconst answer = 42;")).toBe(false);
     expect(ruledOut('rb', 'my $x = 1;')).toBe(false); // only languages with a grammar test are ruled out
     // a Dart closure argument is not JavaScript; a JS function expression or arrow is
     expect(ruledOut('js', "  test('blob value', () {\n    expect(flx.finish(), [1, 4, 1]);\n  });")).toBe(true);

@@ -614,12 +614,8 @@ const NOT_KOTLIN: readonly RegExp[] = [
  */
 const INI_SECTION = /^\[[A-Za-z_][\w .:-]*\][ \t]*\n(?:[ \t]*[#;][^\n]*\n)*[A-Za-z_][\w.-]*[ \t]*=/m;
 
-/**
- * Whether the text holds syntax the language `code` never allows, so the model's choice of it
- * must give way to its next best. Only languages with a precise grammar test are checked.
- */
-/** A Go rune literal: one character or one escape (`'a'`, `'世'`, `'\\n'`, `'\\x41'`, `'\\u00e9'`). */
-const GO_RUNE = /^(?:[^\\]|\\(?:[abfnrtv\\'"]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{3}))$/u;
+/** A character literal (Go's rune): one character or one escape (`'a'`, `'世'`, `'\\n'`, `'\\0'`, `'\\x41'`, `'\\u00e9'`). */
+const CHAR_LITERAL = /^(?:[^\\]|\\(?:[abfnrtv\\'"$?e]|x[0-9a-fA-F]{1,4}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}))$/u;
 
 /**
  * Outside comments and strings, Go has no `===`, `!==`, `=>` or `function`, and no `= {` (a
@@ -628,18 +624,42 @@ const GO_RUNE = /^(?:[^\\]|\\(?:[abfnrtv\\'"]|x[0-9a-fA-F]{2}|u[0-9a-fA-F]{4}|U[
 const NOT_GO_CODE = /===|!==|=>|\bfunction\b|(?:^|[^=!<>:])=[ \t]*\{/m;
 
 /**
- * Go quotes strings with `"` or backticks; `'...'` is one rune. A single-quoted literal of more
- * than one character outside comments and strings (`require('fs')`, `'utf8'`) is not Go, nor is
- * JavaScript's syntax above.
+ * Outside comments and strings, Dart has no `===` or `!==`, no `function` or `let`, no
+ * `undefined`, and its `const` takes a constant, not `await` or `require(...)`.
  */
-function notGo(text: string): boolean {
-  const code = withoutComments(text, true).replace(/"(?:[^"\\\n]|\\.)*"|`[^`]*`/g, '""');
-  for (const m of code.matchAll(/'((?:[^'\\\n]|\\.)*)'/g)) if (!GO_RUNE.test(m[1])) return true;
-  return NOT_GO_CODE.test(code.replace(/'(?:[^'\\\n]|\\.)*'/g, "''"));
+const NOT_DART_CODE = /===|!==|\bfunction\b|\blet[ \t]+[\w${[]|\bundefined\b|\bconst[ \t]+[\w$]+[ \t]*=[ \t]*(?:await\b|require[ \t]*\()/;
+
+/**
+ * Languages whose `'...'` holds one character (or one escape), never a string. (Not Scala, whose
+ * symbols are `'name`, nor C#, Kotlin or Swift, whose interpolations nest strings in strings:
+ * `$"{string.Join(", ", names)} isn't"`.)
+ */
+const CHAR_QUOTE_LANGUAGES: ReadonlySet<LanguageCode> = new Set<LanguageCode>(['go', 'java']);
+
+/**
+ * The text without comments and with its double-quoted strings emptied (Java's text blocks and
+ * Go's backtick strings too); single-quoted literals are left as they are.
+ */
+function withoutDoubleQuoted(text: string): string {
+  return withoutComments(text, true).replace(/"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|`[^`]*`/g, '""');
 }
 
+/**
+ * A single-quoted literal of more than one character (`require('fs')`, `'utf8'`) outside
+ * comments and strings: a string, which Go and Java never write so.
+ */
+function hasSingleQuotedString(code: string): boolean {
+  for (const m of code.matchAll(/'((?:[^'\\\n]|\\.)*)'/g)) if (!CHAR_LITERAL.test(m[1])) return true;
+  return false;
+}
+
+/**
+ * Whether the text holds syntax the language `code` never allows, so the model's choice of it
+ * must give way to its next best. Only languages with a precise grammar test are checked.
+ */
 export function ruledOut(code: LanguageCode, text: string): boolean {
   if (NO_SBT_APPEND.has(code) && SBT_APPEND.test(text)) return true;
+  if (CHAR_QUOTE_LANGUAGES.has(code) && text.includes("'") && hasSingleQuotedString(withoutDoubleQuoted(text))) return true;
   switch (code) {
     case 'java': {
       const body = codeOnly(text);
@@ -656,8 +676,10 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
       return /<<[-~][A-Z_]{2,}\b|<<[A-Z_]{2,}[ \t]*$|\bdo[ \t]*\|/m.test(text);
     case 'json':
       return notJson(text);
+    case 'dart':
+      return NOT_DART_CODE.test(codeOnly(text));
     case 'go':
-      return notGo(text);
+      return NOT_GO_CODE.test(withoutDoubleQuoted(text).replace(/'(?:[^'\\\n]|\\.)*'/g, "''"));
     case 'js':
     case 'ts':
       return NOT_JS.some((re) => re.test(text));
