@@ -232,6 +232,12 @@ describe('LanguageDetector', () => {
     expect(ruledOut('go', "r := '\\n'\nx := 'é'\ns := \"it's\" // don't\nt := `it's`\nc := Config{Name: \"x\"}")).toBe(false);
     expect(ruledOut('java', "char c = '\\0';\nchar q = '\\'';\nString s = \"it's\";")).toBe(false);
     expect(ruledOut('dart', 'const text = await hfs.text("file.txt");')).toBe(true);
+    // Python has no && || === => or var; a docstring's ==== underline or a comment's && is no code
+    expect(ruledOut('py', "t.throws(\n  () => fastURI.resolve('http://base.example/'),\n)")).toBe(true);
+    expect(ruledOut('py', 'var trap = {\n  a: [1, 2],\n}')).toBe(true);
+    expect(ruledOut('py', 'Problem\n=======\nSolve it.\n"""\nimport math  # a && b\nx = "a || b"')).toBe(false);
+    expect(ruledOut('c', 'var BIT_32 = 0x100000000;')).toBe(true);
+    expect(ruledOut('c', 'int let = 1;\nconst char *var = "x";')).toBe(false);
     expect(ruledOut('dart', "final text = await File('a.txt').readAsString();\nconst answer = 42;")).toBe(false);
     expect(ruledOut('rb', 'my $x = 1;')).toBe(false); // only languages with a grammar test are ruled out
     // a Dart closure argument is not JavaScript; a JS function expression or arrow is

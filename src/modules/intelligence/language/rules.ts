@@ -624,6 +624,20 @@ const CHAR_LITERAL = /^(?:[^\\]|\\(?:[abfnrtv\\'"$?e]|x[0-9a-fA-F]{1,4}|u[0-9a-f
 const NOT_GO_CODE = /===|!==|=>|\bfunction\b|(?:^|[^=!<>:])=[ \t]*\{/m;
 
 /**
+ * Outside comments and strings, Python has no `&&`, `||`, `===`, `!==` or `=>`, no `var x =`,
+ * and no `} else {`. (`===` between operands: a docstring cut open leaves its `=====` underlines.)
+ */
+const NOT_PYTHON_CODE = /&&|\|\||[\w)\]][ \t]*[!=]==[ \t]*[\w(['"]|=>|\bvar[ \t]+[A-Za-z_$][\w$]*[ \t]*=|\}[ \t]*else[ \t]*\{/;
+
+/** Python code alone: strings (docstrings too) emptied, `#` comments out. */
+function pythonCode(text: string): string {
+  return text.replace(/[rbuRBU]{0,2}(?:"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/g, "''").replace(/#[^\n]*/g, '');
+}
+
+/** C and C++ declare with a type: `var x =` and `let x =` are JavaScript's (or Swift's, Rust's). */
+const NOT_C_CODE = /^[ \t]*(?:var|let)[ \t]+[A-Za-z_$][\w$]*[ \t]*=/m;
+
+/**
  * Outside comments and strings, Dart has no `===` or `!==`, no `function` or `let`, no
  * `undefined`, and its `const` takes a constant, not `await` or `require(...)`.
  */
@@ -670,7 +684,10 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
       return NOT_KOTLIN.some((re) => re.test(body));
     }
     case 'py':
-      return INI_SECTION.test(text);
+      return INI_SECTION.test(text) || NOT_PYTHON_CODE.test(pythonCode(text));
+    case 'c':
+    case 'cpp':
+      return NOT_C_CODE.test(codeOnly(text));
     case 'ex':
       // Ruby's heredoc (`doc: <<-DOC`) and block parameters (`do |args|`): Elixir has neither
       return /<<[-~][A-Z_]{2,}\b|<<[A-Z_]{2,}[ \t]*$|\bdo[ \t]*\|/m.test(text);
