@@ -127,6 +127,10 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     expect(asset.name).toBe('npm install --save-dev typescript');
     // its options (`--save-dev`) are not what it is about
     expect(tagsOf(asset)).toEqual(['shell', 'npm', 'install', 'typescript', 'npx']);
+    // a terminal session is named by its command, without the prompt
+    const session = await createdWith('$ semver 1.2.4-beta.0 -i prerelease\n1.2.4-beta.1\n');
+    expect(session.name).toBe('semver 1.2.4-beta.0 -i prerelease');
+    expect((await get(session.id)).original.reference.classification.specific).toBe('sh');
   });
 
   it('draft suggests exactly what create then generates', async () => {

@@ -204,13 +204,13 @@ function clip(text: string): string {
 
 /**
  * The first line that says something: comment text (without its `//`, `#`, `<#`, `@rem`, ...
- * markers), or a line of prose/code that is not just punctuation.
+ * markers), or a line of prose/code that is not just punctuation (without a shell's `$ ` prompt).
  */
 function firstMeaningfulLine(text: string): string | undefined {
   for (const raw of text.split('\n')) {
     if (/^#!/.test(raw)) continue;
     const line = raw
-      .replace(/^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::)\s*/, '')
+      .replace(/^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::|\$(?=\s))\s*/, '')
       .replace(/\s*(?:\*\/|-->|#>|"""|'''|-\})\s*$/, '')
       .trim();
     // (nor a heading of PowerShell's help, `.SYNOPSIS`: its text is on the next line)
