@@ -118,6 +118,9 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     expect(ps1.name).toBe('Creates a web request object.');
     const bat = await createdWith('@REM Builds a .NET solution file, adds the project, builds it\n@REM and executes it.\ndotnet build\n');
     expect(bat.name).toBe('Builds a .NET solution file, adds the project, builds it');
+    // a doc comment's tag alone names nothing: the code it annotates does
+    const jsdoc = await createdWith('/** @type {<K, V>(thisArg: Map<K, V>, key: K) => void} */\nvar $mapSet = callBound("Map.prototype.set", true);\n');
+    expect(jsdoc.name).toBe('var $mapSet = callBound("Map.prototype.set", true);');
   });
 
   it('commands pasted from a README are a shell snippet, not prose or YAML', async () => {

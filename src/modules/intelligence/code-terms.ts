@@ -213,8 +213,10 @@ function firstMeaningfulLine(text: string): string | undefined {
       .replace(/^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::|\$(?=\s))\s*/, '')
       .replace(/\s*(?:\*\/|-->|#>|"""|'''|-\})\s*$/, '')
       .trim();
-    // (nor a heading of PowerShell's help, `.SYNOPSIS`: its text is on the next line)
+    // (nor a heading of PowerShell's help, `.SYNOPSIS`: its text is on the next line, nor a doc
+    // comment's tag, `@type {Map<K, V>}`: the code it annotates says more)
     if (/^\.[A-Z]+(?:[ \t]+\w+)?$/.test(line)) continue;
+    if (/^@(?:type|typedef|param|arg|returns?|template|property|prop|see|since|deprecated|throws|example|private|public|internal|license|author|flow|format|ts-\w+)\b/.test(line)) continue;
     if (line.length >= 3 && /[A-Za-z]{2}/.test(line) && !/^<\?|^@echo off$|^use strict;?$|^['"]use strict['"];?$/i.test(line)) return line;
   }
   return undefined;
