@@ -202,6 +202,10 @@ function clip(text: string): string {
   return `${flat.slice(0, cut > MAX_NAME / 2 ? cut : MAX_NAME - 1)}…`;
 }
 
+/** A doc comment's tag line (`@type {Map<K, V>}`, `@param x`, `@flow`). */
+const DOC_TAG_LINE =
+  /^@(?:type|typedef|param|arg|returns?|template|property|prop|see|since|deprecated|throws|example|private|public|internal|license|author|flow|format|ts-\w+)\b/;
+
 /**
  * The first line that says something: comment text (without its `//`, `#`, `<#`, `@rem`, ...
  * markers), or a line of prose/code that is not just punctuation (without a shell's `$ ` prompt).
@@ -216,7 +220,7 @@ function firstMeaningfulLine(text: string): string | undefined {
     // (nor a heading of PowerShell's help, `.SYNOPSIS`: its text is on the next line, nor a doc
     // comment's tag, `@type {Map<K, V>}`: the code it annotates says more)
     if (/^\.[A-Z]+(?:[ \t]+\w+)?$/.test(line)) continue;
-    if (/^@(?:type|typedef|param|arg|returns?|template|property|prop|see|since|deprecated|throws|example|private|public|internal|license|author|flow|format|ts-\w+)\b/.test(line)) continue;
+    if (DOC_TAG_LINE.test(line)) continue;
     if (line.length >= 3 && /[A-Za-z]{2}/.test(line) && !/^<\?|^@echo off$|^use strict;?$|^['"]use strict['"];?$/i.test(line)) return line;
   }
   return undefined;
