@@ -237,6 +237,9 @@ describe('LanguageDetector', () => {
     expect(ruledOut('py', 'var trap = {\n  a: [1, 2],\n}')).toBe(true);
     expect(ruledOut('py', 'Problem\n=======\nSolve it.\n"""\nimport math  # a && b\nx = "a || b"')).toBe(false);
     expect(ruledOut('c', 'var BIT_32 = 0x100000000;')).toBe(true);
+    // XML quotes every attribute value: JSX is not XML
+    expect(ruledOut('xml', '// UTC+1\n<RNDateTimePicker timeZoneOffsetInSeconds={3600} />')).toBe(true);
+    expect(ruledOut('xml', '<project name="x" default="build">\n  <!-- <a b=c> -->\n  <target name="build"/>')).toBe(false);
     expect(ruledOut('c', 'int let = 1;\nconst char *var = "x";')).toBe(false);
     expect(ruledOut('dart', "final text = await File('a.txt').readAsString();\nconst answer = 42;")).toBe(false);
     expect(ruledOut('rb', 'my $x = 1;')).toBe(false); // only languages with a grammar test are ruled out
@@ -353,6 +356,8 @@ describe('LanguageDetector', () => {
       // a session: a command at a `$ ` prompt, then what it printed
       '$ semver 1.2.4-beta.0 -i prerelease\n1.2.4-beta.1',
       '$ npm run-script bench\n\n> etag@1.8.1 bench nodejs-etag\n> node benchmark/index.js\n\n  http_parser@2.7.0',
+      '# Example on linux\n$ ./run_benchmarks.x --benchmark_filter=BM_memcpy/32\nRun on (1 X 2300 MHz CPU )\nBenchmark   Time   CPU',
+      '[user@hostname ~]$ toolbox create\nCreated container: fedora-toolbox-33\nEnter with: toolbox enter',
     ]) {
       expect({ text, specific: (await detector.detect(text)).specific }).toEqual({ text, specific: 'sh' });
     }

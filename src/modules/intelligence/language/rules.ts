@@ -102,10 +102,11 @@ function isCommandList(text: string): boolean {
 }
 
 /**
- * A terminal session: the first line is a command at a `$ ` prompt (`$ semver 1.2.4 -i minor`),
- * whatever it printed follows. (TeX's display math `$ x + y $` closes its `$`.)
+ * A terminal session: the first line (after `#` comments) is a command at a prompt, `$ ` or
+ * `[user@host dir]$ ` (`$ semver 1.2.4 -i minor`, `$ ./run_benchmarks --filter=x`), whatever it
+ * printed follows. (TeX's display math `$ x + y $` closes its `$`.)
  */
-const CONSOLE_SESSION = /^\$[ \t]+(?:sudo[ \t]+)?[a-z][\w./-]*(?:[ \t][^\n$]*)?$/;
+const CONSOLE_SESSION = /^(?:\[[\w.-]+@[^\]\n]+\])?\$[ \t]+(?:sudo[ \t]+)?(?:[a-z]|\.{0,2}\/|~\/)[\w./+-]*(?:[ \t][^\n$]*)?$/;
 
 /**
  * Commands typed at a shell (`npm install -D x`, `$ git clone ...`), a README's most common
@@ -115,7 +116,7 @@ const CONSOLE_SESSION = /^\$[ \t]+(?:sudo[ \t]+)?[a-z][\w./-]*(?:[ \t][^\n$]*)?$
  */
 export function isShellSession(text: string): boolean {
   if (isCommandList(text)) return true;
-  const firstRow = text.replace(/^(?:[ \t]*\n)+/, '').split('\n', 1)[0];
+  const firstRow = text.replace(/^(?:[ \t]*(?:#[^\n]*)?\n)+/, '').split('\n', 1)[0];
   return CONSOLE_SESSION.test(firstRow) && !/^ {0,3}(?:```|~~~)/m.test(text);
 }
 
@@ -668,6 +669,12 @@ function hasSingleQuotedString(code: string): boolean {
 }
 
 /**
+ * XML quotes every attribute value: `attr={60}` or `attr=x` in a start tag (JSX, HTML) is not XML.
+ * Looked for in tags that open a line, outside comments.
+ */
+const UNQUOTED_ATTRIBUTE = /^[ \t]*<[A-Za-z][\w:.-]*(?:\s+[\w:.-]+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*\s+[\w:.-]+\s*=\s*[^\s"'>]/m;
+
+/**
  * Whether the text holds syntax the language `code` never allows, so the model's choice of it
  * must give way to its next best. Only languages with a precise grammar test are checked.
  */
@@ -693,6 +700,8 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
       return /<<[-~][A-Z_]{2,}\b|<<[A-Z_]{2,}[ \t]*$|\bdo[ \t]*\|/m.test(text);
     case 'json':
       return notJson(text);
+    case 'xml':
+      return UNQUOTED_ATTRIBUTE.test(text.replace(/<!--[\s\S]*?-->/g, ''));
     case 'dart':
       return NOT_DART_CODE.test(codeOnly(text));
     case 'go':
