@@ -12,10 +12,14 @@
 //              developers write and copy them. The tag is the author's word (a ```js block may
 //              hold TypeScript).
 //   js / ts    Windows of the `.js` (6 per package) and `.ts` files (40 per package) of node_modules.
+//   corpus     With `--cache DIR` (the corpus's fetch cache, ml/language/corpus): the fenced code
+//              blocks of the `.md` files of its extracted npm and Debian source packages, held-out
+//              packages left out (README blocks in many languages, not only JS and shell).
 //
 // Windows are cut as the held-out set's are (ml/language/windows.js: 2-6, 7-20 and 21-60 lines).
 //
 //   npx nest build && node ml/language/dev-samples.js [--dist dist] [--only readme,md,...] [--show md]
+//                                                     [--cache /work/corpus/cache]
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
@@ -28,6 +32,7 @@ const root = path.resolve(__dirname, '..', '..');
 const dist = path.resolve(opt('dist', path.join(root, 'dist')));
 const only = opt('only', undefined)?.split(',');
 const show = opt('show', undefined);
+const cache = opt('cache', undefined);
 const { LanguageDetector } = require(path.join(dist, 'src', 'modules', 'intelligence', 'language-detector.service'));
 
 const STRATA = [
@@ -151,7 +156,7 @@ function moduleFiles(test, perPackage) {
   });
 }
 
-function readmeBlocks(files) {
+function readmeBlocks(files, packageOfFile = packageOf) {
   const out = [];
   const seen = new Set();
   const perKey = new Map();
@@ -162,7 +167,7 @@ function readmeBlocks(files) {
       const body = m[3];
       if (!lang || body.replace(/\s/g, '').length < 25 || body.split('\n').filter((l) => l.trim()).length < 2 || seen.has(body)) continue;
       seen.add(body);
-      const key = `${packageOf(file)}:${lang}`;
+      const key = `${packageOfFile(file)}:${lang}`;
       perKey.set(key, (perKey.get(key) ?? 0) + 1);
       if (perKey.get(key) > 8) continue;
       const lines = body.split('\n').length;
@@ -196,6 +201,27 @@ const samples = {
       'ts',
     ),
 };
+
+/** The extracted packages of the corpus's cache (`<cache>/{npm,debsrc}/x/<name>`), held-out ones left out. */
+function corpusMarkdown() {
+  const files = [];
+  for (const kind of ['debsrc', 'npm']) {
+    const base = path.join(cache, kind, 'x');
+    let names;
+    try {
+      names = fs.readdirSync(base).sort();
+    } catch {
+      continue;
+    }
+    for (const name of names) {
+      const pkg = kind === 'npm' ? name.replace(/^_/, '@').replace('_', '/') : name;
+      if (heldOut.has(pkg) || heldOut.has(name)) continue;
+      files.push(...walk(path.join(base, name), (n) => /\.md$/i.test(n)).slice(0, 60));
+    }
+  }
+  return files;
+}
+if (cache) samples.corpus = () => readmeBlocks(corpusMarkdown(), (file) => file.slice(cache.length).split(path.sep)[3]);
 
 const detector = new LanguageDetector();
 const pct = (a, n) => ((100 * a) / Math.max(1, n)).toFixed(1);
