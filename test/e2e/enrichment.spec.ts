@@ -134,6 +134,8 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     const session = await createdWith('$ semver 1.2.4-beta.0 -i prerelease\n1.2.4-beta.1\n');
     expect(session.name).toBe('semver 1.2.4-beta.0 -i prerelease');
     expect((await get(session.id)).original.reference.classification.specific).toBe('sh');
+    const toolbox = await createdWith('[user@hostname ~]$ toolbox create\nCreated container: fedora-toolbox-33\n');
+    expect(toolbox.name).toBe('toolbox create');
   });
 
   it('draft suggests exactly what create then generates', async () => {

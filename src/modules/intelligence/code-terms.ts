@@ -214,7 +214,7 @@ function firstMeaningfulLine(text: string): string | undefined {
   for (const raw of text.split('\n')) {
     if (/^#!/.test(raw)) continue;
     const line = raw
-      .replace(/^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::|\$(?=\s))\s*/, '')
+      .replace(/^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::|(?:\[[\w.-]+@[^\]\n]+\])?\$(?=\s))\s*/, '')
       .replace(/\s*(?:\*\/|-->|#>|"""|'''|-\})\s*$/, '')
       .trim();
     // (nor a heading of PowerShell's help, `.SYNOPSIS`: its text is on the next line, nor a doc
