@@ -353,6 +353,8 @@ describe('LanguageDetector', () => {
       'docker run --rm \\\n  -v "$PWD":/app \\\n  node:20 npm test',
       'sudo apt-get install -y python3-venv\npython3 -m venv .venv\nexport PATH=.venv/bin:$PATH',
       'go build ./...\ngo test -race ./...',
+      'g++ -O2 -o main main.cpp\n./main --verbose',
+      'pytest -q tests/\n./gradlew build',
       // a session: a command at a `$ ` prompt, then what it printed
       '$ semver 1.2.4-beta.0 -i prerelease\n1.2.4-beta.1',
       '$ npm run-script bench\n\n> etag@1.8.1 bench nodejs-etag\n> node benchmark/index.js\n\n  http_parser@2.7.0',

@@ -55,12 +55,17 @@ const README_SENTENCE = /^[A-Z][A-Za-z'’,]*(?: [^\s;{}=]+){3,}[ \t]*$/m;
 /** A keyword of PowerShell's comment-based help on a line of its own (`.SYNOPSIS`, `.PARAMETER Name`). */
 const POWERSHELL_HELP = /^[ \t]*\.(?:SYNOPSIS|DESCRIPTION|PARAMETER[ \t]+[A-Za-z_]\w*|EXAMPLE|NOTES|INPUTS|OUTPUTS)[ \t]*$/m;
 
-/** Commands developers type and paste into READMEs (not `export`, `go` or `find`: see below). */
+/** Commands developers type and paste into READMEs (not `export`, `go` or `find`: see below); also `./configure`-style paths. */
 const SHELL_COMMANDS =
   'npm npx yarn pnpm pnpx bun bunx deno node nvm git gh cd ls mkdir rm cp mv cat echo curl wget apt apt-get brew pip ' +
   'pip3 pipx python python3 poetry conda uv docker docker-compose podman kubectl helm terraform make cmake cargo ' +
   'rustup chmod chown ssh scp rsync tar unzip gem bundle composer mvn gradle dotnet systemctl source touch grep tail ' +
-  'ln which openssl psql mysql redis-cli jq';
+  'ln which openssl psql mysql redis-cli jq ' +
+  // compilers, build and test tools, platform CLIs
+  'gcc g++ clang javac rustc ninja meson bazel ctest gmake pytest tox black flake8 mypy ruff eslint prettier tsc jest ' +
+  'vitest webpack vite flutter xcodebuild adb heroku vercel netlify firebase aws gcloud az minikube ansible ' +
+  'ansible-playbook vagrant journalctl ssh-keygen gpg hugo jekyll rake rails iex rebar3 cabal ghc lein sbt Rscript ' +
+  'cpanm luarocks virtualenv mkdocs sphinx-build twine dnf yum pacman apk snap';
 
 /**
  * A command line as a README or a terminal shows it: an optional `$ ` prompt, `sudo`, `VAR=value`
@@ -70,7 +75,9 @@ const SHELL_COMMANDS =
  */
 const SHELL_COMMAND_LINE = new RegExp(
   String.raw`^[ \t]*(?:\$[ \t]+)?(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:[A-Za-z_]\w*=\S*[ \t]+)*` +
-    String.raw`(?:(?:${SHELL_COMMANDS.split(' ').join('|')})(?:[ \t]+[^\s(=:][^\n]*)?` +
+    String.raw`(?:(?:${SHELL_COMMANDS.split(' ')
+      .map((word) => word.replace(/[+.]/g, '\\$&'))
+      .join('|')}|\.{1,2}\/[\w./-]+)(?:[ \t]+[^\s(=:][^\n]*)?` +
     String.raw`|go[ \t]+(?:build|run|test|get|install|mod|vet|fmt|generate|env|version|work|list|clean|tool)\b[^\n]*` +
     String.raw`|export[ \t]+[A-Z_][A-Z0-9_]*(?:=[^\n]*)?)[ \t]*$`,
 );
