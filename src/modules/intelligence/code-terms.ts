@@ -1,4 +1,5 @@
 import { Injectable } from '@nestjs/common';
+import { SHELL_PROMPT } from './language/rules';
 import { outlineCode } from './text/code-outline';
 import { TEXT_LANGUAGE, knownLanguageName } from './text/language-names';
 import { identifierWords, whatItDoes } from './text/what-it-does';
@@ -202,6 +203,9 @@ function clip(text: string): string {
   return `${flat.slice(0, cut > MAX_NAME / 2 ? cut : MAX_NAME - 1)}…`;
 }
 
+/** What opens a line without saying anything: a comment's marker (`//`, `#`, `<#`, `@rem`, ...) or a shell's prompt. */
+const LEADING_MARKER = new RegExp(String.raw`^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::|${SHELL_PROMPT}(?=\s))\s*`);
+
 /** A doc comment's tag line (`@type {Map<K, V>}`, `@param x`, `@flow`). */
 const DOC_TAG_LINE =
   /^@(?:type|typedef|param|arg|returns?|template|property|prop|see|since|deprecated|throws|example|private|public|internal|license|author|flow|format|ts-\w+)\b/;
@@ -214,7 +218,7 @@ function firstMeaningfulLine(text: string): string | undefined {
   for (const raw of text.split('\n')) {
     if (/^#!/.test(raw)) continue;
     const line = raw
-      .replace(/^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::|(?:\[[\w.-]+@[^\]\n]+\])?\$(?=\s))\s*/, '')
+      .replace(LEADING_MARKER, '')
       .replace(/\s*(?:\*\/|-->|#>|"""|'''|-\})\s*$/, '')
       .trim();
     // (nor a heading of PowerShell's help, `.SYNOPSIS`: its text is on the next line, nor a doc

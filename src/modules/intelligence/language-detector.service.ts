@@ -4,7 +4,7 @@ import { BlendWeights, DEFAULT_WEIGHTS, blendScores, hljsScores, ranked } from '
 import { Scores, hljsRelevance } from './language/hljs-scorer';
 import { languageModel } from './language/language-model';
 import { LanguageCode, TEXT_CODES } from './language/languages';
-import { isShellSession, markdownScore, matchRules, proseFeatures, refineDialect, ruledOut } from './language/rules';
+import { ProseFeatures, isShellSession, markdownScore, matchRules, proseFeatures, refineDialect, ruledOut } from './language/rules';
 
 export interface LanguageClassification {
   generic: Extract<ClassificationGenericEnum, 'CODE' | 'TEXT'>;
@@ -48,8 +48,7 @@ const MARKDOWN_MIN_SCORE = 1;
  * release note "run_command() had a bug that caused..." is text). Chosen on README code blocks and
  * Debian's plain-text docs (ml/language/README.md), not on the held-out set.
  */
-function readsLikeCode(text: string): boolean {
-  const f = proseFeatures(text);
+function readsLikeCode(text: string, f: ProseFeatures): boolean {
   return f.codeCharRatio >= 0.03 && f.stopwordRatio < 0.3 && /[\w$]\(|[;{}][ \t]*$|=>|\s=\s/m.test(text);
 }
 
@@ -99,7 +98,7 @@ export class LanguageDetector {
   analyzeSync(raw: string, options: DetectOptions = {}): DetectionReport {
     const mode = options.mode ?? 'blend';
     const weights = options.weights ?? DEFAULT_WEIGHTS;
-    const { text, md, shell, report } = this.cheap(raw);
+    const { text, md, shell, prose, report } = this.cheap(raw);
     if (report) return report;
 
     const m: Scores = (mode === 'hljs' ? null : languageModel()?.predict(head(text, MODEL_INPUT_CHARS))) ?? new Map();
@@ -120,13 +119,14 @@ export class LanguageDetector {
     }
 
     // The best language whose grammar allows the text (syntax it can never have rules it out).
-    const allowed = top.find(([code]) => !ruledOut(code, text))?.[0] ?? top[0][0];
-    let best: ClassificationSpecificEnum = refineDialect(allowed, text);
+    const fits = (from: number) => top.findIndex(([code], i) => i >= from && !ruledOut(code, text));
+    const index = fits(0);
+    let best: ClassificationSpecificEnum = refineDialect(top[Math.max(index, 0)][0], text);
     if (best === 'md' && md < MARKDOWN_MIN_SCORE) {
       // Markdown without its structure: plain text, or code lifted out of a README (the
       // classifier learnt README code blocks as Markdown): then the next language that fits
-      const code = readsLikeCode(text) ? top.find(([c]) => c !== 'md' && !ruledOut(c, text))?.[0] : undefined;
-      best = code ? refineDialect(code, text) : 'txt';
+      const next = readsLikeCode(text, prose ?? proseFeatures(text)) ? fits(index + 1) : -1;
+      best = next >= 0 ? refineDialect(top[next][0], text) : 'txt';
     }
     // commands typed at a shell: shell, unless the models read a Dockerfile's RUN lines
     if (shell && best !== 'sh' && best !== 'dockerfile') {
@@ -143,7 +143,7 @@ export class LanguageDetector {
     return this.cheap(raw).report?.classification ?? null;
   }
 
-  private cheap(raw: string): { text: string; md: number; shell: boolean; report?: DetectionReport } {
+  private cheap(raw: string): { text: string; md: number; shell: boolean; prose?: ProseFeatures; report?: DetectionReport } {
     const full = typeof raw === 'string' ? raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n') : '';
     if (!full.trim()) return { text: '', md: 0, shell: false, report: { classification: TEXT, source: 'empty' } };
     const text = head(full, MAX_INPUT_CHARS);
@@ -152,7 +152,9 @@ export class LanguageDetector {
     const md = markdownScore(text);
     // (`npm install express` reads like a sentence)
     const shell = isShellSession(text);
-    if (!shell && md < MARKDOWN_MIN_SCORE && proseFeatures(text).isProse) return { text, md, shell, report: { classification: TEXT, source: 'prose' } };
-    return { text, md, shell };
+    // (read once: the models' answer may need them again)
+    const prose = !shell && md < MARKDOWN_MIN_SCORE ? proseFeatures(text) : undefined;
+    if (prose?.isProse) return { text, md, shell, report: { classification: TEXT, source: 'prose' } };
+    return { text, md, shell, prose };
   }
 }

@@ -76,7 +76,7 @@ const SHELL_COMMANDS =
 const SHELL_COMMAND_LINE = new RegExp(
   String.raw`^[ \t]*(?:\$[ \t]+)?(?:sudo[ \t]+(?:-\S+[ \t]+)*)?(?:[A-Za-z_]\w*=\S*[ \t]+)*` +
     String.raw`(?:(?:${SHELL_COMMANDS.split(' ')
-      .map((word) => word.replace(/[+.]/g, '\\$&'))
+      .map((word) => word.replace(/[.*+?^${}()|[\]\\]/g, '\\$&'))
       .join('|')}|\.{1,2}\/[\w./-]+)(?:[ \t]+[^\s(=:][^\n]*)?` +
     String.raw`|go[ \t]+(?:build|run|test|get|install|mod|vet|fmt|generate|env|version|work|list|clean|tool)\b[^\n]*` +
     String.raw`|export[ \t]+[A-Z_][A-Z0-9_]*(?:=[^\n]*)?)[ \t]*$`,
@@ -108,12 +108,15 @@ function isCommandList(text: string): boolean {
   return commands > 0;
 }
 
+/** A shell's prompt, `$` or `[user@host dir]$` (the names of sessions leave it out too). */
+export const SHELL_PROMPT = String.raw`(?:\[[\w.-]+@[^\]\n]+\])?\$`;
+
 /**
  * A terminal session: the first line (after `#` comments) is a command at a prompt, `$ ` or
  * `[user@host dir]$ ` (`$ semver 1.2.4 -i minor`, `$ ./run_benchmarks --filter=x`), whatever it
  * printed follows. (TeX's display math `$ x + y $` closes its `$`.)
  */
-const CONSOLE_SESSION = /^(?:\[[\w.-]+@[^\]\n]+\])?\$[ \t]+(?:sudo[ \t]+)?(?:[a-z]|\.{0,2}\/|~\/)[\w./+-]*(?:[ \t][^\n$]*)?$/;
+const CONSOLE_SESSION = new RegExp(String.raw`^${SHELL_PROMPT}[ \t]+(?:sudo[ \t]+)?(?:[a-z]|\.{0,2}\/|~\/)[\w./+-]*(?:[ \t][^\n$]*)?$`);
 
 /**
  * Commands typed at a shell (`npm install -D x`, `$ git clone ...`), a README's most common
@@ -123,7 +126,7 @@ const CONSOLE_SESSION = /^(?:\[[\w.-]+@[^\]\n]+\])?\$[ \t]+(?:sudo[ \t]+)?(?:[a-
  */
 export function isShellSession(text: string): boolean {
   if (isCommandList(text)) return true;
-  const firstRow = text.replace(/^(?:[ \t]*(?:#[^\n]*)?\n)+/, '').split('\n', 1)[0];
+  const firstRow = /^(?:[ \t]*(?:#[^\n]*)?\n)*([^\n]*)/.exec(text)?.[1] ?? '';
   return CONSOLE_SESSION.test(firstRow) && !/^ {0,3}(?:```|~~~)/m.test(text);
 }
 
@@ -652,13 +655,6 @@ const NOT_C_CODE = /^[ \t]*(?:var|let)[ \t]+[A-Za-z_$][\w$]*[ \t]*=/m;
 const NOT_DART_CODE = /===|!==|\bfunction\b|\blet[ \t]+[\w${[]|\bundefined\b|\bconst[ \t]+[\w$]+[ \t]*=[ \t]*(?:await\b|require[ \t]*\()/;
 
 /**
- * Languages whose `'...'` holds one character (or one escape), never a string. (Not Scala, whose
- * symbols are `'name`, nor C#, Kotlin or Swift, whose interpolations nest strings in strings:
- * `$"{string.Join(", ", names)} isn't"`.)
- */
-const CHAR_QUOTE_LANGUAGES: ReadonlySet<LanguageCode> = new Set<LanguageCode>(['go', 'java']);
-
-/**
  * The text without comments and with its double-quoted strings emptied (Java's text blocks and
  * Go's backtick strings too); single-quoted literals are left as they are.
  */
@@ -668,7 +664,9 @@ function withoutDoubleQuoted(text: string): string {
 
 /**
  * A single-quoted literal of more than one character (`require('fs')`, `'utf8'`) outside
- * comments and strings: a string, which Go and Java never write so.
+ * comments and strings: a string, which Go and Java never write so. (Not checked for Scala, whose
+ * symbols are `'name`, nor C#, Kotlin or Swift, whose interpolations nest strings in strings:
+ * `$"{string.Join(", ", names)} isn't"`.)
  */
 function hasSingleQuotedString(code: string): boolean {
   for (const m of code.matchAll(/'((?:[^'\\\n]|\\.)*)'/g)) if (!CHAR_LITERAL.test(m[1])) return true;
@@ -687,11 +685,10 @@ const UNQUOTED_ATTRIBUTE = /^[ \t]*<[A-Za-z][\w:.-]*(?:\s+[\w:.-]+\s*=\s*(?:"[^"
  */
 export function ruledOut(code: LanguageCode, text: string): boolean {
   if (NO_SBT_APPEND.has(code) && SBT_APPEND.test(text)) return true;
-  if (CHAR_QUOTE_LANGUAGES.has(code) && text.includes("'") && hasSingleQuotedString(withoutDoubleQuoted(text))) return true;
   switch (code) {
     case 'java': {
       const body = codeOnly(text);
-      return NOT_JAVA.some((re) => re.test(body));
+      return NOT_JAVA.some((re) => re.test(body)) || (text.includes("'") && hasSingleQuotedString(withoutDoubleQuoted(text)));
     }
     case 'kt': {
       const body = codeOnly(text);
@@ -711,8 +708,10 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
       return UNQUOTED_ATTRIBUTE.test(text.replace(/<!--[\s\S]*?-->/g, ''));
     case 'dart':
       return NOT_DART_CODE.test(codeOnly(text));
-    case 'go':
-      return NOT_GO_CODE.test(withoutDoubleQuoted(text).replace(/'(?:[^'\\\n]|\\.)*'/g, "''"));
+    case 'go': {
+      const code = withoutDoubleQuoted(text);
+      return hasSingleQuotedString(code) || NOT_GO_CODE.test(code.replace(/'(?:[^'\\\n]|\\.)*'/g, "''"));
+    }
     case 'js':
     case 'ts':
       return NOT_JS.some((re) => re.test(text));
