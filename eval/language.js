@@ -6,7 +6,6 @@
 //   npx nest build && node eval/language.js [--dist <dist dir>] [--mode <detector mode>] [--out results.json]
 'use strict';
 const fs = require('node:fs');
-const zlib = require('node:zlib');
 const path = require('node:path');
 
 const args = process.argv.slice(2);
@@ -16,7 +15,8 @@ const opt = (name, fallback) => {
 };
 const dist = path.resolve(opt('dist', path.join(__dirname, '..', 'dist')));
 const mode = opt('mode', undefined);
-const setFile = opt('set', path.join(__dirname, 'data', 'language-heldout.jsonl.gz'));
+const { HELD_OUT_FILE, readWindows } = require('../ml/language/windows');
+const setFile = opt('set', HELD_OUT_FILE);
 const out = opt('out', undefined);
 const { LanguageDetector } = require(path.join(dist, 'src', 'modules', 'intelligence', 'language-detector.service'));
 
@@ -24,12 +24,7 @@ const percentile = (sorted, p) => sorted[Math.min(sorted.length - 1, Math.floor(
 const pct = (a, n) => (n ? ((100 * a) / n).toFixed(1) : '-');
 
 async function main() {
-  const set = zlib
-    .gunzipSync(fs.readFileSync(setFile))
-    .toString('utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+  const set = readWindows(setFile);
   const detector = new LanguageDetector();
   for (const r of set.slice(0, 20)) await detector.analyze(r.text, mode ? { mode } : {}); // warm-up (model load, JIT)
   const times = [];

@@ -23,8 +23,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const zlib = require('node:zlib');
-const { windowsOf, hash } = require('./windows');
+const { windowsOf, hash, readWindows } = require('./windows');
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => (args.includes(`--${name}`) ? args[args.indexOf(`--${name}`) + 1] : fallback);
@@ -129,14 +128,7 @@ function windows(files, lang) {
   return out;
 }
 
-const heldOut = new Set(
-  zlib
-    .gunzipSync(fs.readFileSync(path.join(root, 'eval', 'data', 'language-heldout.jsonl.gz')))
-    .toString('utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l).source.replace(/^(?:npm|deb|debsrc):/, '')),
-);
+const heldOut = new Set(readWindows().map((w) => w.source.replace(/^(?:npm|deb|debsrc):/, '')));
 const modules = path.join(root, 'node_modules');
 const packageOf = (file) =>
   file

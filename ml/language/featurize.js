@@ -9,8 +9,7 @@
 const fs = require('node:fs');
 const readline = require('node:readline');
 const path = require('node:path');
-const zlib = require('node:zlib');
-const { windowsOf, hash } = require('./windows');
+const { windowsOf, hash, readWindows } = require('./windows');
 const { languageFeatures } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'modules', 'intelligence', 'language', 'features'));
 const { CLASSES } = require('./classes');
 
@@ -41,12 +40,7 @@ async function main() {
   // Never train on a package the committed held-out set was cut from (whatever split a rebuilt
   // corpus puts it in), nor on a file of another package that holds one of its windows (the same
   // file shipped twice: texlive packages, vendored copies, another version).
-  const heldOutSet = zlib
-    .gunzipSync(fs.readFileSync(path.join(__dirname, '..', '..', 'eval', 'data', 'language-heldout.jsonl.gz')))
-    .toString('utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l));
+  const heldOutSet = readWindows();
   const heldOut = new Set(heldOutSet.map((w) => w.source));
   const holdsHeldOutWindow = windowFinder(heldOutSet.map((w) => w.text));
   let skipped = 0;

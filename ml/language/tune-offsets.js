@@ -15,9 +15,9 @@
 // measured on the other half (and the other way round), so a gain that is only noise shows.
 'use strict';
 const fs = require('node:fs');
-const zlib = require('node:zlib');
 const path = require('node:path');
 const { createHash } = require('node:crypto');
+const { readWindows } = require('./windows');
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -66,13 +66,7 @@ function tune() {
   const { DEFAULT_WEIGHTS, blendScores, hljsScores, ranked } = lib('language/blend');
   const { markdownScore, refineDialect, ruledOut } = lib('language/rules');
 
-  const set = zlib
-    .gunzipSync(fs.readFileSync(setFile))
-    .toString('utf8')
-    .split('\n')
-    .filter(Boolean)
-    .map((l) => JSON.parse(l))
-    .slice(0, Number(opt('limit', Infinity)));
+  const set = readWindows(setFile).slice(0, Number(opt('limit', Infinity)));
   const detector = new LanguageDetector();
   const model = languageModel();
   const classes = model.classes;

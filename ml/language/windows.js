@@ -2,6 +2,9 @@
 // held-out evaluation set: a run of k consecutive lines at a seeded random start, blank lines
 // trimmed at both ends. Deterministic: the same file, seed and k give the same window.
 'use strict';
+const fs = require('node:fs');
+const path = require('node:path');
+const zlib = require('node:zlib');
 
 /** mulberry32, the benches' seeded PRNG (deterministic across runs and machines). */
 const rng = require('../../bench/lib/corpus').mulberry32;
@@ -57,4 +60,17 @@ function windowsOf(text, lang, { seed, count, minK, maxK, minLines = 2, minChars
   return out;
 }
 
-module.exports = { rng, hash, usable, windowsOf, normalise };
+/** The committed held-out evaluation set of the detector. */
+const HELD_OUT_FILE = path.join(__dirname, '..', '..', 'eval', 'data', 'language-heldout.jsonl.gz');
+
+/** A set of windows as make-eval-set.js writes it (gzipped JSON lines: lang, stratum, source, path, text). */
+function readWindows(file = HELD_OUT_FILE) {
+  return zlib
+    .gunzipSync(fs.readFileSync(file))
+    .toString('utf8')
+    .split('\n')
+    .filter(Boolean)
+    .map((l) => JSON.parse(l));
+}
+
+module.exports = { rng, hash, usable, windowsOf, normalise, HELD_OUT_FILE, readWindows };
