@@ -47,6 +47,8 @@ function shebangInterpreter(text: string): string | null {
   return null;
 }
 
+/** A Markdown code fence's line, opening or closing (```` ``` ````, ```` ~~~ ````, ```` ```toml ````, up to 3 spaces in). */
+const FENCE_LINE = /^ {0,3}(?:```|~~~)/m;
 /** A Markdown code fence at the start of a line (```` ``` ```` or ```` ```toml ````). */
 const MARKDOWN_FENCE = /^```[\w+#.-]*[ \t]*$/m;
 /** A line of at least four words at the start of a line, capitalised, without code punctuation. */
@@ -127,7 +129,7 @@ const CONSOLE_SESSION = new RegExp(String.raw`^${SHELL_PROMPT}[ \t]+(?:sudo[ \t]
 export function isShellSession(text: string): boolean {
   if (isCommandList(text)) return true;
   const firstRow = /^(?:[ \t]*(?:#[^\n]*)?\n)*([^\n]*)/.exec(text)?.[1] ?? '';
-  return CONSOLE_SESSION.test(firstRow) && !/^ {0,3}(?:```|~~~)/m.test(text);
+  return CONSOLE_SESSION.test(firstRow) && !FENCE_LINE.test(text);
 }
 
 /** Leading whitespace and `<!-- comments -->` skipped. */
@@ -294,7 +296,7 @@ export function proseFeatures(text: string): ProseFeatures {
  */
 export function markdownScore(text: string): number {
   let score = 0;
-  if (/^ {0,3}(?:```|~~~)/m.test(text)) score += 2;
+  if (FENCE_LINE.test(text)) score += 2;
   if (/^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|/m.test(text) && /^[ \t]*\|.*\|[ \t]*$/m.test(text)) score += 2;
   if (/!?\[[^\]\n]{1,200}\]\((?:https?:\/\/|mailto:|#|\.{0,2}\/|[\w-]+(?:\/[\w.-]+)*\.(?:md|html?|png|jpe?g|gif|svg)\b)[^)\s]*\)/.test(text)) score += 1.5;
   if (/^#{1,6} +\S/m.test(text)) score += 1;
@@ -662,6 +664,9 @@ function withoutDoubleQuoted(text: string): string {
   return withoutComments(text, true).replace(/"""[\s\S]*?"""|"(?:[^"\\\n]|\\.)*"|`[^`]*`/g, '""');
 }
 
+/** A single-quoted literal of one line; its content is the group. */
+const SINGLE_QUOTED = /'((?:[^'\\\n]|\\.)*)'/g;
+
 /**
  * A single-quoted literal of more than one character (`require('fs')`, `'utf8'`) outside
  * comments and strings: a string, which Go and Java never write so. (Not checked for Scala, whose
@@ -669,7 +674,7 @@ function withoutDoubleQuoted(text: string): string {
  * `$"{string.Join(", ", names)} isn't"`.)
  */
 function hasSingleQuotedString(code: string): boolean {
-  for (const m of code.matchAll(/'((?:[^'\\\n]|\\.)*)'/g)) if (!CHAR_LITERAL.test(m[1])) return true;
+  for (const m of code.matchAll(SINGLE_QUOTED)) if (!CHAR_LITERAL.test(m[1])) return true;
   return false;
 }
 
@@ -710,7 +715,7 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
       return NOT_DART_CODE.test(codeOnly(text));
     case 'go': {
       const code = withoutDoubleQuoted(text);
-      return hasSingleQuotedString(code) || NOT_GO_CODE.test(code.replace(/'(?:[^'\\\n]|\\.)*'/g, "''"));
+      return hasSingleQuotedString(code) || NOT_GO_CODE.test(code.replace(SINGLE_QUOTED, "''"));
     }
     case 'js':
     case 'ts':
