@@ -95,6 +95,31 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     expect((await createdWith('def handler_9(event):\n    return event["items"]\n')).name).toBe('handler_9 (Python function)');
   });
 
+  it('a name and description come from the doc comment, never from a comment inside the body or a lint directive', async () => {
+    // a comment in the middle of the body says how, not what: the name says what the function does
+    const items = await createdWith(
+      'def get_items(self, block):\n    items = []\n    for line in block.split("\\n"):\n        # This is a new list item\n        items.append(line)\n    return items\n',
+    );
+    expect(items.name).toBe('get_items: gets items (Python function)');
+    expect(descriptionsOf(items).map((a) => a.text)).toEqual(['Python function `get_items`: Gets items.']);
+    const lint = await createdWith('def wcswidth(pwcs, n=None):\n    # pylint: disable=C0103\n    return sum(map(wcwidth, pwcs[:n]))\n');
+    expect(lint.name).toBe('wcswidth (Python function)');
+    // Perl documents a sub with the comment that opens its body; a Go constructor is named by its convention
+    expect((await createdWith('sub bsin {\n    # calculate sin(x) to N digits\n    my ($class, $x) = @_;\n    return $x;\n}\n')).name).toBe(
+      'bsin: calculate sin(x) to N digits (Perl function)',
+    );
+    expect((await createdWith('func NewRouter() *Router {\n\treturn &Router{namedRoutes: make(map[string]*Route)}\n}\n')).name).toBe(
+      'NewRouter: creates router (Go function)',
+    );
+    // a JavaScript class method copied out of its class is named by its definition, not by its first line
+    const method = await createdWith('getNumberInput(start, end) {\n  return this.input.slice(start, end).trim();\n}\n');
+    expect(method.name).toBe('getNumberInput: gets number input (JavaScript method)');
+    // a script is named and described by its header comment, not by its licence line
+    const script = await createdWith('# Copyright (c) 2024 Example Ltd.\n# Back up the database every night.\npg_dump app > /backups/app.sql\n');
+    expect(script.name).toBe('Back up the database every night.');
+    expect(descriptionsOf(script).map((a) => a.text)).toEqual(['3-line Shell snippet: Back up the database every night.']);
+  });
+
   it('parameters of a Java method, an arrow function and a Ruby method are not tags; a type and what the code calls are', async () => {
     const java = tagsOf(await createdWith('public int countWords(String sentence, int limit) {\n  return sentence.split(" ").length;\n}\n'));
     expect(java.slice(0, 3)).toEqual(['java', 'count', 'words']);

@@ -83,11 +83,18 @@ describe('code outline', () => {
     [
       'java',
       'import java.util.List;\npublic class Greeter {\n  public String greet(String name) {\n    if (name == null) { return ""; }\n    return name;\n  }\n}',
-      ['class Greeter', 'function greet'],
+      ['class Greeter', 'method greet'],
       ['java.util.List'],
     ],
     ['sql', 'CREATE TABLE IF NOT EXISTS invoices (id int);\ncreate index invoices_by_id on invoices(id);', ['table invoices', 'index invoices_by_id'], []],
     ['c', '#include <stdio.h>\n\nint add(int a, int b) {\n  return a + b;\n}', ['function add'], ['stdio.h']],
+    ['rb', 'class Runner\n  def self.run!(reset: false)\n    new.call\n  end\nend', ['class Runner', 'function run!'], []],
+    [
+      'js methods',
+      'getNumberInput(start, end) {\n  return this.input.slice(start, end);\n}\nasync load(id) {\n}\nMime.prototype.getType = function (path) {\n};\nexports.parse = (text) => text;\nconst noop = function () {};\nhandlers = {\n  click: function (e) {}\n};',
+      ['method getNumberInput', 'method load', 'function getType', 'function parse', 'function noop', 'method click'],
+      [],
+    ],
   ])('%s', (_lang, code, definitions, imports) => {
     const outline = outlineCode(code);
     expect(outline.definitions.map((d) => `${d.kind} ${d.name}`)).toEqual(definitions);
@@ -95,8 +102,43 @@ describe('code outline', () => {
   });
 
   it('does not read prose or control flow as definitions', () => {
-    expect(outlineCode('if (ready) {\n  run();\n}\nwhile (x) {\n}').definitions).toEqual([]);
+    expect(outlineCode('if (ready) {\n  run();\n}\nwhile (x) {\n}\nsynchronized (lock) {\n}\ncatch (e) {\n}').definitions).toEqual([]);
     expect(outlineCode('#!/bin/sh\n#include <x.h>\n# real comment here').comments).toEqual(['real comment here']);
+  });
+
+  it.each([
+    [
+      'a comment right above the definition',
+      'import os\n\n# Reads the settings file.\n@cache\ndef read_settings(path):\n    return open(path).read()',
+      'Reads the settings file.',
+    ],
+    [
+      'a docstring under a signature over two lines',
+      'def area(width,\n         height):\n    """Return the area."""\n    return width * height',
+      'Return the area.',
+    ],
+    ["Perl's comment opening the body", 'sub bsin {\n    # calculate sin(x) to N digits\n    my ($x) = @_;\n}', 'calculate sin(x) to N digits'],
+    ['a JSDoc block above a method', '/**\n * Returns the user.\n */\nasync getUser(id) {\n}', 'Returns the user.'],
+    ["a script's header comment", '#!/bin/sh\n# Back up the database every night.\npg_dump app > app.sql', 'Back up the database every night.'],
+    [
+      'a header comment after a lint directive and a licence',
+      '// eslint-disable-next-line no-console\n// Copyright (c) 2024 Example Ltd.\n// Prints a greeting.\nconsole.log("hi");',
+      'Prints a greeting.',
+    ],
+  ])('the lead comment: %s', (_case, code, lead) => {
+    expect(outlineCode(code).leadComment).toBe(lead);
+  });
+
+  it.each([
+    [
+      'a comment inside the body',
+      'def get_items(self, block):\n    items = []\n    for line in block:\n        # This is a new list item\n        items.append(line)\n    return items',
+    ],
+    ['a comment after the code', 'x = compute()\nprint(x)  \n# TODO: cache this'],
+    ['a trailing comment on a line of code', 'int total = 0; /* running total */\nreturn total;'],
+    ['a lint directive', 'def wcswidth(pwcs, n=None):\n    # pylint: disable=C0103\n    return 0'],
+  ])('no lead comment: %s', (_case, code) => {
+    expect(outlineCode(code).leadComment).toBeUndefined();
   });
 });
 

@@ -15,11 +15,19 @@ describe('whatItDoes', () => {
     ['handles_ambiguity', 'handles ambiguity'],
     ['returnsEmptyList', 'returns empty list'],
     ['copies_file', 'copies file'],
+    ['MarshalJSON', 'marshals JSON'],
+    ['NewRouter', 'creates router'],
+    ['new_client', 'creates client'],
+    ['New', 'creates an instance'],
+    ['from_dict', 'creates an instance from dict'],
+    ['fromJSON', 'creates an instance from JSON'],
+    ['initialize', 'initializes an instance'],
+    ['__init__', 'initializes an instance'],
   ])('%s -> "%s"', (name, expected) => {
     expect(whatItDoes(name)).toBe(expected);
   });
 
-  it.each(['handler_2', 'RateLimiter', 'RandomBytes', 'from_dict', 'new_client', 'status_code', 'parse', 'news_feed', 'classes_of', 'path_to'])(
+  it.each(['handler_2', 'RateLimiter', 'RandomBytes', 'from', 'init', 'newer_than', 'status_code', 'parse', 'news_feed', 'classes_of', 'path_to'])(
     '%s says nothing: no verb leads it, or nothing follows the verb',
     (name) => {
       expect(whatItDoes(name)).toBeUndefined();

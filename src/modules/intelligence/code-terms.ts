@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import { SHELL_PROMPT } from './language/rules';
-import { outlineCode } from './text/code-outline';
+import { NOT_A_DESCRIPTION, definitionsOf, outlineCode } from './text/code-outline';
 import { TEXT_LANGUAGE, knownLanguageName } from './text/language-names';
 import { identifierWords, whatItDoes } from './text/what-it-does';
 
@@ -73,54 +73,6 @@ function meaningful(term: string): boolean {
   );
 }
 
-interface Definition {
-  name: string;
-  kind: string;
-  index: number;
-}
-
-/** Declarations of the common languages: `def f`, `class C`, `function f`, `fn f`, `func f`, `const f = (...) =>`, ... */
-const DEFINITIONS: Array<[RegExp, string]> = [
-  [/\bclass\s+([A-Za-z_]\w*)/g, 'class'],
-  [/\binterface\s+([A-Za-z_]\w*)/g, 'interface'],
-  [/\bstruct\s+([A-Za-z_]\w*)/g, 'struct'],
-  [/\benum\s+([A-Za-z_]\w*)/g, 'enum'],
-  [/\btrait\s+([A-Za-z_]\w*)/g, 'trait'],
-  [/\b(?:async\s+)?def\s+([A-Za-z_]\w*)/g, 'function'],
-  [/\bfunction\s*\*?\s+([A-Za-z_$][\w$]*)/g, 'function'],
-  [/\bfn\s+([A-Za-z_]\w*)/g, 'function'],
-  [/\bfunc\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/g, 'function'],
-  [/\bfun\s+([A-Za-z_]\w*)/g, 'function'],
-  [/^[ \t]*sub\s+([A-Za-z_]\w*)/gm, 'function'],
-  [/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s*)?(?:\([^)]*\)|[A-Za-z_$][\w$]*)\s*=>/g, 'function'],
-  [/\b(?:const|let|var)\s+([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?function\b/g, 'function'],
-  [
-    /^[ \t]*(?:(?:public|private|protected|internal|static|final|abstract|virtual|override|async|synchronized)\s+)+[\w<>[\],.?]+\s+([A-Za-z_]\w*)\s*\(/gm,
-    'method',
-  ],
-  [/\bcreate\s+(?:or\s+replace\s+)?(?:table|view|function|procedure)\s+(?:if\s+not\s+exists\s+)?[`"[]?([A-Za-z_][\w.]*)/gi, 'table'],
-];
-
-/** The first thing the snippet defines (by position), if any. */
-function firstDefinition(text: string): Definition | undefined {
-  let best: Definition | undefined;
-  for (const [pattern, kind] of DEFINITIONS) {
-    pattern.lastIndex = 0;
-    const match = pattern.exec(text);
-    if (match && (!best || match.index < best.index)) best = { name: match[1], kind, index: match.index };
-  }
-  return best;
-}
-
-function definitions(text: string): string[] {
-  const names: string[] = [];
-  for (const [pattern] of DEFINITIONS) {
-    pattern.lastIndex = 0;
-    for (const match of text.matchAll(pattern)) names.push(match[1]);
-  }
-  return names;
-}
-
 /**
  * The names one entry of a parameter list binds, not its type: `$name` (PHP, Perl), the name
  * before an annotation (`path: str = None`, `opts?: Options`), else of `name Type` (Go) and
@@ -182,7 +134,7 @@ function keyTerms(text: string, limit = 8, minWeight = 0): string[] {
   const options = new Set([...body.matchAll(/(?:^|[\s"'`([,=])--([A-Za-z][\w-]*)/g)].flatMap((m) => m[1].split('-')));
   // What the snippet defines counts most, then its comments' words; its own local variables and
   // parameters (`result`, `opts`, `i`) least: they are how it works, not what it is about.
-  for (const name of definitions(text)) for (const part of splitIdentifier(name)) add(part, 3);
+  for (const { name } of definitionsOf(text)) for (const part of splitIdentifier(name)) add(part, 3);
   for (const match of body.matchAll(/[A-Za-z_][A-Za-z0-9_]*/g)) {
     const weight = locals.has(match[0]) || options.has(match[0]) ? 0.25 : 1;
     for (const part of splitIdentifier(match[0])) add(part, weight);
@@ -222,34 +174,36 @@ function firstMeaningfulLine(text: string): string | undefined {
       .replace(/\s*(?:\*\/|-->|#>|"""|'''|-\})\s*$/, '')
       .trim();
     // (nor a heading of PowerShell's help, `.SYNOPSIS`: its text is on the next line, nor a doc
-    // comment's tag, `@type {Map<K, V>}`: the code it annotates says more)
+    // comment's tag, `@type {Map<K, V>}`: the code it annotates says more, nor a comment for tools
+    // or lawyers, `eslint-disable`, `Copyright (c) ...`)
     if (/^\.[A-Z]+(?:[ \t]+\w+)?$/.test(line)) continue;
     if (DOC_TAG_LINE.test(line)) continue;
+    if (line !== raw.trim() && NOT_A_DESCRIPTION.test(line)) continue;
     if (line.length >= 3 && /[A-Za-z]{2}/.test(line) && !/^<\?|^@echo off$|^use strict;?$|^['"]use strict['"];?$/i.test(line)) return line;
   }
   return undefined;
 }
 
-/** What a function does: the lead sentence of its own doc comment when short, else what its name says. */
-function purpose(text: string, name: string): string | undefined {
-  const lead = leadSentence(outlineCode(text.slice(0, 20_000)).comments[0]);
-  if (lead && lead.length <= 60 && !lead.endsWith('…')) return /^[A-Z][a-z]/.test(lead) ? lead.charAt(0).toLowerCase() + lead.slice(1) : lead;
-  return whatItDoes(name);
-}
-
 /**
  * A name for an unnamed snippet: what it defines and, for a function, what it does
  * ("add_numbers: adds numbers (Python function)", "fib: return the n-th Fibonacci number
- * (Python function)"), else its first meaningful line, else its key terms.
+ * (Python function)": the lead sentence of its doc comment when short, else what its name
+ * says), else its first meaningful line, else its key terms.
  */
 function suggestName(text: string, language?: string): string | undefined {
   const label = languageLabel(language);
-  const definition = firstDefinition(text);
+  const outline = outlineCode(text.slice(0, 20_000));
+  const definition = outline.definitions[0];
   if (definition) {
     const kind = `${label ? `${label} ` : ''}${definition.kind}`;
-    const doing = definition.kind === 'function' || definition.kind === 'method' ? purpose(text, definition.name) : undefined;
-    const full = doing && `${definition.name}: ${doing} (${kind})`;
-    return clip(full && full.length <= MAX_NAME ? full : `${definition.name} (${kind})`);
+    const named = (doing: string | undefined) => {
+      const full = doing && `${definition.name}: ${doing} (${kind})`;
+      return full && full.length <= MAX_NAME ? full : undefined;
+    };
+    const isFunction = definition.kind === 'function' || definition.kind === 'method';
+    const lead = isFunction ? leadSentence(outline.leadComment) : undefined;
+    const documented = lead && !lead.endsWith('…') ? named(/^[A-Z][a-z]/.test(lead) ? lead.charAt(0).toLowerCase() + lead.slice(1) : lead) : undefined;
+    return clip(documented ?? (isFunction ? named(whatItDoes(definition.name)) : undefined) ?? `${definition.name} (${kind})`);
   }
   const line = firstMeaningfulLine(text);
   if (line) return clip(line);
@@ -305,7 +259,7 @@ function describeSnippet(text: string, generic: string, specific: string | undef
   const outline = outlineCode(text.slice(0, 100_000));
   const first = outline.definitions[0];
   const doing = first && /function|method/.test(first.kind) ? whatItDoes(first.name) : undefined;
-  const lead = leadSentence(outline.comments[0]) ?? (doing && `${doing.charAt(0).toUpperCase()}${doing.slice(1)}`);
+  const lead = leadSentence(outline.leadComment) ?? (doing && `${doing.charAt(0).toUpperCase()}${doing.slice(1)}`);
   const language = label && label !== TEXT_LANGUAGE ? `${label} ` : '';
   const defs = outline.definitions;
   let what: string;

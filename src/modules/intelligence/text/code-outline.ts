@@ -13,6 +13,12 @@ export interface CodeOutline {
   imports: string[];
   /** Text of comments and docstrings, in order, one entry per comment block. */
   comments: string[];
+  /**
+   * The comment that says what the snippet is: its header comment (before any code) or its first
+   * definition's doc comment (right above it, or opening its body: a docstring). Never a
+   * comment inside a body, a tool's directive (`pylint: disable=...`) or a licence notice.
+   */
+  leadComment?: string;
   lines: number;
 }
 
@@ -28,8 +34,13 @@ const DEFINITIONS: { kind: string; pattern: RegExp }[] = [
   { kind: 'enum', pattern: new RegExp(String.raw`^\s*${MODIFIERS}enum\s+(?:class\s+)?([A-Za-z_$][\w$]*)`, 'gm') },
   { kind: 'type', pattern: new RegExp(String.raw`^\s*${MODIFIERS}type\s+([A-Za-z_$][\w$]*)\s*(?:<[^>]*>)?\s*=`, 'gm') },
   { kind: 'module', pattern: /^\s*(?:module|namespace|mod)\s+([A-Za-z_][\w.:]*)/gm },
-  { kind: 'function', pattern: /^\s*(?:async\s+)?def\s+([A-Za-z_]\w*[?!]?)/gm },
-  { kind: 'function', pattern: /^\s*def\s+self\.([A-Za-z_]\w*[?!]?)/gm },
+  // Java, C#, PHP: a method with an access modifier, `public int countWords(String text)`, `public function parse()`
+  {
+    kind: 'method',
+    pattern:
+      /^[ \t]*(?:(?:public|private|protected|internal)\s+)(?:(?:static|final|abstract|virtual|override|async|synchronized)\s+)*[\w<>[\],.?]+\s+([A-Za-z_]\w*)\s*\(/gm,
+  },
+  { kind: 'function', pattern: /^\s*(?:async\s+)?def\s+(?:self\.)?([A-Za-z_]\w*[?!]?)/gm },
   { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}function\s*\*?\s+([A-Za-z_$][\w$.:]*)`, 'gm') },
   {
     kind: 'function',
@@ -43,6 +54,19 @@ const DEFINITIONS: { kind: string; pattern: RegExp }[] = [
   { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}fn\s+([A-Za-z_]\w*)`, 'gm') },
   { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?([A-Za-z_]\w*)`, 'gm') },
   { kind: 'function', pattern: /^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{/gm },
+  // JavaScript: `Mime.prototype.getType = function (path) {`, `exports.parse = (text) =>`, `const f = function`
+  {
+    kind: 'function',
+    pattern: /^\s*(?:(?:const|let|var)\s+|(?:[A-Za-z_$][\w$]*\.)+)([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)/gm,
+  },
+  // a class or object method written shorthand, alone on its line: `async getUser(id) {`, `parse(text: string): Node {`
+  {
+    kind: 'method',
+    pattern:
+      /^[ \t]*(?:(?:public|private|protected|static|async|override|get|set)\s+)*\*?\s*(?!(?:if|for|while|switch|catch|with|using|lock|fixed|foreach|synchronized|when|elseif|elsif|unless|until|function|return)\b)([A-Za-z_$][\w$]*)\s*(?:<[^<>()]*>)?\(([^()'"]*)\)\s*(?::\s*[^{};=]+)?\{\s*$/gm,
+  },
+  // `key: function (...) {` in an object literal
+  { kind: 'method', pattern: /^\s*([A-Za-z_$][\w$]*)\s*:\s*(?:async\s+)?function\b/gm },
   // C, C++, Java, C#: `<modifiers> <type> name(<params>) {` on one line (not control flow).
   {
     kind: 'function',
@@ -71,52 +95,113 @@ const IMPORTS: RegExp[] = [
 const GO_IMPORT_BLOCK = /^\s*import\s*\(([\s\S]*?)\)/m;
 /** Shebangs and C preprocessor lines start with # but are not comments. */
 const PREPROCESSOR = /^\s*#(?:!|\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import|error|line)\b)/;
-const CONTROL = new Set(['if', 'for', 'while', 'switch', 'return', 'catch', 'else', 'new', 'do', 'case', 'sizeof']);
+const CONTROL = new Set(['if', 'for', 'while', 'switch', 'return', 'catch', 'else', 'new', 'do', 'case', 'sizeof', 'function']);
 
 function matches(pattern: RegExp, text: string): { index: number; name: string }[] {
   const out: { index: number; name: string }[] = [];
-  for (const match of text.matchAll(pattern)) out.push({ index: match.index ?? 0, name: match[1] });
+  // (where the match's text starts: a `^\s*` pattern may begin on a blank line above)
+  for (const match of text.matchAll(pattern)) out.push({ index: match.index + match[0].length - match[0].trimStart().length, name: match[1] });
   return out;
 }
 
-/** Comment text: `#`, `//`, `--` line comments, `/* *\/` blocks and Python docstrings. */
-function comments(text: string): string[] {
-  const out: string[] = [];
-  for (const match of text.matchAll(/\/\*+([\s\S]*?)\*\//g)) out.push(match[1].replace(/^\s*\*+ ?/gm, ''));
-  for (const match of text.matchAll(/("""|''')([\s\S]*?)\1/g)) out.push(match[2]);
+/** A comment for tools or lawyers, not readers: lint and type-checker directives, editor modelines, licence notices. */
+export const NOT_A_DESCRIPTION =
+  /^(?:pylint|noqa|type|mypy|pyright|flake8|isort|fmt|eslint|jshint|jscs|istanbul|c8|prettier|tslint|global|exported|@ts-|nolint|NOLINT|NOSONAR|phpcs|phpstan|psalm|rubocop|frozen_string_literal|encoding|coding|vim?|-\*-|SPDX|Copyright|\(c\)|©)\b|^\S+:\s*(?:disable|enable|ignore)|\b(?:licen[cs]ed? under|all rights reserved|copyright \(c\))/i;
+
+interface Located {
+  start: number;
+  end: number;
+  text: string;
+}
+
+/** Comment text: `#`, `//`, `--` line comments, `/* *\/` blocks and Python docstrings, in order, where each is. */
+function locatedComments(text: string): Located[] {
+  const out: Located[] = [];
+  const add = (start: number, end: number, body: string) => out.push({ start, end, text: body });
+  for (const match of text.matchAll(/\/\*+([\s\S]*?)\*\//g)) add(match.index, match.index + match[0].length, match[1].replace(/^\s*\*+ ?/gm, ''));
+  for (const match of text.matchAll(/("""|''')([\s\S]*?)\1/g)) add(match.index, match.index + match[0].length, match[2]);
   let block: string[] = [];
+  let blockStart = 0;
+  let offset = 0;
   const flush = () => {
-    if (block.length) out.push(block.join(' '));
+    if (block.length) add(blockStart, offset - 1, block.join(' '));
     block = [];
   };
   for (const line of text.split('\n')) {
     const m = /^\s*(?:\/\/+|#|--)\s?(.*)$/.exec(line);
-    if (m && !PREPROCESSOR.test(line)) block.push(m[1]);
-    else flush();
+    // (a directive or a licence line ends a block: the comment under it is another one)
+    if (m && NOT_A_DESCRIPTION.test(m[1].trim())) flush();
+    else if (m && !PREPROCESSOR.test(line)) {
+      if (!block.length) blockStart = offset;
+      block.push(m[1]);
+    } else flush();
+    offset += line.length + 1;
   }
   flush();
-  return out.map((c) => c.replace(/\s+/g, ' ').trim()).filter((c) => /[A-Za-z]{3,}/.test(c));
+  return out
+    .map((c) => ({ ...c, text: c.text.replace(/\s+/g, ' ').trim() }))
+    .filter((c) => /[A-Za-z]{3,}/.test(c.text))
+    .sort((a, b) => a.start - b.start);
 }
 
-/** What the code defines (functions, classes, types, ...), in order of appearance, each name once. */
-export function definitionsOf(text: string): Definition[] {
+/**
+ * What may stand before a snippet's header comment without being code: a shebang, a preprocessor
+ * line, an import, a decorator, a comment that is not a description (a directive, a licence).
+ */
+const PREAMBLE = /^\s*(?:#|\/\/|--|<\?php\b|["']use strict["'];?|package\s|import\s|from\s+\S+\s+import\b|use\s|using\s|require|@[\w.]+)/;
+
+function leadComment(text: string, comments: Located[], firstDefinition: number | undefined): string | undefined {
+  const onlyPreamble = (from: number, to: number) =>
+    text
+      .slice(from, to)
+      .split('\n')
+      .every((line) => !line.trim() || PREAMBLE.test(line));
+  const defLine = firstDefinition === undefined ? undefined : text.lastIndexOf('\n', firstDefinition - 1) + 1;
+  let previousEnd = 0;
+  for (const comment of comments) {
+    if (NOT_A_DESCRIPTION.test(comment.text)) {
+      previousEnd = comment.end;
+      continue;
+    }
+    const header = onlyPreamble(previousEnd, comment.start);
+    const above = defLine !== undefined && comment.end <= defLine && onlyPreamble(comment.end, defLine);
+    if (header || above || (firstDefinition !== undefined && opensBody(text, firstDefinition, comment.start))) return comment.text;
+    if (defLine === undefined || comment.start > defLine) return undefined;
+    previousEnd = comment.end;
+  }
+  return undefined;
+}
+
+/**
+ * A comment or docstring that opens a definition's body, right under its signature (which may
+ * span lines: it ends at the first line ending in `{`, `:`, `do`, `then`, `begin` or `is`, else
+ * at its first line): Python's docstring, Perl's and Ruby's leading comment.
+ */
+function opensBody(text: string, definition: number, comment: number): boolean {
+  const between = text.slice(definition, comment);
+  const signatureEnd = /(?:[{:]|\b(?:do|then|begin|is))[ \t]*(?:(?:#|\/\/)[^\n]*)?\n/.exec(between) ?? /\n/.exec(between);
+  return !!signatureEnd && !between.slice(signatureEnd.index + signatureEnd[0].length).trim();
+}
+
+/** What the code defines (functions, classes, types, ...), in order of appearance, each name once, with where. */
+function locatedDefinitions(text: string): (Definition & { index: number })[] {
   const found: { index: number; kind: string; name: string }[] = [];
   for (const { kind, pattern } of DEFINITIONS) {
     for (const m of matches(pattern, text)) if (!CONTROL.has(m.name)) found.push({ ...m, kind });
   }
   found.sort((a, b) => a.index - b.index);
   const seen = new Set<string>();
-  const definitions: Definition[] = [];
-  for (const d of found) {
-    if (seen.has(d.name)) continue;
-    seen.add(d.name);
-    definitions.push({ kind: d.kind, name: d.name });
-  }
-  return definitions;
+  return found.filter((d) => !seen.has(d.name) && seen.add(d.name));
+}
+
+/** What the code defines (functions, classes, types, ...), in order of appearance, each name once. */
+export function definitionsOf(text: string): Definition[] {
+  return locatedDefinitions(text).map(({ kind, name }) => ({ kind, name }));
 }
 
 export function outlineCode(text: string): CodeOutline {
-  const definitions = definitionsOf(text);
+  const located = locatedDefinitions(text);
+  const definitions = located.map(({ kind, name }) => ({ kind, name }));
 
   const used: { index: number; name: string }[] = [];
   const goBlock = GO_IMPORT_BLOCK.exec(text);
@@ -128,5 +213,12 @@ export function outlineCode(text: string): CodeOutline {
   });
   used.sort((a, b) => a.index - b.index);
   const imports = [...new Set(used.map((u) => u.name))];
-  return { definitions, imports, comments: comments(text), lines: text.split('\n').filter((l) => l.trim()).length };
+  const comments = locatedComments(text);
+  return {
+    definitions,
+    imports,
+    comments: comments.map((c) => c.text),
+    leadComment: leadComment(text, comments, located[0]?.index),
+    lines: text.split('\n').filter((l) => l.trim()).length,
+  };
 }
