@@ -104,6 +104,7 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     expect(descriptionsOf(items).map((a) => a.text)).toEqual(['Python function `get_items`: Gets items.']);
     const lint = await createdWith('def wcswidth(pwcs, n=None):\n    # pylint: disable=C0103\n    return sum(map(wcwidth, pwcs[:n]))\n');
     expect(lint.name).toBe('wcswidth (Python function)');
+    expect(tagsOf(lint)).toEqual(['python', 'wcswidth', 'sum', 'map', 'wcwidth']); // not `pylint`, `c0103`
     // Perl documents a sub with the comment that opens its body; a Go constructor is named by its convention
     expect((await createdWith('sub bsin {\n    # calculate sin(x) to N digits\n    my ($class, $x) = @_;\n    return $x;\n}\n')).name).toBe(
       'bsin: calculate sin(x) to N digits (Perl function)',
@@ -118,6 +119,7 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     const script = await createdWith('# Copyright (c) 2024 Example Ltd.\n# Back up the database every night.\npg_dump app > /backups/app.sql\n');
     expect(script.name).toBe('Back up the database every night.');
     expect(descriptionsOf(script).map((a) => a.text)).toEqual(['3-line Shell snippet: Back up the database every night.']);
+    for (const word of ['copyright', 'example', 'ltd']) expect(tagsOf(script)).not.toContain(word);
   });
 
   it('parameters of a Java method, an arrow function and a Ruby method are not tags; a type and what the code calls are', async () => {

@@ -128,7 +128,12 @@ function keyTerms(text: string, limit = 8, minWeight = 0): string[] {
     if (entry) entry.count += weight;
     else counts.set(term, { count: weight, first: position++ });
   };
-  const body = text.replace(/^#!.*$/m, ''); // an interpreter path says nothing about the snippet
+  // an interpreter path says nothing about the snippet, nor does a comment for tools or lawyers
+  const body = text
+    .replace(/^#!.*$/m, '')
+    .split('\n')
+    .filter((line) => !isToolComment(line))
+    .join('\n');
   const locals = localNames(body);
   // a command's long options (`--save-dev`) are how it runs, not what it is about
   const options = new Set([...body.matchAll(/(?:^|[\s"'`([,=])--([A-Za-z][\w-]*)/g)].flatMap((m) => m[1].split('-')));
@@ -158,6 +163,12 @@ function clip(text: string): string {
 /** What opens a line without saying anything: a comment's marker (`//`, `#`, `<#`, `@rem`, ...) or a shell's prompt. */
 const LEADING_MARKER = new RegExp(String.raw`^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::|${SHELL_PROMPT}(?=\s))\s*`);
 
+/** A comment line for tools or lawyers: `# pylint: disable=...`, `// eslint-disable-next-line`, `# Copyright (c) ...`. */
+function isToolComment(line: string): boolean {
+  const text = line.replace(LEADING_MARKER, '').trim();
+  return text !== line.trim() && NOT_A_DESCRIPTION.test(text);
+}
+
 /** A doc comment's tag line (`@type {Map<K, V>}`, `@param x`, `@flow`). */
 const DOC_TAG_LINE =
   /^@(?:type|typedef|param|arg|returns?|template|property|prop|see|since|deprecated|throws|example|private|public|internal|license|author|flow|format|ts-\w+)\b/;
@@ -178,7 +189,7 @@ function firstMeaningfulLine(text: string): string | undefined {
     // or lawyers, `eslint-disable`, `Copyright (c) ...`)
     if (/^\.[A-Z]+(?:[ \t]+\w+)?$/.test(line)) continue;
     if (DOC_TAG_LINE.test(line)) continue;
-    if (line !== raw.trim() && NOT_A_DESCRIPTION.test(line)) continue;
+    if (isToolComment(raw)) continue;
     if (line.length >= 3 && /[A-Za-z]{2}/.test(line) && !/^<\?|^@echo off$|^use strict;?$|^['"]use strict['"];?$/i.test(line)) return line;
   }
   return undefined;
