@@ -115,6 +115,12 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     // a JavaScript class method copied out of its class is named by its definition, not by its first line
     const method = await createdWith('getNumberInput(start, end) {\n  return this.input.slice(start, end).trim();\n}\n');
     expect(method.name).toBe('getNumberInput: gets number input (JavaScript method)');
+    // a class is named with its doc comment too
+    const limiter = await createdWith(
+      '/** Limits requests per client. */\nexport class RateLimiter {\n  private hits = new Map<string, number>();\n  allow(client: string): boolean {\n    return (this.hits.get(client) ?? 0) < 10;\n  }\n}\n',
+    );
+    expect(limiter.name).toBe('RateLimiter: limits requests per client (TypeScript class)');
+    expect(descriptionsOf(limiter).map((a) => a.text)).toEqual(['TypeScript class `RateLimiter` and method `allow`: Limits requests per client.']);
     // a script is named and described by its header comment, not by its licence line
     const script = await createdWith('# Copyright (c) 2024 Example Ltd.\n# Back up the database every night.\npg_dump app > /backups/app.sql\n');
     expect(script.name).toBe('Back up the database every night.');

@@ -196,10 +196,11 @@ function firstMeaningfulLine(text: string): string | undefined {
 }
 
 /**
- * A name for an unnamed snippet: what it defines and, for a function, what it does
- * ("add_numbers: adds numbers (Python function)", "fib: return the n-th Fibonacci number
- * (Python function)": the lead sentence of its doc comment when short, else what its name
- * says), else its first meaningful line, else its key terms.
+ * A name for an unnamed snippet: what it defines and what that does or is: the lead sentence of
+ * its doc comment when short ("fib: return the n-th Fibonacci number (Python function)",
+ * "RateLimiter: limits requests per client (TypeScript class)"), else, for a function, what its
+ * name says ("add_numbers: adds numbers (Python function)"); else its first meaningful line, else
+ * its key terms.
  */
 function suggestName(text: string, language?: string): string | undefined {
   const label = languageLabel(language);
@@ -212,7 +213,7 @@ function suggestName(text: string, language?: string): string | undefined {
       return full && full.length <= MAX_NAME ? full : undefined;
     };
     const isFunction = definition.kind === 'function' || definition.kind === 'method';
-    const lead = isFunction ? leadSentence(outline.leadComment) : undefined;
+    const lead = leadSentence(outline.leadComment);
     const documented = lead && !lead.endsWith('…') ? named(/^[A-Z][a-z]/.test(lead) ? lead.charAt(0).toLowerCase() + lead.slice(1) : lead) : undefined;
     return clip(documented ?? (isFunction ? named(whatItDoes(definition.name)) : undefined) ?? `${definition.name} (${kind})`);
   }
