@@ -115,6 +115,14 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     // a JavaScript class method copied out of its class is named by its definition, not by its first line
     const method = await createdWith('getNumberInput(start, end) {\n  return this.input.slice(start, end).trim();\n}\n');
     expect(method.name).toBe('getNumberInput: gets number input (JavaScript method)');
+    // Go's doc comment opens with the name it documents, Javadoc ends in tags: neither is repeated
+    const goDoc = await createdWith('// NewRouter returns a new router instance.\nfunc NewRouter() *Router {\n\treturn &Router{}\n}\n');
+    expect(goDoc.name).toBe('NewRouter: returns a new router instance (Go function)');
+    expect(descriptionsOf(goDoc).map((a) => a.text)).toEqual(['Go function `NewRouter`: Returns a new router instance.']);
+    const javadoc = await createdWith(
+      '/**\n * Computes the checksum.\n * @param data the bytes\n */\npublic static long checksum(byte[] data) {\n  return 0;\n}\n',
+    );
+    expect(javadoc.name).toBe('checksum: computes the checksum (Java method)');
     // a class is named with its doc comment too
     const limiter = await createdWith(
       '/** Limits requests per client. */\nexport class RateLimiter {\n  private hits = new Map<string, number>();\n  allow(client: string): boolean {\n    return (this.hits.get(client) ?? 0) < 10;\n  }\n}\n',

@@ -213,7 +213,7 @@ function suggestName(text: string, language?: string): string | undefined {
       return full && full.length <= MAX_NAME ? full : undefined;
     };
     const isFunction = definition.kind === 'function' || definition.kind === 'method';
-    const lead = leadSentence(outline.leadComment);
+    const lead = leadSentence(outline.leadComment, definition.name);
     const documented = lead && !lead.endsWith('…') ? named(/^[A-Z][a-z]/.test(lead) ? lead.charAt(0).toLowerCase() + lead.slice(1) : lead) : undefined;
     return clip(documented ?? (isFunction ? named(whatItDoes(definition.name)) : undefined) ?? `${definition.name} (${kind})`);
   }
@@ -240,9 +240,18 @@ function suggestTags(text: string, language: string | undefined, limit = 5): str
 
 const MAX_DESCRIPTION = 200;
 
-/** The first sentence of a comment or docstring, if it reads like one. */
-function leadSentence(comment: string | undefined): string | undefined {
-  const flat = comment?.replace(/\s+/g, ' ').trim();
+/**
+ * The first sentence of a comment or docstring, if it reads like one: before its tags (`@param x`,
+ * `@returns`), without the name it documents when it opens with it (Go's `// NewRouter returns a
+ * new router.` -> "Returns a new router").
+ */
+function leadSentence(comment: string | undefined, name?: string): string | undefined {
+  let flat = comment
+    ?.replace(/\s+/g, ' ')
+    .split(/(?:^|\s)@[A-Za-z]+\b/)[0]
+    .trim();
+  if (flat && name && flat.startsWith(`${name} `) && /^[a-z]/.test(flat.slice(name.length + 1)))
+    flat = flat.charAt(name.length + 1).toUpperCase() + flat.slice(name.length + 2);
   if (!flat || !/[A-Za-z]{3}/.test(flat)) return undefined;
   // A sentence ends at . ! ? before a capital (or the end): "Return n! computed iteratively." is one sentence.
   const sentence = /^(.{8,}?[.!?])(?=\s+[A-Z0-9`"'(]|\s*$)/.exec(flat)?.[1] ?? flat;
@@ -271,7 +280,7 @@ function describeSnippet(text: string, generic: string, specific: string | undef
   const outline = outlineCode(text.slice(0, 100_000));
   const first = outline.definitions[0];
   const doing = first && /function|method/.test(first.kind) ? whatItDoes(first.name) : undefined;
-  const lead = leadSentence(outline.leadComment) ?? (doing && `${doing.charAt(0).toUpperCase()}${doing.slice(1)}`);
+  const lead = leadSentence(outline.leadComment, first?.name) ?? (doing && `${doing.charAt(0).toUpperCase()}${doing.slice(1)}`);
   const language = label && label !== TEXT_LANGUAGE ? `${label} ` : '';
   const defs = outline.definitions;
   let what: string;
