@@ -123,6 +123,17 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
       '/**\n * Computes the checksum.\n * @param data the bytes\n */\npublic static long checksum(byte[] data) {\n  return 0;\n}\n',
     );
     expect(javadoc.name).toBe('checksum: computes the checksum (Java method)');
+    // C#'s XML doc, Rust's sections and Google-style Args: are markup around the summary, not the summary
+    const csharp = await createdWith(
+      '/// <summary>\n/// Computes the checksum of <paramref name="data"/>.\n/// </summary>\n/// <param name="data">The bytes.</param>\npublic static long Checksum(byte[] data)\n{\n    return 0;\n}\n',
+    );
+    expect(csharp.name).toBe('Checksum: computes the checksum of data (C# method)');
+    const rust = await createdWith(
+      '/// Returns the sum.\n///\n/// # Examples\n/// ```\n/// assert_eq!(add(1, 2), 3);\n/// ```\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n',
+    );
+    expect(descriptionsOf(rust).map((a) => a.text)).toEqual(['Rust function `add`: Returns the sum.']);
+    const google = await createdWith('def area(w, h):\n    """\n    Args:\n        w: width\n    """\n    return w * h\n');
+    expect(google.name).toBe('area (Python function)');
     // a class is named with its doc comment too
     const limiter = await createdWith(
       '/** Limits requests per client. */\nexport class RateLimiter {\n  private hits = new Map<string, number>();\n  allow(client: string): boolean {\n    return (this.hits.get(client) ?? 0) < 10;\n  }\n}\n',

@@ -241,14 +241,25 @@ function suggestTags(text: string, language: string | undefined, limit = 5): str
 const MAX_DESCRIPTION = 200;
 
 /**
- * The first sentence of a comment or docstring, if it reads like one: before its tags (`@param x`,
- * `@returns`), without the name it documents when it opens with it (Go's `// NewRouter returns a
+ * Where a doc comment's summary ends: its tags and sections (JSDoc / Javadoc `@param`, C#'s
+ * `<param>`, Google's `Args:`, NumPy's `Parameters ----`, reST's `:param x:`, a doctest, a Markdown
+ * `# Examples` heading or fence).
+ */
+const DOC_SECTION =
+  /(?:^|\s)(?:@[A-Za-z]+\b|<(?:param|typeparam|returns|remarks|example|exception|value|seealso)\b|(?:Args|Arguments|Parameters|Returns|Raises|Yields|Examples?|Notes?|Attributes)\s*:|(?:Parameters|Returns|Raises|Yields|Examples|Notes|Attributes|See Also)\s+-{3,}|:(?:param|type|returns?|rtype|raises)\b|>>>|```|#{1,3} )/;
+
+/**
+ * The first sentence of a comment or docstring, if it reads like one: before its tags and sections
+ * (`@param x`, `Args:`, `# Examples`), without its XML markup (C#'s `<summary>`), without the name it documents when it opens with it (Go's `// NewRouter returns a
  * new router.` -> "Returns a new router").
  */
 function leadSentence(comment: string | undefined, name?: string): string | undefined {
   let flat = comment
     ?.replace(/\s+/g, ' ')
-    .split(/(?:^|\s)@[A-Za-z]+\b/)[0]
+    .split(DOC_SECTION)[0]
+    .replace(/<(?:see|paramref|typeparamref)\s+\w+="([^"]+)"\s*\/>/g, '$1')
+    .replace(/<\/?[A-Za-z]+(?:\s[^<>]*)?\/?>/g, ' ')
+    .replace(/\s+/g, ' ')
     .trim();
   if (flat && name && flat.startsWith(`${name} `) && /^[a-z]/.test(flat.slice(name.length + 1)))
     flat = flat.charAt(name.length + 1).toUpperCase() + flat.slice(name.length + 2);
