@@ -89,6 +89,8 @@ describe('code outline', () => {
     ['sql', 'CREATE TABLE IF NOT EXISTS invoices (id int);\ncreate index invoices_by_id on invoices(id);', ['table invoices', 'index invoices_by_id'], []],
     ['c', '#include <stdio.h>\n\nint add(int a, int b) {\n  return a + b;\n}', ['function add'], ['stdio.h']],
     ['rb', 'class Runner\n  def self.run!(reset: false)\n    new.call\n  end\nend', ['class Runner', 'function run!'], []],
+    ['r', 'add <- function(x, y) {\n  x + y\n}', ['function add'], []],
+    ['hs', 'sumAll :: [Int] -> Int\nsumAll = foldr (+) 0', ['function sumAll'], []],
     [
       'js methods',
       'getNumberInput(start, end) {\n  return this.input.slice(start, end);\n}\nasync load(id) {\n}\nMime.prototype.getType = function (path) {\n};\nexports.parse = (text) => text;\nconst noop = function () {};\nhandlers = {\n  click: function (e) {}\n};',
@@ -119,6 +121,13 @@ describe('code outline', () => {
     ],
     ["Perl's comment opening the body", 'sub bsin {\n    # calculate sin(x) to N digits\n    my ($x) = @_;\n}', 'calculate sin(x) to N digits'],
     ['a JSDoc block above a method', '/**\n * Returns the user.\n */\nasync getUser(id) {\n}', 'Returns the user.'],
+    [
+      "Perl's POD above a sub",
+      '=head2 trim\n\nRemoves leading and trailing whitespace.\n\n=cut\n\nsub trim {\n    my ($s) = @_;\n}',
+      'Removes leading and trailing whitespace.',
+    ],
+    ["Haddock's -- | above a signature", '-- | Sums a list of numbers.\nsumAll :: [Int] -> Int\nsumAll = foldr (+) 0', 'Sums a list of numbers.'],
+    ["roxygen's #' above an R function", "#' Add two numbers.\nadd <- function(x, y) {\n  x + y\n}", 'Add two numbers.'],
     ["a script's header comment", '#!/bin/sh\n# Back up the database every night.\npg_dump app > app.sql', 'Back up the database every night.'],
     [
       'a header comment after a lint directive and a licence',

@@ -160,8 +160,10 @@ function clip(text: string): string {
   return `${flat.slice(0, cut > MAX_NAME / 2 ? cut : MAX_NAME - 1)}…`;
 }
 
-/** What opens a line without saying anything: a comment's marker (`//`, `#`, `<#`, `@rem`, ...) or a shell's prompt. */
-const LEADING_MARKER = new RegExp(String.raw`^\s*(?:\/\/+|#+|--+|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::|${SHELL_PROMPT}(?=\s))\s*`);
+/** What opens a line without saying anything: a comment's marker (`//`, `//!`, `#`, `#'`, `-- |`, `<#`, `@rem`, ...) or a shell's prompt. */
+const LEADING_MARKER = new RegExp(
+  String.raw`^\s*(?:\/\/+!?|#+'?|--+(?:\s?[|^](?=\s))?|;+|%+|\/\*+|\*+\/?|<!--|<#|"""|'''|\{-|@?(?:rem|REM|Rem)\b|::|${SHELL_PROMPT}(?=\s))\s*`,
+);
 
 /** A comment line for tools or lawyers: `# pylint: disable=...`, `// eslint-disable-next-line`, `# Copyright (c) ...`. */
 function isToolComment(line: string): boolean {

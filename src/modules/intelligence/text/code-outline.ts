@@ -49,6 +49,9 @@ const DEFINITIONS: { kind: string; pattern: RegExp }[] = [
       'gm',
     ),
   },
+  // R: `add <- function(x, y)`; Haskell: a type signature at the margin, `sumAll :: [Int] -> Int`
+  { kind: 'function', pattern: /^\s*([A-Za-z_.][\w.]*)\s*<-\s*function\s*\(/gm },
+  { kind: 'function', pattern: /^([a-z_][\w']*)\s+::\s/gm },
   { kind: 'function', pattern: /^\s*func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/gm },
   { kind: 'function', pattern: /^\s*sub\s+([A-Za-z_]\w*)/gm },
   { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}fn\s+([A-Za-z_]\w*)`, 'gm') },
@@ -120,6 +123,9 @@ function locatedComments(text: string): Located[] {
   const add = (start: number, end: number, body: string) => out.push({ start, end, text: body });
   for (const match of text.matchAll(/\/\*+([\s\S]*?)\*\//g)) add(match.index, match.index + match[0].length, match[1].replace(/^\s*\*+ ?/gm, ''));
   for (const match of text.matchAll(/("""|''')([\s\S]*?)\1/g)) add(match.index, match.index + match[0].length, match[2]);
+  // Perl's POD, `=head2 name` ... `=cut`: its paragraphs, not its commands
+  for (const match of text.matchAll(/^=(?:pod|head\d|item|over|begin|for|encoding)\b[\s\S]*?(?:^=cut\b.*$|(?![\s\S]))/gm))
+    add(match.index, match.index + match[0].length, match[0].replace(/^=.*$/gm, ''));
   let block: string[] = [];
   let blockStart = 0;
   let offset = 0;
@@ -128,7 +134,8 @@ function locatedComments(text: string): Located[] {
     block = [];
   };
   for (const line of text.split('\n')) {
-    const m = /^\s*(?:\/\/+|#|--)\s?(.*)$/.exec(line);
+    // (`//`, `#`, `--`, with a doc comment's mark: Rust's `//!`, Haddock's `-- |`, roxygen's `#'`)
+    const m = /^\s*(?:\/\/+!?|#'?|--(?:\s?[|^](?=\s))?)\s?(.*)$/.exec(line);
     // (a directive or a licence line ends a block: the comment under it is another one)
     if (m && NOT_A_DESCRIPTION.test(m[1].trim())) flush();
     else if (m && !PREPROCESSOR.test(line)) {
