@@ -134,6 +134,8 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     expect(descriptionsOf(rust).map((a) => a.text)).toEqual(['Rust function `add`: Returns the sum.']);
     const google = await createdWith('def area(w, h):\n    """\n    Args:\n        w: width\n    """\n    return w * h\n');
     expect(google.name).toBe('area (Python function)');
+    const pod = await createdWith('=head2 trim\n\nRemoves leading and trailing whitespace.\n\n=cut\n\nsub trim {\n    my ($s) = @_;\n    return $s;\n}\n');
+    expect(pod.name).toBe('trim: removes leading and trailing whitespace (Perl function)');
     // a class is named with its doc comment too
     const limiter = await createdWith(
       '/** Limits requests per client. */\nexport class RateLimiter {\n  private hits = new Map<string, number>();\n  allow(client: string): boolean {\n    return (this.hits.get(client) ?? 0) < 10;\n  }\n}\n',
