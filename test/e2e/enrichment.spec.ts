@@ -128,6 +128,7 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
       '/// <summary>\n/// Computes the checksum of <paramref name="data"/>.\n/// </summary>\n/// <param name="data">The bytes.</param>\npublic static long Checksum(byte[] data)\n{\n    return 0;\n}\n',
     );
     expect(csharp.name).toBe('Checksum: computes the checksum of data (C# method)');
+    for (const markup of ['summary', 'paramref', 'param']) expect(tagsOf(csharp)).not.toContain(markup);
     const rust = await createdWith(
       '/// Returns the sum.\n///\n/// # Examples\n/// ```\n/// assert_eq!(add(1, 2), 3);\n/// ```\npub fn add(a: i32, b: i32) -> i32 {\n    a + b\n}\n',
     );
@@ -136,6 +137,7 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
     expect(google.name).toBe('area (Python function)');
     const pod = await createdWith('=head2 trim\n\nRemoves leading and trailing whitespace.\n\n=cut\n\nsub trim {\n    my ($s) = @_;\n    return $s;\n}\n');
     expect(pod.name).toBe('trim: removes leading and trailing whitespace (Perl function)');
+    expect(tagsOf(pod)).not.toContain('head2');
     // a class is named with its doc comment too
     const limiter = await createdWith(
       '/** Limits requests per client. */\nexport class RateLimiter {\n  private hits = new Map<string, number>();\n  allow(client: string): boolean {\n    return (this.hits.get(client) ?? 0) < 10;\n  }\n}\n',

@@ -128,11 +128,13 @@ function keyTerms(text: string, limit = 8, minWeight = 0): string[] {
     if (entry) entry.count += weight;
     else counts.set(term, { count: weight, first: position++ });
   };
-  // an interpreter path says nothing about the snippet, nor does a comment for tools or lawyers
+  // an interpreter path says nothing about the snippet, nor does a comment for tools or lawyers,
+  // nor a doc comment's markup (C#'s `/// <summary>`, `<paramref name="x"/>`; POD's `=head2`)
   const body = text
     .replace(/^#!.*$/m, '')
     .split('\n')
     .filter((line) => !isToolComment(line))
+    .map((line) => (/^\s*\/\/\//.test(line) ? line.replace(/<\/?[A-Za-z]+(?:\s[^<>]*)?\/?>/g, ' ') : line.replace(/^=[a-z]+\d?\b/, '')))
     .join('\n');
   const locals = localNames(body);
   // a command's long options (`--save-dev`) are how it runs, not what it is about
