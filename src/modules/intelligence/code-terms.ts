@@ -254,8 +254,9 @@ const DOC_SECTION =
 
 /**
  * The first sentence of a comment or docstring, if it reads like one: before its tags and sections
- * (`@param x`, `Args:`, `# Examples`), without its XML markup (C#'s `<summary>`), without the name it documents when it opens with it (Go's `// NewRouter returns a
- * new router.` -> "Returns a new router").
+ * (`@param x`, `Args:`, `# Examples`), without its XML markup (C#'s `<summary>`), without the name
+ * it documents when it opens with it (Go's `// NewRouter returns a new router.` -> "Returns a new
+ * router").
  */
 function leadSentence(comment: string | undefined, name?: string): string | undefined {
   let flat = comment
