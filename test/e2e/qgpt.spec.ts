@@ -120,6 +120,35 @@ describe('question answering with the offline engine', () => {
     }
   });
 
+  it('finds a function whose name joins its words (valuestodict) by a question that says them apart', async () => {
+    const assets = new AssetsApi(server.sdk);
+    const joined = await assets.assetsCreateNewAsset({
+      seed: textSeed(
+        'def valuestodict(handle):\n    out = {}\n    for i in range(count(handle)):\n        k, v = entry(handle, i)\n        out[k] = v\n    return out\n',
+      ),
+      transferables: false,
+    });
+    const other = await assets.assetsCreateNewAsset({
+      seed: textSeed('def flatten(rows):\n    out = []\n    for row in rows:\n        out.extend(row.values())\n    return out\n'),
+      transferables: false,
+    });
+    try {
+      for (const query of ['turn the values into a dict', 'convert values to a dict']) {
+        const out = await qgpt.relevance({ qGPTRelevanceInput: { query, options: { database: true } } });
+        expect({ query, best: out.relevant.iterable[0]?.asset?.id }).toEqual({ query, best: joined.id });
+        const ncs = await http(server.baseUrl, 'GET', `/search/neural_code?query=${encodeURIComponent(query)}`);
+        expect(ncs.status).toBe(200);
+        expect({ query, best: (ncs.json as { iterable: Array<{ identifier: string }> }).iterable[0]?.identifier }).toEqual({ query, best: joined.id });
+      }
+      // search (the CLI's `search`) finds it by its words as well
+      const found = await http(server.baseUrl, 'GET', `/assets/search?query=${encodeURIComponent('values dict')}`);
+      expect(found.status).toBe(200);
+      expect((found.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier)).toEqual([joined.id]);
+    } finally {
+      for (const id of [joined.id, other.id]) await new AssetsApi(server.sdk).assetsDeleteAsset({ asset: id });
+    }
+  });
+
   it('question answers from text seeds with several scored answers', async () => {
     const text = 'Install the CLI with npm.\n\nTo deploy, run `trove deploy --prod` from the project root; it uploads the build.\n\nLogs are in ~/.trove/logs.';
     const out = await qgpt.question({ qGPTQuestionInput: { query: 'How do I deploy to production?', relevant: { iterable: [{ seed: textSeed(text) }] } } });

@@ -2,7 +2,8 @@ import { Logger } from '@nestjs/common';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ModelFile } from '../model-file';
-import { contentTerms } from './extractive-answerer';
+import { contentTerms, stem } from './extractive-answerer';
+import { splitRun } from './word-split';
 
 /**
  * Trove's offline code-search embedding: natural-language questions and code as vectors in one
@@ -89,6 +90,11 @@ export class CodeEmbedding {
     for (const t of terms) {
       const i = this.index.get(t);
       if (i !== undefined) counts.set(i, (counts.get(i) ?? 0) + 1);
+      else
+        for (const part of splitRun(t)) {
+          const j = this.index.get(stem(part));
+          if (j !== undefined) counts.set(j, (counts.get(j) ?? 0) + 1);
+        }
     }
     if (counts.size === 0) return undefined;
     const out = new Float32Array(this.dim);

@@ -1,6 +1,7 @@
 import { definitionsOf } from './code-outline';
 import { expandQueryTerms } from './code-synonyms';
 import { allowedEdits, editDistance, identifierParts, isVocabularyTerm, words } from './terms';
+import { splitRun } from './word-split';
 
 /**
  * The offline question answerer: no language model, no generation. It cuts documents into
@@ -197,9 +198,9 @@ export function rankPassages(
       const { bm25, coverage } = raw[i];
       // With an embedding, a passage that shares no word with the question can still be close to it.
       const close = semantic ? semantic.weight * Math.max(0, semantic.similarity(termLists[i])) : 0;
-      if (bm25 === 0) return { ...p, score: Math.round(close * 1e4) / 1e4 };
-      const prior = priors[p.doc] ?? 0;
       const name = nameMatchOf(p.doc);
+      if (bm25 === 0 && name === 0) return { ...p, score: Math.round(close * 1e4) / 1e4 };
+      const prior = priors[p.doc] ?? 0;
       const lexical = W_COVERAGE * coverage + W_BM25 * (bm25 / maxBm25) + W_PRIOR * prior + NAME_WEIGHT * name;
       const score = semantic ? (1 - semantic.weight) * lexical + close : lexical;
       return { ...p, score: Math.round(score * 1e4) / 1e4 };
@@ -234,12 +235,17 @@ function namesOf(title: string | undefined, text: string): string[][] {
       const key = identifier.toLowerCase();
       if (seen.has(key)) continue;
       seen.add(key);
-      const terms = [...new Set(contentTerms(identifier))];
+      const terms = [...new Set(contentTerms(identifier).flatMap(withParts))];
       if (terms.length) out.push(terms);
     }
   const titled = title ? [...new Set(contentTerms(title))] : [];
   if (titled.length) out.push(titled);
   return out;
+}
+
+/** A term and, when it is a run of joined words (`valuestodict`), their stems. */
+function withParts(term: string): string[] {
+  return [term, ...splitRun(term).flatMap((part) => (STOP.has(part) ? [] : [stem(part)]))];
 }
 
 /**

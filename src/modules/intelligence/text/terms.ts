@@ -10,6 +10,8 @@
  * Kebab-case (`my-component`) is already two words.
  */
 
+import { splitRun } from './word-split';
+
 const WORD = /[\p{L}\p{N}_]+/gu;
 /** Longer runs are hashes, base64 or minified blobs: not words anyone types. */
 export const MAX_TERM = 48;
@@ -43,8 +45,11 @@ export function words(text: string): string[] {
 export function indexText(text: string): string {
   const out: string[] = [];
   for (const word of words(text)) {
-    out.push(word.toLowerCase());
-    out.push(...identifierParts(word));
+    const whole = word.toLowerCase();
+    const parts = identifierParts(word);
+    out.push(whole, ...parts);
+    // Joined words (`valuestodict`, `get_localzone`) are found by their parts too.
+    for (const piece of parts.length ? parts : [whole]) out.push(...splitRun(piece));
   }
   return out.join(' ');
 }
