@@ -4,6 +4,7 @@ import { DataSource, DataSourceOptions } from 'typeorm';
 import { http } from '../e2e/support/http';
 import { textSeed } from '../e2e/support/seeds';
 import { TestServer, startTestServer } from '../e2e/support/server';
+import { ANALYSIS_VERSION } from '../../src/modules/search/search-index.service';
 
 /**
  * A database written before this release's search migrations (SQLite; PostgreSQL gets the same
@@ -45,6 +46,7 @@ describe('schema upgrade of the search index (SQLite)', () => {
       tags: [{ text: 'finance' }],
     });
     ids.parser = await create(before, 'def parse_configuration_file(path):\n    return toml.load(path)\n');
+    ids.joined = await create(before, 'def rows_to_list(handle):\n    return list(handle)\n');
     // A memory (workstream summary) saved before: its name comes through the upgrade (its other columns are newer).
     const memory = await http(before.baseUrl, 'POST', '/workstream_summaries/create', {
       name: 'Quarterly close checklist',
@@ -65,6 +67,9 @@ describe('schema upgrade of the search index (SQLite)', () => {
     const options = before.app.get(DataSource).options;
     await before.app.close(); // the data directory stays for the next boot
     const dataSource = await new DataSource({ ...options, migrationsRun: false } as DataSourceOptions).initialize();
+    // An index written by an older analysis: the asset's text says `valuestodict`, its index still
+    // holds what an analysis that never split joined words would have (here: the text it had).
+    await dataSource.query(`UPDATE formats SET raw = ? WHERE asset_id = ?`, ['def valuestodict(handle):\n    return dict(handle)\n', ids.joined]);
     const undone: string[] = [];
     while (!undone.includes(UPGRADES[UPGRADES.length - 1])) {
       const [{ name: last }] = await dataSource.query(`SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1`);
@@ -74,6 +79,12 @@ describe('schema upgrade of the search index (SQLite)', () => {
     await dataSource.destroy();
     expect(undone.filter((name) => UPGRADES.includes(name))).toEqual(UPGRADES);
     after = await startTestServer({}, { shareWith: before });
+    // the re-indexing (an older analysis wrote the index) runs in the background once it serves
+    const deadline = Date.now() + 15_000;
+    while ((await after.sql<{ version: number }>(`SELECT version FROM search_analysis`))[0].version !== ANALYSIS_VERSION) {
+      if (Date.now() > deadline) throw new Error('the index was not re-indexed within 15 s');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
   });
 
   afterAll(async () => {
@@ -97,6 +108,13 @@ describe('schema upgrade of the search index (SQLite)', () => {
         `SELECT name FROM sqlite_master WHERE name IN ('search_input', 'search_input_write', 'search_staged', 'search_staged_flush', 'search_staged_flush_write')`,
       ),
     ).toHaveLength(5);
+  });
+
+  it('re-indexes every asset after boot when an older analysis wrote the index, and records the version', async () => {
+    expect(await found('values dict')).toEqual([ids.joined]);
+    expect(await found('valuestodict')).toEqual([ids.joined]);
+    expect(await after.sql(`SELECT version FROM search_analysis`)).toEqual([{ version: ANALYSIS_VERSION }]);
+    expect(await after.sql(`SELECT doc_id FROM search_documents`)).toHaveLength(3);
   });
 
   it('finds what was indexed before the upgrade: words, typos, substrings and tags', async () => {

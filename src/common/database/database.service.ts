@@ -136,13 +136,23 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
 
   /** Applies pending migrations; instances booting together take turns on an advisory lock. */
   private async migratePostgres(): Promise<void> {
+    await this.exclusive(MIGRATION_LOCK, () => this.dataSource.runMigrations({ transaction: 'each' }));
+  }
+
+  /**
+   * Runs `work` while no other instance runs work under the same `key` (PostgreSQL: a session
+   * advisory lock on a connection of its own; SQLite: one process owns the store, so `work` just
+   * runs). For work done once per store at boot, such as migrating or re-indexing.
+   */
+  async exclusive<T>(key: number, work: () => Promise<T>): Promise<T> {
+    if (this.dialect === 'sqlite') return work();
     const session = this.dataSource.createQueryRunner();
     await session.connect();
     try {
-      await session.query('SELECT pg_advisory_lock($1)', [MIGRATION_LOCK]);
-      await this.dataSource.runMigrations({ transaction: 'each' });
+      await session.query('SELECT pg_advisory_lock($1)', [key]);
+      return await work();
     } finally {
-      await session.query('SELECT pg_advisory_unlock($1)', [MIGRATION_LOCK]).catch(() => undefined);
+      await session.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
       await session.release();
     }
   }

@@ -231,6 +231,16 @@ export class AssetReader {
     return (await this.byIds(em, [...new Set(ids)])).filter((a) => !a.asset.deletedAt);
   }
 
+  /**
+   * Locks the rows of `ids` until `em`'s transaction ends, so that a change of one of them made
+   * elsewhere (another instance) waits for it, and what it derives from them is not overwritten
+   * by an older read. PostgreSQL only: SQLite's one writer runs transactions one at a time.
+   */
+  async lock(em: EntityManager, ids: string[]): Promise<void> {
+    if (this.db.dialect === 'sqlite' || ids.length === 0) return;
+    for (const part of chunks(ids)) await this.db.query(em, `SELECT id FROM assets WHERE id IN (${this.db.params(part.length)}) ORDER BY id FOR UPDATE`, part);
+  }
+
   /** Of `ids`, those of pseudo assets (which the listings and streams leave out). */
   async pseudoAmong(em: EntityManager, ids: string[]): Promise<Set<string>> {
     const out = new Set<string>();

@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
+import { Injectable, Logger, OnApplicationBootstrap, OnModuleDestroy } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { Database } from '../../common/database/database.service';
 import { AssetChange, AssetProjection, AssetProjections } from '../assets/asset-unit-of-work';
@@ -14,6 +14,15 @@ import { MAX_INDEXED_CHARS, indexText, vocabulary } from '../intelligence/text/t
 const HEAD_CHARS = 2000;
 /** Assets checked (and indexed) per statement / transaction when looking for unindexed ones at boot. */
 const BOOT_BATCH = 500;
+/**
+ * The version of the text analysis (`analyse`, `indexText`) the index is written with. Raise it
+ * when a change makes documents index differently: the index of a store written with an older
+ * version is rewritten at the next boot (`search_analysis` records which version wrote it).
+ * 2: joined words (`valuestodict` -> values, to, dict).
+ */
+export const ANALYSIS_VERSION = 2;
+/** Key of the PostgreSQL advisory lock of the boot-time re-indexing ("trovei" in ASCII). */
+const REINDEX_LOCK = 0x74726f766569;
 
 /**
  * The search index over assets: a projection of them (AssetProjection), brought in step INSIDE
@@ -27,9 +36,12 @@ const BOOT_BATCH = 500;
  * it only grows, a term of a deleted asset is checked against live documents before use).
  */
 @Injectable()
-export class SearchIndex implements AssetProjection, OnApplicationBootstrap {
+export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('SearchIndex');
   readonly store: SearchStore;
+  /** The background re-indexing (see onApplicationBootstrap), and whether the app is closing. */
+  private reindexing: Promise<void> | null = null;
+  private stopping = false;
 
   constructor(
     private readonly db: Database,
@@ -71,13 +83,18 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap {
    * and adding the vocabulary document by document was most of the time indexing took.
    */
   async indexCreated(em: EntityManager, aggregates: AssetAggregate[]): Promise<void> {
+    await this.indexMany(em, aggregates, { created: true });
+  }
+
+  /** Indexes `aggregates` within `em`'s transaction, the vocabulary of them all added once (`created`: see index). */
+  private async indexMany(em: EntityManager, aggregates: AssetAggregate[], options: { created: boolean }): Promise<void> {
     const vocabulary = new Set<string>();
     await this.db.together(
       ...aggregates.map((aggregate) => () => {
         const doc = documentOf(aggregate);
         const terms = analyse(doc);
         for (const term of terms.vocabulary) vocabulary.add(term);
-        return this.store.write(em, doc, { ...terms, vocabulary: [] }, true);
+        return this.store.write(em, doc, { ...terms, vocabulary: [] }, options.created);
       }),
     );
     await this.store.addVocabulary(em, [...vocabulary]);
@@ -95,13 +112,66 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap {
   }
 
   /**
+   * At boot: index the live assets the index misses (before serving), then, when an older
+   * analysis wrote the index, re-index every asset in the background while the server serves
+   * (search finds what the old index holds meanwhile). A million assets take minutes; startup
+   * does not wait for them.
+   */
+  async onApplicationBootstrap(): Promise<void> {
+    await this.indexMissing();
+    if ((await this.analysisVersion()) >= ANALYSIS_VERSION) return;
+    this.reindexing = this.db
+      .exclusive(REINDEX_LOCK, () => this.reanalyse())
+      .catch((error: unknown) => {
+        if (!this.stopping) this.logger.error(`re-indexing with the current analysis failed (it runs again at the next start): ${String(error)}`);
+      });
+  }
+
+  /** Stops the background re-indexing between two pages (it starts over at the next boot). */
+  async onModuleDestroy(): Promise<void> {
+    this.stopping = true;
+    await this.reindexing;
+  }
+
+  private async analysisVersion(): Promise<number> {
+    return this.db.read((em) => this.store.analysisVersion(em));
+  }
+
+  /**
+   * Indexes every live asset again, with this release's analysis, a page per transaction, and
+   * then records the version. Instances booting together take turns (the second finds the work
+   * done); an asset changed meanwhile (by a request, or another instance) is locked while its
+   * page is written, so the page is read after that change or the change waits for the page.
+   */
+  private async reanalyse(): Promise<void> {
+    const from = await this.analysisVersion();
+    if (from >= ANALYSIS_VERSION) return;
+    const started = Date.now();
+    let total = 0;
+    for await (const page of this.reader.walkIds({ pseudo: true, pageSize: BOOT_BATCH })) {
+      if (this.stopping) return;
+      total += await this.db.transaction(async (em) => {
+        await this.reader.lock(em, page);
+        const aggregates = await this.reader.liveAggregates(em, page);
+        await this.indexMany(em, aggregates, { created: false });
+        return aggregates.length;
+      });
+    }
+    await this.db.transaction((em) => this.store.recordAnalysis(em, ANALYSIS_VERSION));
+    if (total)
+      this.logger.log(
+        `re-indexed ${total} assets with the search analysis of this release (version ${from} -> ${ANALYSIS_VERSION}) in ${((Date.now() - started) / 1000).toFixed(1)} s`,
+      );
+  }
+
+  /**
    * Indexes live assets the index does not know (created before the index existed). An asset
    * and its document are written in one transaction, so the index holds one document per live
    * asset, and equal counts (two index-only counts: a few tens of milliseconds at a million
    * assets) mean there is nothing to do. Otherwise the live ids come from the assets module
    * (AssetReader), a page at a time, and the index is checked a page at a time.
    */
-  async onApplicationBootstrap(): Promise<void> {
+  private async indexMissing(): Promise<void> {
     const [live, documents] = await this.db.read(async (em) => [await this.reader.liveCount(em), await this.store.documentCount(em)]);
     if (live === documents) return;
     let total = 0;

@@ -121,6 +121,15 @@ export class PostgresSearchStore implements SearchStore {
     return Number(rows[0].n);
   }
 
+  async analysisVersion(em: EntityManager): Promise<number> {
+    const rows = await em.query(`SELECT version FROM search_analysis WHERE id = 1`);
+    return Number(rows[0]?.version ?? 0);
+  }
+
+  async recordAnalysis(em: EntityManager, version: number): Promise<void> {
+    await em.query(`UPDATE search_analysis SET version = $1 WHERE id = 1`, [version]);
+  }
+
   async vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]> {
     const rows: Array<{ term: string }> = await em.query(
       `(SELECT term FROM search_vocab WHERE len = ANY($5::int[]) AND term >= $1 AND term < $2 LIMIT 5000)

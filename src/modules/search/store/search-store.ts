@@ -79,6 +79,10 @@ export interface SearchStore {
   documentFrequency(em: EntityManager, terms: string[]): Promise<Map<string, number>>;
   /** Number of indexed documents. */
   documentCount(em: EntityManager): Promise<number>;
+  /** The version of the text analysis the index was written with (`search_analysis`). */
+  analysisVersion(em: EntityManager): Promise<number>;
+  /** Records that the whole index is now written with analysis `version`. */
+  recordAnalysis(em: EntityManager, version: number): Promise<void>;
   /** Vocabulary terms sharing the prefix or the suffix (lengths within the bounds). */
   vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]>;
   /** The stored documents of these assets (for key terms). */

@@ -199,6 +199,15 @@ export class SqliteSearchStore implements SearchStore {
     return Number(rows[0].n);
   }
 
+  async analysisVersion(em: EntityManager): Promise<number> {
+    const rows = await this.db.query(em, `SELECT version FROM search_analysis WHERE id = 1`);
+    return Number(rows[0]?.version ?? 0);
+  }
+
+  async recordAnalysis(em: EntityManager, version: number): Promise<void> {
+    await this.db.query(em, `UPDATE search_analysis SET version = ? WHERE id = 1`, [version]);
+  }
+
   async vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]> {
     // len IN (...): one seek per length on (len, term) / (len, rev); a range would walk the whole prefix.
     const lengths = lengthsBetween(minLength, maxLength);
