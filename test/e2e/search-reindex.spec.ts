@@ -6,8 +6,8 @@ import { TestServer, startTestServer } from './support/server';
 /**
  * A store whose search index an older release wrote (an older text analysis: `search_analysis`
  * says which) is re-indexed when a release with a newer analysis boots on it, once, by one
- * instance in the background while every instance serves (PostgreSQL under `npm run test:pg`: instances booting together
- * take turns on a lock; SQLite: one file, the new instance boots while the first is idle).
+ * instance in the background while every instance serves (PostgreSQL under `npm run test:pg`: of instances booting
+ * together, the one that takes a lock does it; SQLite: one file, the new instance boots while the first is idle).
  *
  * An older index is made by changing an asset's text behind the index's back and marking the
  * index as written by version 1: what the index holds is then what an analysis different from
@@ -48,7 +48,7 @@ describe('search index re-indexed at boot after a change of analysis', () => {
     expect(await found(a, 'values dict')).toEqual([]); // the index is the old one
     expect(await found(a, 'rows_to_list')).toEqual([joined.id]);
 
-    // Two instances boot on the store together (PostgreSQL); one re-indexes, the other finds it done.
+    // Two instances boot on the store together (PostgreSQL); one re-indexes, the other leaves it to that one.
     const booting = a.config.databaseUrl
       ? [startTestServer({}, { shareWith: a }), startTestServer({}, { shareWith: a })]
       : [startTestServer({}, { shareWith: a })];

@@ -22,6 +22,7 @@ const OWNERS: Record<string, string[]> = {
     'asset_enrichments',
   ],
   'modules/search': [
+    'search_analysis',
     'search_documents',
     'search_input',
     'search_staged',

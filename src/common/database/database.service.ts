@@ -141,18 +141,34 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
 
   /**
    * Runs `work` while no other instance runs work under the same `key` (PostgreSQL: a session
-   * advisory lock on a connection of its own; SQLite: one process owns the store, so `work` just
-   * runs). For work done once per store at boot, such as migrating or re-indexing.
+   * advisory lock on a connection of its own, waited for; SQLite: one process owns the store, so
+   * `work` just runs). For work done once per store at boot, such as migrating.
    */
   async exclusive<T>(key: number, work: () => Promise<T>): Promise<T> {
+    return (await this.locked(key, work, true)) as T;
+  }
+
+  /** As `exclusive`, but when another instance holds the lock, skips `work` (undefined) instead of waiting. */
+  unlessBusy<T>(key: number, work: () => Promise<T>): Promise<T | undefined> {
+    return this.locked(key, work, false);
+  }
+
+  private async locked<T>(key: number, work: () => Promise<T>, wait: boolean): Promise<T | undefined> {
     if (this.dialect === 'sqlite') return work();
     const session = this.dataSource.createQueryRunner();
     await session.connect();
     try {
-      await session.query('SELECT pg_advisory_lock($1)', [key]);
-      return await work();
+      if (wait) await session.query('SELECT pg_advisory_lock($1)', [key]);
+      else {
+        const [{ locked }] = await session.query('SELECT pg_try_advisory_lock($1) AS locked', [key]);
+        if (!locked) return undefined;
+      }
+      try {
+        return await work();
+      } finally {
+        await session.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
+      }
     } finally {
-      await session.query('SELECT pg_advisory_unlock($1)', [key]).catch(() => undefined);
       await session.release();
     }
   }

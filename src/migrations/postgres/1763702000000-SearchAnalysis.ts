@@ -4,8 +4,9 @@ import { MigrationInterface, QueryRunner } from 'typeorm';
  * Which version of the text analysis (`indexText`: words, identifier parts, joined words) the
  * search index was written with, in the one row of `search_analysis`. An index written before
  * this table existed was written by version 1. When the code's version (ANALYSIS_VERSION,
- * search-index.service.ts) is newer, the search module re-indexes every live asset at boot and
- * then records it, so a store saved by an older release finds what a new one would.
+ * search-index.service.ts) is newer, the search module re-indexes every live asset in the
+ * background once the server has started, then records it, so a store saved by an older release
+ * finds what a new one would.
  */
 export class SearchAnalysis1763702000000 implements MigrationInterface {
   name = 'SearchAnalysis1763702000000';

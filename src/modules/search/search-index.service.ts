@@ -121,7 +121,7 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
     await this.indexMissing();
     if ((await this.analysisVersion()) >= ANALYSIS_VERSION) return;
     this.reindexing = this.db
-      .exclusive(REINDEX_LOCK, () => this.reanalyse())
+      .unlessBusy(REINDEX_LOCK, () => this.reanalyse())
       .catch((error: unknown) => {
         if (!this.stopping) this.logger.error(`re-indexing with the current analysis failed (it runs again at the next start): ${String(error)}`);
       });
@@ -139,8 +139,8 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
 
   /**
    * Indexes every live asset again, with this release's analysis, a page per transaction, and
-   * then records the version. Instances booting together take turns (the second finds the work
-   * done); an asset changed meanwhile (by a request, or another instance) is locked while its
+   * then records the version. One instance does it: one booting while another holds the lock
+   * leaves it to that one (and never waits for it, nor makes its own shutdown wait); an asset changed meanwhile (by a request, or another instance) is locked while its
    * page is written, so the page is read after that change or the change waits for the page.
    */
   private async reanalyse(): Promise<void> {
