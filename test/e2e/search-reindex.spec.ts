@@ -1,7 +1,7 @@
 import { AssetsApi } from '@pieces.app/pieces-os-client';
 import { ANALYSIS_VERSION } from '../../src/modules/search/search-index.service';
 import { textSeed } from './support/seeds';
-import { TestServer, startTestServer } from './support/server';
+import { TestServer, searchReindexed, startTestServer } from './support/server';
 
 /**
  * A store whose search index an older release wrote (an older text analysis: `search_analysis`
@@ -18,15 +18,6 @@ describe('search index re-indexed at boot after a change of analysis', () => {
   const others: TestServer[] = [];
   const found = async (server: TestServer, query: string) => (await new AssetsApi(server.sdk).searchAssets({ query })).iterable.map((s) => s.identifier);
   const param = (server: TestServer, n: number) => (server.config.databaseUrl ? `$${n}` : '?');
-  /** The re-indexing runs in the background once the server serves: the version is recorded when it is done. */
-  async function reindexed(server: TestServer): Promise<void> {
-    const deadline = Date.now() + 15_000;
-    while ((await server.sql<{ version: number }>(`SELECT version FROM search_analysis`))[0].version !== ANALYSIS_VERSION) {
-      if (Date.now() > deadline) throw new Error('the index was not re-indexed within 15 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
-  }
-
   beforeAll(async () => {
     a = await startTestServer();
   });
@@ -53,7 +44,8 @@ describe('search index re-indexed at boot after a change of analysis', () => {
       ? [startTestServer({}, { shareWith: a }), startTestServer({}, { shareWith: a })]
       : [startTestServer({}, { shareWith: a })];
     others.push(...(await Promise.all(booting)));
-    await reindexed(a);
+    // the re-indexing runs in the background once the server serves: the version is recorded when it is done
+    await searchReindexed(a, ANALYSIS_VERSION);
     for (const server of [a, ...others]) {
       expect(await found(server, 'values dict')).toEqual([joined.id]);
       expect(await found(server, 'retryBudget')).toEqual([kept.id]);

@@ -3,7 +3,7 @@ import { rmSync } from 'node:fs';
 import { DataSource, DataSourceOptions } from 'typeorm';
 import { http } from '../e2e/support/http';
 import { textSeed } from '../e2e/support/seeds';
-import { TestServer, startTestServer } from '../e2e/support/server';
+import { TestServer, searchReindexed, startTestServer } from '../e2e/support/server';
 import { ANALYSIS_VERSION } from '../../src/modules/search/search-index.service';
 
 /**
@@ -80,11 +80,7 @@ describe('schema upgrade of the search index (SQLite)', () => {
     expect(undone.filter((name) => UPGRADES.includes(name))).toEqual(UPGRADES);
     after = await startTestServer({}, { shareWith: before });
     // the re-indexing (an older analysis wrote the index) runs in the background once it serves
-    const deadline = Date.now() + 15_000;
-    while ((await after.sql<{ version: number }>(`SELECT version FROM search_analysis`))[0].version !== ANALYSIS_VERSION) {
-      if (Date.now() > deadline) throw new Error('the index was not re-indexed within 15 s');
-      await new Promise((resolve) => setTimeout(resolve, 50));
-    }
+    await searchReindexed(after, ANALYSIS_VERSION);
   });
 
   afterAll(async () => {

@@ -164,3 +164,16 @@ export function useTestServer(env: Record<string, string> | (() => Record<string
     close: () => started().close(),
   };
 }
+
+/**
+ * Resolves once the server's search index is written with this release's analysis: a store an
+ * older analysis indexed is re-indexed in the background after boot (SearchIndex), and the
+ * version recorded when that is done.
+ */
+export async function searchReindexed(server: TestServer, version: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (Number((await server.sql<{ version: number }>(`SELECT version FROM search_analysis`))[0].version) !== version) {
+    if (Date.now() > deadline) throw new Error(`the search index was not re-indexed within ${timeoutMs / 1000} s`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}

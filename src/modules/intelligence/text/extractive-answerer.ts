@@ -1,6 +1,7 @@
 import { definitionsOf } from './code-outline';
 import { expandQueryTerms } from './code-synonyms';
 import { allowedEdits, editDistance, identifierParts, isVocabularyTerm, words } from './terms';
+import { remembered } from './remembered';
 import { splitRun } from './word-split';
 
 /**
@@ -35,31 +36,19 @@ export function contentWords(text: string): string[] {
 /** Lowercase, stemmed content terms of a text (identifier parts included). */
 export function contentTerms(text: string): string[] {
   const out: string[] = [];
-  for (const word of words(text)) {
-    let terms = WORD_TERMS.get(word);
-    if (terms === undefined) {
-      terms = wordTerms(word);
-      // Code repeats its words (keywords, its own identifiers): splitting and stemming each once
-      // is most of the cost of reading a snippet. Bounded: forgotten all at once when full.
-      if (WORD_TERMS.size >= WORD_TERMS_MAX) WORD_TERMS.clear();
-      WORD_TERMS.set(word, terms);
-    }
-    for (const term of terms) out.push(term);
-  }
+  for (const word of words(text)) for (const term of wordTerms(word)) out.push(term);
   return out;
 }
 
-const WORD_TERMS = new Map<string, readonly string[]>();
-const WORD_TERMS_MAX = 20_000;
-
-function wordTerms(word: string): string[] {
+/** A word's terms, remembered for up to 20,000 distinct words (see remembered). */
+const wordTerms = remembered(20_000, (word: string): readonly string[] => {
   const out: string[] = [];
   for (const term of [word.toLowerCase(), ...identifierParts(word)]) {
     if (term.length < 2 || STOP.has(term) || /^\d+$/.test(term)) continue;
     out.push(stem(term));
   }
   return out;
-}
+});
 
 /** A light suffix stemmer: enough for "connections" ~ "connection" ~ "connecting". */
 export function stem(term: string): string {
@@ -181,24 +170,40 @@ export function rankPassages(
   });
   const maxBm25 = Math.max(...raw.map((r) => r.bm25)) || 1;
   // How well the query names each document (its name, the identifiers its code defines); only
-  // for documents with a matching passage.
+  // for documents with a matching passage, or a joined-word term (`valuestodict`) one of whose
+  // words is asked: its name may hold the question's words when none of its passages does.
   const queried = new Set(queryTerms);
-  const docTexts = new Map<number, string[]>();
-  for (const p of passages) {
-    if (!docTexts.has(p.doc)) docTexts.set(p.doc, []);
-    docTexts.get(p.doc)!.push(p.text);
-  }
+  const ofDoc = new Map<number, number[]>(); // a document's passages (indexes), in order
+  passages.forEach((p, i) => {
+    if (!ofDoc.has(p.doc)) ofDoc.set(p.doc, []);
+    ofDoc.get(p.doc)!.push(i);
+  });
   const named = new Map<number, number>();
   const nameMatchOf = (doc: number): number => {
-    if (!named.has(doc)) named.set(doc, nameMatch(namesOf(names[doc], docTexts.get(doc)!.join('\n\n')), queried, idf, totalIdf));
+    if (!named.has(doc)) {
+      const text = ofDoc
+        .get(doc)!
+        .map((i) => passages[i].text)
+        .join('\n\n');
+      named.set(doc, nameMatch(namesOf(names[doc], text), queried, idf, totalIdf));
+    }
     return named.get(doc)!;
+  };
+  const joinedAsked = new Map<number, boolean>();
+  const asksJoined = (doc: number): boolean => {
+    if (!joinedAsked.has(doc))
+      joinedAsked.set(
+        doc,
+        ofDoc.get(doc)!.some((i) => termLists[i].some((t) => splitRun(t).some((part) => queried.has(stem(part))))),
+      );
+    return joinedAsked.get(doc)!;
   };
   return passages
     .map((p, i) => {
       const { bm25, coverage } = raw[i];
       // With an embedding, a passage that shares no word with the question can still be close to it.
       const close = semantic ? semantic.weight * Math.max(0, semantic.similarity(termLists[i])) : 0;
-      const name = nameMatchOf(p.doc);
+      const name = bm25 > 0 || asksJoined(p.doc) ? nameMatchOf(p.doc) : 0;
       if (bm25 === 0 && name === 0) return { ...p, score: Math.round(close * 1e4) / 1e4 };
       const prior = priors[p.doc] ?? 0;
       const lexical = W_COVERAGE * coverage + W_BM25 * (bm25 / maxBm25) + W_PRIOR * prior + NAME_WEIGHT * name;

@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { remembered } from './remembered';
 
 /**
  * The parts of an identifier written as one lowercase run: `valuestodict` -> values, to, dict;
@@ -43,31 +44,21 @@ const MAX_PART = 16;
 /** Each part's price on top of its word cost: a split must beat fewer, longer parts. */
 const PART_PRICE = 4;
 
-function cost(word: string): number | undefined {
-  const { counts, total } = loaded();
-  const count = counts.get(word);
-  return count === undefined ? undefined : -Math.log(count / total) + PART_PRICE;
-}
-
 /** The parts of a lowercase run, or [] when it is a word itself or does not split into known words. */
 export function splitRun(run: string): readonly string[] {
-  if (run.length < MIN_RUN) return NONE;
-  let parts = SPLITS.get(run);
-  if (parts === undefined) {
-    // Code repeats its words: each is split once. Bounded: forgotten all at once when full.
-    if (SPLITS.size >= SPLITS_MAX) SPLITS.clear();
-    SPLITS.set(run, (parts = split(run)));
-  }
-  return parts;
+  return run.length < MIN_RUN ? NONE : split(run);
 }
 
 const NONE: readonly string[] = [];
-const SPLITS = new Map<string, readonly string[]>();
-const SPLITS_MAX = 20_000;
 
-function split(run: string): readonly string[] {
-  const { counts, whole } = loaded();
+/** Remembered for up to 20,000 distinct runs (see remembered). */
+const split = remembered(20_000, (run: string): readonly string[] => {
+  const { counts, total, whole } = loaded();
   if (!/^[a-z]+$/.test(run) || counts.has(run) || whole.has(run)) return NONE;
+  const cost = (part: string): number | undefined => {
+    const count = counts.get(part);
+    return count === undefined ? undefined : -Math.log(count / total) + PART_PRICE;
+  };
   const best = new Float64Array(run.length + 1).fill(Infinity);
   const from = new Int32Array(run.length + 1).fill(-1);
   best[0] = 0;
@@ -86,4 +77,4 @@ function split(run: string): readonly string[] {
   const parts: string[] = [];
   for (let end = run.length; end > 0; end = from[end]) parts.push(run.slice(from[end], end));
   return parts.length >= 2 ? parts.reverse() : NONE;
-}
+});
