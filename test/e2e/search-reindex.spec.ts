@@ -36,6 +36,7 @@ describe('search index re-indexed at boot after a change of analysis', () => {
 
     await a.sql(`UPDATE formats SET raw = ${param(a, 1)} WHERE asset_id = ${param(a, 2)}`, ['def valuestodict(handle):\n    return dict(handle)\n', joined.id]);
     await a.sql(`UPDATE search_analysis SET version = 1`);
+    await a.sql(`DELETE FROM search_vectors`); // written by a release before the dense index
     expect(await found(a, 'values dict')).toEqual([]); // the index is the old one
     expect(await found(a, 'rows_to_list')).toEqual([joined.id]);
 
@@ -54,5 +55,8 @@ describe('search index re-indexed at boot after a change of analysis', () => {
     // one document per live asset: nothing indexed twice, nothing deleted brought back
     const documents = await a.sql<{ asset_id: string }>(`SELECT asset_id FROM search_documents`);
     expect(documents.map((d) => d.asset_id).sort()).toEqual([joined.id, kept.id].sort());
+    // and each live asset's vector in the code embedding (the dense stage of relevance and search)
+    const vectors = await a.sql<{ asset_id: string }>(`SELECT asset_id FROM search_vectors`);
+    expect(vectors.map((d) => d.asset_id).sort()).toEqual([joined.id, kept.id].sort());
   });
 });

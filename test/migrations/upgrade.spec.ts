@@ -111,6 +111,7 @@ describe('schema upgrade of the search index (SQLite)', () => {
     expect(await found('valuestodict')).toEqual([ids.joined]);
     expect(await after.sql(`SELECT version FROM search_analysis`)).toEqual([{ version: ANALYSIS_VERSION }]);
     expect(await after.sql(`SELECT doc_id FROM search_documents`)).toHaveLength(3);
+    expect(await after.sql(`SELECT asset_id FROM search_vectors`)).toHaveLength(3); // the dense index's vectors, which the old store had not
   });
 
   it('finds what was indexed before the upgrade: words, typos, substrings and tags', async () => {

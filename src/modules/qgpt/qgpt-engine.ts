@@ -139,6 +139,11 @@ export class QgptEngine {
       // any-word fallback (the key-term ranking above is one).
       const fuzzy = await this.search.rank(em, lookup, { pseudo: false }, CANDIDATES, { substrings: !lookup.includes(' '), partial: false });
       let ids = fuseRanks([byTerms, fuzzy.ranked.map(([id]) => id)], asked ? WIDE_CANDIDATES : CANDIDATES);
+      // For a question of several words, the assets nearest to it in the offline embedding, over
+      // the whole store: code that shares no word with the question, which the lexical rankings
+      // cannot find. Not for one word or name looked up (often misspelt): the vectors of other
+      // code would crowd out the lexical matches of what it names.
+      if (asked && lookup.includes(' ')) ids = fuseRanks([ids, await this.search.closestIds(em, asked, WIDE_CANDIDATES)], WIDE_CANDIDATES);
       const corrections = [...new Set([...fuzzy.corrections.values()].flat())];
       if (ids.length === 0) return [];
       // Only what the passages need: the name and the text of the first format.

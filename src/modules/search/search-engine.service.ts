@@ -78,6 +78,11 @@ const FUNCTION_WORDS = new Set(
   'a an the of to from for in into on onto at by with without as and or if is are be it its this that these those when whether which'.split(' '),
 );
 
+/** A scope of every non-pseudo asset (what the dense index holds), with no further condition. */
+function isWholeStore(scope: Scope): boolean {
+  return !scope.pseudo && !scope.space && !scope.exclude?.length && !scope.anyTags?.length && !scope.filters;
+}
+
 function describes(query: string): boolean {
   return contentWords(query).length >= 2 && query.split(/\s+/).some((w) => FUNCTION_WORDS.has(w.toLowerCase()));
 }
@@ -115,6 +120,14 @@ export class SearchEngine {
     private readonly index: SearchIndex,
     private readonly reader: AssetReader,
   ) {}
+
+  /**
+   * Ids of the `limit` assets (not pseudo ones) closest to a question's vector in the offline
+   * code embedding (CodeEmbedding.question), closest first: whatever words they share with it.
+   */
+  closestIds(em: EntityManager, question: Float32Array, limit: number): Promise<string[]> {
+    return this.index.dense.closest(em, question, limit);
+  }
 
   private get store(): SearchStore {
     return this.index.store;
@@ -158,6 +171,14 @@ export class SearchEngine {
       const byTerms = await this.similarIds(em, [{ text: query, weight: 1 }], RESULT_LIMIT, scope);
       for (const id of byTerms) if (!kinds.has(id)) kinds.set(id, new Set(['terms']));
       lexical = fusedScores([fuzzy.map(([id]) => id), byTerms]).slice(0, RESULT_LIMIT);
+      // And, over the whole store (no filter, tag or space), the assets nearest to the sentence in
+      // the offline code embedding: code that does what it says in other words.
+      const asked = isWholeStore(scope) ? codeEmbedding()?.question(query) : undefined;
+      if (asked) {
+        const close = await this.index.dense.closest(em, asked, RESULT_LIMIT);
+        for (const id of close) if (!kinds.has(id)) kinds.set(id, new Set(['semantic']));
+        lexical = fusedScores([fuzzy.map(([id]) => id), byTerms, close]).slice(0, RESULT_LIMIT);
+      }
     }
     const ids = lexical.map(([id]) => id);
     const tagCounts = tags ? new Map((await this.store.tags(em, tags, { ...scope, space: ids }, ids.length)).map((t) => [t.id, t.count])) : null;

@@ -8,6 +8,9 @@ import { AssetAggregate } from '../assets/wire/asset.wire';
 import { PostgresSearchStore } from './store/postgres.store';
 import { IndexTerms, IndexedDocument, SearchStore } from './store/search-store';
 import { SqliteSearchStore } from './store/sqlite.store';
+import { DenseIndex } from './dense-index';
+import { VectorStore } from './store/vector.store';
+import { OutboxReader } from '../../common/events/outbox.reader';
 import { MAX_INDEXED_CHARS, indexText, vocabulary } from '../intelligence/text/terms';
 
 /** Characters of the text (after the name) that substring search covers. */
@@ -19,8 +22,9 @@ const BOOT_BATCH = 500;
  * when a change makes documents index differently: the index of a store written with an older
  * version is rewritten at the next boot (`search_analysis` records which version wrote it).
  * 2: joined words (`valuestodict` -> values, to, dict).
+ * 3: each asset's vector in the offline code embedding (`search_vectors`, DenseIndex).
  */
-export const ANALYSIS_VERSION = 2;
+export const ANALYSIS_VERSION = 3;
 /** Key of the PostgreSQL advisory lock of the boot-time re-indexing ("trovei" in ASCII). */
 const REINDEX_LOCK = 0x74726f766569;
 
@@ -39,6 +43,8 @@ const REINDEX_LOCK = 0x74726f766569;
 export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnModuleDestroy {
   private readonly logger = new Logger('SearchIndex');
   readonly store: SearchStore;
+  /** Each asset's vector in the offline code embedding, and the nearest ones to a question. */
+  readonly dense: DenseIndex;
   /** The background re-indexing (see onApplicationBootstrap), and whether the app is closing. */
   private reindexing: Promise<void> | null = null;
   private stopping = false;
@@ -46,9 +52,11 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
   constructor(
     private readonly db: Database,
     private readonly reader: AssetReader,
+    outbox: OutboxReader,
     projections: AssetProjections,
   ) {
     this.store = db.dialect === 'postgres' ? new PostgresSearchStore() : new SqliteSearchStore(db);
+    this.dense = new DenseIndex(new VectorStore(db), outbox, (em) => this.store.analysisVersion(em));
     projections.register(this);
   }
 
@@ -75,6 +83,7 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
   async index(em: EntityManager, aggregate: AssetAggregate, options: { created?: boolean } = {}): Promise<void> {
     const doc = documentOf(aggregate);
     await this.store.write(em, doc, analyse(doc), options.created === true);
+    await this.dense.write(em, [{ assetId: doc.assetId, vector: DenseIndex.vectorOf(doc) }], options.created === true);
   }
 
   /**
@@ -89,15 +98,18 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
   /** Indexes `aggregates` within `em`'s transaction, the vocabulary of them all added once (`created`: see index). */
   private async indexMany(em: EntityManager, aggregates: AssetAggregate[], options: { created: boolean }): Promise<void> {
     const vocabulary = new Set<string>();
+    const vectors: Array<{ assetId: string; vector: Buffer | null }> = [];
     await this.db.together(
       ...aggregates.map((aggregate) => () => {
         const doc = documentOf(aggregate);
         const terms = analyse(doc);
         for (const term of terms.vocabulary) vocabulary.add(term);
+        vectors.push({ assetId: doc.assetId, vector: DenseIndex.vectorOf(doc) });
         return this.store.write(em, doc, { ...terms, vocabulary: [] }, options.created);
       }),
     );
     await this.store.addVocabulary(em, [...vocabulary]);
+    await this.dense.write(em, vectors, options.created);
   }
 
   /** Reindexes one asset from its current rows, within `em`'s transaction (drops it once deleted). */
@@ -109,6 +121,7 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
   /** Drops one asset from the index, within `em`'s transaction. */
   async remove(em: EntityManager, assetId: string): Promise<void> {
     await this.store.remove(em, assetId);
+    await this.dense.remove(em, assetId);
   }
 
   /**

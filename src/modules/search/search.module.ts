@@ -9,6 +9,7 @@ import { SearchRoutesController } from './search-routes.controller';
 import { SearchController } from './search.controller';
 import { SearchEngine } from './search-engine.service';
 import { SearchIndex } from './search-index.service';
+import { EventsModule } from '../../common/events/events.module';
 
 const queryHandlers = [SearchAssetsHandler, SearchWithFiltersHandler, RelatedAssetsHandler, RecommendedAssetsHandler, SearchRouteHandler];
 
@@ -18,7 +19,7 @@ const queryHandlers = [SearchAssetsHandler, SearchWithFiltersHandler, RelatedAss
  * recommended routes.
  */
 @Module({
-  imports: [AssetsModule],
+  imports: [AssetsModule, EventsModule],
   controllers: [SearchController, SearchRoutesController],
   providers: [SearchIndex, SearchEngine, ...queryHandlers],
   exports: [SearchIndex, SearchEngine],

@@ -1,0 +1,92 @@
+import { DenseIndex, Sketches, cosine, quantise, sketchOf } from '../../src/modules/search/dense-index';
+import { codeEmbedding } from '../../src/modules/intelligence/text/code-embedding';
+
+/** A seeded generator (mulberry32), so failures replay. */
+function rng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+function unit(rand: () => number, dim = 256): Float32Array {
+  const v = new Float32Array(dim).map(() => rand() - 0.5);
+  const norm = Math.hypot(...v);
+  return v.map((x) => x / norm);
+}
+
+function hamming(a: Uint32Array, b: Uint32Array): number {
+  let d = 0;
+  for (let i = 0; i < a.length; i++) for (let x = a[i] ^ b[i]; x; x &= x - 1) d++;
+  return d;
+}
+
+describe('dense index: vectors and sketches', () => {
+  it('stores a unit vector as int8 whose cosine with the original is ~1, and ~0 with an orthogonal one', () => {
+    const rand = rng(1);
+    const v = unit(rand);
+    const stored = quantise(v);
+    expect(stored).toHaveLength(256);
+    expect(Math.max(...new Int8Array(stored.buffer, stored.byteOffset, stored.length).map(Math.abs))).toBe(127);
+    expect(cosine(v, stored)).toBeGreaterThan(0.999);
+    const other = new Float32Array(256);
+    other[0] = v[1];
+    other[1] = -v[0];
+    const norm = Math.hypot(other[0], other[1]);
+    expect(Math.abs(cosine(v, quantise(other.map((x) => x / norm))))).toBeLessThan(0.01);
+    expect(cosine(v, Buffer.alloc(128))).toBe(0); // another size: never a match
+  });
+
+  it('keeps one sign bit per dimension', () => {
+    const s = sketchOf([1, -1, 0, 2, ...new Array(60).fill(-1), 3]);
+    expect(Array.from(s)).toEqual([0b1001, 0, 1]); // 65 dimensions: three words, the 65th bit first of the third
+  });
+
+  it('finds the nearest sketches as a full Hamming ranking would, skipping deleted ones, past its first capacity', () => {
+    const rand = rng(7);
+    const sketches = new Sketches(256, 3, 0);
+    const all = new Map<string, Uint32Array>();
+    for (let i = 0; i < 3000; i++) {
+      const s = sketchOf(unit(rand));
+      sketches.set(`a${i}`, s);
+      all.set(`a${i}`, s);
+    }
+    for (let i = 0; i < 3000; i += 3) {
+      sketches.delete(`a${i}`);
+      all.delete(`a${i}`);
+    }
+    // Slots of deleted ones are reused; a rewritten asset keeps one slot.
+    const fresh = sketchOf(unit(rand));
+    sketches.set('new', fresh);
+    all.set('new', fresh);
+    sketches.set('a1', all.get('a2')!);
+    all.set('a1', all.get('a2')!);
+    expect(sketches.size).toBe(all.size);
+
+    for (let q = 0; q < 20; q++) {
+      const asked = sketchOf(unit(rand));
+      const got = sketches.nearest(asked, 50);
+      expect(got).toHaveLength(50);
+      expect(new Set(got).size).toBe(50);
+      const distances = got.map((id) => hamming(all.get(id)!, asked));
+      expect(distances).toEqual([...distances].sort((a, b) => a - b));
+      const worst = distances[distances.length - 1];
+      const closer = [...all.values()].filter((s) => hamming(s, asked) < worst).length;
+      expect(closer).toBeLessThanOrEqual(50); // nothing nearer was left out
+      expect(got.every((id) => all.has(id))).toBe(true);
+    }
+    expect(sketches.nearest(fresh, 1)).toEqual(['new']);
+  });
+
+  it('gives code a vector and pseudo assets none', () => {
+    expect(codeEmbedding()).toBeTruthy();
+    const doc = { name: 'hash password', content: 'def hash_password(p):\n    return bcrypt.hashpw(p, bcrypt.gensalt())\n' };
+    expect(DenseIndex.vectorOf({ ...doc, pseudo: false })).toHaveLength(256);
+    expect(DenseIndex.vectorOf({ ...doc, pseudo: true })).toBeNull();
+    expect(DenseIndex.vectorOf({ name: '', content: '', pseudo: false })).toBeNull();
+  });
+});
