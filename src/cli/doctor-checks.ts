@@ -64,6 +64,8 @@ const INDEX = {
   assets: { table: 'assets', column: 'id', live: 'deleted_at IS NULL' },
   documents: { table: 'search_documents', column: 'asset_id', docId: 'doc_id' } satisfies AssetColumn & { docId: string },
   tags: { table: 'search_tags', column: 'asset_id' } satisfies AssetColumn,
+  /** Each live, non-pseudo asset's vector in the offline code embedding (none for an asset with no known term). */
+  vectors: { table: 'search_vectors', column: 'asset_id' } satisfies AssetColumn,
   /** SQLite only: the full-text tables, rowid = documents.doc_id. */
   fullText: [
     { table: 'search_words', what: 'word index' },
@@ -164,7 +166,7 @@ async function postgresForeignKeys(db: CheckDb, report: Report): Promise<void> {
 
 /** The search index against the assets (see INDEX). */
 async function searchIndex(db: CheckDb, report: Report): Promise<void> {
-  const { assets, documents, tags, fullText, staged, stats } = INDEX;
+  const { assets, documents, tags, vectors, fullText, staged, stats } = INDEX;
   const A = ident(assets.table);
   const D = ident(documents.table);
   const T = ident(tags.table);
@@ -200,6 +202,15 @@ async function searchIndex(db: CheckDb, report: Report): Promise<void> {
       db,
       `FROM ${T} t WHERE NOT EXISTS (SELECT 1 FROM ${D} d WHERE d.${ident(documents.column)} = t.${ident(tags.column)})`,
       `t.${ident(tags.column)}`,
+    ),
+    true,
+  );
+  add(
+    'search vectors without a live asset',
+    await countAndExamples(
+      db,
+      `FROM ${ident(vectors.table)} v WHERE NOT EXISTS (SELECT 1 FROM ${A} a WHERE a.${ident(assets.column)} = v.${ident(vectors.column)} AND a.${live} AND a.pseudo = FALSE)`,
+      `v.${ident(vectors.column)}`,
     ),
     true,
   );

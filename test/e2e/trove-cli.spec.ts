@@ -371,6 +371,8 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
     );
     expect(run.stdout).toMatch(new RegExp(`FAIL\\s+search-index: live assets missing from the search index: 1 row \\(e\\.g\\. ${unindexed}\\)`));
     expect(run.stdout).toMatch(new RegExp(`FAIL\\s+search-index: search documents without a live asset: 1 row \\(e\\.g\\. ${gone}\\)`));
+    // its vector in the code embedding (the dense stage's) too
+    expect(run.stdout).toMatch(new RegExp(`FAIL\\s+search-index: search vectors without a live asset: 1 row \\(e\\.g\\. ${gone}\\)`));
     expect(run.stdout).toMatch(/FAIL\s+search-index: word index rows without a search document \(search_words\): 1 row/);
     expect(run.stdout).toMatch(
       /FAIL\s+search-index: the count of search documents \(search_stats\) differs from the documents: 1 row \(e\.g\. kept \d+, counted \d+\)/,
@@ -400,6 +402,7 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
     expect(after).not.toMatch(/count of search documents/);
     expect(after).not.toMatch(/live assets missing from the search index/);
     expect(after).not.toMatch(/search documents without a live asset/);
+    expect(after).not.toMatch(/search vectors without a live asset/);
     expect(after).toMatch(/FAIL\s+foreign-keys: orphaned rows: formats\.asset_id -> assets\.id/);
 
     // Once the orphaned rows are dealt with by hand, only the unreachable full-text rows of the dropped document remain.

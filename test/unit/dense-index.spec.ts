@@ -46,12 +46,12 @@ describe('dense index: vectors and sketches', () => {
     expect(Array.from(s)).toEqual([0b1001, 0, 1]); // 65 dimensions: three words, the 65th bit first of the third
   });
 
-  it('finds the nearest sketches as a full Hamming ranking would, skipping deleted ones, past its first capacity', () => {
+  it.each([256, 96])('finds the nearest %i-bit sketches as a full Hamming ranking would, skipping deleted ones, past its first capacity', (dim) => {
     const rand = rng(7);
-    const sketches = new Sketches(256, 3, 0);
+    const sketches = new Sketches(dim, 3, 0);
     const all = new Map<string, Uint32Array>();
     for (let i = 0; i < 3000; i++) {
-      const s = sketchOf(unit(rand));
+      const s = sketchOf(unit(rand, dim));
       sketches.set(`a${i}`, s);
       all.set(`a${i}`, s);
     }
@@ -60,7 +60,7 @@ describe('dense index: vectors and sketches', () => {
       all.delete(`a${i}`);
     }
     // Slots of deleted ones are reused; a rewritten asset keeps one slot.
-    const fresh = sketchOf(unit(rand));
+    const fresh = sketchOf(unit(rand, dim));
     sketches.set('new', fresh);
     all.set('new', fresh);
     sketches.set('a1', all.get('a2')!);
@@ -68,7 +68,7 @@ describe('dense index: vectors and sketches', () => {
     expect(sketches.size).toBe(all.size);
 
     for (let q = 0; q < 20; q++) {
-      const asked = sketchOf(unit(rand));
+      const asked = sketchOf(unit(rand, dim));
       const got = sketches.nearest(asked, 50);
       expect(got).toHaveLength(50);
       expect(new Set(got).size).toBe(50);

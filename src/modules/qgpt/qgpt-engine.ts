@@ -28,7 +28,10 @@ import { QGPTQuestionAnswerWire, RelevantQGPTSeedWire } from './wire/qgpt.wire';
 const RELEVANT = 5;
 const ANSWERS = 3;
 const CANDIDATES = 20;
-/** Key-term candidates the offline code embedding re-orders before the best CANDIDATES are kept. */
+/**
+ * Candidates before the offline code embedding re-orders them and the best CANDIDATES are kept:
+ * the key-term and fuzzy rankings' best, fused with the embedding's nearest assets (dense stage).
+ */
 const WIDE_CANDIDATES = 50;
 /**
  * Share of a passage's score that is its offline embedding similarity to the question: tuned on the
