@@ -4,7 +4,7 @@ import { EMBED_CHARS, codeEmbedding } from '../intelligence/text/code-embedding'
 import { VectorStore } from './store/vector.store';
 
 /** Candidates the sketches pick for the exact re-ranking (at least; four times what is asked when more). */
-const SKETCH_CANDIDATES = 512;
+const SKETCH_CANDIDATES = 256;
 /**
  * Least cosine of an asset the dense stage returns. The shipped embedding's cosines are small
  * and overlap: on the retrieval dev set the target of a question is at 0.11 / 0.28 / 0.38 (5th,
@@ -19,6 +19,8 @@ const LOAD_PAGE = 5_000;
 const EVENTS_PAGE = 2_000;
 /** Vectors written per statement (two parameters each). */
 const WRITE_BATCH = 200;
+/** Sketches of removed vectors tolerated before the next question loads them all again (or a tenth of them). */
+const STALE_RELOAD = 1_000;
 
 /**
  * Nearest assets to a question in Trove's offline code embedding (code-embedding.ts), over the
@@ -28,12 +30,13 @@ const WRITE_BATCH = 200;
  * Each live, non-pseudo asset's vector (its name and the start of its text, as `closestFirst`
  * reads it) is written with its search document, in the same transaction, to `search_vectors`
  * (int8 per dimension, scaled to the largest). In memory, per instance, only a sketch: one bit
- * per dimension (its sign), 32 bytes an asset; a question is compared with every sketch (Hamming
- * distance), and the closest few hundred are read back from the table and ranked by their exact
- * cosine. Built at the first question, then kept in step with the store by reading the change
+ * per dimension (its sign), 32 bytes an asset, by the vector's row number; a question is compared
+ * with every sketch (Hamming distance), and the closest few hundred are read back from the table
+ * and ranked by their exact cosine. Built at the first question, then kept in step with the store by reading the change
  * outbox (`stream_events`, the records an asset change commits with, whichever instance made it)
- * after the last event it applied; built again when the outbox was pruned past that point or the
- * search analysis version changed (a re-index rewrote every vector without events).
+ * after the last event it applied; built again when the outbox was pruned past that point, the
+ * search analysis version changed (a re-index rewrote every vector without events) or many
+ * sketches belong to removed rows.
  */
 export class DenseIndex {
   private state: Sketches | null = null;
@@ -81,8 +84,8 @@ export class DenseIndex {
     const state = await this.sync(em);
     if (!state || state.size === 0) return [];
     const picked = state.nearest(sketchOf(question), Math.max(SKETCH_CANDIDATES, 4 * limit));
-    return (await this.vectors.some(em, picked))
-      .map((r) => ({ id: r.asset_id, sim: cosine(question, r.vector) }))
+    return (await this.vectors.ofDocs(em, picked))
+      .map((r) => ({ id: r.assetId, sim: cosine(question, r.vector) }))
       .filter((r) => r.sim >= MIN_SIMILARITY)
       .sort((a, b) => b.sim - a.sim || (a.id < b.id ? -1 : 1))
       .slice(0, limit)
@@ -105,7 +108,12 @@ export class DenseIndex {
     if (!embedding) return null;
     const analysis = await this.analysisVersion(em);
     let state = this.state;
-    if (!state || state.analysis !== analysis || (await this.outbox.prunedThrough(em)) > state.through) {
+    if (
+      !state ||
+      state.analysis !== analysis ||
+      state.stale > Math.max(STALE_RELOAD, state.size / 10) ||
+      (await this.outbox.prunedThrough(em)) > state.through
+    ) {
       state = this.state = await this.load(em, analysis, embedding.dim);
       return state;
     }
@@ -113,12 +121,11 @@ export class DenseIndex {
       const events = await this.outbox.after(em, state.through, EVENTS_PAGE);
       if (!events.length) return state;
       const changed = [...new Set(events.filter((e) => e.topic === 'assets').map((e) => e.entityId))];
-      const stored = new Map((await this.vectors.some(em, changed)).map((r) => [r.asset_id, r.vector]));
-      for (const id of changed) {
-        const vector = stored.get(id);
-        if (vector) state.set(id, sketchOfInt8(vector));
-        else state.delete(id);
-      }
+      const stored = await this.vectors.ofAssets(em, changed);
+      for (const r of stored) state.set(r.doc, sketchOfInt8(r.vector));
+      // A removed vector's row is gone, and with it which sketch was its: that sketch stays until
+      // the next load, and a question that picks it finds no row for it (rows are never reused).
+      state.stale += changed.length - stored.length;
       state.through = events[events.length - 1].id;
     }
   }
@@ -126,11 +133,11 @@ export class DenseIndex {
   /** Every stored vector's sketch, as of the outbox head read first (later changes are applied again: harmless). */
   private async load(em: EntityManager, analysis: number, dim: number): Promise<Sketches> {
     const state = new Sketches(dim, analysis, await this.outbox.head(em));
-    for (let after = ''; ;) {
+    for (let after = 0; ;) {
       const rows = await this.vectors.page(em, after, LOAD_PAGE);
-      for (const r of rows) state.set(r.asset_id, sketchOfInt8(r.vector));
+      for (const r of rows) state.set(r.doc, sketchOfInt8(r.vector));
       if (rows.length < LOAD_PAGE) return state;
-      after = rows[rows.length - 1].asset_id;
+      after = rows[rows.length - 1].doc;
     }
   }
 }
@@ -176,15 +183,18 @@ function popcount(x: number): number {
   return Math.imul(x, 0x01010101) >>> 24;
 }
 
-/** Sketches of the assets, in slots (a deleted asset's slot is reused). */
+/**
+ * The assets' sketches by their row number in `search_vectors` (never reused): 33 bytes a row
+ * ever written since the last load, a million in about 33 MB; no asset ids in memory.
+ */
 export class Sketches {
-  private ids: Array<string | null> = [];
   private bits: Uint32Array;
-  /** 1 for a slot in use. */
+  /** 1 for a row with a sketch. */
   private used: Uint8Array;
-  private readonly slot = new Map<string, number>();
-  private readonly free: number[] = [];
   private readonly words: number;
+  private count = 0;
+  /** Sketches of rows removed since the load (approximate: changes whose vector was gone). */
+  stale = 0;
 
   constructor(
     readonly dim: number,
@@ -193,54 +203,40 @@ export class Sketches {
     public through: number,
   ) {
     this.words = Math.ceil(dim / 32);
-    this.bits = new Uint32Array(1024 * this.words);
     this.used = new Uint8Array(1024);
+    this.bits = new Uint32Array(1024 * this.words);
   }
 
   get size(): number {
-    return this.slot.size;
+    return this.count;
   }
 
-  set(id: string, sketch: Uint32Array): void {
-    if (sketch.length !== this.words) return;
-    let at = this.slot.get(id);
-    if (at === undefined) {
-      at = this.free.pop() ?? this.ids.length;
-      if (at === this.ids.length) this.ids.push(id);
-      else this.ids[at] = id;
-      this.slot.set(id, at);
-      if (at >= this.used.length) {
-        const used = new Uint8Array(this.used.length * 2);
-        used.set(this.used);
-        this.used = used;
-        const bits = new Uint32Array(this.bits.length * 2);
-        bits.set(this.bits);
-        this.bits = bits;
-      }
-      this.used[at] = 1;
+  set(doc: number, sketch: Uint32Array): void {
+    if (sketch.length !== this.words || !Number.isSafeInteger(doc) || doc < 0) return;
+    if (doc >= this.used.length) {
+      const length = Math.max(doc + 1, Math.ceil(this.used.length * 1.5));
+      const used = new Uint8Array(length);
+      used.set(this.used);
+      this.used = used;
+      const bits = new Uint32Array(length * this.words);
+      bits.set(this.bits);
+      this.bits = bits;
     }
-    this.bits.set(sketch, at * this.words);
+    if (this.used[doc] === 0) this.count++;
+    this.used[doc] = 1;
+    this.bits.set(sketch, doc * this.words);
   }
 
-  delete(id: string): void {
-    const at = this.slot.get(id);
-    if (at === undefined) return;
-    this.slot.delete(id);
-    this.ids[at] = null;
-    this.used[at] = 0;
-    this.free.push(at);
-  }
-
-  /** Ids of the `n` sketches nearest to `sketch` (Hamming distance; ties in slot order). */
-  nearest(sketch: Uint32Array, n: number): string[] {
-    const count = this.ids.length;
-    const distance = new Uint16Array(count);
-    const histogram = new Uint32Array(this.words * 32 + 1);
+  /** Row numbers of the `n` sketches nearest to `sketch` (Hamming distance; ties in row order). */
+  nearest(sketch: Uint32Array, n: number): number[] {
     const { bits, used, words } = this;
+    const rows = used.length;
+    const distance = new Uint16Array(rows);
+    const histogram = new Uint32Array(words * 32 + 1);
     if (words === 8) {
       // The embedding's 256 dimensions, unrolled: the scan is most of a dense query's time at a million assets.
       const [s0, s1, s2, s3, s4, s5, s6, s7] = sketch;
-      for (let at = 0, b = 0; at < count; at++, b += 8) {
+      for (let at = 0, b = 0; at < rows; at++, b += 8) {
         if (used[at] === 0) continue;
         const d =
           popcount(bits[b] ^ s0) +
@@ -255,7 +251,7 @@ export class Sketches {
         histogram[d]++;
       }
     } else {
-      for (let at = 0; at < count; at++) {
+      for (let at = 0; at < rows; at++) {
         if (used[at] === 0) continue;
         let d = 0;
         for (let w = 0, b = at * words; w < words; w++) d += popcount(bits[b + w] ^ sketch[w]);
@@ -266,11 +262,8 @@ export class Sketches {
     // The largest distance still taken, so that at least n are (ties at it included).
     let cut = 0;
     for (let taken = 0; cut < histogram.length && taken + histogram[cut] < n; cut++) taken += histogram[cut];
-    const out: Array<[string, number]> = [];
-    for (let at = 0; at < count; at++) if (used[at] === 1 && distance[at] <= cut) out.push([this.ids[at]!, distance[at]]);
-    return out
-      .sort((a, b) => a[1] - b[1])
-      .slice(0, n)
-      .map(([id]) => id);
+    const out: number[] = [];
+    for (let at = 0; at < rows; at++) if (used[at] === 1 && distance[at] <= cut) out.push(at);
+    return out.sort((a, b) => distance[a] - distance[b] || a - b).slice(0, n);
   }
 }

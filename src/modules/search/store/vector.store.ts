@@ -1,13 +1,25 @@
 import { EntityManager } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
 
-/** A stored vector: an asset's int8 vector in the offline code embedding. */
+/** A stored vector: an asset's int8 vector in the offline code embedding, and its row's number. */
 export interface StoredVector {
+  doc: number;
+  assetId: string;
+  vector: Buffer;
+}
+
+interface Row {
+  doc: number | string;
   asset_id: string;
   vector: Buffer;
 }
 
-/** `search_vectors`, the same SQL on both dialects (bound ids as a JSON array, as the asset reader binds them). */
+const row = (r: Row): StoredVector => ({ doc: Number(r.doc), assetId: r.asset_id, vector: r.vector });
+
+/**
+ * `search_vectors`, the same SQL on both dialects (bound keys as a JSON array, as the asset reader
+ * binds them). `doc` numbers the rows, never reused; a rewritten vector keeps its row.
+ */
 export class VectorStore {
   constructor(private readonly db: Database) {}
 
@@ -33,22 +45,35 @@ export class VectorStore {
     ]);
   }
 
-  /** The vectors of those of `assetIds` that have one, in no particular order. */
-  some(em: EntityManager, assetIds: string[]): Promise<StoredVector[]> {
-    if (!assetIds.length) return Promise.resolve([]);
-    return this.db.query<StoredVector>(
+  /** The vectors of those of the assets that have one, in no particular order. */
+  async ofAssets(em: EntityManager, assetIds: string[]): Promise<StoredVector[]> {
+    if (!assetIds.length) return [];
+    const rows = await this.db.query<Row>(
       em,
-      `SELECT v.asset_id AS asset_id, v.vector AS vector FROM ${this.db.sql.jsonElements(1)} ${this.db.sql.drivingJoin} search_vectors v ON v.asset_id = value ->> 0`,
+      `SELECT v.doc AS doc, v.asset_id AS asset_id, v.vector AS vector FROM ${this.db.sql.jsonElements(1)} ${this.db.sql.drivingJoin} search_vectors v ON v.asset_id = value ->> 0`,
       [JSON.stringify(assetIds.map((id) => [id]))],
     );
+    return rows.map(row);
   }
 
-  /** Up to `limit` vectors of the assets after `after` in id order (a keyset page of them all). */
-  page(em: EntityManager, after: string, limit: number): Promise<StoredVector[]> {
-    return this.db.query<StoredVector>(
+  /** The rows of those of the numbers that still exist, in no particular order. */
+  async ofDocs(em: EntityManager, docs: number[]): Promise<StoredVector[]> {
+    if (!docs.length) return [];
+    const rows = await this.db.query<Row>(
       em,
-      `SELECT asset_id, vector FROM search_vectors WHERE asset_id > ${this.db.param(1)} ORDER BY asset_id LIMIT ${this.db.param(2)}`,
+      `SELECT v.doc AS doc, v.asset_id AS asset_id, v.vector AS vector FROM ${this.db.sql.jsonElements(1)} ${this.db.sql.drivingJoin} search_vectors v ON v.doc = CAST(value ->> 0 AS bigint)`,
+      [JSON.stringify(docs.map((doc) => [doc]))],
+    );
+    return rows.map(row);
+  }
+
+  /** Up to `limit` rows after row `after`, in row order (a keyset page of them all). */
+  async page(em: EntityManager, after: number, limit: number): Promise<StoredVector[]> {
+    const rows = await this.db.query<Row>(
+      em,
+      `SELECT doc, asset_id, vector FROM search_vectors WHERE doc > ${this.db.param(1)} ORDER BY doc LIMIT ${this.db.param(2)}`,
       [after, limit],
     );
+    return rows.map(row);
   }
 }
