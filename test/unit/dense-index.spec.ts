@@ -1,17 +1,8 @@
 import { DenseIndex, Sketches, cosine, quantise, sketchOf } from '../../src/modules/search/dense-index';
 import { codeEmbedding } from '../../src/modules/intelligence/text/code-embedding';
-
-/** A seeded generator (mulberry32), so failures replay. */
-function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// A seeded generator (the benchmarks' mulberry32), so failures replay.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a plain-JS module of the benchmarks
+const { mulberry32: rng } = require('../../bench/lib/corpus') as { mulberry32: (seed: number) => () => number };
 
 function unit(rand: () => number, dim = 256): Float32Array {
   const v = new Float32Array(dim).map(() => rand() - 0.5);
