@@ -94,9 +94,8 @@ function describes(query: string): boolean {
  * words. Ties go to the embedding's order. Scores are the fused ones (1: first in both). Undefined
  * without the embedding or a query vector.
  */
-function closestFused(query: string, ids: string[], aggregates: Map<string, AssetAggregate>): Array<[string, number]> | undefined {
+function closestFused(asked: Float32Array | undefined, ids: string[], aggregates: Map<string, AssetAggregate>): Array<[string, number]> | undefined {
   const embedding = codeEmbedding();
-  const asked = embedding?.question(query);
   if (!embedding || !asked) return undefined;
   const docs = ids.flatMap((id) => {
     const aggregate = aggregates.get(id);
@@ -165,6 +164,8 @@ export class SearchEngine {
     const best = (Object.values(WEIGHTS) as number[]).reduce((a, b) => a + b, 0) / (RRF_K + 1);
     let lexical = fuzzy.map(([id, score]): [string, number] => [id, score / best]);
     const sentence = describes(query);
+    // A sentence's vector in the offline code embedding (computed once: the dense stage and the re-ordering read it).
+    const asked = sentence ? codeEmbedding()?.question(query) : undefined;
     if (sentence) {
       // A sentence's key terms (tf-idf, bm25-ranked, as relevance takes its candidates) find what
       // the fuzzy ranking's all-words and any-word lists miss.
@@ -173,8 +174,7 @@ export class SearchEngine {
       lexical = fusedScores([fuzzy.map(([id]) => id), byTerms]).slice(0, RESULT_LIMIT);
       // And, over the whole store (no filter, tag or space), the assets nearest to the sentence in
       // the offline code embedding: code that does what it says in other words.
-      const asked = isWholeStore(scope) ? codeEmbedding()?.question(query) : undefined;
-      if (asked) {
+      if (asked && isWholeStore(scope)) {
         const close = await this.index.dense.closest(em, asked, RESULT_LIMIT);
         for (const id of close) if (!kinds.has(id)) kinds.set(id, new Set(['semantic']));
         lexical = fusedScores([fuzzy.map(([id]) => id), byTerms, close]).slice(0, RESULT_LIMIT);
@@ -185,7 +185,7 @@ export class SearchEngine {
     const aggregates = await this.aggregates(em, ids);
     const evidence: Evidence = { words, needles, corrections: [...corrections.values()].flat() };
     const exactSet = new Set(exact);
-    const ranked = (sentence && closestFused(query, ids, aggregates)) || lexical;
+    const ranked = (sentence && closestFused(asked, ids, aggregates)) || lexical;
     return ranked
       .filter(([id]) => aggregates.has(id))
       .map(([id, score]) => {
