@@ -54,6 +54,22 @@ function readsLikeCode(text: string, f: ProseFeatures): boolean {
 
 const TEXT: LanguageClassification = { generic: 'TEXT', specific: 'txt' };
 
+/**
+ * Whether the classifier's first language leads its second by more than highlight.js's whole
+ * weight could make up: the blend gives highlight.js's scores (summing to 1) weight `hljs`
+ * against the classifier's `model`, so no language can pass one that leads by more than hljs / model.
+ */
+function leadsBeyondHljs(model: Scores, w: BlendWeights): boolean {
+  if (!model.size || w.model <= 0) return false;
+  let first = 0;
+  let second = 0;
+  for (const p of model.values()) {
+    if (p > first) [first, second] = [p, first];
+    else if (p > second) second = p;
+  }
+  return w.model * (first - second) > w.hljs;
+}
+
 function classificationOf(code: ClassificationSpecificEnum): LanguageClassification {
   return { generic: TEXT_CODES.has(code) ? 'TEXT' : 'CODE', specific: code };
 }
@@ -102,6 +118,12 @@ export class LanguageDetector {
     if (report) return report;
 
     const m: Scores = (mode === 'hljs' ? null : languageModel()?.predict(head(text, MODEL_INPUT_CHARS))) ?? new Map();
+    if (mode === 'blend' && leadsBeyondHljs(m, weights)) {
+      // highlight.js can only add its weight to the shortlist: it cannot pass this lead, so
+      // when the classifier's first language is the answer, the blend would give the same one.
+      const settled = this.decide(text, m, md, shell, prose);
+      if (settled.first) return settled.report;
+    }
     let h: Scores = new Map();
     if (mode !== 'model') {
       const shortlist =
@@ -113,26 +135,36 @@ export class LanguageDetector {
       h = hljsScores(hljsRelevance(head(text, HLJS_MAX_CHARS), shortlist), weights.hljsPower);
     }
     const scores = blendScores(m, h, weights);
-    const top = ranked(scores).slice(0, 5);
-    if (!top.length) {
+    if (!scores.size) {
       return { classification: mode === 'blend' ? TEXT : classificationOf('UNKNOWN'), source: 'no-evidence' };
     }
+    return this.decide(text, scores, md, shell, prose).report;
+  }
 
+  /**
+   * The answer from the models' scores: the best language the grammar allows, Markdown without
+   * its structure read as text or as the code it holds, shell commands as shell. `first`: the
+   * answer is the best-scored language itself (the order of the others did not matter).
+   */
+  private decide(text: string, scores: Scores, md: number, shell: boolean, prose: ProseFeatures | undefined): { report: DetectionReport; first: boolean } {
+    const top = ranked(scores).slice(0, 5);
     // The best language whose grammar allows the text (syntax it can never have rules it out).
     const fits = (from: number) => top.findIndex(([code], i) => i >= from && !ruledOut(code, text));
     const index = fits(0);
+    let first = index <= 0;
     let best: ClassificationSpecificEnum = refineDialect(top[Math.max(index, 0)][0], text);
     if (best === 'md' && md < MARKDOWN_MIN_SCORE) {
       // Markdown without its structure: plain text, or code lifted out of a README (the
       // classifier learnt README code blocks as Markdown): then the next language that fits
       const next = readsLikeCode(text, prose ?? proseFeatures(text)) ? fits(index + 1) : -1;
       best = next >= 0 ? refineDialect(top[next][0], text) : 'txt';
+      first = false;
     }
     // commands typed at a shell: shell, unless the models read a Dockerfile's RUN lines
     if (shell && best !== 'sh' && best !== 'dockerfile') {
-      return { classification: classificationOf('sh'), source: 'rule', rule: 'shell-commands', top };
+      return { report: { classification: classificationOf('sh'), source: 'rule', rule: 'shell-commands', top }, first };
     }
-    return { classification: classificationOf(best), source: 'models', top };
+    return { report: { classification: classificationOf(best), source: 'models', top }, first };
   }
 
   /**
