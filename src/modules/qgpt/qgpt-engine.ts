@@ -8,7 +8,7 @@ import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { ChatMessage, collect } from '../intelligence/providers/model-provider';
 import { outlineCode } from '../intelligence/text/code-outline';
-import { closestFirst, codeEmbedding, similarity } from '../intelligence/text/code-embedding';
+import { codeEmbedding, similarity } from '../intelligence/text/code-embedding';
 import { fuseRanks } from '../intelligence/text/rank-fusion';
 import { ScoredPassage, bestPassages, contentTerms, contentWords, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
 import { ExtractiveTextEngine } from '../intelligence/text/extractive-text-engine';
@@ -155,8 +155,8 @@ export class QgptEngine {
       if (asked && embedding) {
         // The wider lexical pool re-ordered with the offline embedding's ranking (fused, so
         // neither the words nor the vectors alone decide), then cut to the usual candidates.
-        const close = closestFirst(
-          embedding,
+        const close = await this.search.closestOrder(
+          em,
           asked,
           rows.map((row) => ({ id: row.id, name: row.name, text: row.raw })),
         );

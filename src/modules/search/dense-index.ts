@@ -1,6 +1,6 @@
 import { EntityManager } from 'typeorm';
 import { OutboxReader } from '../../common/events/outbox.reader';
-import { EMBED_CHARS, codeEmbedding } from '../intelligence/text/code-embedding';
+import { EMBED_CHARS, closestFirst, codeEmbedding, textSimilarity } from '../intelligence/text/code-embedding';
 import { VectorStore } from './store/vector.store';
 
 /** Candidates the sketches pick for the exact re-ranking (at least; four times what is asked when more). */
@@ -92,6 +92,32 @@ export class DenseIndex {
       .map((r) => r.id);
   }
 
+  /**
+   * The documents' ids, closest to the question first (ties by id): by the vectors stored for
+   * them, which are what their name and text would embed to (up to int8 rounding; the stored one
+   * reads every format of a multi-format asset), read instead of computed again; a document
+   * without one (a pseudo asset, a store still being re-indexed) is embedded now, one with no
+   * known term goes last.
+   */
+  async order(em: EntityManager, question: Float32Array, docs: Array<{ id: string; name: string | null; text: string }>): Promise<string[]> {
+    const embedding = codeEmbedding();
+    if (!embedding) return docs.map((d) => d.id);
+    const stored = new Map(
+      (
+        await this.vectors.ofAssets(
+          em,
+          docs.map((d) => d.id),
+        )
+      ).map((r) => [r.assetId, r.vector]),
+    );
+    return closestFirst(
+      docs.map((doc) => {
+        const vector = stored.get(doc.id);
+        return { id: doc.id, sim: vector ? cosine(question, vector) : textSimilarity(embedding, question, doc) };
+      }),
+    );
+  }
+
   /** The sketches, brought up to the store's latest committed change (null: no embedding shipped). */
   private async sync(em: EntityManager): Promise<Sketches | null> {
     while (this.syncing) await this.syncing.catch(() => undefined);
@@ -120,12 +146,15 @@ export class DenseIndex {
     for (;;) {
       const events = await this.outbox.after(em, state.through, EVENTS_PAGE);
       if (!events.length) return state;
-      const changed = [...new Set(events.filter((e) => e.topic === 'assets').map((e) => e.entityId))];
+      const assets = events.filter((e) => e.topic === 'assets');
+      const changed = [...new Set(assets.map((e) => e.entityId))];
       const stored = await this.vectors.ofAssets(em, changed);
       for (const r of stored) state.set(r.doc, sketchOfInt8(r.vector));
-      // A removed vector's row is gone, and with it which sketch was its: that sketch stays until
-      // the next load, and a question that picks it finds no row for it (rows are never reused).
-      state.stale += changed.length - stored.length;
+      // A deleted asset's vector row is gone, and with it which sketch was its: that sketch stays
+      // until the next load, and a question that picks it finds no row for it (rows are never
+      // reused). Only deletions count: the changes of a pseudo asset (which has no vector) do not.
+      const kept = new Set(stored.map((r) => r.assetId));
+      state.stale += new Set(assets.filter((e) => e.deleted && !kept.has(e.entityId)).map((e) => e.entityId)).size;
       state.through = events[events.length - 1].id;
     }
   }

@@ -4,7 +4,7 @@ import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { SearchIndex } from './search-index.service';
 import { Scope, SearchStore, WordQuery } from './store/search-store';
-import { closestFirst, codeEmbedding } from '../intelligence/text/code-embedding';
+import { codeEmbedding } from '../intelligence/text/code-embedding';
 import { contentWords } from '../intelligence/text/extractive-answerer';
 import { RRF_K, fuseRanks, fusedScores } from '../intelligence/text/rank-fusion';
 import { QueryWord, allowedEdits, anchorLength, editDistance, indexText, isKeyTerm, isVocabularyTerm, queryWords } from '../intelligence/text/terms';
@@ -87,26 +87,6 @@ function describes(query: string): boolean {
   return contentWords(query).length >= 2 && query.split(/\s+/).some((w) => FUNCTION_WORDS.has(w.toLowerCase()));
 }
 
-/**
- * A described query's results in the order of the lexical ranking fused (reciprocal rank) with
- * the offline code embedding's (similarity of each result's name and text to the query), as
- * relevance orders its candidates: words alone miss code that does what a sentence says in other
- * words. Ties go to the embedding's order. Scores are the fused ones (1: first in both). Undefined
- * without the embedding or a query vector.
- */
-function closestFused(asked: Float32Array | undefined, ids: string[], aggregates: Map<string, AssetAggregate>): Array<[string, number]> | undefined {
-  const embedding = codeEmbedding();
-  if (!embedding || !asked) return undefined;
-  const docs = ids.flatMap((id) => {
-    const aggregate = aggregates.get(id);
-    return aggregate ? [{ id, name: aggregate.asset.name ?? null, text: aggregate.formats[0]?.raw ?? '' }] : [];
-  });
-  const close = closestFirst(embedding, asked, docs);
-  const position = new Map(close.map((id, i) => [id, i]));
-  const at = (id: string) => position.get(id) ?? close.length;
-  return fusedScores([ids, close]).sort((a, b) => b[1] - a[1] || at(a[0]) - at(b[0]));
-}
-
 const group = (word: QueryWord): string[][] => [[word.whole], ...(word.parts.length ? [word.parts] : [])];
 
 /**
@@ -126,6 +106,28 @@ export class SearchEngine {
    */
   closestIds(em: EntityManager, question: Float32Array, limit: number): Promise<string[]> {
     return this.index.dense.closest(em, question, limit);
+  }
+
+  /** The documents' ids, closest to the question's vector first (DenseIndex.order: stored vectors, read rather than computed). */
+  closestOrder(em: EntityManager, question: Float32Array, docs: Array<{ id: string; name: string | null; text: string }>): Promise<string[]> {
+    return this.index.dense.order(em, question, docs);
+  }
+
+  /**
+   * A described query's results in the order of the lexical ranking fused (reciprocal rank) with
+   * the offline code embedding's (similarity of each result's name and text to the query), as
+   * relevance orders its candidates: words alone miss code that does what a sentence says in other
+   * words. Ties go to the embedding's order. Scores are the fused ones (1: first in both).
+   */
+  private async closestFused(em: EntityManager, asked: Float32Array, ids: string[], aggregates: Map<string, AssetAggregate>): Promise<Array<[string, number]>> {
+    const docs = ids.flatMap((id) => {
+      const aggregate = aggregates.get(id);
+      return aggregate ? [{ id, name: aggregate.asset.name ?? null, text: aggregate.formats[0]?.raw ?? '' }] : [];
+    });
+    const close = await this.closestOrder(em, asked, docs);
+    const position = new Map(close.map((id, i) => [id, i]));
+    const at = (id: string) => position.get(id) ?? close.length;
+    return fusedScores([ids, close]).sort((a, b) => b[1] - a[1] || at(a[0]) - at(b[0]));
   }
 
   private get store(): SearchStore {
@@ -185,7 +187,7 @@ export class SearchEngine {
     const aggregates = await this.aggregates(em, ids);
     const evidence: Evidence = { words, needles, corrections: [...corrections.values()].flat() };
     const exactSet = new Set(exact);
-    const ranked = (sentence && closestFused(asked, ids, aggregates)) || lexical;
+    const ranked = asked ? await this.closestFused(em, asked, ids, aggregates) : lexical;
     return ranked
       .filter(([id]) => aggregates.has(id))
       .map(([id, score]) => {

@@ -127,17 +127,17 @@ export function similarity(a: Float32Array, b: Float32Array): number {
 export const EMBED_CHARS = 1_000;
 
 /**
- * Documents' ids ordered by how close their name and the start of their text are to a question's
- * vector, closest first (ties by id; a document with no known term last).
+ * How close a document's name and the start of its text are to a question's vector (their
+ * cosine), as the dense index stores it; -1 for a document with no known term.
  */
-export function closestFirst(embedding: CodeEmbedding, asked: Float32Array, docs: Array<{ id: string; name: string | null; text: string }>): string[] {
-  return docs
-    .map(({ id, name, text }) => {
-      const vector = embedding.code([name ?? '', text.slice(0, EMBED_CHARS)].join('\n\n'));
-      return { id, sim: vector ? similarity(asked, vector) : -1 };
-    })
-    .sort((a, b) => b.sim - a.sim || (a.id < b.id ? -1 : 1))
-    .map((c) => c.id);
+export function textSimilarity(embedding: CodeEmbedding, asked: Float32Array, doc: { name: string | null; text: string }): number {
+  const vector = embedding.code([doc.name ?? '', doc.text.slice(0, EMBED_CHARS)].join('\n\n'));
+  return vector ? similarity(asked, vector) : -1;
+}
+
+/** Ids by similarity, closest first (ties by id). */
+export function closestFirst(scored: Array<{ id: string; sim: number }>): string[] {
+  return scored.sort((a, b) => b.sim - a.sim || (a.id < b.id ? -1 : 1)).map((c) => c.id);
 }
 
 let shared: CodeEmbedding | null | undefined;
