@@ -8,7 +8,7 @@ import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { ChatMessage, collect } from '../intelligence/providers/model-provider';
 import { outlineCode } from '../intelligence/text/code-outline';
-import { codeEmbedding, similarity } from '../intelligence/text/code-embedding';
+import { codeEmbedding, passageCloseness } from '../intelligence/text/code-embedding';
 import { fuseRanks } from '../intelligence/text/rank-fusion';
 import { ScoredPassage, bestPassages, contentTerms, contentWords, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
 import { ExtractiveTextEngine } from '../intelligence/text/extractive-text-engine';
@@ -33,11 +33,6 @@ const CANDIDATES = 20;
  * the key-term and fuzzy rankings' best, fused with the embedding's nearest assets (dense stage).
  */
 const WIDE_CANDIDATES = 50;
-/**
- * Share of a passage's score that is its offline embedding similarity to the question: tuned on the
- * retrieval dev set (0.3 / 0.5 / 0.7; eval/README.md), never on the held-out set.
- */
-const SEMANTIC_WEIGHT = 0.5;
 /** Content words of a question that search's fuzzy ranking looks up. */
 const FUZZY_WORDS = 4;
 /** Lexical top passages re-ranked by embeddings. */
@@ -199,16 +194,7 @@ export class QgptEngine {
     // Offline, the shipped code embedding weighs in: how close each passage is to the question.
     const embedding = this.config.embeddingModel ? null : codeEmbedding();
     const asked = embedding?.question(query);
-    const semantic =
-      asked && embedding
-        ? {
-            weight: SEMANTIC_WEIGHT,
-            similarity: (terms: string[]) => {
-              const vector = embedding.codeTerms(terms);
-              return vector ? similarity(asked, vector) : 0;
-            },
-          }
-        : undefined;
+    const semantic = asked && embedding ? passageCloseness(embedding, asked) : undefined;
     const ranked = rankPassages(lexicalQuery, passages, priors, titles, semantic);
     const embedder = this.config.embeddingModel ? await this.registry.resolve(this.config.embeddingModel) : null;
     if (!embedder || ranked.length === 0) return ranked;

@@ -4,8 +4,8 @@ import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { SearchIndex } from './search-index.service';
 import { Scope, SearchStore, WordQuery } from './store/search-store';
-import { codeEmbedding } from '../intelligence/text/code-embedding';
-import { contentWords } from '../intelligence/text/extractive-answerer';
+import { codeEmbedding, passageCloseness } from '../intelligence/text/code-embedding';
+import { contentWords, passagesOf, rankPassages } from '../intelligence/text/extractive-answerer';
 import { RRF_K, fuseRanks, fusedScores } from '../intelligence/text/rank-fusion';
 import { QueryWord, allowedEdits, anchorLength, editDistance, indexText, isKeyTerm, isVocabularyTerm, queryWords } from '../intelligence/text/terms';
 
@@ -130,6 +130,42 @@ export class SearchEngine {
     return fusedScores([ids, close]).sort((a, b) => b[1] - a[1] || at(a[0]) - at(b[0]));
   }
 
+  /**
+   * A sentence's results in the order of their best passage as relevance scores passages
+   * (`rankPassages`: BM25 over the results' passages, the question's coverage, how well it names
+   * each result, the result's place so far as a prior, and half of it the passage's closeness to
+   * the question in the offline code embedding), each scored by that passage (0..1); a result
+   * without a scored passage keeps its place after them, scored below them. On the retrieval dev set
+   * this took search's R@3 from 66.0 to 70.1 (eval/README.md).
+   */
+  private byPassages(
+    query: string,
+    asked: Float32Array,
+    ranked: Array<[string, number]>,
+    aggregates: Map<string, AssetAggregate>,
+    corrections: string[],
+  ): Array<[string, number]> {
+    const embedding = codeEmbedding();
+    if (!embedding) return ranked;
+    const present = ranked.filter(([id]) => aggregates.has(id));
+    const passages = present.flatMap(([id], i) => {
+      const aggregate = aggregates.get(id)!;
+      return passagesOf([aggregate.asset.name ?? '', aggregate.formats[0]?.raw ?? ''].filter(Boolean).join('\n\n'), i);
+    });
+    const priors = present.map((_, i) => 1 - i / Math.max(1, present.length));
+    const titles = present.map(([id]) => aggregates.get(id)!.asset.name ?? undefined);
+    // Words the store spells differently (typos search corrected) are looked for as the store spells them.
+    const lexicalQuery = corrections.length ? `${query} ${[...new Set(corrections)].join(' ')}` : query;
+    const best = new Map<number, number>();
+    for (const p of rankPassages(lexicalQuery, passages, priors, titles, passageCloseness(embedding, asked))) if (!best.has(p.doc)) best.set(p.doc, p.score);
+    // (below the lowest passage score, in their fused order: a result is never scored 0)
+    const lowest = Math.min(1, ...best.values());
+    return present
+      .map(([id, fused], i) => ({ id, i, passage: best.get(i), score: best.get(i) ?? Math.max(1e-3, lowest * fused) }))
+      .sort((a, b) => (b.passage ?? -1) - (a.passage ?? -1) || a.i - b.i)
+      .map((r): [string, number] => [r.id, r.score]);
+  }
+
   private get store(): SearchStore {
     return this.index.store;
   }
@@ -187,7 +223,7 @@ export class SearchEngine {
     const aggregates = await this.aggregates(em, ids);
     const evidence: Evidence = { words, needles, corrections: [...corrections.values()].flat() };
     const exactSet = new Set(exact);
-    const ranked = asked ? await this.closestFused(em, asked, ids, aggregates) : lexical;
+    const ranked = asked ? this.byPassages(query, asked, await this.closestFused(em, asked, ids, aggregates), aggregates, evidence.corrections) : lexical;
     return ranked
       .filter(([id]) => aggregates.has(id))
       .map(([id, score]) => {
