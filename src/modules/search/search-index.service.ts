@@ -21,6 +21,8 @@ const BOOT_BATCH = 500;
  * The version of the text analysis (`analyse`, `indexText`) the index is written with. Raise it
  * when a change makes documents index differently: the index of a store written with an older
  * version is rewritten at the next boot (`search_analysis` records which version wrote it).
+ * Raise it too when the shipped code embedding (`code-embedding.bin`) changes: the stored vectors
+ * are its vectors, and the dense stage and the re-ordering compare them with its question vectors.
  * 2: joined words (`valuestodict` -> values, to, dict).
  * 3: each asset's vector in the offline code embedding (`search_vectors`, DenseIndex).
  */
