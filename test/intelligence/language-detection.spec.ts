@@ -241,6 +241,12 @@ describe('LanguageDetector', () => {
     expect(ruledOut('xml', '// UTC+1\n<RNDateTimePicker timeZoneOffsetInSeconds={3600} />')).toBe(true);
     expect(ruledOut('xml', '<project name="x" default="build">\n  <!-- <a b=c> -->\n  <target name="build"/>')).toBe(false);
     expect(ruledOut('c', 'int let = 1;\nconst char *var = "x";')).toBe(false);
+    // an access keyword before a method's name and parameters is TypeScript's; C++'s stand alone
+    expect(ruledOut('cpp', '  private _trimBuffer() {\n    const { _buffer } = this;\n  }')).toBe(true);
+    expect(ruledOut('c', '  public async up(queryRunner) {\n    await queryRunner.query(sql);\n  }')).toBe(true);
+    expect(ruledOut('cpp', 'class A : public B {\npublic:\n  A();\nprivate:\n  int x;\n};')).toBe(false);
+    expect(ruledOut('cpp', 'class Foo\n    : public Bar,\n      private Baz\n{\n  void f();\n};')).toBe(false);
+    expect(ruledOut('cpp', '// private trimBuffer() was removed\nint f();')).toBe(false);
     expect(ruledOut('dart', "final text = await File('a.txt').readAsString();\nconst answer = 42;")).toBe(false);
     expect(ruledOut('rb', 'my $x = 1;')).toBe(false); // only languages with a grammar test are ruled out
     // a Dart closure argument is not JavaScript; a JS function expression or arrow is

@@ -647,8 +647,14 @@ function pythonCode(text: string): string {
   return text.replace(/[rbuRBU]{0,2}(?:"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/g, "''").replace(/#[^\n]*/g, '');
 }
 
-/** C and C++ declare with a type: `var x =` and `let x =` are JavaScript's (or Swift's, Rust's). */
-const NOT_C_CODE = /^[ \t]*(?:var|let)[ \t]+[A-Za-z_$][\w$]*[ \t]*=/m;
+/**
+ * C and C++ declare with a type: `var x =` and `let x =` are JavaScript's (or Swift's, Rust's). And
+ * C++'s access specifiers stand alone (`private:`, `: public Base`): an access keyword opening a
+ * line before a method's name and its parameters (`private trimBuffer() {`, `public async up(`) is
+ * TypeScript's. (Java and C# put a return type between; their constructors are capitalised.)
+ */
+const NOT_C_CODE =
+  /^[ \t]*(?:(?:var|let)[ \t]+[A-Za-z_$][\w$]*[ \t]*=|(?:public|private|protected)[ \t]+(?:(?:static|async|readonly|override|abstract)[ \t]+)*[a-z_$][\w$]*[ \t]*\()/m;
 
 /**
  * Outside comments and strings, Dart has no `===` or `!==`, no `function` or `let`, no
