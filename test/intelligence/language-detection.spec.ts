@@ -284,6 +284,10 @@ describe('LanguageDetector', () => {
     expect(refineDialect('css', 'a[href$=".pdf"]:hover {\n  font-family: Arial,\n    sans-serif;\n}')).toBe('css');
     expect(refineDialect('js', 'const el = document.getElementById(id)!.value;')).toBe('ts');
     expect(refineDialect('js', 'const x = cond ? a : b;\nfunction f(a, b) { return a; }')).toBe('js');
+    // arrays of primitive types, as parameter and return types
+    expect(refineDialect('js', '  rowDescription: function (fields: any[]) {\n    fields = fields || []\n  },')).toBe('ts');
+    expect(refineDialect('js', 'function names(list): string[][] {\n  return list\n}')).toBe('ts');
+    expect(refineDialect('js', 'const v = f(a ? b : c[0], 2);')).toBe('js');
     // a non-null assertion before `;` `,` `)` `]`, and a typed variable, are TypeScript; `!` in a
     // string, `!=` and a leading `!` are JavaScript too
     expect(refineDialect('js', 'unsubscribe() {\n  this.observers = null!;\n}')).toBe('ts');

@@ -325,9 +325,9 @@ const TS_MARKERS: readonly RegExp[] = [
   /\b(?:let|const|var)\s+\w+\s*:\s*[\w<>[\]|, .]+=/,
   // a typed first parameter (`(name: string,`, `(req: Request)`); after a comma only an optional one
   // (`, key?: K`): `, store: KnexStore,` is also a JavaScript object literal
-  /\(\s*\w+\??\s*:\s*(?:string|number|boolean|any|unknown|void|never|object|[A-Z]\w*(?:<[^>\n]*>)?(?:\[\])?)\s*[,)=]/,
+  /\(\s*\w+\??\s*:\s*(?:string|number|boolean|any|unknown|void|never|object|[A-Z]\w*(?:<[^>\n]*>)?)(?:\[\])*\s*[,)=]/,
   /,\s*\w+\?\s*:\s*[\w'"[{(]/,
-  /\)\s*:\s*(?:string|number|boolean|any|unknown|void|never|Promise<|[A-Z]\w*(?:<[^>\n]*>)?(?:\[\])?)(?:\s*\|\s*\w+)*\s*(?:=>|\{)/,
+  /\)\s*:\s*(?:Promise<|(?:string|number|boolean|any|unknown|void|never|[A-Z]\w*(?:<[^>\n]*>)?)(?:\[\])*)(?:\s*\|\s*\w+)*\s*(?:=>|\{)/,
   // a type assertion (`{} as Options`, `x as const`): outside import and export lists, JavaScript has no `as`
   /[\w$)\]}]\s+as\s+(?:[A-Z][\w.]*|const|string|number|boolean|any|unknown|never|object)\b/,
   // a generic call with a type argument (`expectType<Options>(`, `useState<string>(`)
