@@ -288,6 +288,9 @@ describe('LanguageDetector', () => {
     expect(refineDialect('js', '  rowDescription: function (fields: any[]) {\n    fields = fields || []\n  },')).toBe('ts');
     expect(refineDialect('js', 'function names(list): string[][] {\n  return list\n}')).toBe('ts');
     expect(refineDialect('js', 'const v = f(a ? b : c[0], 2);')).toBe('js');
+    // a generic call with an object type argument
+    expect(refineDialect('js', "const user = await cache.get<{ name: string }>('user:1');")).toBe('ts');
+    expect(refineDialect('js', 'if (a < b && c > (d)) run();')).toBe('js');
     // a non-null assertion before `;` `,` `)` `]`, and a typed variable, are TypeScript; `!` in a
     // string, `!=` and a leading `!` are JavaScript too
     expect(refineDialect('js', 'unsubscribe() {\n  this.observers = null!;\n}')).toBe('ts');

@@ -330,8 +330,8 @@ const TS_MARKERS: readonly RegExp[] = [
   /\)\s*:\s*(?:Promise<|(?:string|number|boolean|any|unknown|void|never|[A-Z]\w*(?:<[^>\n]*>)?)(?:\[\])*)(?:\s*\|\s*\w+)*\s*(?:=>|\{)/,
   // a type assertion (`{} as Options`, `x as const`): outside import and export lists, JavaScript has no `as`
   /[\w$)\]}]\s+as\s+(?:[A-Z][\w.]*|const|string|number|boolean|any|unknown|never|object)\b/,
-  // a generic call with a type argument (`expectType<Options>(`, `useState<string>(`)
-  /\b[a-z]\w*<(?:string|number|boolean|any|unknown|[A-Z]\w*)(?:\[\])?>\(/,
+  // a generic call with a type argument (`expectType<Options>(`, `useState<string>(`, `get<{ name: string }>(`)
+  /\b[a-z]\w*<(?:string|number|boolean|any|unknown|[A-Z]\w*|\{[^{}\n]*\})(?:\[\])?>\(/,
   /\b(?:new\s+)?[A-Z]\w*<(?:string|number|boolean|any|unknown|[A-Z]\w*)(?:\[\])?(?:\s*,\s*[\w<>[\]]+)*>\s*\(/,
   /^[ \t]*import\s+type\s/m,
   /\bimplements\s+[A-Z]/,
