@@ -8,7 +8,8 @@ import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { ChatMessage, collect } from '../intelligence/providers/model-provider';
 import { outlineCode } from '../intelligence/text/code-outline';
-import { codeEmbedding, passageCloseness } from '../intelligence/text/code-embedding';
+import { codeEmbedding } from '../intelligence/text/code-embedding';
+import { namedText, rankDocumentPassages } from '../intelligence/text/passage-ranking';
 import { fuseRanks } from '../intelligence/text/rank-fusion';
 import { ScoredPassage, bestPassages, contentTerms, contentWords, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
 import { ExtractiveTextEngine } from '../intelligence/text/extractive-text-engine';
@@ -162,7 +163,7 @@ export class QgptEngine {
         return row
           ? [
               {
-                text: [row.name ?? '', row.raw].filter(Boolean).join('\n\n'),
+                text: namedText(row.name, row.raw),
                 assetId: id,
                 retrieved: true,
                 title: row.name ?? undefined,
@@ -186,16 +187,10 @@ export class QgptEngine {
    * cosine similarity.
    */
   async scorePassages(query: string, docs: Document[], priors: number[]): Promise<ScoredPassage[]> {
-    const passages = docs.flatMap((d, i) => passagesOf(d.text, i));
-    // Words the store spells differently (typos search corrected) are looked for as the store spells them.
-    const corrections = [...new Set(docs.flatMap((d) => d.corrections ?? []))];
-    const lexicalQuery = corrections.length ? `${query} ${corrections.join(' ')}` : query;
-    const titles = docs.map((d) => d.title);
     // Offline, the shipped code embedding weighs in: how close each passage is to the question.
     const embedding = this.config.embeddingModel ? null : codeEmbedding();
     const asked = embedding?.question(query);
-    const semantic = asked && embedding ? passageCloseness(embedding, asked) : undefined;
-    const ranked = rankPassages(lexicalQuery, passages, priors, titles, semantic);
+    const ranked = rankDocumentPassages(query, docs, priors, asked && embedding ? { embedding, asked } : undefined);
     const embedder = this.config.embeddingModel ? await this.registry.resolve(this.config.embeddingModel) : null;
     if (!embedder || ranked.length === 0) return ranked;
     const top = ranked.slice(0, RERANK);
@@ -444,8 +439,8 @@ function cosine(a: number[], b: number[]): number {
 }
 
 function assetDocument(aggregate: AssetAggregate): Document {
-  const text = [aggregate.asset.name ?? '', ...aggregate.formats.slice(0, 1).map((f) => f.raw)].filter(Boolean).join('\n\n');
   const first = aggregate.formats[0];
+  const text = namedText(aggregate.asset.name, first?.raw);
   return { text, assetId: aggregate.asset.id, title: aggregate.asset.name ?? undefined, generic: first?.generic, specific: first?.specific };
 }
 

@@ -84,12 +84,8 @@ export class DenseIndex {
     const state = await this.sync(em);
     if (!state || state.size === 0) return [];
     const picked = state.nearest(sketchOf(question), Math.max(SKETCH_CANDIDATES, 4 * limit));
-    return (await this.vectors.ofDocs(em, picked))
-      .map((r) => ({ id: r.assetId, sim: cosine(question, r.vector) }))
-      .filter((r) => r.sim >= MIN_SIMILARITY)
-      .sort((a, b) => b.sim - a.sim || (a.id < b.id ? -1 : 1))
-      .slice(0, limit)
-      .map((r) => r.id);
+    const scored = (await this.vectors.ofDocs(em, picked)).map((r) => ({ id: r.assetId, sim: cosine(question, r.vector) }));
+    return closestFirst(scored.filter((r) => r.sim >= MIN_SIMILARITY)).slice(0, limit);
   }
 
   /**

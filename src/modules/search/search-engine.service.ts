@@ -4,8 +4,9 @@ import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { SearchIndex } from './search-index.service';
 import { Scope, SearchStore, WordQuery } from './store/search-store';
-import { codeEmbedding, passageCloseness } from '../intelligence/text/code-embedding';
-import { contentWords, passagesOf, rankPassages } from '../intelligence/text/extractive-answerer';
+import { codeEmbedding } from '../intelligence/text/code-embedding';
+import { contentWords } from '../intelligence/text/extractive-answerer';
+import { namedText, rankDocumentPassages } from '../intelligence/text/passage-ranking';
 import { RRF_K, fuseRanks, fusedScores } from '../intelligence/text/rank-fusion';
 import { QueryWord, allowedEdits, anchorLength, editDistance, indexText, isKeyTerm, isVocabularyTerm, queryWords } from '../intelligence/text/terms';
 
@@ -148,16 +149,13 @@ export class SearchEngine {
     const embedding = codeEmbedding();
     if (!embedding) return ranked;
     const present = ranked.filter(([id]) => aggregates.has(id));
-    const passages = present.flatMap(([id], i) => {
-      const aggregate = aggregates.get(id)!;
-      return passagesOf([aggregate.asset.name ?? '', aggregate.formats[0]?.raw ?? ''].filter(Boolean).join('\n\n'), i);
+    const docs = present.map(([id]) => {
+      const { asset, formats } = aggregates.get(id)!;
+      return { text: namedText(asset.name, formats[0]?.raw), title: asset.name ?? undefined, corrections };
     });
     const priors = present.map((_, i) => 1 - i / Math.max(1, present.length));
-    const titles = present.map(([id]) => aggregates.get(id)!.asset.name ?? undefined);
-    // Words the store spells differently (typos search corrected) are looked for as the store spells them.
-    const lexicalQuery = corrections.length ? `${query} ${[...new Set(corrections)].join(' ')}` : query;
     const best = new Map<number, number>();
-    for (const p of rankPassages(lexicalQuery, passages, priors, titles, passageCloseness(embedding, asked))) if (!best.has(p.doc)) best.set(p.doc, p.score);
+    for (const p of rankDocumentPassages(query, docs, priors, { embedding, asked })) if (!best.has(p.doc)) best.set(p.doc, p.score);
     // (below the lowest passage score, in their fused order: a result is never scored 0)
     const lowest = Math.min(1, ...best.values());
     return present

@@ -135,24 +135,6 @@ export function textSimilarity(embedding: CodeEmbedding, asked: Float32Array, do
   return vector ? similarity(asked, vector) : -1;
 }
 
-/**
- * Share of a passage's score that is its offline embedding similarity to the question (relevance's
- * passages, and search's for a sentence): tuned on the retrieval dev set (0.3 / 0.5 / 0.7;
- * eval/README.md), never on the held-out set.
- */
-export const SEMANTIC_WEIGHT = 0.5;
-
-/** rankPassages' semantic part: each passage's (its terms') similarity to the question's vector, at SEMANTIC_WEIGHT. */
-export function passageCloseness(embedding: CodeEmbedding, asked: Float32Array): { similarity: (terms: string[]) => number; weight: number } {
-  return {
-    weight: SEMANTIC_WEIGHT,
-    similarity: (terms: string[]) => {
-      const vector = embedding.codeTerms(terms);
-      return vector ? similarity(asked, vector) : 0;
-    },
-  };
-}
-
 /** Ids by similarity, closest first (ties by id). */
 export function closestFirst(scored: Array<{ id: string; sim: number }>): string[] {
   return scored.sort((a, b) => b.sim - a.sim || (a.id < b.id ? -1 : 1)).map((c) => c.id);
