@@ -273,6 +273,15 @@ describe('LanguageDetector', () => {
     // an INI section with a `key = value` line under it is not Python; a list display then code is
     expect(ruledOut('py', '[galaxy-importer]\nLOG_LEVEL_MAIN = DEBUG\nRUN_FLAKE8 = False')).toBe(true);
     expect(ruledOut('py', 'x = [\n    1,\n]\nprint(x)\n[a] = values')).toBe(false);
+    // indented under the header, blank and comment lines between: Python never indents there
+    expect(ruledOut('py', '[colors]\n\t# by name\n\n\tbackground = ["#cdf6cd", "magenta"]\n\tshadow = "blue"')).toBe(true);
+    // a dashed key (Python cannot assign to a subtraction) or a path value (no expression starts with `/`)
+    expect(ruledOut('py', 'line-length = 88\ntarget-version = ["py311"]')).toBe(true);
+    expect(ruledOut('py', 'INFRA_OSD = False\nTMP_ROOT_DIR = /tmp')).toBe(true);
+    expect(ruledOut('py', 'retry_files_enabled = False\nretry_files_save_path = ~/.ansible-retry')).toBe(true);
+    // ... but a subtraction, a division, a comparison and a path in a string or a comment are Python
+    expect(ruledOut('py', 'width = total - margin\nratio = width / 2\nok = a - b == c\npath = "/tmp"  # = /tmp')).toBe(false);
+    expect(ruledOut('py', 'def f(x):\n    x -= 1\n    y = x // 2\n    return ~y')).toBe(false);
     // supersets
     expect(refineDialect('c', 'void f(const Foo& a, int b) {\n  this->x = a.x;\n}')).toBe('cpp');
     expect(refineDialect('c', 'int main(void) {\n  struct node *new = malloc(sizeof *new);\n  return 0;\n}')).toBe('c');

@@ -622,10 +622,18 @@ const NOT_KOTLIN: readonly RegExp[] = [
 
 /**
  * Not Python: an INI section header at the start of a line with a `key = value` line right
- * under it (`[galaxy-importer]` / `LOG_LEVEL = DEBUG`): a list display alone on a line, then an
- * assignment, is valid Python that no Python file contains.
+ * under it, comment and blank lines between (`[galaxy-importer]` / `LOG_LEVEL = DEBUG`): a list display alone on a line, then an
+ * assignment, is valid Python that no Python file contains; indented under it (`[colors]` /
+ * `\tbackground = "#fff"`), not even valid: Python indents only after a line that opens a block.
  */
-const INI_SECTION = /^\[[A-Za-z_][\w .:-]*\][ \t]*\n(?:[ \t]*[#;][^\n]*\n)*[A-Za-z_][\w.-]*[ \t]*=/m;
+const INI_SECTION = /^\[[A-Za-z_][\w .:-]*\][ \t]*\n(?:[ \t]*(?:[#;][^\n]*)?\n)*[ \t]*[A-Za-z_][\w.-]*[ \t]*=/m;
+
+/**
+ * Not Python either, outside strings and comments: a setting whose key has a dash (`line-length =
+ * 88`: Python cannot assign to a subtraction) or whose value is a path (`TMP_ROOT_DIR = /tmp`,
+ * `save_path = ~/.retry`: no Python expression starts with `/`).
+ */
+const NOT_PYTHON_SETTING = /^[ \t]*[A-Za-z_]\w*(?:-\w+)+[ \t]*=(?!=)|^[ \t]*[A-Za-z_][\w.]*[ \t]*=[ \t]*~?\//m;
 
 /** A character literal (Go's rune): one character or one escape (`'a'`, `'世'`, `'\\n'`, `'\\0'`, `'\\x41'`, `'\\u00e9'`). */
 const CHAR_LITERAL = /^(?:[^\\]|\\(?:[abfnrtv\\'"$?e]|x[0-9a-fA-F]{1,4}|u[0-9a-fA-F]{4}|U[0-9a-fA-F]{8}|[0-7]{1,3}))$/u;
@@ -705,8 +713,11 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
       const body = codeOnly(text);
       return NOT_KOTLIN.some((re) => re.test(body));
     }
-    case 'py':
-      return INI_SECTION.test(text) || NOT_PYTHON_CODE.test(pythonCode(text));
+    case 'py': {
+      if (INI_SECTION.test(text)) return true;
+      const code = pythonCode(text);
+      return NOT_PYTHON_CODE.test(code) || NOT_PYTHON_SETTING.test(code);
+    }
     case 'c':
     case 'cpp':
       return NOT_C_CODE.test(codeOnly(text));
