@@ -622,9 +622,10 @@ const NOT_KOTLIN: readonly RegExp[] = [
 
 /**
  * Not Python: an INI section header at the start of a line with a `key = value` line right
- * under it, comment and blank lines between (`[galaxy-importer]` / `LOG_LEVEL = DEBUG`): a list display alone on a line, then an
- * assignment, is valid Python that no Python file contains; indented under it (`[colors]` /
- * `\tbackground = "#fff"`), not even valid: Python indents only after a line that opens a block.
+ * under it, comment and blank lines between (`[galaxy-importer]` / `LOG_LEVEL = DEBUG`): a list
+ * display alone on a line, then an assignment, is valid Python that no Python file contains;
+ * indented under it (`[colors]` / `\tbackground = "#fff"`), not even valid: Python indents only
+ * after a line that opens a block.
  */
 const INI_SECTION = /^\[[A-Za-z_][\w .:-]*\][ \t]*\n(?:[ \t]*(?:[#;][^\n]*)?\n)*[ \t]*[A-Za-z_][\w.-]*[ \t]*=/m;
 
