@@ -1,7 +1,7 @@
 import { AssetsApi } from '@pieces.app/pieces-os-client';
 import { Client } from 'pg';
 import { textSeed } from './support/seeds';
-import { testConfig, useTestServer } from './support/server';
+import { testConfig, testDatabaseUrl, useTestServer } from './support/server';
 import { createApp } from '../../src/bootstrap';
 
 /**
@@ -45,4 +45,33 @@ describe('several instances on one database', () => {
       await Promise.all(apps.map((app) => app.close()));
     }
   });
+
+  // PostgreSQL only: on SQLite there is no LISTEN connection to lose.
+  if (testDatabaseUrl) {
+    it('LISTEN connections lost just before an instance closes are not opened again after it has closed', async () => {
+      const url = first.config.databaseUrl!;
+      const admin = new Client({ connectionString: url });
+      await admin.connect();
+      const listening = async () =>
+        (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'")).rows.map(
+          (r) => r.pid,
+        );
+      try {
+        const others = new Set(await listening());
+        const app = await createApp(testConfig({ DATABASE_URL: url, TROVE_DATA_DIR: first.config.dataDir, TROVE_LOG_LEVEL: 'error' }));
+        await app.listen(0, '127.0.0.1');
+        const own = (await listening()).filter((pid) => !others.has(pid));
+        expect(own).toHaveLength(2); // change streams and MCP sessions
+        // Both drop (PostgreSQL restarted, a failover), and the instance shuts down while it waits to reconnect.
+        await admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [own]);
+        await new Promise((resolve) => setTimeout(resolve, 300));
+        await app.close();
+        // Past the reconnection delay (1 s): nothing of the closed instance listens again.
+        await new Promise((resolve) => setTimeout(resolve, 1_500));
+        expect((await listening()).filter((pid) => !others.has(pid))).toEqual([]);
+      } finally {
+        await admin.end();
+      }
+    });
+  }
 });

@@ -12,6 +12,7 @@ const RECONNECT_MS = 1000;
  */
 export class PgListener {
   private client: Client | null = null;
+  private reconnect: NodeJS.Timeout | null = null;
   private stopped = false;
 
   constructor(
@@ -23,12 +24,16 @@ export class PgListener {
   ) {}
 
   async start(): Promise<void> {
+    if (this.stopped) return;
     const client = new Client({ connectionString: this.url });
     const retry = () => {
       if (this.client !== client || this.stopped) return;
       this.client = null;
       client.end().catch(() => undefined);
-      setTimeout(() => void this.start().catch(() => retry()), RECONNECT_MS).unref();
+      this.reconnect = setTimeout(() => {
+        this.reconnect = null;
+        void this.start().catch(() => retry());
+      }, RECONNECT_MS).unref();
     };
     this.client = client;
     client.on('notification', (message) => this.onNotification(message.payload));
@@ -47,8 +52,11 @@ export class PgListener {
     this.onListening();
   }
 
+  /** Stops listening, and stops a reconnection under way: nothing connects after this. */
   async stop(): Promise<void> {
     this.stopped = true;
+    if (this.reconnect) clearTimeout(this.reconnect);
+    this.reconnect = null;
     await this.client?.end().catch(() => undefined);
   }
 }
