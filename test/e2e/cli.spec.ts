@@ -634,8 +634,8 @@ describe('the official Pieces CLI, command by command', () => {
       const key = (await http(local.baseUrl, 'POST', '/anchors/create', JSON.stringify({ fullpath: join(home, '.ssh', 'id_ed25519'), type: 'FILE' }))).json.id;
       expectError(
         await http(local.baseUrl, 'POST', '/qgpt/relevance', JSON.stringify({ query: 'attempts', anchors: { iterable: [{ id: key }] } })),
-        403,
-        /hidden directories/,
+        404,
+        /cannot be read: .*hidden directories/,
       );
       expectError(
         await http(

@@ -252,14 +252,14 @@ describe('question answering with the offline engine', () => {
 
     it.each([
       ['a relative path', () => 'notes.md', 400, /absolute/],
-      ['traversal out of the root', () => join(root, '..', outside.split('/').pop()!, 'secret.txt'), 403, /outside/],
-      ['a symlink pointing out', () => join(root, 'link-out.txt'), 403, /outside/],
+      ['traversal out of the root', () => join(root, '..', outside.split('/').pop()!, 'secret.txt'), 404, /cannot be read: .*outside/],
+      ['a symlink pointing out', () => join(root, 'link-out.txt'), 404, /cannot be read: .*outside/],
       ['a FIFO', () => join(root, 'pipe'), 400, /not a regular file/],
       ['a NUL byte', () => `${root}/notes.md\u0000.txt`, 400, /NUL/],
       ['a file over the size cap', () => join(root, 'big.txt'), 400, /TROVE_QGPT_FILE_LIMIT/],
       ['a binary file', () => join(root, 'binary.bin'), 400, /not a text file/],
-      ['a missing file', () => join(root, 'missing.txt'), 404, /does not exist/],
-      ['a path outside every root', () => join(outside, 'secret.txt'), 403, /outside/],
+      ['a missing file', () => join(root, 'missing.txt'), 404, /cannot be read: it does not exist/],
+      ['a path outside every root', () => join(outside, 'secret.txt'), 404, /cannot be read: .*outside/],
     ])('refuses %s', async (_what, path, status, message) => {
       const res = await http(server.baseUrl, 'POST', '/qgpt/relevance', { query: 'release', paths: [path()] });
       expectError(res, status, message);
@@ -295,13 +295,13 @@ describe('question answering with the offline engine', () => {
         ]);
         expectError(
           await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'key', paths: [join(home, '.ssh', 'id_ed25519')] }),
-          403,
-          /hidden directories/,
+          404,
+          /cannot be read: .*hidden directories/,
         );
         expectError(
           await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'release', paths: [join(root, 'notes.md')] }),
-          403,
-          /outside the home directory/,
+          404,
+          /cannot be read: .*outside the home directory/,
         );
         const everything = await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'ship', paths: [home] });
         expect(everything.json.relevant.iterable.map((r: { path: string }) => r.path)).toEqual([join(home, 'project', 'deploy.md')]);
