@@ -205,6 +205,12 @@ class RestartableServer implements TroveServer {
       throw error;
     }
     this.listenPort = (app.getHttpServer().address() as AddressInfo).port;
+    // The clients' port scans give each port 0.1 s (the Python SDK's health check too): the first
+    // answers of a fresh process are the slowest (code paths run and compiled for the first time,
+    // the first read of the database), so the health route runs once in-process before anyone is
+    // told where to find it (the log line, the port file).
+    await app.inject({ method: 'HEAD', url: '/.well-known/health' });
+    await app.inject({ method: 'GET', url: '/.well-known/health' });
     if (this.config.legacyPort !== null) {
       this.legacy = await listenOnLegacyPort(app, (handler) => httpServer(this.config, handler), this.config.legacyPort, this.config.host);
     }

@@ -97,6 +97,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       restartFailure = error;
       console.error('restart failed:', error);
     },
+    // POST /os/terminate closes the server; the test runner's process goes on (terminate.spec.ts
+    // runs a real process to see it exit).
+    onTerminated: () => undefined,
   });
   const baseUrl = `http://127.0.0.1:${server.port}`;
   const dataSource = () => server.app.get(DataSource);
