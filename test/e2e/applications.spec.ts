@@ -116,14 +116,14 @@ describe('what the plugins ask of the desktop service, answered for what Trove i
     expectError(await http(server.baseUrl, 'POST', '/os/update/check', { channel: 'beta' }), 400);
   });
 
-  it('POST /os/filesystem/files/pick and /folders/pick: 501 saying a server cannot open a picker on the desktop', async () => {
+  it('POST /os/filesystem/files/pick and /folders/pick: 400 saying a server cannot open a picker on the desktop', async () => {
     const os = new OSApi(server.sdk);
     // As Obsidian's context picker calls them; the SDK throws, so no anchor is created from an answer.
-    expect(await statusOf(os.osFilesystemPickFiles({ filePickerInput: {} }))).toBe(501);
-    expect(await statusOf(os.osFilesystemPickFolders())).toBe(501);
+    expect(await statusOf(os.osFilesystemPickFiles({ filePickerInput: {} }))).toBe(400);
+    expect(await statusOf(os.osFilesystemPickFolders())).toBe(400);
     const files = await http(server.baseUrl, 'POST', '/os/filesystem/files/pick', { allowMultiple: true });
-    expectError(files, 501, /cannot open a file or folder picker on your desktop/);
-    expectError(await http(server.baseUrl, 'POST', '/os/filesystem/folders/pick'), 501, /Attach files by path instead/);
+    expectError(files, 400, /cannot open a file or folder picker on your desktop/);
+    expectError(await http(server.baseUrl, 'POST', '/os/filesystem/folders/pick'), 400, /Attach files by path instead/);
     expectError(await http(server.baseUrl, 'POST', '/os/filesystem/files/pick', { allowMultiple: 'yes' }), 400);
   });
 });

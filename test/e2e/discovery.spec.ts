@@ -160,7 +160,7 @@ describe('the legacy port (TROVE_LEGACY_PORT): the same app on the port older cl
   it('applies the same guards: Host, Origin', async () => {
     const rebinding = await nodeRequest(`${legacy}/assets`, 'GET', undefined, { host: `attacker.example:${legacyPort}` });
     expect(rebinding.status).toBe(403);
-    expect(rebinding.text).toMatch(/Host "attacker.example:\d+" is not allowed/);
+    expect(JSON.parse(rebinding.text).message).toMatch(/Host "attacker.example:\d+" is not allowed/);
     expectError(await http(legacy, 'GET', '/assets', undefined, { origin: 'https://evil.example' }), 403, /Origin/);
     await expect(StreamClient.open(legacy, '/assets/stream/identifiers', { headers: { origin: 'https://evil.example' } })).rejects.toThrow(/HTTP 403/);
   });

@@ -1,6 +1,6 @@
-import { Body, Controller, HttpCode, NotImplementedException, Post, Res } from '@nestjs/common';
+import { BadRequestException, Body, Controller, HttpCode, Post, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiResponse, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply } from 'fastify';
 import { replySent } from '../../common/http/reply-sent';
 import { TerminateCommand } from './commands/terminate.command';
@@ -10,12 +10,6 @@ import { OSServerUpdateStatusWire } from './wire/os.wire';
 const NO_PICKER =
   'Trove is a server: it cannot open a file or folder picker on your desktop. Attach files by path instead ' +
   '(POST /anchors/create with their fullpath), or pick them in your editor and send their paths';
-
-const NOT_IMPLEMENTED = ApiResponse({
-  status: 501,
-  description: 'A server cannot open a picker on your desktop',
-  content: { 'application/json': { schema: { $ref: '#/components/schemas/ErrorBody' } } },
-});
 
 /**
  * What the plugins ask of the desktop service about itself (outside INTERFACE.md), answered for
@@ -55,19 +49,20 @@ export class OsServiceController {
 
   @Post('filesystem/files/pick')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'osFilesystemPickFiles', summary: 'No file picker on a server: 501, saying so' })
+  @ApiOperation({
+    operationId: 'osFilesystemPickFiles',
+    summary: 'No file picker on a server: 400, saying so (as POST /os/sign_out says there are no accounts)',
+  })
   @ApiBody({ type: FilePickerInputDto, required: false })
-  @NOT_IMPLEMENTED
   pickFiles(@Body() input: FilePickerInputDto): never {
     void input;
-    throw new NotImplementedException(NO_PICKER);
+    throw new BadRequestException(NO_PICKER);
   }
 
   @Post('filesystem/folders/pick')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'osFilesystemPickFolders', summary: 'No folder picker on a server: 501, saying so' })
-  @NOT_IMPLEMENTED
+  @ApiOperation({ operationId: 'osFilesystemPickFolders', summary: 'No folder picker on a server: 400, saying so' })
   pickFolders(): never {
-    throw new NotImplementedException(NO_PICKER);
+    throw new BadRequestException(NO_PICKER);
   }
 }
