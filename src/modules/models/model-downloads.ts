@@ -1,4 +1,4 @@
-import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
+import { BeforeApplicationShutdown, Injectable, Logger } from '@nestjs/common';
 import { ModelProvider, PullProgress } from '../intelligence/providers/model-provider';
 
 /** ModelDownloadProgress, as `/model/{model}/download/progress` sends it. */
@@ -28,12 +28,15 @@ const STEP = 1;
  * State is this process's: a download asked of one instance is followed on that instance.
  */
 @Injectable()
-export class ModelDownloads implements OnApplicationShutdown {
+export class ModelDownloads implements BeforeApplicationShutdown {
   private readonly logger = new Logger('Models');
   private readonly running = new Map<string, Running>();
   /** How the last download of each model ended (what a socket opened afterwards is told). */
   private readonly ended = new Map<string, ModelDownloadProgressWire>();
   private readonly listeners = new Map<string, Set<Listener>>();
+  private stopping = false;
+  /** Every download until its end is announced (shutdown waits for them before the database closes). */
+  private readonly inflight = new Set<Promise<void>>();
 
   isDownloading(id: string): boolean {
     return this.running.has(id);
@@ -59,15 +62,16 @@ export class ModelDownloads implements OnApplicationShutdown {
 
   /**
    * Starts pulling `unique` through `provider` for the model `id` (a second call while it runs
-   * joins it). `settled` is called once it has ended, whichever way, after its last frame.
+   * joins it). `settled` is called once it has ended, whichever way, after its last frame (not
+   * when the app is shutting down: nothing is announced then); its failure is logged.
    */
-  start(id: string, provider: ModelProvider & Required<Pick<ModelProvider, 'pull'>>, unique: string, settled: () => void): void {
-    if (this.running.has(id)) return;
+  start(id: string, provider: ModelProvider & Required<Pick<ModelProvider, 'pull'>>, unique: string, settled: () => Promise<void>): void {
+    if (this.running.has(id) || this.stopping) return;
     const run: Running = { abort: new AbortController(), percentage: 0, layers: new Map() };
     this.running.set(id, run);
     this.ended.delete(id);
     this.emit(id, { status: 'IN-PROGRESS', percentage: 0 });
-    void (async () => {
+    const done = (async () => {
       let end: ModelDownloadProgressWire;
       try {
         for await (const step of provider.pull(unique, run.abort.signal)) this.step(id, run, step);
@@ -85,8 +89,10 @@ export class ModelDownloads implements OnApplicationShutdown {
       this.running.delete(id);
       this.ended.set(id, end);
       this.emit(id, end);
-      settled();
+      if (!this.stopping) await settled().catch((error: Error) => this.logger.warn(`announcing the end of the download of ${unique} failed: ${error.message}`));
     })();
+    this.inflight.add(done);
+    void done.finally(() => this.inflight.delete(done));
   }
 
   /** Aborts the model's download; false when none runs. */
@@ -97,9 +103,11 @@ export class ModelDownloads implements OnApplicationShutdown {
     return true;
   }
 
-  /** Downloads do not outlive the app: each is aborted (and ends CANCELED). */
-  onApplicationShutdown(): void {
+  /** Downloads do not outlive the app: each is aborted (and ends CANCELED) before the database closes. */
+  async beforeApplicationShutdown(): Promise<void> {
+    this.stopping = true;
     for (const run of this.running.values()) run.abort.abort();
+    await Promise.all(this.inflight);
   }
 
   private step(id: string, run: Running, step: PullProgress): void {

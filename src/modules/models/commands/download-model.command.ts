@@ -45,7 +45,7 @@ export class DownloadModelHandler implements ICommandHandler<DownloadModelComman
     if (view.downloaded || view.downloading) return modelWire(view);
     const provider = CLIENT_MODELS.some((m) => derivedId(CLIENT_MODEL_NAMESPACE, m.unique) === id) ? undefined : this.registry.provider(view.provider);
     if (!provider?.pull) throw new InvalidInput(cannotDownload(view, id, this.registry.provider('ollama') !== undefined));
-    this.downloads.start(id, provider as typeof provider & Required<Pick<typeof provider, 'pull'>>, view.unique, () => void this.announce(id));
+    this.downloads.start(id, provider as typeof provider & Required<Pick<typeof provider, 'pull'>>, view.unique, () => this.announce(id));
     await this.announce(id);
     return modelWire({ ...view, downloading: true });
   }
