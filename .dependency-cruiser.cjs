@@ -14,7 +14,7 @@ const DEPENDS_ON = {
   qgpt: ['assets', 'conversations', 'search', 'models', 'intelligence', 'system'],
   mcp: ['assets', 'conversations', 'search', 'models', 'intelligence', 'system', 'qgpt'],
   connector: ['assets', 'search', 'system'],
-  streams: ['assets', 'conversations', 'models'],
+  streams: ['assets', 'conversations', 'models', 'system'],
   transfer: ['assets', 'search', 'intelligence', 'system'],
 };
 

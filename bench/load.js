@@ -33,7 +33,7 @@ async function startServer(dataDir) {
   const child = spawn(process.execPath, [...NPM_START_FLAGS, 'dist/src/main.js'], {
     // as npm start runs it
     cwd: root,
-    env: { ...process.env, PORT: String(PORT), TROVE_DATA_DIR: dataDir, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0' },
+    env: { ...process.env, TROVE_PORT_FILE: 'off', PORT: String(PORT), TROVE_DATA_DIR: dataDir, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0' },
     stdio: 'ignore',
   });
   for (;;) {

@@ -214,6 +214,7 @@ async function startServer(dataDir) {
     cwd: ROOT,
     env: {
       ...process.env,
+      TROVE_PORT_FILE: 'off',
       TROVE_DATA_DIR: dataDir,
       PORT: String(PORT),
       HOST: '127.0.0.1',

@@ -69,6 +69,7 @@ function inclusive(file, names) {
       cwd: join(__dirname, '..'),
       env: {
         ...process.env,
+        TROVE_PORT_FILE: 'off',
         PORT: String(PORT),
         TROVE_DATA_DIR: join(dir, 'data'),
         TROVE_RATE_LIMIT: '0',

@@ -2,11 +2,13 @@ import { Logger, LogLevel, ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdirSync } from 'node:fs';
-import { RequestListener, createServer } from 'node:http';
+import { RequestListener, Server, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppConfig } from './common/config/app-config';
 import { AppHost } from './common/config/app-host';
 import { configureApp } from './common/http/configure-app';
+import { closeLegacyListener, listenOnLegacyPort } from './common/http/legacy-listener';
+import { PortFile } from './common/net/port-file';
 import { AppModule } from './app.module';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
@@ -17,6 +19,27 @@ export interface AppOptions {
    * it (benchmarks, scripts) that route answers 503: only whoever started the app can start another.
    */
   restart?: () => void;
+  /**
+   * Closes the app for good and ends the process; POST /os/terminate calls it once its answer is
+   * sent. Without it that route answers 503.
+   */
+  terminate?: () => void;
+}
+
+/**
+ * The HTTP server of an app (and of its legacy port): a slow client is cut off, the whole request
+ * within requestTimeout, its headers within headersTimeout, checked every second (Node checks
+ * every 30 s by default).
+ */
+function httpServer(config: AppConfig, handler: RequestListener): Server {
+  return createServer(
+    {
+      requestTimeout: config.requestTimeoutMs,
+      headersTimeout: config.headersTimeoutMs,
+      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
+    },
+    handler,
+  );
 }
 
 /** Builds the whole application, ready to listen: used by main.ts, the tests and the benchmarks. */
@@ -25,19 +48,10 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
-    // A slow client is cut off: the whole request within requestTimeout, its headers within
-    // headersTimeout, checked every second (Node checks every 30 s by default).
-    serverFactory: (handler: RequestListener) =>
-      createServer(
-        {
-          requestTimeout: config.requestTimeoutMs,
-          headersTimeout: config.headersTimeoutMs,
-          connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
-        },
-        handler,
-      ),
+    serverFactory: (handler: RequestListener) => httpServer(config, handler),
   });
-  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, new AppHost(options.restart ?? null)), adapter, {
+  const host = new AppHost(options.restart ?? null, options.terminate ?? null);
+  const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, host), adapter, {
     logger: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1),
     abortOnError: false,
     bodyParser: false, // configureApp installs the JSON parser
@@ -72,11 +86,16 @@ export interface ServerOptions {
    * than none.
    */
   onRestartFailure?: (error: unknown) => void;
+  /**
+   * POST /os/terminate closed the server (every shutdown hook ran, the port file is removed).
+   * Default: exit with code 0, as a process whose server is closed has nothing left to do.
+   */
+  onTerminated?: () => void;
 }
 
 /** Creates the app and listens on the configured host and port; GET /os/restart restarts it in-process. */
 export async function startServer(config: AppConfig, options: ServerOptions = {}): Promise<TroveServer> {
-  const server = new RestartableServer(config, options.onRestartFailure ?? exitOnRestartFailure);
+  const server = new RestartableServer(config, options.onRestartFailure ?? exitOnRestartFailure, options.onTerminated ?? (() => process.exit(0)));
   await server.start();
   return server;
 }
@@ -94,6 +113,8 @@ class RestartableServer implements TroveServer {
   private restarting: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
   private listenPort: number;
+  private legacy: Server | null = null;
+  private readonly portFile: PortFile;
   /** Signals are handled here, not by each app, so that one arriving mid-restart closes the new app, once. */
   private readonly signals = Object.values(ShutdownSignal);
   private readonly onSignal = (signal: NodeJS.Signals): void => {
@@ -109,8 +130,10 @@ class RestartableServer implements TroveServer {
   constructor(
     private readonly config: AppConfig,
     private readonly onRestartFailure: (error: unknown) => void,
+    private readonly onTerminated: () => void,
   ) {
     this.listenPort = config.port;
+    this.portFile = new PortFile(config.portFile);
   }
 
   get app(): NestFastifyApplication {
@@ -124,6 +147,8 @@ class RestartableServer implements TroveServer {
   async start(): Promise<void> {
     await this.boot();
     for (const signal of this.signals) process.on(signal, this.onSignal);
+    // Kept across restarts (same port); removed only by close().
+    this.portFile.write(this.listenPort);
   }
 
   restart(): Promise<void> {
@@ -133,6 +158,7 @@ class RestartableServer implements TroveServer {
       this.live = null;
       this.logger.log('restarting: closing the app, then a fresh one on the same port');
       await old?.close();
+      await this.closeLegacy();
       if (this.closing) return; // a signal arrived meanwhile: no fresh app to close at once
       await this.boot();
     })().finally(() => (this.restarting = null));
@@ -146,13 +172,31 @@ class RestartableServer implements TroveServer {
       const app = this.live;
       this.live = null;
       await app?.close();
+      await this.closeLegacy();
+      this.portFile.remove();
     })();
     return this.closing;
+  }
+
+  /** POST /os/terminate: closed the way a signal closes it, then onTerminated (by default the process exits 0). */
+  private terminate(): void {
+    this.logger.log('terminating (POST /os/terminate): closing the app');
+    this.close().then(this.onTerminated, (error) => {
+      this.logger.error(`shutdown failed: ${(error as Error)?.stack ?? error}`);
+      process.exit(1);
+    });
+  }
+
+  private async closeLegacy(): Promise<void> {
+    const legacy = this.legacy;
+    this.legacy = null;
+    if (legacy) await closeLegacyListener(legacy);
   }
 
   private async boot(): Promise<void> {
     const app = await createApp(this.config, {
       restart: () => void this.restart().catch(this.onRestartFailure),
+      terminate: () => this.terminate(),
     });
     try {
       await app.listen(this.listenPort, this.config.host);
@@ -161,6 +205,15 @@ class RestartableServer implements TroveServer {
       throw error;
     }
     this.listenPort = (app.getHttpServer().address() as AddressInfo).port;
+    // The clients' port scans give each port 0.1 s (the Python SDK's health check too): the first
+    // answers of a fresh process are the slowest (code paths run and compiled for the first time,
+    // the first read of the database), so the health route runs once in-process before anyone is
+    // told where to find it (the log line, the port file).
+    await app.inject({ method: 'HEAD', url: '/.well-known/health' });
+    await app.inject({ method: 'GET', url: '/.well-known/health' });
+    if (this.config.legacyPort !== null) {
+      this.legacy = await listenOnLegacyPort(app, (handler) => httpServer(this.config, handler), this.config.legacyPort, this.config.host);
+    }
     this.live = this.last = app;
     const storage = this.config.dialect === 'sqlite' ? this.config.sqlitePath : 'PostgreSQL';
     this.logger.log(`listening on http://${this.config.host}:${this.listenPort} (${storage})`);

@@ -27,7 +27,8 @@ function startProcess(args, env, ready) {
 
 /** Trove as `npm start` runs it (same flags, built code), resolved once it listens. */
 function startTrove(env) {
-  return startProcess([...NPM_START_FLAGS, 'dist/src/main.js'], { TROVE_LOG_LEVEL: 'log', ...env }, /listening on/);
+  // A benchmark's Trove never writes the Pieces port file into the home of whoever runs it.
+  return startProcess([...NPM_START_FLAGS, 'dist/src/main.js'], { TROVE_LOG_LEVEL: 'log', TROVE_PORT_FILE: 'off', ...env }, /listening on/);
 }
 
 /** CPU seconds `child` has used so far (Linux: user + system time from /proc). */

@@ -68,7 +68,15 @@ describe('crash safety (SIGKILL at random moments)', () => {
     child = spawn(process.execPath, pkg.scripts.start.split(' ').slice(1), {
       // as npm start runs it
       cwd: ROOT,
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: String(port), TROVE_DATA_DIR: dataDir, TROVE_RATE_LIMIT: '0', TROVE_LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME!,
+        TROVE_PORT_FILE: 'off',
+        PORT: String(port),
+        TROVE_DATA_DIR: dataDir,
+        TROVE_RATE_LIMIT: '0',
+        TROVE_LOG_LEVEL: 'warn',
+      },
       stdio: 'ignore',
     });
     for (;;) {

@@ -9,7 +9,7 @@ function runMain(env: Record<string, string>, waitForLine: RegExp, timeoutMs = 2
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
       cwd: join(__dirname, '..', '..'),
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, ...env },
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, TROVE_PORT_FILE: 'off', ...env },
     });
     let output = '';
     const timer = setTimeout(() => {

@@ -65,7 +65,15 @@ describe('connector', () => {
       expect(res.status).toBe(200);
       expect(res.json).toEqual({
         os: expect.stringMatching(UUID_RE),
-        application: { id: expect.stringMatching(UUID_RE), name: 'SUBLIME', version: '4.0', platform: 'MACOS', onboarded: false, privacy: 'OPEN' },
+        application: {
+          id: expect.stringMatching(UUID_RE),
+          name: 'SUBLIME',
+          version: '4.0',
+          platform: 'MACOS',
+          onboarded: false,
+          privacy: 'OPEN',
+          capabilities: 'LOCAL',
+        },
         health: { os: { id: res.json.os, version: expect.stringMatching(/^12\.\d+\.\d+$/) } },
         user: expect.objectContaining({ id: expect.stringMatching(UUID_RE) }),
       });

@@ -28,7 +28,7 @@ describe('models with the offline engine only', () => {
     const models = await new ModelsApi(server.sdk).modelsSnapshot();
     const raw = await http(server.baseUrl, 'GET', '/models');
     expectWire('Models', raw.json);
-    expect(models.iterable.map((m) => m.unique)).toEqual(['trove-extractive', 'gemini-2.0-flash-lite-001', 'gpt-3.5-turbo']);
+    expect(models.iterable.map((m) => m.unique)).toEqual(['trove-extractive', 'gemini-2.0-flash-lite-001', 'gpt-3.5-turbo', 'gpt-4o', 'o4-mini-2025-04-16']);
     const offline = raw.json.iterable[0];
     expect(offline).toMatchObject({
       name: 'Trove Extractive (offline)',
@@ -199,15 +199,20 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     const sdk = await models.modelsSnapshot();
     expect(sdk.iterable.length).toBe(raw.json.iterable.length);
     const uniques = raw.json.iterable.map((m: { unique: string }) => m.unique);
-    expect(uniques).toEqual([
+    // Then the local models the clients download through Ollama, not downloaded yet (model-download.spec.ts).
+    expect(uniques.slice(0, 9)).toEqual([
       'trove-extractive',
       'gemini-2.0-flash-lite-001',
       'gpt-3.5-turbo',
+      'gpt-4o',
+      'o4-mini-2025-04-16',
       'llama3.2:1b',
       'nomic-embed-text:latest',
       'gpt-fake-mini',
       'text-embedding-fake',
     ]);
+    expect(raw.json.iterable.slice(9).every((m: { downloaded: boolean; cloud: boolean }) => !m.downloaded && !m.cloud)).toBe(true);
+    expect(uniques).toContain('llama3.2:1b-instruct-q4_K_S');
     const llama = await byUnique('llama3.2:1b');
     expect(llama).toMatchObject({
       cloud: false,
@@ -336,7 +341,13 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
       expectError(res, 503, /Ollama at http:\/\/127\.0\.0\.1:9 is not reachable/);
       const listed = await http(down.baseUrl, 'GET', '/models');
       expect(listed.status).toBe(200);
-      expect(listed.json.iterable.map((m: { unique: string }) => m.unique)).toEqual(['trove-extractive', 'gemini-2.0-flash-lite-001', 'gpt-3.5-turbo']);
+      expect(listed.json.iterable.map((m: { unique: string }) => m.unique)).toEqual([
+        'trove-extractive',
+        'gemini-2.0-flash-lite-001',
+        'gpt-3.5-turbo',
+        'gpt-4o',
+        'o4-mini-2025-04-16',
+      ]);
     } finally {
       await down.close();
     }
@@ -347,7 +358,13 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     try {
       const listed = await http(down.baseUrl, 'GET', '/models');
       expect(listed.status).toBe(200);
-      expect(listed.json.iterable.map((m: { unique: string }) => m.unique)).toEqual(['trove-extractive', 'gemini-2.0-flash-lite-001', 'gpt-3.5-turbo']);
+      expect(listed.json.iterable.map((m: { unique: string }) => m.unique)).toEqual([
+        'trove-extractive',
+        'gemini-2.0-flash-lite-001',
+        'gpt-3.5-turbo',
+        'gpt-4o',
+        'o4-mini-2025-04-16',
+      ]);
       const gpt = listed.json.iterable.find((m: { unique: string }) => m.unique === 'gpt-3.5-turbo');
       expect(gpt.description).toMatch(/answered by the configured default model \(llama3\.2:1b\), which cannot answer now: /);
       const res = await http(down.baseUrl, 'POST', '/qgpt/question', { query: 'q', model: gpt.id, relevant: { iterable: [] } });

@@ -229,7 +229,7 @@ describe('a restart whose fresh app cannot listen (the port was taken meanwhile)
     let output = '';
     child = spawn(process.execPath, [require.resolve('ts-node/dist/bin-transpile.js'), join(ROOT, 'src', 'main.ts')], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: String(port), TROVE_DATA_DIR: dataDir, TROVE_LOG_LEVEL: 'log' },
+      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, TROVE_PORT_FILE: 'off', PORT: String(port), TROVE_DATA_DIR: dataDir, TROVE_LOG_LEVEL: 'log' },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (data) => (output += data));

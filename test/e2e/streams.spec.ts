@@ -259,7 +259,8 @@ describe('change streams (WebSocket)', () => {
     expect((await allowed.next()).iterable).toBeDefined();
     const local = await track(open('/assets/stream/identifiers', { headers: { Origin: 'http://localhost:5173' } }));
     expect((await local.next()).iterable).toBeDefined();
-    expect(await refusedUpgrade(`${server.baseUrl}/assets/stream/nope`)).toBe('reset');
+    // An upgrade to no stream is answered (a JSON 404), not dropped.
+    expect(await refusedUpgrade(`${server.baseUrl}/assets/stream/nope`)).toBe(404);
   });
 
   it('drops a peer that stops answering pings', async () => {

@@ -30,7 +30,7 @@ interface Run {
 
 /** The environment of a command: only what an operator's shell would have, no DATABASE_URL (SQLite) unless given. */
 function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH!, HOME: process.env.HOME!, TROVE_LOG_LEVEL: 'warn', ...extra };
+  return { PATH: process.env.PATH!, HOME: process.env.HOME!, TROVE_PORT_FILE: 'off', TROVE_LOG_LEVEL: 'warn', ...extra };
 }
 
 /** Runs `trove <args>` to the end. */

@@ -69,7 +69,15 @@ describe('streamed listings: bounded memory (a server process of its own)', () =
     child = spawn(process.execPath, pkg.scripts.start.split(' ').slice(1), {
       cwd: ROOT,
       // As npm start runs it, the overload guards on; no rate limit for the corpus's creates.
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, PORT: String(port), TROVE_DATA_DIR: dataDir, TROVE_RATE_LIMIT: '0', TROVE_LOG_LEVEL: 'warn' },
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME!,
+        TROVE_PORT_FILE: 'off',
+        PORT: String(port),
+        TROVE_DATA_DIR: dataDir,
+        TROVE_RATE_LIMIT: '0',
+        TROVE_LOG_LEVEL: 'warn',
+      },
       stdio: 'ignore',
     });
     const started = Date.now();

@@ -91,7 +91,7 @@ function setUp() {
     hidden: async (_em: unknown, events: StreamEvent[]) => new Set(events.map((e) => `${e.topic}:${e.entityId}`).filter((k) => hidden.has(k))),
   };
   const config = { wsHeartbeatMs: 60_000, wsSendBuffer: 1 << 20 };
-  const hub = new StreamHub(config as never, db as never, outbox as never, topics as never, {} as never);
+  const hub = new StreamHub(config as never, db as never, outbox as never, topics as never, {} as never, { id: 'local' } as never, {} as never);
   const attach = (path: string, query = '?ids=true') => {
     const socket = new FakeSocket(!query.includes('since='));
     hub.attach(socket as never, { url: `${path}${query}` } as IncomingMessage, path);

@@ -95,6 +95,18 @@ export class AppConfig {
   mcpIdleMs: number;
   /** MCP messages (POSTs to the MCP endpoints: tool calls, listings) per minute per client; 0 turns the limit off (TROVE_RATE_LIMIT_MCP). */
   rateLimitMcp: number;
+  /**
+   * The Pieces port file written while listening and removed on a clean exit, so that clients
+   * that read it first (Obsidian, Raycast, the C# SDK) find this port (TROVE_PORT_FILE: `off`, or
+   * an absolute path). Unset: the Pieces OS path under the home directory when HOST is a loopback
+   * address, none otherwise. null: no port file.
+   */
+  portFile: string | null;
+  /**
+   * A second listener of the same app on the port older clients and the SDK examples use (5323 on
+   * Linux, 1000 elsewhere) (TROVE_LEGACY_PORT: `on`, `off` or a port number; default off). null: none.
+   */
+  legacyPort: number | null;
 
   get sqlitePath(): string {
     return join(this.dataDir, 'trove.db');
@@ -103,6 +115,43 @@ export class AppConfig {
   get dialect(): 'sqlite' | 'postgres' {
     return this.databaseUrl ? 'postgres' : 'sqlite';
   }
+
+  /** HOST is a loopback address: only this machine can reach the instance. */
+  get loopback(): boolean {
+    return isLoopbackHost(this.host);
+  }
+
+  /**
+   * Trove runs for the one user of this machine: a loopback address and no API keys. A
+   * deployment for others (keys, or any other address) refuses what only that user may do
+   * (POST /os/terminate).
+   */
+  get localMode(): boolean {
+    return this.loopback && this.apiKeys.length === 0;
+  }
+}
+
+/** 127.0.0.0/8, localhost and ::1. */
+export function isLoopbackHost(host: string): boolean {
+  return /^(127(\.\d{1,3}){3}|localhost|::1|\[::1\])$/.test(host);
+}
+
+/** The port older Pieces clients and the SDK examples use: 5323 on Linux, 1000 elsewhere. */
+export function legacyPiecesPort(platform: NodeJS.Platform): number {
+  return platform === 'linux' ? 5323 : 1000;
+}
+
+/**
+ * Where Pieces OS keeps its port file, which Obsidian, Raycast and the C# SDK read (and watch)
+ * before scanning ports: under Documents on Linux, Library on macOS, LOCALAPPDATA on Windows
+ * (as Obsidian reads it). null on another platform.
+ */
+export function piecesPortFile(platform: NodeJS.Platform, home: string, localAppData?: string): string | null {
+  const tail = ['com.pieces.os', 'production', 'Config', '.port.txt'];
+  if (platform === 'linux') return join(home, 'Documents', ...tail);
+  if (platform === 'darwin') return join(home, 'Library', ...tail);
+  if (platform === 'win32') return join(localAppData || home, 'Mesh Intelligent Technologies, Inc', 'Pieces OS', ...tail);
+  return null;
 }
 
 export class ConfigError extends Error {
@@ -161,7 +210,7 @@ export function loadConfig(env: Env): AppConfig {
       .map((v) => v.trim())
       .filter(Boolean);
 
-  config.corsOrigins = list('TROVE_CORS_ORIGINS', 'http://localhost,http://127.0.0.1,vscode-webview://*');
+  config.corsOrigins = list('TROVE_CORS_ORIGINS', 'http://localhost,http://127.0.0.1,vscode-webview://*,app://obsidian.md');
   for (const origin of config.corsOrigins) {
     if (origin !== '*' && !/^[a-z][a-z0-9+.-]*:\/\/[^/\s]+$/i.test(origin)) {
       problems.push(`TROVE_CORS_ORIGINS entries must be origins like http://localhost:3000 or * (got "${origin}")`);
@@ -266,7 +315,7 @@ export function loadConfig(env: Env): AppConfig {
   }
   config.providerTimeoutMs = int('TROVE_PROVIDER_TIMEOUT_MS', 120_000, 100, 3_600_000);
   const roots = env.TROVE_QGPT_ROOTS?.trim();
-  const loopback = /^(127(\.\d{1,3}){3}|localhost|::1|\[::1\])$/.test(config.host);
+  const loopback = isLoopbackHost(config.host);
   config.qgptHomeDefault = !roots && loopback;
   config.qgptRoots = roots === 'none' ? [] : roots ? absolutePaths('TROVE_QGPT_ROOTS') : config.qgptHomeDefault ? [env.HOME?.trim() || homedir()] : [];
   config.qgptFileLimit = int('TROVE_QGPT_FILE_LIMIT', 1024 * 1024, 1, 64 * 1024 * 1024);
@@ -274,6 +323,26 @@ export function loadConfig(env: Env): AppConfig {
   config.mcpMaxSessions = int('TROVE_MCP_MAX_SESSIONS', 256, 1, 1_000_000);
   config.mcpIdleMs = int('TROVE_MCP_IDLE_MS', 30 * 60_000, 1000, 7 * 24 * 3600_000);
   config.rateLimitMcp = int('TROVE_RATE_LIMIT_MCP', 600, 0, 10_000_000);
+
+  const home = env.HOME?.trim() || homedir();
+  const portFile = env.TROVE_PORT_FILE?.trim();
+  if (!portFile) config.portFile = loopback ? piecesPortFile(process.platform, home, env.LOCALAPPDATA?.trim()) : null;
+  else if (portFile === 'off') config.portFile = null;
+  else if (isAbsolute(portFile)) config.portFile = resolve(portFile);
+  else {
+    problems.push(`TROVE_PORT_FILE must be off or an absolute path (got "${portFile}")`);
+    config.portFile = null;
+  }
+  const legacy = (env.TROVE_LEGACY_PORT ?? '').trim().toLowerCase();
+  config.legacyPort = null;
+  if (legacy === 'on') config.legacyPort = legacyPiecesPort(process.platform);
+  else if (/^\d+$/.test(legacy)) config.legacyPort = int('TROVE_LEGACY_PORT', 0, 1, 65535) || null;
+  else if (legacy !== '' && legacy !== 'off') {
+    problems.push(`TROVE_LEGACY_PORT must be on, off or a port number from 1 to 65535 (got "${env.TROVE_LEGACY_PORT}")`);
+  }
+  if (config.legacyPort !== null && config.legacyPort === config.port) {
+    problems.push(`TROVE_LEGACY_PORT must differ from PORT (both ${config.port})`);
+  }
 
   if (problems.length) throw new ConfigError(problems);
   return config;

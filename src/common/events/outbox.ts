@@ -4,7 +4,7 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../database/database.service';
 
 /** Topics of the change streams: one per kind of record a stream announces. */
-export type StreamTopicName = 'assets' | 'conversations' | 'models' | 'workstream_summaries';
+export type StreamTopicName = 'assets' | 'conversations' | 'models' | 'workstream_summaries' | 'applications' | 'anchors' | 'ranges';
 
 export interface OutboxEntry {
   topic: StreamTopicName;

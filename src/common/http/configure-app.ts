@@ -105,6 +105,21 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     maxAge: 600,
   });
 
+  // Private Network Access: a page of an allowed origin (a webview, an applet) asks in its CORS
+  // preflight whether it may reach this local address; the answer of an allowed preflight (one
+  // that got Access-Control-Allow-Origin) says yes. The CORS hook answers preflights before any
+  // hook of ours runs, so the header is added as its answer is sent.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (
+      request.method === 'OPTIONS' &&
+      request.headers['access-control-request-private-network'] === 'true' &&
+      reply.hasHeader('access-control-allow-origin')
+    ) {
+      void reply.header('access-control-allow-private-network', 'true');
+    }
+    done(null, payload);
+  });
+
   // Replies: objects with a JSON writer of their own use it (an asset's formats are written once).
   fastify.setReplySerializer((payload) => toJson(payload));
 

@@ -1,13 +1,34 @@
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { WsAdapter } from '@nestjs/platform-ws';
 import type { IncomingMessage } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Server } from 'ws';
 import { AppConfig } from '../config/app-config';
 import { AccessPolicy } from './access';
+import { errorBody } from '../errors/error-body';
 import { localRateLimitStore } from './rate-limit-store';
 
 /** Upgrades counted against TROVE_RATE_LIMIT_QGPT. */
 const QGPT_STREAM = '/qgpt/stream';
+
+/** Where `/model/{model}/download/progress` is served: gateways route by exact path. */
+export const MODEL_DOWNLOAD_PATH = '/model/download/progress';
+
+/** Stream paths with an id in them, handed to the gateway of `path` with the id as the query parameter `param`. */
+const WITH_ID: Array<{ pattern: RegExp; path: string; param: string }> = [
+  { pattern: /^\/model\/([^/?#]+)\/download\/progress\/?(?=$|\?)/, path: MODEL_DOWNLOAD_PATH, param: 'model' },
+];
+
+/** `/model/<id>/download/progress?x=1` → `/model/download/progress?model=<id>&x=1`; any other URL as it is. */
+export function routedUpgradeUrl(url: string): string {
+  for (const { pattern, path, param } of WITH_ID) {
+    const match = pattern.exec(url);
+    if (!match) continue;
+    const rest = url.slice(match[0].length).replace(/^\?/, '');
+    return `${path}?${param}=${match[1]}${rest ? `&${rest}` : ''}`;
+  }
+  return url;
+}
 
 /**
  * `@nestjs/platform-ws` on the HTTP port (gateways route by exact path; any other path is
@@ -30,7 +51,28 @@ export class TroveWsAdapter extends WsAdapter {
     this.access = new AccessPolicy(config);
   }
 
+  private routing = false;
+  /** The paths of the gateways (each `create` is one). */
+  private readonly paths = new Set<string>();
+
   override create(port: number, options: Record<string, unknown> = {}): Server {
+    if (typeof options.path === 'string') this.paths.add(options.path);
+    // Before the adapter's own upgrade listener (which matches exact paths): paths with an id are
+    // handed to their gateway's path, and an upgrade to no stream at all gets a 404 (the adapter
+    // would drop the connection without an answer).
+    if (!this.routing && this.httpServer) {
+      this.routing = true;
+      (this.httpServer as import('node:http').Server).prependListener('upgrade', (request: IncomingMessage, socket: Duplex) => {
+        if (request.url) request.url = routedUpgradeUrl(request.url);
+        const path = (request.url ?? '/').split('?')[0];
+        if (this.paths.has(path)) return;
+        this.log.debug(`refused WebSocket upgrade to ${request.url}: no such stream`);
+        const body = JSON.stringify(errorBody(404, `no WebSocket stream at ${path}`));
+        socket.end(
+          `HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      });
+    }
     return super.create(port, {
       ...options,
       maxPayload: this.config.wsMaxPayload,
@@ -46,6 +88,7 @@ export class TroveWsAdapter extends WsAdapter {
           return done(false, refusal.status, refusal.message);
         }
         const max = this.config.rateLimitQgpt;
+        this.log.debug(`WebSocket upgrade to ${info.req.url}`);
         if (path !== QGPT_STREAM || max === 0) return done(true);
         const who = this.access.keyIdentity(info.req.headers) ?? `ip:${info.req.socket.remoteAddress}`;
         this.upgrades.incr(

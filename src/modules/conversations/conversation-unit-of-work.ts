@@ -11,11 +11,14 @@ export interface ConversationChange extends RecordChange {
   change: 'created' | 'updated' | 'deleted';
   /** Assets whose links to the conversation changed: the asset streams announce them too. */
   assets?: string[];
+  /** Anchors created with the conversation: /anchors/stream/identifiers announces them. */
+  anchors?: string[];
 }
 
 /**
- * Every change to conversations (see UnitOfWork): the outbox entries of the conversations and of
- * the assets whose links changed; after the commit, ConversationChangedEvent.
+ * Every change to conversations (see UnitOfWork): the outbox entries of the conversations, of
+ * the assets whose links changed and of the anchors created with them; after the commit,
+ * ConversationChangedEvent.
  */
 @Injectable()
 export class ConversationUnitOfWork extends UnitOfWork<ConversationChange> {
@@ -31,10 +34,32 @@ export class ConversationUnitOfWork extends UnitOfWork<ConversationChange> {
 
   protected override outboxEntries(changes: ConversationChange[]): OutboxEntry[] {
     const assets = [...new Set(changes.flatMap((c) => c.assets ?? []))];
-    return [...super.outboxEntries(changes), ...assets.map((id) => ({ topic: 'assets' as const, id }))];
+    const anchors = [...new Set(changes.flatMap((c) => c.anchors ?? []))];
+    return [
+      ...super.outboxEntries(changes),
+      ...assets.map((id) => ({ topic: 'assets' as const, id })),
+      ...anchors.map((id) => ({ topic: 'anchors' as const, id })),
+    ];
   }
 
   protected eventsOf(changes: ConversationChange[]): IEvent[] {
     return changes.map((c) => new ConversationChangedEvent(c.id, c.change));
+  }
+}
+
+/**
+ * An anchor created on its own (POST /anchors/create, before a conversation links it): the
+ * outbox entry of /anchors/stream/identifiers, no conversation changed, no domain event.
+ */
+@Injectable()
+export class AnchorUnitOfWork extends UnitOfWork<RecordChange> {
+  protected readonly topic = 'anchors';
+
+  constructor(db: Database, outbox: Outbox, commits: Commits, events: EventBus) {
+    super(db, outbox, commits, events);
+  }
+
+  protected eventsOf(): IEvent[] {
+    return [];
   }
 }

@@ -46,6 +46,10 @@ export class ConversationReader {
 
   /** Live conversations as the listings walk them: see keysetWalk. */
   static readonly LISTING: KeysetSource = { table: 'conversations', where: 'deleted_at IS NULL' };
+  /** Every anchor, most recent first (anchors are never deleted: a link to one is). */
+  static readonly ANCHORS: KeysetSource = { table: 'anchors', where: '1 = 1' };
+  /** Every range, most recent first. */
+  static readonly RANGES: KeysetSource = { table: 'ranges', where: '1 = 1' };
 
   /** Every live conversation, most recent first, `pageSize` aggregates at a time, each page in its own short reads. */
   async *walk(pageSize: number): AsyncGenerator<ConversationAggregate[]> {

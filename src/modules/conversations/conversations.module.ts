@@ -1,7 +1,7 @@
 import { ModelsModule } from '../models/models.module';
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../../common/events/events.module';
-import { ConversationUnitOfWork } from './conversation-unit-of-work';
+import { AnchorUnitOfWork, ConversationUnitOfWork } from './conversation-unit-of-work';
 import { AssetsModule } from '../assets/assets.module';
 import { AssetConversationsController } from './asset-conversations.controller';
 import { AddMessageHandler } from './commands/add-message.command';
@@ -59,7 +59,7 @@ const eventHandlers = [RemoveDeletedLinksHandler];
 @Module({
   imports: [EventsModule, AssetsModule, ModelsModule],
   controllers: [ConversationsController, ConversationController, AssetConversationsController, MessagesController, RecordsController],
-  providers: [ConversationReader, ConversationWriter, ConversationUnitOfWork, ...commandHandlers, ...queryHandlers, ...eventHandlers],
+  providers: [ConversationReader, ConversationWriter, ConversationUnitOfWork, AnchorUnitOfWork, ...commandHandlers, ...queryHandlers, ...eventHandlers],
   exports: [ConversationReader],
 })
 export class ConversationsModule {}

@@ -5,7 +5,8 @@ import { AppConfig } from '../../common/config/app-config';
 import { InvalidInput, NotFound } from '../../common/errors/domain-errors';
 import { DiscoveredModel, MODEL_PROVIDERS, ModelProvider, ProviderKind } from '../intelligence/providers/model-provider';
 import { OFFLINE_NAME, OFFLINE_UNIQUE } from '../intelligence/providers/offline.provider';
-import { CLIENT_MODELS, CLIENT_MODEL_NAMESPACE, ClientModel } from './client-models';
+import { CLIENT_LOCAL_MODELS, CLIENT_MODELS, CLIENT_MODEL_NAMESPACE, ClientModel } from './client-models';
+import { ModelDownloads } from './model-downloads';
 import { derivedId } from '../../common/wire/derived-id';
 import { ModelEntity } from './model.entity';
 import { ModelStore } from './model.store';
@@ -28,6 +29,8 @@ export interface ModelView extends DiscoveredModel {
   baseModelId: string | null;
   systemPrompt: string | null;
   generation: ModelParameters;
+  /** A download of it runs in this instance (POST /model/{model}/download). */
+  downloading?: boolean;
 }
 
 /** What a request needs to run a model. */
@@ -46,6 +49,22 @@ export interface ResolvedModel {
   standsInFor?: string;
 }
 
+/** The row a provider's model is recorded as on first sight (its id derived from provider and name). */
+function discoveredRow(kind: ProviderKind, model: DiscoveredModel): Omit<ModelEntity, 'createdAt' | 'updatedAt'> {
+  return {
+    id: derivedId(kind, model.unique),
+    provider: kind,
+    unique: model.unique,
+    name: model.name,
+    custom: false,
+    baseModelId: null,
+    systemPrompt: null,
+    parameters: null,
+    seed: '{}',
+    fingerprint: `discovered:${createHash('sha256').update(`${kind}:${model.unique}`).digest('hex')}`,
+  };
+}
+
 /**
  * The models of every configured provider (the offline engine always first) plus the
  * custom ones, and the resolution of a request's `model` (an id, `provider:name`, a
@@ -60,6 +79,7 @@ export class ModelRegistry implements OnApplicationShutdown {
     @Inject(MODEL_PROVIDERS) readonly providers: ModelProvider[],
     private readonly store: ModelStore,
     private readonly config: AppConfig,
+    private readonly downloads: ModelDownloads,
   ) {
     this.byKind = new Map(providers.map((p) => [p.kind, p]));
   }
@@ -78,7 +98,8 @@ export class ModelRegistry implements OnApplicationShutdown {
 
   /** Every model: discovered ones of reachable providers, then custom ones. A provider that is down is left out (and logged). */
   async list(): Promise<ModelView[]> {
-    const views = await this.discovered();
+    const down = new Set<ProviderKind>();
+    const views = await this.discovered(down);
     const byId = new Map(views.map((v) => [v.id, v]));
     const customs = (await this.store.all())
       .filter((r) => r.custom)
@@ -88,17 +109,45 @@ export class ModelRegistry implements OnApplicationShutdown {
     // The models the official clients name come right after the offline engine, so that a
     // client picking the first match by `unique` always gets the stable id.
     const clients = await this.clientViews(views, customs);
-    return [views[0], ...clients, ...views.slice(1), ...customs];
+    const downloadable = down.has('ollama') ? [] : await this.downloadableViews(views);
+    return [views[0], ...clients, ...views.slice(1), ...downloadable, ...customs].map((v) =>
+      this.downloads.isDownloading(v.id) ? { ...v, downloading: true } : v,
+    );
   }
 
-  /** What every reachable provider lists now (the offline engine first); a provider that is down is logged and left out. */
-  private async listed(): Promise<Array<{ kind: ProviderKind; model: DiscoveredModel }>> {
+  /**
+   * With Ollama configured (and answering): the local models the clients offer to download (CLIENT_LOCAL_MODELS)
+   * that Ollama does not have yet, not downloaded, each under the id of the Ollama model it
+   * becomes once pulled (recorded as that model is, so the id stays when it is downloaded).
+   */
+  private async downloadableViews(discovered: ModelView[]): Promise<ModelView[]> {
+    if (!this.byKind.has('ollama')) return [];
+    const have = new Set(discovered.filter((v) => v.provider === 'ollama').map((v) => v.unique));
+    const wanted: DiscoveredModel[] = CLIENT_LOCAL_MODELS.filter(([unique]) => !have.has(unique)).map(([unique, name]) => ({
+      unique,
+      name,
+      loaded: false,
+      downloaded: false,
+      cloud: false,
+      embedding: false,
+      description: `${name}, not downloaded yet: POST /model/{id}/download pulls ${unique} through ${this.byKind.get('ollama')!.label}`,
+    }));
+    const rows = await this.store.recordDiscovered(wanted.map((model) => discoveredRow('ollama', model)));
+    return wanted.map((model) => this.discoveredView('ollama', model, rows.get(derivedId('ollama', model.unique))?.createdAt ?? new Date(0).toISOString()));
+  }
+
+  /**
+   * What every reachable provider lists now (the offline engine first); a provider that is down
+   * is logged, left out and added to `down` when given.
+   */
+  private async listed(down?: Set<ProviderKind>): Promise<Array<{ kind: ProviderKind; model: DiscoveredModel }>> {
     const listed = await Promise.all(
       this.providers.map(async (p) => {
         try {
           return { p, models: await p.list() };
         } catch (error) {
           this.logger.warn(`${p.label}: cannot list models (${(error as Error).message})`);
+          down?.add(p.kind);
           return { p, models: [] };
         }
       }),
@@ -107,22 +156,9 @@ export class ModelRegistry implements OnApplicationShutdown {
   }
 
   /** The models of every reachable provider (the offline engine first), recorded on first sight. */
-  private async discovered(): Promise<ModelView[]> {
-    const discovered = await this.listed();
-    const rows = await this.store.recordDiscovered(
-      discovered.map(({ kind, model }) => ({
-        id: derivedId(kind, model.unique),
-        provider: kind,
-        unique: model.unique,
-        name: model.name,
-        custom: false,
-        baseModelId: null,
-        systemPrompt: null,
-        parameters: null,
-        seed: '{}',
-        fingerprint: `discovered:${createHash('sha256').update(`${kind}:${model.unique}`).digest('hex')}`,
-      })),
-    );
+  private async discovered(down?: Set<ProviderKind>): Promise<ModelView[]> {
+    const discovered = await this.listed(down);
+    const rows = await this.store.recordDiscovered(discovered.map(({ kind, model }) => discoveredRow(kind, model)));
     return discovered.map(({ kind, model }) => {
       const id = derivedId(kind, model.unique);
       return this.discoveredView(kind, model, rows.get(id)?.createdAt ?? new Date(0).toISOString());

@@ -22,6 +22,8 @@ import { ModelsController } from './models.controller';
 import { ModelController } from './model.controller';
 import { GetModelHandler } from './queries/get-model.query';
 import { LoadModelHandler } from './commands/load-model.command';
+import { CancelModelDownloadHandler, DownloadModelHandler } from './commands/download-model.command';
+import { ModelDownloads } from './model-downloads';
 import { ListModelsHandler } from './queries/list-models.query';
 import { RoutedTextGenerator } from './routed-text-generator';
 
@@ -63,7 +65,10 @@ function providersFromConfig(config: AppConfig, outbound: OutboundHttp): ModelPr
     UnloadModelsHandler,
     GetModelHandler,
     LoadModelHandler,
+    ModelDownloads,
+    DownloadModelHandler,
+    CancelModelDownloadHandler,
   ],
-  exports: [ModelRegistry, ModelStore, TEXT_GENERATOR],
+  exports: [ModelRegistry, ModelStore, ModelDownloads, TEXT_GENERATOR],
 })
 export class ModelsModule {}

@@ -1,5 +1,6 @@
 import { BeforeApplicationShutdown, Injectable, Logger, OnApplicationBootstrap } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
+import { isUUID } from 'class-validator';
 import { WebSocket } from 'ws';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
@@ -9,6 +10,11 @@ import { StreamEvent } from '../../common/events/outbox';
 import { AssetReader } from '../assets/asset.reader';
 import { OutboxReader } from '../../common/events/outbox.reader';
 import { StreamTopics, StreamView, assetsView, identifiersView } from './stream-topics';
+import { MODEL_DOWNLOAD_PATH } from '../../common/http/ws-adapter';
+import { ModelDownloads } from '../models/model-downloads';
+import { LocalUser } from '../system/local-user';
+import { ltmStatusWire } from '../system/wire/ltm-status.wire';
+import { userProfileWire } from '../system/wire/user.wire';
 
 /** Paths served by the hub. */
 export const STREAM_PATHS = {
@@ -16,9 +22,16 @@ export const STREAM_PATHS = {
   conversationIdentifiers: '/conversations/stream/identifiers',
   modelIdentifiers: '/models/stream/identifiers',
   workstreamSummaryIdentifiers: '/workstream_summaries/stream/identifiers',
+  applicationIdentifiers: '/applications/stream/identifiers',
+  anchorIdentifiers: '/anchors/stream/identifiers',
+  rangeIdentifiers: '/ranges/stream/identifiers',
   assets: '/assets/stream',
   assetTransferables: '/assets/stream/transferables',
   health: '/.well-known/stream/health',
+  user: '/user/stream',
+  ltmStatus: '/workstream_pattern_engine/processors/vision/status/stream',
+  /** `/model/{model}/download/progress`, handed over by TroveWsAdapter as this path with `?model=` (gateways route by exact path). */
+  modelDownload: MODEL_DOWNLOAD_PATH,
 } as const;
 
 /** Close codes. 1001 going away (shutdown), 1008 bad query, 1011 server error, 1013 slow consumer. */
@@ -102,8 +115,14 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly logger = new Logger('Streams');
   readonly views = new Map<string, StreamView>();
   private readonly byView = new Map<StreamView, Set<Subscriber>>();
-  /** Every open socket (streams and health) and whether it answered the last ping. */
+  /** Every open socket (streams, health and the others) and whether it answered the last ping. */
   private readonly sockets = new Map<WebSocket, { alive: boolean; health: boolean }>();
+  /**
+   * Streams that are not views of the outbox: their first frame is the whole state, and they
+   * change only in this process. The local user and the long-term-memory status do not change
+   * while Trove runs (one frame; the socket stays open, with heartbeats, as clients keep it).
+   */
+  private readonly singles: Record<string, () => string>;
   /** Highest outbox id handed to the live sockets. */
   private position = 0;
   private started = false;
@@ -128,12 +147,21 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     private readonly outbox: OutboxReader,
     private readonly topics: StreamTopics,
     assets: AssetReader,
+    user: LocalUser,
+    private readonly downloads: ModelDownloads,
   ) {
+    this.singles = {
+      [STREAM_PATHS.user]: () => JSON.stringify(userProfileWire(user.id)),
+      [STREAM_PATHS.ltmStatus]: () => JSON.stringify(ltmStatusWire()),
+    };
     for (const view of [
       identifiersView(STREAM_PATHS.assetIdentifiers, topics, 'assets'),
       identifiersView(STREAM_PATHS.conversationIdentifiers, topics, 'conversations'),
       identifiersView(STREAM_PATHS.modelIdentifiers, topics, 'models'),
       identifiersView(STREAM_PATHS.workstreamSummaryIdentifiers, topics, 'workstream_summaries'),
+      identifiersView(STREAM_PATHS.applicationIdentifiers, topics, 'applications'),
+      identifiersView(STREAM_PATHS.anchorIdentifiers, topics, 'anchors'),
+      identifiersView(STREAM_PATHS.rangeIdentifiers, topics, 'ranges'),
       assetsView(STREAM_PATHS.assets, assets, false),
       assetsView(STREAM_PATHS.assetTransferables, assets, true),
     ]) {
@@ -198,8 +226,15 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
       socket.send('ok');
       return;
     }
-    const view = this.views.get(path)!;
     const query = new URL(request.url ?? '/', 'http://localhost').searchParams;
+    const single = this.singles[path];
+    if (single) {
+      socket.once('close', () => this.sockets.delete(socket));
+      socket.send(single());
+      return;
+    }
+    if (path === STREAM_PATHS.modelDownload) return this.attachDownload(socket, query.get('model'));
+    const view = this.views.get(path)!;
     const sinceRaw = query.get('since');
     const idsRaw = query.get('ids');
     if (sinceRaw !== null && (!/^\d+$/.test(sinceRaw) || !Number.isSafeInteger(Number(sinceRaw)))) {
@@ -219,6 +254,27 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
       this.sockets.delete(socket);
     });
     this.track(this.open(sub, sinceRaw === null ? null : Number(sinceRaw)), sub);
+  }
+
+  /**
+   * `/model/{model}/download/progress`: the download's state now (ModelDownloadProgress), then
+   * one frame per change, until the socket closes (a client closes it after COMPLETED, FAILED or
+   * CANCELED; the socket also gets the frames of a later download of the same model).
+   */
+  private attachDownload(socket: WebSocket, model: string | null): void {
+    if (!model || !isUUID(model)) {
+      this.sockets.delete(socket);
+      return socket.close(CLOSE.policy, 'the path must be /model/{model}/download/progress with a model id (a UUID)');
+    }
+    const id = model.toLowerCase();
+    const unsubscribe = this.downloads.subscribe(id, (frame) => {
+      if (socket.readyState === WebSocket.OPEN) socket.send(JSON.stringify(frame));
+    });
+    socket.once('close', () => {
+      unsubscribe();
+      this.sockets.delete(socket);
+    });
+    socket.send(JSON.stringify(this.downloads.progress(id)));
   }
 
   /** Reads the outbox soon (coalesced: at most one read in flight and one queued). */

@@ -10,6 +10,7 @@ import { assetWire } from '../assets/wire/asset.wire';
 import { WorkstreamSummaryReader } from '../assets/workstream-summary.reader';
 import { ConversationReader } from '../conversations/conversation.reader';
 import { ModelRegistry } from '../models/model-registry';
+import { ApplicationReader } from '../system/application.reader';
 
 /** One page of a first frame's ids (or items) and where the next page starts (null: it was the last). */
 export interface Paged<T> {
@@ -30,7 +31,7 @@ const ID_PAGE = 5000;
  */
 export interface StreamTopic {
   name: StreamTopicName;
-  key: 'asset' | 'conversation' | 'model' | 'workstream_summary';
+  key: 'asset' | 'conversation' | 'model' | 'workstream_summary' | 'application' | 'anchor' | 'range';
   page(em: EntityManager, after: Keyset | null): Promise<Paged<string>>;
   /**
    * Of the given ids (of changes, not deletions), those the streams leave out because the
@@ -45,7 +46,7 @@ export interface StreamTopic {
 export class StreamTopics {
   private readonly topics = new Map<StreamTopicName, StreamTopic>();
 
-  constructor(db: Database, assets: AssetReader, models: ModelRegistry) {
+  constructor(db: Database, assets: AssetReader, models: ModelRegistry, applications: ApplicationReader) {
     const walked = (source: KeysetSource) => async (em: EntityManager, after: Keyset | null) => paged(await keysetSlice(db, em, source, after, ID_PAGE));
     this.register({
       name: 'assets',
@@ -56,6 +57,14 @@ export class StreamTopics {
     this.register({ name: 'conversations', key: 'conversation', page: walked(ConversationReader.LISTING) });
     this.register({ name: 'models', key: 'model', page: async () => ({ items: (await models.list()).map((m) => m.id), next: null }) });
     this.register({ name: 'workstream_summaries', key: 'workstream_summary', page: walked(WorkstreamSummaryReader.LISTING) });
+    // What GET /applications lists (the connected ones, most recently connected first): a handful.
+    this.register({
+      name: 'applications',
+      key: 'application',
+      page: async (em) => ({ items: (await applications.connected(em)).map((a) => a.id), next: null }),
+    });
+    this.register({ name: 'anchors', key: 'anchor', page: walked(ConversationReader.ANCHORS) });
+    this.register({ name: 'ranges', key: 'range', page: walked(ConversationReader.RANGES) });
   }
 
   register(topic: StreamTopic): void {

@@ -23,6 +23,12 @@ const WorkstreamSummaryIdentifiersGateway = gateway(STREAM_PATHS.workstreamSumma
 const AssetsGateway = gateway(STREAM_PATHS.assets);
 const AssetTransferablesGateway = gateway(STREAM_PATHS.assetTransferables);
 const StreamHealthGateway = gateway(STREAM_PATHS.health);
+const ApplicationIdentifiersGateway = gateway(STREAM_PATHS.applicationIdentifiers);
+const AnchorIdentifiersGateway = gateway(STREAM_PATHS.anchorIdentifiers);
+const RangeIdentifiersGateway = gateway(STREAM_PATHS.rangeIdentifiers);
+const UserGateway = gateway(STREAM_PATHS.user);
+const LtmStatusGateway = gateway(STREAM_PATHS.ltmStatus);
+const ModelDownloadGateway = gateway(STREAM_PATHS.modelDownload);
 
 export const STREAM_GATEWAYS = [
   AssetIdentifiersGateway,
@@ -32,4 +38,10 @@ export const STREAM_GATEWAYS = [
   AssetsGateway,
   AssetTransferablesGateway,
   StreamHealthGateway,
+  ApplicationIdentifiersGateway,
+  AnchorIdentifiersGateway,
+  RangeIdentifiersGateway,
+  UserGateway,
+  LtmStatusGateway,
+  ModelDownloadGateway,
 ];

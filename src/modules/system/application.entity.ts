@@ -22,6 +22,10 @@ export class ApplicationEntity {
   @Column({ type: 'varchar', length: 16, default: 'OPEN' })
   privacy: string;
 
+  /** CapabilitiesEnum the application chose (POST /application/update); Trove runs everything locally whatever it says. */
+  @Column({ type: 'varchar', length: 16, default: 'LOCAL' })
+  capabilities: string;
+
   /** Set when the application called POST /connect (null for one only seen in a seed). */
   @Column({ name: 'connected_at', type: 'varchar', length: 30, nullable: true })
   connectedAt: string | null;

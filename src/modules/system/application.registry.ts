@@ -71,6 +71,7 @@ export class ApplicationRegistry implements OnApplicationBootstrap {
       ...identity,
       onboarded: dto?.onboarded ?? false,
       privacy: dto?.privacy ?? 'OPEN',
+      capabilities: 'LOCAL',
       connectedAt: null,
       createdAt: nowIso(),
     });
@@ -84,6 +85,11 @@ export class ApplicationRegistry implements OnApplicationBootstrap {
     const connectedAt = nowIso();
     await this.writer.markConnected(em, id, connectedAt);
     return connectedAt;
+  }
+
+  /** Stores the settings POST /application/update changes, inside the caller's transaction. */
+  updateSettings(em: EntityManager, id: string, settings: Parameters<ApplicationWriter['updateSettings']>[2]): Promise<void> {
+    return this.writer.updateSettings(em, id, settings);
   }
 
   /** Stores whether the user finished onboarding in the application, inside the caller's transaction. */

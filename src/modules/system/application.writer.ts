@@ -15,6 +15,11 @@ export class ApplicationWriter {
     await em.update(ApplicationEntity, { id }, { connectedAt });
   }
 
+  /** What POST /application/update may change: the application's settings, never its identity. */
+  async updateSettings(em: EntityManager, id: string, settings: Partial<Pick<ApplicationEntity, 'capabilities' | 'privacy' | 'onboarded'>>): Promise<void> {
+    if (Object.keys(settings).length) await em.update(ApplicationEntity, { id }, settings);
+  }
+
   /** Whether the user finished onboarding in the application (POST /{application}/onboarded). */
   async setOnboarded(em: EntityManager, id: string, onboarded: boolean): Promise<void> {
     await em.update(ApplicationEntity, { id }, { onboarded });

@@ -3,6 +3,7 @@ import { CommandBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { crossSiteWithoutOrigin } from '../../common/http/access';
+import { replySent } from '../../common/http/reply-sent';
 import { TextResponse } from '../../common/wire/text';
 import { RestartCommand } from './commands/restart.command';
 import { LocalUser } from './local-user';
@@ -34,7 +35,7 @@ export class OsController {
   })
   @ApiOkResponse({ schema: { type: 'string', example: 'restarting' } })
   restart(@Req() request: FastifyRequest, @Res({ passthrough: true }) reply: FastifyReply): Promise<string> {
-    return this.commands.execute(new RestartCommand(sent(reply), crossSiteWithoutOrigin(request.headers)));
+    return this.commands.execute(new RestartCommand(replySent(reply), crossSiteWithoutOrigin(request.headers)));
   }
 
   @Get('workstream_pattern_engine/processors/vision/status')
@@ -94,12 +95,6 @@ export class OsController {
   home(): string {
     return HOME_PAGE;
   }
-}
-
-/** Settles once the response has been sent, or its connection closed first. */
-function sent(reply: FastifyReply): Promise<void> {
-  const response = reply.raw;
-  return response.closed ? Promise.resolve() : new Promise((resolve) => response.once('close', () => resolve()));
 }
 
 const HOME_PAGE = `<!doctype html>

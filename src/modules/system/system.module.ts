@@ -1,8 +1,14 @@
 import { Module } from '@nestjs/common';
+import { EventsModule } from '../../common/events/events.module';
+import { ApplicationUnitOfWork } from './application-unit-of-work';
+import { ApplicationsController } from './applications.controller';
+import { UpdateApplicationHandler } from './commands/update-application.command';
+import { GetApplicationHandler } from './queries/get-application.query';
 import { ApplicationReader } from './application.reader';
 import { ApplicationRegistry } from './application.registry';
 import { ApplicationWriter } from './application.writer';
 import { RestartHandler } from './commands/restart.command';
+import { TerminateHandler } from './commands/terminate.command';
 import { HealthReader } from './health.reader';
 import { IdempotencyKeyStore } from './idempotency-key.store';
 import { IdempotencyKeys } from './idempotency-keys';
@@ -11,12 +17,15 @@ import { CheckHealthHandler } from './queries/check-health.query';
 import { GetUserHandler } from './queries/get-user.query';
 import { ListApplicationsHandler } from './queries/list-applications.query';
 import { OsController } from './os.controller';
+import { OsServiceController } from './os-service.controller';
+import { UsersController } from './users.controller';
 import { SystemController } from './system.controller';
 
-const queryHandlers = [CheckHealthHandler, GetUserHandler, ListApplicationsHandler];
+const queryHandlers = [CheckHealthHandler, GetUserHandler, ListApplicationsHandler, GetApplicationHandler];
 
 @Module({
-  controllers: [SystemController, OsController],
+  imports: [EventsModule],
+  controllers: [SystemController, ApplicationsController, OsController, OsServiceController, UsersController],
   providers: [
     ApplicationRegistry,
     ApplicationReader,
@@ -26,8 +35,11 @@ const queryHandlers = [CheckHealthHandler, GetUserHandler, ListApplicationsHandl
     IdempotencyKeys,
     IdempotencyKeyStore,
     RestartHandler,
+    TerminateHandler,
+    UpdateApplicationHandler,
+    ApplicationUnitOfWork,
     ...queryHandlers,
   ],
-  exports: [ApplicationRegistry, ApplicationReader, LocalUser, IdempotencyKeys],
+  exports: [ApplicationRegistry, ApplicationReader, ApplicationUnitOfWork, LocalUser, IdempotencyKeys],
 })
 export class SystemModule {}

@@ -36,6 +36,16 @@ export interface FakeLlm {
   /** Milliseconds between streamed chunks. */
   delayMs: number;
   requests: RecordedRequest[];
+  /**
+   * What /api/pull can download, by model name: the layers (digest and size) it streams progress
+   * for. Pulling anything else streams Ollama's error line. A pulled model joins `ollamaModels`.
+   */
+  pullable: Record<string, Array<{ digest: string; total: number }>>;
+  /** Bytes per progress line of a pull, and milliseconds between lines. */
+  pullChunk: number;
+  pullDelayMs: number;
+  /** Pulls whose client went away before `success` (a cancelled download). */
+  pullsAborted: string[];
   fail(failure: Failure): void;
   close(): Promise<void>;
 }
@@ -54,6 +64,10 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     chunks: ['Hello', ' from', ' the', ' fake', ' model.'],
     delayMs: 5,
     requests: [],
+    pullable: {},
+    pullChunk: 256 * 1024 * 1024,
+    pullDelayMs: 5,
+    pullsAborted: [],
     fail: (f) => failures.push({ times: 1, ...f }),
     close: async () => {
       server.closeAllConnections();
@@ -105,6 +119,30 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       fake.loaded.delete(body.model);
       res.writeHead(200);
       return res.end();
+    }
+    if (path === '/api/pull' && req.method === 'POST') {
+      // As Ollama streams a pull (NDJSON, one line per step): the manifest, each layer's bytes as
+      // they arrive, verification, the manifest written, success; or an error line.
+      const name: string = body.model ?? body.name;
+      res.writeHead(200, { 'content-type': 'application/x-ndjson' });
+      const line = (event: object) => res.write(JSON.stringify(event) + '\n');
+      line({ status: 'pulling manifest' });
+      const layers = fake.pullable[name];
+      if (!layers) return res.end(JSON.stringify({ error: 'pull model manifest: file does not exist' }) + '\n');
+      for (const { digest, total } of layers) {
+        for (let completed = 0; ; completed = Math.min(total, completed + fake.pullChunk)) {
+          await sleep(fake.pullDelayMs);
+          if (res.destroyed) {
+            fake.pullsAborted.push(name);
+            return;
+          }
+          line({ status: `pulling ${digest.slice(7, 19)}`, digest, total, ...(completed ? { completed } : {}) });
+          if (completed === total) break;
+        }
+      }
+      for (const status of ['verifying sha256 digest', 'writing manifest', 'removing any unused layers']) line({ status });
+      if (!fake.ollamaModels.includes(name)) fake.ollamaModels.push(name);
+      return res.end(JSON.stringify({ status: 'success' }) + '\n');
     }
     if (path === '/api/embed') {
       // Embedding models get letter frequencies (similar texts, similar vectors); others a fixed pattern.

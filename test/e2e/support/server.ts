@@ -54,7 +54,8 @@ export async function freshPostgresDatabase(prefix = 'trove_test'): Promise<{ ur
  * The configuration of an instance booted inside the test runner, on 127.0.0.1 and a free port.
  * ts-jest compiles modules synchronously inside this very process, and every spec file's
  * servers share its memory: that lag and that RSS are the test runner's, not the server's, so
- * the overload guards are off unless `env` asks for them.
+ * the overload guards are off unless `env` asks for them, and so is the Pieces port file (a test
+ * of it gives a temporary HOME).
  */
 export function testConfig(env: Record<string, string>): AppConfig {
   return loadConfig({
@@ -62,6 +63,8 @@ export function testConfig(env: Record<string, string>): AppConfig {
     TROVE_LOG_LEVEL: 'warn',
     TROVE_MAX_EVENT_LOOP_DELAY_MS: '0',
     TROVE_MAX_RSS_MB: '0',
+    // Never the port file of the real home of whoever runs the tests (its tests set HOME).
+    TROVE_PORT_FILE: 'off',
     ...env,
     PORT: '0',
     HOST: '127.0.0.1',
@@ -94,6 +97,9 @@ export async function startTestServer(env: Record<string, string> = {}, options:
       restartFailure = error;
       console.error('restart failed:', error);
     },
+    // POST /os/terminate closes the server; the test runner's process goes on (terminate.spec.ts
+    // runs a real process to see it exit).
+    onTerminated: () => undefined,
   });
   const baseUrl = `http://127.0.0.1:${server.port}`;
   const dataSource = () => server.app.get(DataSource);

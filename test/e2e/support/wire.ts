@@ -27,6 +27,22 @@ const application = {
     platform: enumOf('UNKNOWN', 'WEB', 'MACOS', 'LINUX', 'WINDOWS', 'FUCHSIA', 'IOS', 'ANDROID'),
     onboarded: { type: 'boolean' },
     privacy: enumOf('UNKNOWN', 'OPEN', 'CLOSED', 'ANONYMOUS'),
+    capabilities: enumOf('UNKNOWN', 'LOCAL', 'CLOUD', 'BLENDED'),
+  },
+};
+const userProfile = {
+  type: 'object',
+  required: ['id', 'aesthetics'],
+  properties: {
+    id: uuid,
+    aesthetics: {
+      type: 'object',
+      required: ['theme', 'font'],
+      properties: {
+        theme: { type: 'object', required: ['dark'], properties: { dark: { type: 'boolean' } } },
+        font: { type: 'object', required: ['size'], properties: { size: { type: 'number' } } },
+      },
+    },
   },
 };
 const score = { type: 'object', required: ['manual', 'automatic'], properties: { manual: { type: 'integer' }, automatic: { type: 'integer' } } };
@@ -115,25 +131,15 @@ export const schemas: Record<string, SchemaObject> = {
     properties: { iterable: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: uuid } } }, indices: { type: 'object' } },
   },
   Applications: iterable(application),
-  User: {
+  User: { type: 'object', required: ['user'], properties: { user: userProfile } },
+  UserProfile: userProfile,
+  Users: iterable(userProfile),
+  ModelDownloadProgress: {
     type: 'object',
-    required: ['user'],
+    required: ['status'],
     properties: {
-      user: {
-        type: 'object',
-        required: ['id', 'aesthetics'],
-        properties: {
-          id: uuid,
-          aesthetics: {
-            type: 'object',
-            required: ['theme', 'font'],
-            properties: {
-              theme: { type: 'object', required: ['dark'], properties: { dark: { type: 'boolean' } } },
-              font: { type: 'object', required: ['size'], properties: { size: { type: 'number' } } },
-            },
-          },
-        },
-      },
+      status: enumOf('UNKNOWN', 'INITIALIZED', 'IN-PROGRESS', 'COMPLETED', 'FAILED', 'CANCELED', 'RESET'),
+      percentage: { type: ['number', 'null'], minimum: 0, maximum: 100 },
     },
   },
 };

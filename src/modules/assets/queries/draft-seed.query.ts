@@ -58,6 +58,12 @@ export class DraftSeedHandler implements IQueryHandler<DraftSeedQuery> {
     if (!transferables) {
       delete format.fragment;
       delete format.file;
+    } else {
+      // The language also where clients read it back from a draft: the fragment's or file's
+      // FragmentMetadata.ext (Raycast's clipboard and browser history show it).
+      const withExt = <T extends object>(part: T): T => ({ ...part, metadata: { ext: classification.specific, ...(part as { metadata?: object }).metadata } });
+      if (format.fragment) format.fragment = withExt(format.fragment);
+      if (format.file) format.file = withExt(format.file);
     }
     return {
       ...seed,

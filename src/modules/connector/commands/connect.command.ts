@@ -1,8 +1,8 @@
 import { Command, CommandHandler, ICommandHandler, QueryBus } from '@nestjs/cqrs';
-import { Database } from '../../../common/database/database.service';
 import { InvalidInput } from '../../../common/errors/domain-errors';
 import { INTERFACE_VERSION } from '../../../version';
 import { ApplicationRegistry } from '../../system/application.registry';
+import { ApplicationUnitOfWork } from '../../system/application-unit-of-work';
 import { GetUserQuery } from '../../system/queries/get-user.query';
 import { applicationWire } from '../../system/wire/application.wire';
 import { ConnectedApplications } from '../connected-applications';
@@ -12,7 +12,8 @@ import { ContextWire } from '../wire/context.wire';
 
 /**
  * The handshake of an integration: records its Application (or reuses the one with the same
- * name + platform + version), marks it connected, and answers the Context it works in.
+ * name + platform + version), marks it connected (with the capabilities it names, if any), and
+ * answers the Context it works in.
  */
 export class ConnectCommand extends Command<ContextWire> {
   constructor(readonly connection: SeededConnectorConnectionDto | undefined) {
@@ -23,7 +24,7 @@ export class ConnectCommand extends Command<ContextWire> {
 @CommandHandler(ConnectCommand)
 export class ConnectHandler implements ICommandHandler<ConnectCommand> {
   constructor(
-    private readonly db: Database,
+    private readonly uow: ApplicationUnitOfWork,
     private readonly registry: ApplicationRegistry,
     private readonly access: ConnectedApplications,
     private readonly os: OsIdentity,
@@ -35,10 +36,14 @@ export class ConnectHandler implements ICommandHandler<ConnectCommand> {
     if (!seeded) throw new InvalidInput('a SeededConnectorConnection with application {name, version, platform} is required');
     this.access.requireAllowed(seeded.name);
     const identity = { name: seeded.name, version: seeded.version, platform: seeded.platform, privacy: seeded.privacy };
-    const app = await this.db.transaction(async (em) => {
+    // Announced on /applications/stream/identifiers (GET /applications lists it from now on).
+    const app = await this.uow.run(async ({ em, changed }) => {
       const found = await this.registry.resolve(em, identity);
       const connectedAt = await this.registry.markConnected(em, found.id);
-      return { ...found, connectedAt };
+      const capabilities = seeded.capabilities && seeded.capabilities !== found.capabilities ? { capabilities: seeded.capabilities } : {};
+      await this.registry.updateSettings(em, found.id, capabilities);
+      changed({ id: found.id });
+      return { ...found, ...capabilities, connectedAt };
     });
     this.registry.remember(identity, app.id);
     const { user } = await this.queries.execute(new GetUserQuery());

@@ -5,7 +5,7 @@ import { nowIso } from '../../../common/wire/common.wire';
 import { AnchorEntity } from '../anchor.entity';
 import { ConversationReader } from '../conversation.reader';
 import { ConversationWriter } from '../conversation.writer';
-import { ConversationUnitOfWork } from '../conversation-unit-of-work';
+import { AnchorUnitOfWork } from '../conversation-unit-of-work';
 import { ConversationSeededAnchorDto } from '../dto/seeded-conversation.dto';
 import { ConversationAnchorWire, anchorWire } from '../wire/conversation.wire';
 
@@ -13,7 +13,7 @@ import { ConversationAnchorWire, anchorWire } from '../wire/conversation.wire';
  * POST /anchors/create: a file or directory (`pieces ask -f` attaches one before asking). A
  * path that already has an anchor of that type gets it back: clients look for an existing
  * anchor in their own cache only, which every new process starts empty. No conversation
- * changes (an anchor is linked to one later), so nothing is announced.
+ * changes (an anchor is linked to one later); /anchors/stream/identifiers announces a new anchor.
  */
 export class CreateAnchorCommand extends Command<ConversationAnchorWire> {
   constructor(readonly seed: ConversationSeededAnchorDto | undefined) {
@@ -26,17 +26,18 @@ export class CreateAnchorHandler implements ICommandHandler<CreateAnchorCommand>
   constructor(
     private readonly reader: ConversationReader,
     private readonly writer: ConversationWriter,
-    private readonly uow: ConversationUnitOfWork,
+    private readonly uow: AnchorUnitOfWork,
   ) {}
 
   async execute({ seed }: CreateAnchorCommand): Promise<ConversationAnchorWire> {
     if (!seed) throw new InvalidInput('a SeededAnchor body is required');
     if (!seed.fullpath.trim()) throw new InvalidInput('fullpath must not be empty');
-    const anchor = await this.uow.run(async ({ em }) => {
+    const anchor = await this.uow.run(async ({ em, changed }) => {
       const existing = await this.reader.anchorOfPath(em, seed.fullpath, seed.type);
       if (existing) return existing;
       const row = newAnchor(seed);
       await this.writer.insertAnchor(em, row);
+      changed({ id: row.id });
       return row;
     });
     return anchorWire(anchor);

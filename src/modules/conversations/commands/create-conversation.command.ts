@@ -63,13 +63,15 @@ export class CreateConversationHandler implements ICommandHandler<CreateConversa
       await this.writer.insertConversation(em, newConversation(id, seed));
       await this.writer.addMessages(em, id, messages);
       for (const annotation of seed.annotations ?? []) await this.writer.addAnnotation(em, id, annotation);
-      await this.link(em, id, seed);
-      changed({ id, change: 'created', assets: (seed.assets?.iterable ?? []).map((a) => a.id) });
+      const anchors = await this.link(em, id, seed);
+      changed({ id, change: 'created', assets: (seed.assets?.iterable ?? []).map((a) => a.id), anchors });
       return conversationWire(await this.reader.one(em, id));
     });
   }
 
-  private async link(em: EntityManager, id: string, seed: SeededConversationDto): Promise<void> {
+  /** Links what the seed names; answers the ids of the anchors it created. */
+  private async link(em: EntityManager, id: string, seed: SeededConversationDto): Promise<string[]> {
+    const anchors: string[] = [];
     const now = nowIso();
     for (const assetId of new Set((seed.assets?.iterable ?? []).map((a) => a.id))) {
       await this.reader.requireLinkTarget(em, 'asset', assetId, true);
@@ -84,6 +86,8 @@ export class CreateConversationHandler implements ICommandHandler<CreateConversa
       const row = newAnchor(anchor, now);
       await this.writer.insertAnchor(em, row);
       await this.writer.link(em, 'anchor', id, row.id, now);
+      anchors.push(row.id);
     }
+    return anchors;
   }
 }

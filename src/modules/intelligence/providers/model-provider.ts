@@ -38,6 +38,16 @@ export interface DiscoveredModel {
   description?: string;
 }
 
+/** One step of a model download as the provider reports it (Ollama's pull progress lines). */
+export interface PullProgress {
+  /** What the provider is doing: `pulling manifest`, `pulling <digest>`, `verifying sha256 digest`, `success`, ... */
+  status: string;
+  /** The layer being downloaded, with its size and how much of it has arrived (bytes). */
+  digest?: string;
+  total?: number;
+  completed?: number;
+}
+
 export interface ModelProvider {
   readonly kind: ProviderKind;
   /** Human name of the provider for messages ("Ollama at http://..."). */
@@ -51,6 +61,12 @@ export interface ModelProvider {
   unload(model: string): Promise<void>;
   /** Removes the files the provider downloaded for the model; false when it holds none it may remove. */
   deleteCache(model: string): Promise<boolean>;
+  /**
+   * Downloads the model onto this machine, reporting progress as it goes; ends after the
+   * provider's success, throws ProviderError on its failure, stops when `signal` aborts. Only
+   * providers that can download models have it (Ollama).
+   */
+  pull?(model: string, signal: AbortSignal): AsyncIterable<PullProgress>;
   /** Releases what the provider holds (child processes) at shutdown. */
   close?(): Promise<void>;
 }

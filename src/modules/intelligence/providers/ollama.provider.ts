@@ -1,4 +1,4 @@
-import { ChatMessage, ChatOptions, DiscoveredModel, ModelProvider } from './model-provider';
+import { ChatMessage, ChatOptions, DiscoveredModel, ModelProvider, PullProgress } from './model-provider';
 import { ProviderError } from './provider-error';
 import { Fetch, lines, providerFetch, providerJson } from './http';
 
@@ -22,7 +22,8 @@ const EMBEDDING_FAMILIES = /bert|embed|minilm/i;
 /**
  * Ollama through its REST API: /api/tags (installed models), /api/ps (loaded ones),
  * /api/chat (streamed NDJSON), /api/embed, /api/generate (load; keep_alive 0 unloads),
- * DELETE /api/delete (removes the downloaded model).
+ * DELETE /api/delete (removes the downloaded model), /api/pull (downloads one, streamed NDJSON
+ * progress).
  */
 export class OllamaProvider implements ModelProvider {
   readonly kind = 'ollama' as const;
@@ -108,6 +109,47 @@ export class OllamaProvider implements ModelProvider {
 
   async unload(model: string): Promise<void> {
     await providerJson(this.send, this.label, `${this.baseUrl}/api/generate`, { body: { model, keep_alive: 0, stream: false }, timeoutMs: this.timeoutMs });
+  }
+
+  /**
+   * POST /api/pull with `stream: true`: one JSON line per step (`pulling manifest`, then
+   * `pulling <digest>` with `total` and `completed` bytes, `verifying sha256 digest`,
+   * `writing manifest`, `success`), or `{"error"}`. A pull may take hours: no overall time limit,
+   * but one that sends nothing for TROVE_PROVIDER_TIMEOUT_MS is given up. Aborting `signal`
+   * closes the connection, which stops Ollama's pull.
+   */
+  async *pull(model: string, signal: AbortSignal): AsyncIterable<PullProgress> {
+    const stalled = new AbortController();
+    let timer = setTimeout(() => stalled.abort(), this.timeoutMs);
+    try {
+      const response = await providerFetch(this.send, this.label, `${this.baseUrl}/api/pull`, {
+        body: { model, stream: true },
+        signal: AbortSignal.any([signal, stalled.signal]),
+        timeoutMs: 2 ** 31 - 1,
+      });
+      for await (const line of lines(this.label, response)) {
+        clearTimeout(timer);
+        timer = setTimeout(() => stalled.abort(), this.timeoutMs);
+        if (!line.trim()) continue;
+        let event: PullProgress & { error?: string };
+        try {
+          event = JSON.parse(line);
+        } catch {
+          throw new ProviderError('upstream-failed', `${this.label} sent a line that is not JSON`);
+        }
+        if (event.error)
+          throw new ProviderError(/not found|does not exist/i.test(event.error) ? 'not-found' : 'upstream-failed', `${this.label}: ${event.error}`);
+        yield { status: String(event.status ?? ''), digest: event.digest, total: event.total, completed: event.completed };
+        if (event.status === 'success') return;
+      }
+      throw new ProviderError('upstream-failed', `${this.label} ended the pull of ${model} before it succeeded`);
+    } catch (error) {
+      if (stalled.signal.aborted && !signal.aborted)
+        throw new ProviderError('unavailable', `${this.label} sent nothing for ${this.timeoutMs} ms while pulling ${model}`);
+      throw error;
+    } finally {
+      clearTimeout(timer);
+    }
   }
 
   async deleteCache(model: string): Promise<boolean> {

@@ -113,7 +113,7 @@ export function modelWire(view: ModelView): ModelWire {
     downloaded: view.downloaded,
     loaded: view.loaded,
     cpu: view.provider === 'offline' || view.provider === 'llama_cpp',
-    downloading: false,
+    downloading: view.downloading ?? false,
     maxTokens: {
       total: seed.maxTokens?.total ?? view.maxTokens ?? null,
       ...(seed.maxTokens?.input !== undefined ? { input: seed.maxTokens.input } : {}),

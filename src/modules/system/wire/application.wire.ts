@@ -7,6 +7,8 @@ export class ApplicationWire {
   platform: string;
   onboarded: boolean;
   privacy: string;
+  /** CapabilitiesEnum: what the application chose (Trove runs everything locally whatever it says). */
+  capabilities: string;
 }
 
 export class ApplicationsWire {
@@ -21,5 +23,6 @@ export function applicationWire(app: ApplicationEntity): ApplicationWire {
     platform: app.platform,
     onboarded: Boolean(app.onboarded),
     privacy: app.privacy,
+    capabilities: app.capabilities ?? 'LOCAL',
   };
 }

@@ -52,3 +52,14 @@ export function noCloudWire(userId: string): AllocationCloudWire {
   const none = { status: 'DISCONNECTED', url: '' };
   return { id: userId, user: userId, project: 'none', status: { cloud: 'DISCONNECTED' }, urls: { base: none, id: none } };
 }
+
+/** Users: the one local user. */
+export class UsersWire {
+  iterable: UserProfileWire[];
+}
+
+/** Subscriptions: Trove has no cloud plans, so none. */
+export class SubscriptionsWire {
+  iterable: object[];
+  indices: Record<string, number>;
+}
