@@ -7,7 +7,11 @@ import type { AddressInfo } from 'node:net';
 import { AppConfig } from './common/config/app-config';
 import { AppHost } from './common/config/app-host';
 import { configureApp } from './common/http/configure-app';
+import { httpServerOptions } from './common/http/server-options';
 import { AppModule } from './app.module';
+import { startBanner } from './banner';
+import { TroveLogger } from './logger';
+import { AppletListeners, RunningApplet } from './modules/applets/applet-listeners';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -25,20 +29,10 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
-    // A slow client is cut off: the whole request within requestTimeout, its headers within
-    // headersTimeout, checked every second (Node checks every 30 s by default).
-    serverFactory: (handler: RequestListener) =>
-      createServer(
-        {
-          requestTimeout: config.requestTimeoutMs,
-          headersTimeout: config.headersTimeoutMs,
-          connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
-        },
-        handler,
-      ),
+    serverFactory: (handler: RequestListener) => createServer(httpServerOptions(config), handler),
   });
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, new AppHost(options.restart ?? null)), adapter, {
-    logger: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1),
+    logger: new TroveLogger({ logLevels: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1) }),
     abortOnError: false,
     bodyParser: false, // configureApp installs the JSON parser
   });
@@ -94,6 +88,7 @@ class RestartableServer implements TroveServer {
   private restarting: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
   private listenPort: number;
+  private restarts = 0;
   /** Signals are handled here, not by each app, so that one arriving mid-restart closes the new app, once. */
   private readonly signals = Object.values(ShutdownSignal);
   private readonly onSignal = (signal: NodeJS.Signals): void => {
@@ -132,9 +127,11 @@ class RestartableServer implements TroveServer {
       const old = this.live;
       this.live = null;
       this.logger.log('restarting: closing the app, then a fresh one on the same port');
+      // The plugins' applets keep their ports: their frames reload from the fresh app.
+      const applets = (await old?.get(AppletListeners).running()) ?? [];
       await old?.close();
       if (this.closing) return; // a signal arrived meanwhile: no fresh app to close at once
-      await this.boot();
+      await this.boot(applets);
     })().finally(() => (this.restarting = null));
     return this.restarting;
   }
@@ -150,7 +147,7 @@ class RestartableServer implements TroveServer {
     return this.closing;
   }
 
-  private async boot(): Promise<void> {
+  private async boot(applets: RunningApplet[] = []): Promise<void> {
     const app = await createApp(this.config, {
       restart: () => void this.restart().catch(this.onRestartFailure),
     });
@@ -162,7 +159,9 @@ class RestartableServer implements TroveServer {
     }
     this.listenPort = (app.getHttpServer().address() as AddressInfo).port;
     this.live = this.last = app;
-    const storage = this.config.dialect === 'sqlite' ? this.config.sqlitePath : 'PostgreSQL';
-    this.logger.log(`listening on http://${this.config.host}:${this.listenPort} (${storage})`);
+    const listeners = app.get(AppletListeners);
+    for (const { type, port } of applets) await listeners.launch(type, port).catch((error: Error) => this.logger.warn(`${type} applet: ${error.message}`));
+    if (this.restarts++ === 0) this.logger.log(await startBanner(app, this.config, this.listenPort));
+    else this.logger.log(`listening again on port ${this.listenPort}`);
   }
 }

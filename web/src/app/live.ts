@@ -1,0 +1,69 @@
+import type { QueryClient } from '@tanstack/react-query';
+import { useEffect } from 'react';
+import { openSocket } from '../lib/api';
+
+/**
+ * Live updates from Trove's change streams: after each stream's first frame (the current
+ * identifiers), every frame names records that changed; the queries that show them are
+ * refetched (a burst of frames, one refetch). Reconnects with a growing delay.
+ */
+export function useLiveUpdates(client: QueryClient): void {
+  useEffect(() => {
+    const closers = [
+      follow('/assets/stream/identifiers', (ids) => {
+        void client.invalidateQueries({ queryKey: ['assets'] });
+        void client.invalidateQueries({ queryKey: ['search'] });
+        for (const id of ids) void client.invalidateQueries({ queryKey: ['asset', id] });
+      }),
+      follow('/conversations/stream/identifiers', (ids) => {
+        void client.invalidateQueries({ queryKey: ['conversations'] });
+        for (const id of ids) void client.invalidateQueries({ queryKey: ['messages', id] });
+      }),
+    ];
+    return () => closers.forEach((close) => close());
+  }, [client]);
+}
+
+function follow(path: string, changed: (ids: string[]) => void): () => void {
+  let socket: WebSocket | null = null;
+  let stopped = false;
+  let delay = 1000;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let batch = new Set<string>();
+  const flush = () => {
+    const ids = [...batch];
+    batch = new Set();
+    timer = undefined;
+    changed(ids);
+  };
+  const open = () => {
+    if (stopped) return;
+    let first = true;
+    socket = openSocket(path);
+    socket.onmessage = (event) => {
+      delay = 1000;
+      if (first) {
+        first = false;
+        return;
+      }
+      try {
+        const frame = JSON.parse(String(event.data)) as { iterable?: Array<Record<string, { id?: string }>> };
+        for (const item of frame.iterable ?? []) for (const value of Object.values(item)) if (value?.id) batch.add(value.id);
+      } catch {
+        /* not JSON: ignore */
+      }
+      timer ??= setTimeout(flush, 150);
+    };
+    socket.onclose = () => {
+      if (stopped) return;
+      setTimeout(open, delay);
+      delay = Math.min(delay * 2, 30_000);
+    };
+  };
+  open();
+  return () => {
+    stopped = true;
+    clearTimeout(timer);
+    socket?.close();
+  };
+}
