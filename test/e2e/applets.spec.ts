@@ -76,7 +76,11 @@ describe('applets', () => {
     expect(csp).toMatch(/connect-src 'self'/);
     expect(csp).toMatch(/frame-ancestors [^;]*vscode-webview:[^;]*app:\/\/obsidian\.md[^;]*http:\/\/localhost:\*/);
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
-    expect(page.headers.get('cache-control')).toBe('no-cache');
+    expect(page.headers.get('cache-control')).toBe('no-store');
+    // CodeMirror's one <style> element carries the page's nonce, new with every page.
+    const nonce = /style-src 'self' 'nonce-([A-Za-z0-9+/=]+)'/.exec(csp)![1];
+    expect(page.text).toContain(`<meta name="trove-nonce" content="${nonce}"`);
+    expect((await http(local(port), 'GET', '/')).headers.get('content-security-policy')).not.toContain(nonce);
     expect(page.text).not.toMatch(/<script>(?!<)/); // no inline script
     const script = /<script type="module" crossorigin src="(\/_app\/assets\/[^"]+\.js)"/.exec(page.text)![1];
     const raw = await nodeRequest(`${local(port)}${script}`, 'GET', undefined, { 'accept-encoding': 'gzip' });

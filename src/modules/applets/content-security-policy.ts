@@ -25,12 +25,18 @@ function asSource(origin: string): string[] {
   return [];
 }
 
-export function contentSecurityPolicy(corsOrigins: string[]): string {
+/**
+ * `styleNonce`: CodeMirror writes its styles into one <style> element, which carries this
+ * page's nonce (read from the page's `trove-nonce` meta tag); no other inline style element runs.
+ */
+export function contentSecurityPolicy(corsOrigins: string[], styleNonce: string): string {
   const ancestors = [...new Set([...PLUGIN_HOSTS, ...corsOrigins.flatMap(asSource)])];
   return [
     "default-src 'none'",
     "script-src 'self'",
-    "style-src 'self'",
+    `style-src 'self' 'nonce-${styleNonce}'`,
+    // CodeMirror positions and sizes some of its elements with style attributes.
+    "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
     "font-src 'self'",
     "connect-src 'self'",

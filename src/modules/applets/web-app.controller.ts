@@ -1,6 +1,7 @@
 import { Controller, Get, Inject, Req, Res } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { randomBytes } from 'node:crypto';
 import { AppConfig } from '../../common/config/app-config';
 import { errorBody } from '../../common/errors/error-body';
 import { AppletListeners } from './applet-listeners';
@@ -16,14 +17,14 @@ import { WebAssets } from './web-assets';
 @ApiTags('Web app')
 @Controller()
 export class WebAppController {
-  private readonly csp: string;
+  private readonly corsOrigins: string[];
 
   constructor(
     @Inject(WebAssets) private readonly assets: WebAssets | null,
     private readonly listeners: AppletListeners,
     config: AppConfig,
   ) {
-    this.csp = contentSecurityPolicy(config.corsOrigins);
+    this.corsOrigins = config.corsOrigins;
   }
 
   @Get()
@@ -39,11 +40,12 @@ export class WebAppController {
       return;
     }
     const type = await this.listeners.typeOnPort(request.socket.localPort);
-    this.secure(reply);
+    const nonce = randomBytes(16).toString('base64');
+    this.secure(reply, nonce);
     await reply
-      .header('cache-control', 'no-cache')
+      .header('cache-control', 'no-store')
       .type('text/html; charset=utf-8')
-      .send(this.assets.index(type ? APPLET_VIEWS[type] : 'app'));
+      .send(this.assets.index(type ? APPLET_VIEWS[type] : 'app', nonce));
   }
 
   @Get('_app/*')
@@ -56,7 +58,7 @@ export class WebAppController {
       await reply.status(404).send(errorBody(404, `the web app has no file ${JSON.stringify(name)}`));
       return;
     }
-    this.secure(reply);
+    this.secure(reply, null);
     void reply.header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache').type(file.type);
     if (file.gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
       await reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(file.gzip);
@@ -65,11 +67,8 @@ export class WebAppController {
     await reply.header('vary', 'accept-encoding').send(file.body);
   }
 
-  private secure(reply: FastifyReply): void {
-    void reply
-      .header('content-security-policy', this.csp)
-      .header('x-content-type-options', 'nosniff')
-      .header('referrer-policy', 'no-referrer')
-      .header('cross-origin-opener-policy', 'same-origin');
+  private secure(reply: FastifyReply, nonce: string | null): void {
+    if (nonce) void reply.header('content-security-policy', contentSecurityPolicy(this.corsOrigins, nonce));
+    void reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer').header('cross-origin-opener-policy', 'same-origin');
   }
 }

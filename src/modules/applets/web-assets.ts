@@ -61,8 +61,11 @@ export class WebAssets {
     return this.files.get(name);
   }
 
-  index(view: string): string {
-    return this.page.replace(/(<meta name="trove-view" content=")[^"]*(")/, `$1${view}$2`);
+  /** The page for one view, with the nonce its style element carries (`view` and `nonce` are ours: a role name, base64). */
+  index(view: string, nonce: string): string {
+    return this.page
+      .replace(/(<meta name="trove-view" content=")[^"]*(")/, `$1${view}$2`)
+      .replace(/(<meta name="trove-nonce" content=")[^"]*(")/, `$1${nonce}$2`);
   }
 }
 

@@ -155,7 +155,7 @@ export function App({ role, host, application, initialState, subscribeTheme }: P
       <div className={`shell role-${role}`}>
         {role === 'app' && (
           <header className="topbar">
-            <a className="brand" href="#/drive" aria-label="Trove home">
+            <a className="brand" href="#/drive">
               <span className="brand-mark" aria-hidden="true">
                 T
               </span>

@@ -4,7 +4,9 @@ import { useEffect, useRef, useState } from 'react';
 export function KeyPrompt({ onKey }: { onKey: (key: string) => void }) {
   const [key, setKey] = useState('');
   const input = useRef<HTMLInputElement>(null);
-  useEffect(() => input.current?.focus(), []);
+  useEffect(() => {
+    input.current?.focus();
+  }, []);
   return (
     <div className="modal-backdrop">
       <form

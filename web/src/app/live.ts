@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { openSocket } from '../lib/api';
+import { onKeyChange, openSocket } from '../lib/api';
 
 /**
  * Live updates from Trove's change streams: after each stream's first frame (the current
@@ -29,6 +29,7 @@ function follow(path: string, changed: (ids: string[]) => void): () => void {
   let stopped = false;
   let delay = 1000;
   let timer: ReturnType<typeof setTimeout> | undefined;
+  let retry: ReturnType<typeof setTimeout> | undefined;
   let batch = new Set<string>();
   const flush = () => {
     const ids = [...batch];
@@ -56,14 +57,26 @@ function follow(path: string, changed: (ids: string[]) => void): () => void {
     };
     socket.onclose = () => {
       if (stopped) return;
-      setTimeout(open, delay);
-      delay = Math.min(delay * 2, 30_000);
+      retry = setTimeout(open, delay);
+      delay = Math.min(Math.max(delay * 2, 1000), 30_000);
     };
   };
   open();
+  // A key entered after a refusal: reconnect now rather than after the back-off.
+  const offKey = onKeyChange(() => {
+    delay = 1000;
+    clearTimeout(retry);
+    if (socket && socket.readyState !== WebSocket.CLOSED) {
+      socket.onclose = null;
+      socket.close();
+    }
+    open();
+  });
   return () => {
+    offKey();
     stopped = true;
     clearTimeout(timer);
+    clearTimeout(retry);
     socket?.close();
   };
 }

@@ -46,6 +46,7 @@ export default function CodeEditor({ value, language, editable = false, dark, la
         EditorView.editable.of(editable),
         EditorView.contentAttributes.of({ 'aria-label': label, ...(editable ? {} : { 'aria-readonly': 'true' }) }),
         EditorView.lineWrapping,
+        EditorView.cspNonce.of(document.querySelector<HTMLMetaElement>('meta[name="trove-nonce"]')?.content ?? ''),
         lang.current.of([]),
         look.current.of(syntaxHighlighting(dark ? oneDarkHighlightStyle : defaultHighlightStyle)),
         EditorView.updateListener.of((update) => {

@@ -54,7 +54,7 @@ function CodeBlock({ language, text }: { language: string; text: string }) {
           </button>
         </span>
       </figcaption>
-      <pre>
+      <pre tabIndex={0}>
         <code>{text}</code>
       </pre>
     </figure>

@@ -39,8 +39,8 @@ export function setApiKey(key: string | null): void {
 }
 let memoryKey: string | null = null;
 
-/** Called when Trove answers 401: the app shows the key prompt. */
-export function onKeyNeeded(listener: () => void): () => void {
+/** Called when the key changes (the streams reconnect with it). */
+export function onKeyChange(listener: () => void): () => void {
   keyListeners.push(listener);
   return () => (keyListeners = keyListeners.filter((l) => l !== listener));
 }

@@ -14,7 +14,9 @@ const offline = (m: Model) => m.unique === 'trove-extractive';
 /** Copilot (COPILOT): the chats, and a conversation grounded in the store, answered over /qgpt/stream. */
 export function Copilot() {
   const { state, update, host } = useApp();
-  const [showList, setShowList] = useState(!state.chat);
+  // Narrow panes show the list or one chat: the list when asked for while this chat was open (or at first with none).
+  const [listFor, setListFor] = useState<string | null>(state.chat ? null : 'new');
+  const showList = listFor !== null && listFor === (state.chat ?? 'new');
   const chats = useQuery({ queryKey: ['conversations'], queryFn: api.conversations });
   const sorted = useMemo(() => [...(chats.data ?? [])].sort((a, b) => b.updated.value.localeCompare(a.updated.value)), [chats.data]);
   const [pendingAsk, setPendingAsk] = useState<{ query: string; text?: string } | null>(null);
@@ -26,7 +28,7 @@ export function Copilot() {
         const d = data as { query?: unknown; relevant?: { text?: unknown } } | null;
         if (typeof d?.query !== 'string') return;
         update({ chat: undefined });
-        setShowList(false);
+        setListFor(null);
         setPendingAsk({ query: d.query, text: typeof d.relevant?.text === 'string' ? d.relevant.text : undefined });
       }),
     [host, update],
@@ -42,7 +44,7 @@ export function Copilot() {
             className="primary"
             onClick={() => {
               update({ chat: undefined });
-              setShowList(false);
+              setListFor(null);
             }}
           >
             New chat
@@ -67,7 +69,7 @@ export function Copilot() {
                   aria-current={c.id === state.chat ? 'true' : undefined}
                   onClick={() => {
                     update({ chat: c.id });
-                    setShowList(false);
+                    setListFor(null);
                   }}
                 >
                   <span className="row-name">{c.name?.trim() || 'Untitled chat'}</span>
@@ -82,7 +84,7 @@ export function Copilot() {
         <Conversation
           key={state.chat ?? 'new'}
           id={state.chat}
-          onList={() => setShowList(true)}
+          onList={(after) => setListFor(after ?? state.chat ?? 'new')}
           pendingAsk={pendingAsk}
           clearPending={() => setPendingAsk(null)}
         />
@@ -98,7 +100,8 @@ function Conversation({
   clearPending,
 }: {
   id?: string;
-  onList: () => void;
+  /** Show the chat list (`after`: the chat open once it shows; 'new' after a delete). */
+  onList: (after?: string) => void;
   pendingAsk: { query: string; text?: string } | null;
   clearPending: () => void;
 }) {
@@ -117,7 +120,10 @@ function Conversation({
   });
   const busy = live?.status === 'WAITING' || live?.status === 'IN-PROGRESS';
 
-  useEffect(() => bottom.current?.scrollIntoView({ block: 'end' }), [messages.data, live?.text]);
+  // (Braces: Chromium's scroll methods return a promise, and an effect may return only its clean-up.)
+  useEffect(() => {
+    void bottom.current?.scrollIntoView({ block: 'end' });
+  }, [messages.data, live?.text]);
 
   const linked = conversation.data?.assets?.iterable ?? [];
   const send = async (query: string, contextText?: string) => {
@@ -169,7 +175,7 @@ function Conversation({
       notify('Chat deleted');
       void client.invalidateQueries({ queryKey: ['conversations'] });
       update({ chat: undefined });
-      onList();
+      onList('new');
     },
     onError: (error: Error) => notify(error.message, 'error'),
   });
@@ -181,7 +187,7 @@ function Conversation({
   return (
     <div className="conversation">
       <div className="detail-head">
-        <button type="button" className="icon back" aria-label="Back to the chats" onClick={onList}>
+        <button type="button" className="icon back" aria-label="Back to the chats" onClick={() => onList()}>
           ←
         </button>
         {renaming !== null ? (

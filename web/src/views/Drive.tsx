@@ -28,7 +28,9 @@ export function Drive() {
       .map(([t]) => t);
   }, [list.items, state.tag]);
   const open = state.snippet;
-  const detail = creating || Boolean(open);
+  // Opening a snippet (a click, a deep link, a restored state) ends the paste form.
+  const creatingNow = creating && !open;
+  const detail = creatingNow || Boolean(open);
 
   return (
     <div className={`split ${detail ? 'has-detail' : ''}`}>
@@ -78,11 +80,19 @@ export function Drive() {
           </select>
           <select aria-label="Application" value={state.application ?? ''} onChange={(e) => update({ application: e.target.value || undefined })}>
             <option value="">All applications</option>
-            {[...new Set((applications.data ?? []).map((a) => a.name))].map((name) => (
-              <option key={name} value={name}>
-                {name}
-              </option>
-            ))}
+            {[
+              ...new Set([
+                ...(applications.data ?? []).map((a) => a.name),
+                ...list.items.map(assetApplication).filter((n): n is string => Boolean(n)),
+                ...(state.application ? [state.application] : []),
+              ]),
+            ]
+              .sort()
+              .map((name) => (
+                <option key={name} value={name}>
+                  {name}
+                </option>
+              ))}
           </select>
         </div>
         <SnippetList
@@ -108,8 +118,8 @@ export function Drive() {
         </section>
       )}
       {detail && (
-        <section className="pane detail-pane" aria-label={creating ? 'New snippet' : 'Snippet'}>
-          {creating ? (
+        <section className="pane detail-pane" aria-label={creatingNow ? 'New snippet' : 'Snippet'}>
+          {creatingNow ? (
             <NewSnippet
               onCancel={() => setCreating(false)}
               onSaved={(asset) => {
@@ -149,7 +159,9 @@ function SnippetList({ items, loading, error, hasMore, loadMore, searching, sele
   useEffect(() => {
     if (hasMore && last >= items.length - 20) loadMore();
   }, [last, items.length, hasMore, loadMore]);
-  useEffect(() => setActive((a) => Math.min(a, Math.max(0, items.length - 1))), [items.length]);
+  useEffect(() => {
+    setActive((a) => Math.min(a, Math.max(0, items.length - 1)));
+  }, [items.length]);
 
   if (error) return <p className="notice error">{error.message}</p>;
   if (loading) return <p className="notice muted">Loading snippets…</p>;

@@ -161,7 +161,7 @@ function Agents({ about }: { about?: About }) {
               Copy
             </button>
           </figcaption>
-          <pre>
+          <pre tabIndex={0}>
             <code>{c.text}</code>
           </pre>
         </figure>
@@ -231,13 +231,14 @@ function Transfer() {
   );
 }
 
-function summarize(summary: Record<string, unknown>): string {
-  const parts: string[] = [];
-  for (const [kind, value] of Object.entries(summary)) {
-    if (value && typeof value === 'object' && 'created' in (value as object)) {
-      const v = value as { created?: number; skipped?: number };
-      if (v.created || v.skipped) parts.push(`${kind}: ${v.created ?? 0} new, ${v.skipped ?? 0} already here`);
-    }
-  }
-  return parts.length ? `Imported. ${parts.join('; ')}.` : 'Imported: nothing new.';
+/** "Imported 1 snippet (3 records), skipped 2 already here." from the ImportSummary (created and skipped per kind). */
+export function summarize(summary: Record<string, unknown>): string {
+  const created = (summary.created ?? {}) as Record<string, number>;
+  const skipped = (summary.skipped ?? {}) as Record<string, number>;
+  const total = (counts: Record<string, number>) => Object.values(counts).reduce((a, b) => a + (Number(b) || 0), 0);
+  const assets = Number(created.asset ?? 0);
+  const made = total(created);
+  const left = total(skipped);
+  const head = made ? `Imported ${assets} new snippet${assets === 1 ? '' : 's'} (${made} records)` : 'Imported: nothing new';
+  return left ? `${head}; ${left} records were already here or skipped.` : `${head}.`;
 }

@@ -32,7 +32,14 @@ export function SnippetView({ id, onClose }: { id: string; onClose: () => void }
     onError: (error: Error) => notify(error.message, 'error'),
   });
 
-  if (asset.isPending) return <p className="notice muted">Loading…</p>;
+  if (asset.isPending) {
+    return (
+      <div className="detail">
+        <BackButton onClose={onClose} />
+        <p className="muted">Loading…</p>
+      </div>
+    );
+  }
   if (asset.error) {
     return (
       <div className="detail">
@@ -196,34 +203,49 @@ const ACTIVITY: Record<string, string> = {
   asset_created: 'Saved',
   asset_updated: 'Edited',
   asset_referenced: 'Opened',
+  asset_viewed: 'Viewed',
   asset_searched: 'Found by a search',
+  assets_searched: 'Found by a search',
   asset_copied: 'Copied',
   asset_inserted: 'Inserted',
 };
 
 function Activity({ id }: { id: string }) {
   const activities = useQuery({ queryKey: ['activities', id], queryFn: () => api.activities(id) });
-  const items = (activities.data ?? []).slice(0, 8);
-  if (!items.length) return null;
+  // Consecutive events of the same kind from the same application read as one line ("Viewed ×6").
+  const groups: Array<{ id: string; label: string; app?: string; when: string; count: number }> = [];
+  for (const item of activities.data ?? []) {
+    // An activity names what happened in `event.asset` (or `event.assets` for a search that found it).
+    const event = (item.event?.asset ?? item.event?.assets) as
+      { identifier_description_pair?: Record<string, string>; metadata?: { search?: { query?: string } } } | undefined;
+    const key = Object.keys(event?.identifier_description_pair ?? {})[0] ?? '';
+    const query = event?.metadata?.search?.query;
+    const label =
+      key === 'assets_searched' && query
+        ? `Found by “${query}”`
+        : (ACTIVITY[key] ?? (capitalize(key.replace(/^assets?_/, '').replace(/_/g, ' ')) || 'Activity'));
+    const last = groups[groups.length - 1];
+    if (last && last.label === label && last.app === item.application?.name) last.count++;
+    else groups.push({ id: item.id, label, app: item.application?.name, when: item.created.value, count: 1 });
+  }
+  if (!groups.length) return null;
   return (
     <section className="section" aria-label="Activity">
       <h3>Activity</h3>
       <ul className="plain activity">
-        {items.map((item) => {
-          const pair = ((item.event?.asset as Record<string, unknown> | undefined)?.identifier_description_pair ?? {}) as Record<string, string>;
-          const key = Object.keys(pair)[0] ?? '';
-          return (
-            <li key={item.id}>
-              <span>{ACTIVITY[key] ?? key.replace(/^asset_/, '').replace(/_/g, ' ')}</span>
-              {item.application?.name && <span className="muted"> · {item.application.name}</span>}
-              <span className="muted"> · {relativeTime(item.created.value)}</span>
-            </li>
-          );
-        })}
+        {groups.slice(0, 6).map((g) => (
+          <li key={g.id}>
+            <span>{g.count > 1 ? `${g.label} ×${g.count}` : g.label}</span>
+            {g.app && <span className="muted"> · {g.app}</span>}
+            <span className="muted"> · {relativeTime(g.when)}</span>
+          </li>
+        ))}
       </ul>
     </section>
   );
 }
+
+const capitalize = (text: string) => text.charAt(0).toUpperCase() + text.slice(1);
 
 function EditSnippet({ asset, onDone }: { asset: Asset; onDone: () => void }) {
   const { notify } = useApp();
