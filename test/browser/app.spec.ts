@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { ensureWebBuilt } from '../support/web-build';
 import { http } from '../e2e/support/http';
@@ -161,7 +162,7 @@ describe('the browser app', () => {
 
     const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export everything' }).click()]);
     const path = await download.path();
-    const lines = require('node:fs').readFileSync(path, 'utf8').trim().split('\n');
+    const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines.length).toBeGreaterThan(3);
 
     await page.getByRole('combobox', { name: 'Import format' }).selectOption('vscode');

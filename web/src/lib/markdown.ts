@@ -1,11 +1,17 @@
 /**
- * Markdown from the store and from answers, made safe: marked turns it into HTML, DOMPurify keeps
- * only inert markup (no script, no event handler, no javascript: or data: link, no image, style
+ * Markdown from the store and from answers, made safe: marked turns it into HTML (raw HTML in it
+ * becomes text), DOMPurify keeps only inert markup (no script, no event handler, no javascript: or data: link, no image, style
  * or form), and every link opens outside the app. Code blocks are not HTML at all: the caller
  * renders them as text with their own buttons.
  */
 import DOMPurify from 'dompurify';
-import { Lexer, Parser, type Token } from 'marked';
+import { Lexer, Parser, Renderer, type Token } from 'marked';
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+
+/** Raw HTML in Markdown (block or inline) is shown as the text it is: answers need none, and none is parsed. */
+const renderer = new Renderer();
+renderer.html = ({ text }) => escapeHtml(text);
 
 let hooked = false;
 
@@ -38,7 +44,7 @@ export function markdownBlocks(markdown: string): Block[] {
   const flush = () => {
     if (!pending.length) return;
     const list = Object.assign(pending, { links: tokens.links });
-    blocks.push({ kind: 'html', html: purify(Parser.parse(list, { gfm: true })) });
+    blocks.push({ kind: 'html', html: purify(Parser.parse(list, { gfm: true, renderer })) });
     pending = [];
   };
   for (const token of tokens) {
