@@ -1,12 +1,10 @@
 import { useQueryClient } from '@tanstack/react-query';
-import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { onUnauthorized, setApiKey } from '../lib/api';
 import type { Host } from '../lib/host';
 import { hashOf, parseState, sanitizeState, serializeState, stateFromHash, type AppState, type View } from '../lib/state';
 import type { Application } from '../lib/types';
-import { Copilot } from '../views/Copilot';
 import { Drive } from '../views/Drive';
-import { Settings } from '../views/Settings';
 import { AppContext, type AppContextValue, type Role } from './context';
 import { KeyPrompt } from './KeyPrompt';
 import { useLiveUpdates } from './live';
@@ -20,6 +18,11 @@ interface Props {
 }
 
 const STORAGE = (role: Role) => `trove.state.${role}`;
+
+// Drive is in the first chunk (it must show snippets within a second); Copilot (Markdown, the
+// sanitizer) and Settings load when first opened.
+const Copilot = lazy(() => import('../views/Copilot').then((m) => ({ default: m.Copilot })));
+const Settings = lazy(() => import('../views/Settings').then((m) => ({ default: m.Settings })));
 
 function stored(role: Role, view: View): AppState | null {
   try {
@@ -172,8 +175,10 @@ export function App({ role, host, application, initialState, subscribeTheme }: P
         )}
         <main className="view" id="main">
           {view === 'drive' && <Drive />}
-          {view === 'copilot' && <Copilot />}
-          {view === 'settings' && <Settings />}
+          <Suspense fallback={<p className="notice muted">Loading…</p>}>
+            {view === 'copilot' && <Copilot />}
+            {view === 'settings' && <Settings />}
+          </Suspense>
         </main>
         <div className="toasts" role="status" aria-live="polite">
           {toasts.map((t) => (

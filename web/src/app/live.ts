@@ -3,26 +3,37 @@ import { useEffect } from 'react';
 import { onKeyChange, openSocket } from '../lib/api';
 
 /**
- * Live updates from Trove's change streams: after each stream's first frame (the current
- * identifiers), every frame names records that changed; the queries that show them are
- * refetched (a burst of frames, one refetch). Reconnects with a growing delay.
+ * Live updates from Trove's change streams: a stream's first frame (the current identifiers)
+ * refetches the lists once, and every later frame names records that changed, whose queries
+ * are refetched (a burst of frames, one refetch). Reconnects with a growing delay.
  */
 export function useLiveUpdates(client: QueryClient): void {
   useEffect(() => {
-    const closers = [
-      follow('/assets/stream/identifiers', (ids) => {
-        void client.invalidateQueries({ queryKey: ['assets'] });
-        void client.invalidateQueries({ queryKey: ['search'] });
-        for (const id of ids) void client.invalidateQueries({ queryKey: ['asset', id] });
-      }),
-      follow('/conversations/stream/identifiers', (ids) => {
-        void client.invalidateQueries({ queryKey: ['conversations'] });
-        for (const id of ids) void client.invalidateQueries({ queryKey: ['messages', id] });
-      }),
-    ];
-    return () => closers.forEach((close) => close());
+    let closers: Array<() => void> = [];
+    // The streams' first frames (every identifier in the store) wait until the first snippets are
+    // on screen: they must not compete with the page's first requests.
+    const start = setTimeout(() => {
+      closers = [
+        follow('/assets/stream/identifiers', (ids) => {
+          void client.invalidateQueries({ queryKey: ['assets'] });
+          void client.invalidateQueries({ queryKey: ['search'] });
+          for (const id of ids) void client.invalidateQueries({ queryKey: ['asset', id] });
+        }),
+        follow('/conversations/stream/identifiers', (ids) => {
+          void client.invalidateQueries({ queryKey: ['conversations'] });
+          for (const id of ids) void client.invalidateQueries({ queryKey: ['messages', id] });
+        }),
+      ];
+    }, STREAM_DELAY_MS);
+    return () => {
+      clearTimeout(start);
+      closers.forEach((close) => close());
+    };
   }, [client]);
 }
+
+/** How long after the page starts the change streams open. */
+const STREAM_DELAY_MS = 1500;
 
 function follow(path: string, changed: (ids: string[]) => void): () => void {
   let socket: WebSocket | null = null;
@@ -44,7 +55,10 @@ function follow(path: string, changed: (ids: string[]) => void): () => void {
     socket.onmessage = (event) => {
       delay = 1000;
       if (first) {
+        // The current identifiers: what changed before this socket opened (or while it was
+        // closed) is refetched once; the frame itself is not read.
         first = false;
+        changed([]);
         return;
       }
       try {
