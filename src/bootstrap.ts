@@ -159,8 +159,10 @@ class RestartableServer implements TroveServer {
     }
     this.listenPort = (app.getHttpServer().address() as AddressInfo).port;
     this.live = this.last = app;
-    const listeners = app.get(AppletListeners);
-    for (const { type, port } of applets) await listeners.launch(type, port).catch((error: Error) => this.logger.warn(`${type} applet: ${error.message}`));
+    await app
+      .get(AppletListeners)
+      .reopen(applets)
+      .catch((error: Error) => this.logger.warn(`applets not reopened: ${error.message}`));
     if (this.restarts++ === 0) this.logger.log(await startBanner(app, this.config, this.listenPort));
     else this.logger.log(`listening again on port ${this.listenPort}`);
   }

@@ -41,7 +41,7 @@ describe('applets', () => {
     expect(viewOf((await http(server.baseUrl, 'GET', '/')).text)).toBe('app');
   });
 
-  it('restart reopens the applet on the port the plugin names; terminate closes it and its connections', async () => {
+  it('restart reopens the applet on the port it had (never on another one a body names); terminate closes it and its connections', async () => {
     const { port } = await launch('SAVED_MATERIALS');
     const socket = await StreamClient.open(local(port), '/assets/stream/identifiers');
     const restarted = await http(server.baseUrl, 'POST', '/os/applet/restart', { type: 'SAVED_MATERIALS', parent: PARENT, port });
@@ -56,6 +56,12 @@ describe('applets', () => {
     expect((await http(server.baseUrl, 'POST', '/os/applet/terminate', { type: 'SAVED_MATERIALS' })).status).toBe(204); // not running: nothing to do
     const again = await launch('SAVED_MATERIALS');
     expect((await http(local(again.port), 'GET', '/.well-known/health')).status).toBe(200);
+    // A port Trove did not give this applet is never bound: the applet keeps its own.
+    const other = (await launch('COPILOT')).port;
+    const asked = await http(server.baseUrl, 'POST', '/os/applet/restart', { type: 'SAVED_MATERIALS', port: other });
+    expect(asked.json.port).not.toBe(other);
+    expect(asked.json.port).toBe(again.port);
+    expect(viewOf((await http(`http://localhost:${other}`, 'GET', '/')).text)).toBe('copilot');
   });
 
   it('answers 4xx for applets Trove does not serve and for bad bodies, and opens nothing', async () => {
@@ -72,7 +78,8 @@ describe('applets', () => {
     const page = await http(local(port), 'GET', '/');
     const csp = page.headers.get('content-security-policy')!;
     expect(csp).toMatch(/script-src 'self'(;|$)/);
-    expect(csp).not.toMatch(/unsafe-inline|unsafe-eval/);
+    expect(csp).not.toMatch(/script-src[^;]*unsafe|unsafe-eval/);
+    expect(csp).toMatch(/style-src 'self' 'nonce-[^']+';/); // inline <style> only with the page's nonce
     expect(csp).toMatch(/connect-src 'self'/);
     expect(csp).toMatch(/frame-ancestors [^;]*vscode-webview:[^;]*app:\/\/obsidian\.md[^;]*http:\/\/localhost:\*/);
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');

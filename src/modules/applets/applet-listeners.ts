@@ -33,6 +33,8 @@ export interface RunningApplet {
 export class AppletListeners implements OnApplicationShutdown {
   private readonly logger = new Logger('Applets');
   private readonly open = new Map<AppletType, Promise<Listener>>();
+  /** The port each applet last had in this process: the only port a restart may ask for. */
+  private readonly lastPort = new Map<AppletType, number>();
   private closed = false;
 
   constructor(
@@ -71,11 +73,23 @@ export class AppletListeners implements OnApplicationShutdown {
     if (listener) await this.close(listener);
   }
 
-  /** Closes and reopens the applet, on the same port when it is still free. */
-  async restart(type: AppletType, port?: number): Promise<number> {
-    const previous = await this.open.get(type)?.catch(() => null);
+  /**
+   * Closes and reopens the applet on the port it had in this process when that is still free
+   * (the port the plugin's frame uses), else on a new one. The `port` a plugin sends is not
+   * bound as such: a restart never binds a port Trove did not hand out to this applet.
+   */
+  async restart(type: AppletType): Promise<number> {
+    const previous = this.lastPort.get(type);
     await this.terminate(type);
-    return this.launch(type, port ?? previous?.port);
+    return this.launch(type, previous);
+  }
+
+  /** Opens the applets an in-process restart carries over, on their ports (given by the app that had them). */
+  async reopen(applets: RunningApplet[]): Promise<void> {
+    for (const { type, port } of applets) {
+      this.lastPort.set(type, port);
+      await this.launch(type, port);
+    }
   }
 
   async running(): Promise<RunningApplet[]> {
@@ -107,6 +121,7 @@ export class AppletListeners implements OnApplicationShutdown {
       await bind(server, 0, this.config.host);
     }
     const port = (server.address() as AddressInfo).port;
+    this.lastPort.set(type, port);
     this.logger.debug(`${type} applet listening on http://${this.config.host}:${port}`);
     return { server, port, sockets };
   }

@@ -28,11 +28,12 @@ export class AppletsController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'osAppletRestart',
-    summary: "Closes the applet's listener and its connections and opens it again, on `port` when that is free",
+    summary:
+      "Closes the applet's listener and its connections and opens it again on the port it had (when free; a `port` Trove did not give this applet is not bound)",
   })
   @ApiOkResponse({ type: ActiveOSServerAppletWire })
   restart(@Body() input: InactiveOSServerAppletDto): Promise<ActiveOSServerAppletWire> {
-    return this.commands.execute(new RestartAppletCommand(input.type, input.port));
+    return this.commands.execute(new RestartAppletCommand(input.type));
   }
 
   @Post('terminate')

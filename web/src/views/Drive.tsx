@@ -152,7 +152,14 @@ function SnippetList({ items, loading, error, hasMore, loadMore, searching, sele
   const [active, setActive] = useState(0);
   // TanStack Virtual's functions are not memoizable (React Compiler skips this component, which is what it should do).
   // eslint-disable-next-line react-hooks/incompatible-library
-  const virtual = useVirtualizer({ count: items.length, getScrollElement: () => scroller.current, estimateSize: () => ROW, overscan: 8 });
+  const virtual = useVirtualizer({
+    count: items.length,
+    getScrollElement: () => scroller.current,
+    estimateSize: () => ROW,
+    overscan: 8,
+    // The first render already shows rows (before the list's element has been measured).
+    initialRect: { width: 380, height: typeof window === 'undefined' ? 800 : window.innerHeight },
+  });
   const rows = virtual.getVirtualItems();
   const last = rows[rows.length - 1]?.index ?? 0;
 

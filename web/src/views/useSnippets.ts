@@ -1,12 +1,14 @@
-import { keepPreviousData, useInfiniteQuery, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../lib/api';
+import { FIRST_PAGE, takeFirstPage } from '../prefetch';
 import { assetApplication } from '../lib/format';
 import type { Asset } from '../lib/types';
 
-const PAGE = 100;
-/** Typing pauses this long before a search is sent (the results come well within 150 ms of the last key). */
-const DEBOUNCE_MS = 40;
+/** The first page fills a screen (and comes fast: src/prefetch.ts asks for it at start); the next ones are larger. */
+const PAGE = 200;
+/** Typing pauses this long before a search is sent; a newer query aborts the ones still under way. */
+const DEBOUNCE_MS = 25;
 
 export function useDebounced<T>(value: T, ms: number): T {
   const [debounced, setDebounced] = useState(value);
@@ -16,6 +18,15 @@ export function useDebounced<T>(value: T, ms: number): T {
   }, [value, ms]);
   return debounced;
 }
+
+/** Drive's listing query (its first page may already be on its way: src/prefetch.ts). */
+const snippetPages = {
+  queryKey: ['assets'],
+  queryFn: ({ pageParam, signal }: { pageParam: string | null; signal?: AbortSignal }) =>
+    (pageParam === null && takeFirstPage()) || api.assetsPage(pageParam, pageParam ? PAGE : FIRST_PAGE, signal),
+  initialPageParam: null as string | null,
+  getNextPageParam: (last: { next_cursor: string | null }) => last.next_cursor,
+};
 
 export interface SnippetList {
   items: Asset[];
@@ -35,13 +46,11 @@ export interface SnippetList {
 export function useSnippets(query: string, language: string | undefined, tag: string | undefined, application: string | undefined): SnippetList {
   const q = useDebounced(query.trim(), DEBOUNCE_MS);
   const searching = Boolean(q || language || tag);
-  const pages = useInfiniteQuery({
-    queryKey: ['assets'],
-    queryFn: ({ pageParam, signal }) => api.assetsPage(pageParam, PAGE, signal),
-    initialPageParam: null as string | null,
-    getNextPageParam: (last) => last.next_cursor,
-    enabled: !searching,
-  });
+  const client = useQueryClient();
+  const pages = useInfiniteQuery({ ...snippetPages, enabled: !searching });
+  useEffect(() => {
+    void client.cancelQueries({ queryKey: ['search'], predicate: (query) => query.queryKey[1] !== q });
+  }, [client, q]);
   const search = useQuery({
     queryKey: ['search', q, language ?? '', tag ?? ''],
     queryFn: ({ signal }) => api.search(q, { language, tag }, signal),

@@ -4,14 +4,12 @@ import { ActiveOSServerAppletWire } from '../wire/applet.wire';
 import { activeApplet, servedApplet } from './launch-applet.command';
 
 /**
- * Closes an applet's listener (and its connections) and opens it again, on the port the plugin
- * names when it is free, else on the one it had, else a new one (`POST /os/applet/restart`).
+ * Closes an applet's listener (and its connections) and opens it again on the port it had when
+ * that is still free, else on a new one; a `port` other than the one Trove gave the applet is not
+ * bound (`POST /os/applet/restart`).
  */
 export class RestartAppletCommand extends Command<ActiveOSServerAppletWire> {
-  constructor(
-    readonly type: string,
-    readonly port: number | undefined,
-  ) {
+  constructor(readonly type: string) {
     super();
   }
 }
@@ -20,8 +18,8 @@ export class RestartAppletCommand extends Command<ActiveOSServerAppletWire> {
 export class RestartAppletHandler implements ICommandHandler<RestartAppletCommand> {
   constructor(private readonly listeners: AppletListeners) {}
 
-  async execute({ type, port }: RestartAppletCommand): Promise<ActiveOSServerAppletWire> {
+  async execute({ type }: RestartAppletCommand): Promise<ActiveOSServerAppletWire> {
     const applet = servedApplet(type);
-    return activeApplet(applet, await this.listeners.restart(applet, port));
+    return activeApplet(applet, await this.listeners.restart(applet));
   }
 }

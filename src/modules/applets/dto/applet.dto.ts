@@ -7,7 +7,7 @@ export class InactiveOSServerAppletDto {
   @OneOf(OSAppletEnum)
   type: string;
 
-  /** The port the plugin's frame was loaded from (restart): reused when it is free. */
+  /** The port the plugin's frame was loaded from (restart): validated, not bound as such (the applet reopens on the port Trove gave it). */
   @IsOptional()
   @IsInt()
   @Min(1)
