@@ -13,6 +13,7 @@
 // Env: BENCH_ASSETS (default 100000), BENCH_LOADS (default 5), BENCH_SEARCHES (default 30),
 //      BENCH_DATA_DIR (keep the SQLite data there; a directory already holding the corpus is reused).
 'use strict';
+/* global document, window, requestAnimationFrame -- page.evaluate and waitForFunction run these in the browser */
 const { mkdtempSync, readFileSync, rmSync, existsSync } = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
