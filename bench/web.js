@@ -24,6 +24,8 @@ const { queryClasses } = require('./lib/query-classes');
 const { seedOf } = require('./lib/seeds');
 const { percentile } = require('./lib/stats');
 const { loadCorpus } = require('./lib/load-corpus');
+const { startTrove, untilIdle } = require('./lib/processes');
+const { createServer } = require('node:net');
 
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
@@ -48,6 +50,18 @@ function bundleSizes() {
   return { files, js: sum(js), css: sum(css), raw: files.reduce((n, f) => n + readFileSync(join(WEB, f)).length, 0) };
 }
 
+/** A port the system has free now (the server listens on it next). */
+function freePort() {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address();
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 async function main() {
   if (!existsSync(join(WEB, 'index.html'))) throw new Error('web/dist is missing: run npm run build:web');
   if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
@@ -66,6 +80,7 @@ async function main() {
   let base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
   const post = (path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   let browser;
+  let server;
   try {
     const db = app.get(Database);
     const corpus = new Corpus(42);
@@ -85,11 +100,13 @@ async function main() {
       });
     }
 
-    // Measured as a user meets it: Trove started on a store that already holds the snippets.
+    // Measured as a user meets it: `npm start` on a store that already holds the snippets, once idle.
     await app.close();
-    app = await createApp(config);
-    await app.listen(0, '127.0.0.1');
-    base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
+    app = null;
+    const port = await freePort();
+    server = await startTrove({ PORT: String(port), HOST: '127.0.0.1', TROVE_DATA_DIR: dataDir, TROVE_RATE_LIMIT: '0', DATABASE_URL: '' });
+    await untilIdle(server);
+    base = `http://127.0.0.1:${port}`;
 
     const bundle = bundleSizes();
     browser = await chromium.launch({
@@ -215,7 +232,9 @@ async function main() {
     if (foreign.size) console.log([...foreign].join('\n'));
   } finally {
     await browser?.close();
-    await app.close().catch(() => undefined);
+    await app?.close().catch(() => undefined);
+    server?.kill('SIGTERM');
+    if (server) await new Promise((resolve) => server.once('exit', resolve));
     if (!DATA_DIR) rmSync(dataDir, { recursive: true, force: true });
   }
 }

@@ -134,6 +134,8 @@ describe('the browser app', () => {
     await until(async () => /daily|rotate|compress/.test(await page.locator('.message.assistant').last().innerText()), 'the answer');
     await until(async () => /#\/copilot\/[0-9a-f-]{36}$/.test(page.url()), 'the new chat in the URL');
     const chat = page.url().split('/').pop()!;
+    // The snippets used stay listed once the new chat has its id.
+    expect(await page.getByLabel('Snippets used').getByRole('link').first().getAttribute('href')).toBe(`#/drive/${ids.rotate}`);
     await until(async () => (await http(server.baseUrl, 'GET', `/conversation/${chat}/messages`)).json?.iterable?.length === 2, 'both messages stored');
 
     await page.getByRole('button', { name: 'Rename' }).click();

@@ -64,7 +64,10 @@ async function errorOf(response: Response): Promise<ApiError> {
   } catch {
     /* not JSON */
   }
-  if (response.status === 401) for (const listener of unauthorized) listener();
+  if (response.status === 401) {
+    for (const listener of unauthorized) listener();
+    return new ApiError(401, apiKey() ? 'That API key is not valid here.' : 'This Trove requires an API key.');
+  }
   return new ApiError(response.status, message);
 }
 

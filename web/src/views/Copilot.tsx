@@ -7,6 +7,9 @@ import { assetName, assetText, relativeTime } from '../lib/format';
 import type { Conversation, Model } from '../lib/types';
 import { useQgpt, type LiveAnswer } from './useQgpt';
 
+/** The snippets each chat's latest answer used, this session: they stay listed when the new chat's page takes its id. */
+const sourcesOf = new Map<string, string[]>();
+
 /** Models the official clients name that no configured provider serves: the default model answers for them. */
 export const standIn = (m: Model) => (m.description ?? '').startsWith('Not served here');
 const offline = (m: Model) => m.unique === 'trove-extractive';
@@ -116,6 +119,7 @@ function Conversation({
   const bottom = useRef<HTMLDivElement>(null);
   const { live, ask, stop, clear } = useQgpt((answer: LiveAnswer) => {
     if (answer.status === 'FAILED') notify(answer.error ?? 'the answer failed', 'error');
+    if (answer.conversation && answer.status === 'COMPLETED') sourcesOf.set(answer.conversation, answer.sources);
     if (!id && answer.conversation) update({ chat: answer.conversation });
   });
   const busy = live?.status === 'WAITING' || live?.status === 'IN-PROGRESS';
@@ -269,14 +273,17 @@ function Conversation({
             </div>
           </>
         )}
-        {live && live.sources.length > 0 && (
-          <div className="sources" aria-label="Snippets used">
-            <span className="muted">Snippets used</span>
-            {live.sources.map((s) => (
-              <Source key={s} id={s} />
-            ))}
-          </div>
-        )}
+        {(() => {
+          const used = live?.sources.length ? live.sources : id ? (sourcesOf.get(id) ?? []) : [];
+          return used.length > 0 ? (
+            <div className="sources" aria-label="Snippets used">
+              <span className="muted">Snippets used</span>
+              {used.map((s) => (
+                <Source key={s} id={s} />
+              ))}
+            </div>
+          ) : null;
+        })()}
         <div ref={bottom} />
       </div>
       <form
