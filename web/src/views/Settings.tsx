@@ -55,22 +55,27 @@ export function Settings() {
 }
 
 function Models() {
-  const { state, update } = useApp();
+  const { state, update, role } = useApp();
   const models = useQuery({ queryKey: ['models'], queryFn: api.models, staleTime: 60_000 });
   const served = (models.data ?? []).filter((m) => !standIn(m));
   const standIns = (models.data ?? []).filter(standIn);
   return (
     <section className="card" aria-labelledby="models-title">
       <h3 id="models-title">Models</h3>
-      <label className="field inline">
-        <span>Copilot answers with</span>
-        <ModelPicker
-          models={models.data ?? []}
-          value={state.model ?? ''}
-          onChange={(model) => update({ model: model || undefined })}
-          label="Default model for Copilot"
-        />
-      </label>
+      {role === 'app' ? (
+        <label className="field inline">
+          <span>Copilot answers with</span>
+          <ModelPicker
+            models={models.data ?? []}
+            value={state.model ?? ''}
+            onChange={(model) => update({ model: model || undefined })}
+            label="Default model for Copilot"
+          />
+        </label>
+      ) : (
+        // Each applet is an origin of its own: Copilot's pane keeps its own choice, made in its picker.
+        <p className="muted small-text">Copilot's pane picks its model under its message box.</p>
+      )}
       <p className="muted small-text">
         Trove's own default is TROVE_DEFAULT_MODEL. Providers are configured on the server: TROVE_OLLAMA_URL (Ollama), TROVE_OPENAI_URL (any OpenAI-compatible
         server), TROVE_GGUF_PATHS (local GGUF files).
