@@ -16,6 +16,7 @@ const DEPENDS_ON = {
   connector: ['assets', 'search', 'system'],
   streams: ['assets', 'conversations', 'models', 'system'],
   transfer: ['assets', 'search', 'intelligence', 'system'],
+  applets: [],
 };
 
 const moduleRules = Object.entries(DEPENDS_ON).map(([name, allowed]) => ({

@@ -5,9 +5,12 @@ WORKDIR /app
 RUN apt-get update \
  && apt-get install -y --no-install-recommends python3 make g++ \
  && rm -rf /var/lib/apt/lists/*
+# The web app is an npm workspace (web/): its package.json is needed for npm ci to install it.
 COPY package.json package-lock.json ./
+COPY web/package.json ./web/package.json
 RUN npm ci --no-audit --no-fund
 COPY . .
+# `npm run build` builds the server (dist/) and the web app (web/dist/).
 RUN npm run build && npm prune --omit=dev --no-audit --no-fund
 
 # Runtime stage: compiled app + production dependencies, run as the unprivileged `node` user.
@@ -20,6 +23,7 @@ WORKDIR /app
 COPY --from=build /app/package.json ./package.json
 COPY --from=build /app/node_modules ./node_modules
 COPY --from=build /app/dist ./dist
+COPY --from=build /app/web/dist ./web/dist
 RUN mkdir -p /data && chown node:node /data
 USER node
 VOLUME ["/data"]

@@ -4,6 +4,7 @@ import { AppConfig } from './common/config/app-config';
 import { AppHost } from './common/config/app-host';
 import { ConfigModule } from './common/config/config.module';
 import { DatabaseModule } from './common/database/database.module';
+import { AppletsModule } from './modules/applets/applets.module';
 import { AssetsModule } from './modules/assets/assets.module';
 import { ConnectorModule } from './modules/connector/connector.module';
 import { ConversationsModule } from './modules/conversations/conversations.module';
@@ -36,6 +37,7 @@ export class AppModule {
         QgptModule,
         McpModule,
         TransferModule,
+        AppletsModule,
       ],
     };
   }

@@ -8,8 +8,12 @@ import { AppConfig } from './common/config/app-config';
 import { AppHost } from './common/config/app-host';
 import { configureApp } from './common/http/configure-app';
 import { closeLegacyListener, listenOnLegacyPort } from './common/http/legacy-listener';
+import { httpServerOptions } from './common/http/server-options';
 import { PortFile } from './common/net/port-file';
 import { AppModule } from './app.module';
+import { startBanner } from './banner';
+import { TroveLogger } from './logger';
+import { AppletListeners, RunningApplet } from './modules/applets/applet-listeners';
 
 const LEVELS: LogLevel[] = ['fatal', 'error', 'warn', 'log', 'debug', 'verbose'];
 
@@ -26,20 +30,9 @@ export interface AppOptions {
   terminate?: () => void;
 }
 
-/**
- * The HTTP server of an app (and of its legacy port): a slow client is cut off, the whole request
- * within requestTimeout, its headers within headersTimeout, checked every second (Node checks
- * every 30 s by default).
- */
+/** The HTTP server of an app (and of its legacy port). */
 function httpServer(config: AppConfig, handler: RequestListener): Server {
-  return createServer(
-    {
-      requestTimeout: config.requestTimeoutMs,
-      headersTimeout: config.headersTimeoutMs,
-      connectionsCheckingInterval: Math.min(1000, config.headersTimeoutMs),
-    },
-    handler,
-  );
+  return createServer(httpServerOptions(config), handler);
 }
 
 /** Builds the whole application, ready to listen: used by main.ts, the tests and the benchmarks. */
@@ -52,7 +45,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   });
   const host = new AppHost(options.restart ?? null, options.terminate ?? null);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, host), adapter, {
-    logger: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1),
+    logger: new TroveLogger({ logLevels: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1) }),
     abortOnError: false,
     bodyParser: false, // configureApp installs the JSON parser
   });
@@ -114,6 +107,7 @@ class RestartableServer implements TroveServer {
   private closing: Promise<void> | null = null;
   private listenPort: number;
   private legacy: Server | null = null;
+  private restarts = 0;
   private readonly portFile: PortFile;
   /** Signals are handled here, not by each app, so that one arriving mid-restart closes the new app, once. */
   private readonly signals = Object.values(ShutdownSignal);
@@ -157,10 +151,12 @@ class RestartableServer implements TroveServer {
       const old = this.live;
       this.live = null;
       this.logger.log('restarting: closing the app, then a fresh one on the same port');
+      // The plugins' applets keep their ports: their frames reload from the fresh app.
+      const applets = (await old?.get(AppletListeners).running()) ?? [];
       await old?.close();
       await this.closeLegacy();
       if (this.closing) return; // a signal arrived meanwhile: no fresh app to close at once
-      await this.boot();
+      await this.boot(applets);
     })().finally(() => (this.restarting = null));
     return this.restarting;
   }
@@ -193,7 +189,7 @@ class RestartableServer implements TroveServer {
     if (legacy) await closeLegacyListener(legacy);
   }
 
-  private async boot(): Promise<void> {
+  private async boot(applets: RunningApplet[] = []): Promise<void> {
     const app = await createApp(this.config, {
       restart: () => void this.restart().catch(this.onRestartFailure),
       terminate: () => this.terminate(),
@@ -215,7 +211,11 @@ class RestartableServer implements TroveServer {
       this.legacy = await listenOnLegacyPort(app, (handler) => httpServer(this.config, handler), this.config.legacyPort, this.config.host);
     }
     this.live = this.last = app;
-    const storage = this.config.dialect === 'sqlite' ? this.config.sqlitePath : 'PostgreSQL';
-    this.logger.log(`listening on http://${this.config.host}:${this.listenPort} (${storage})`);
+    await app
+      .get(AppletListeners)
+      .reopen(applets)
+      .catch((error: Error) => this.logger.warn(`applets not reopened: ${error.message}`));
+    if (this.restarts++ === 0) this.logger.log(await startBanner(app, this.config, this.listenPort));
+    else this.logger.log(`listening again on port ${this.listenPort}`);
   }
 }

@@ -4,8 +4,9 @@
 // - e2e: specs that boot the real app in-process on a real port (test/e2e/support/server.ts). Each
 //   server has its own temporary SQLite directory (or PostgreSQL database) and port 0, so spec
 //   files are independent and run in parallel workers (`npm run test:e2e`).
+// - browser: the web app in Chromium (test/browser), one browser per file (`npm run test:browser`).
 // - serial: the spec files listed in SERIAL, each with why it must run alone (`npm run test:serial`).
-// `npm test` runs the three in turn. Without --selectProjects this config runs everything in one
+// `npm test` runs the four in turn. Without --selectProjects this config runs everything in one
 // worker, as before: `npx jest --config test/jest.config.js test/e2e/cli.spec.ts` runs one file.
 // The Swagger CLI plugin runs as a ts-jest AST transformer so DTO schemas exist in tests too.
 
@@ -37,6 +38,12 @@ const base = {
   },
 };
 
+/**
+ * The web app in real Chromium (playwright-core, /usr/bin/chromium or CHROMIUM_PATH): one
+ * browser per file, run in band after the e2e tier (`npm run test:browser`).
+ */
+const BROWSER = ['test/browser/'];
+
 /** Pure logic, no app boot (text.spec.ts: the extractive text engine, in memory). */
 const UNIT = ['test/unit/', 'test/contract/', 'test/intelligence/text.spec.ts'];
 const glob = (path) => (path.endsWith('/') ? `<rootDir>/${path}**/*.spec.ts` : `<rootDir>/${path}`);
@@ -53,8 +60,9 @@ module.exports = {
       ...base,
       displayName: 'e2e',
       testMatch: ['<rootDir>/test/**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...SERIAL].map(pattern)],
+      testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...SERIAL, ...BROWSER].map(pattern)],
     },
+    { ...base, displayName: 'browser', testMatch: BROWSER.map(glob) },
     { ...base, displayName: 'serial', testMatch: SERIAL.map(glob) },
   ],
 };

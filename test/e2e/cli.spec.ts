@@ -509,15 +509,15 @@ describe('the official Pieces CLI, command by command', () => {
       expect((await http(server.baseUrl, 'GET', '/user')).json.user.id).toEqual(expect.any(String));
     });
 
-    it("open -c / -d / -s: the applet is Trove's own page, which says there are no desktop applets", async () => {
-      const port = Number(new URL(server.baseUrl).port);
+    it('open -c / -d / -s: each applet is launched on a port of its own, where the web app serves it', async () => {
+      const ports = new Set([Number(new URL(server.baseUrl).port)]);
       for (const type of ['COPILOT', 'SAVED_MATERIALS', 'FUTURE_APPLET_MODULE_PLACEHOLDER_A']) {
         const launched = await http(server.baseUrl, 'POST', '/os/applet/launch', JSON.stringify({ type }));
-        expect(launched.json).toEqual({ type, port, handler: { type: 'trove' } });
+        expect(launched.json).toEqual({ type, port: expect.any(Number), handler: expect.objectContaining({ type: 'trove-web' }) });
+        ports.add(launched.json.port);
+        expect((await http(`http://127.0.0.1:${launched.json.port}`, 'GET', '/.well-known/health')).status).toBe(200);
       }
-      const page = await http(server.baseUrl, 'GET', '/');
-      expect(page.headers.get('content-type')).toMatch(/^text\/html/);
-      expect(page.text).toMatch(/no desktop applets/);
+      expect(ports.size).toBe(4);
       expectError(await http(server.baseUrl, 'POST', '/os/applet/launch', JSON.stringify({ type: 'NOPE' })), 400, /type/);
     });
 

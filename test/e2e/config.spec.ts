@@ -77,6 +77,12 @@ describe('configuration', () => {
       const dataDir = join(dir, 'nested', 'data');
       const { output } = await runMain({ PORT: '0', TROVE_DATA_DIR: dataDir }, /listening on http:\/\/127\.0\.0\.1:\d+/);
       expect(output).toContain(join(dataDir, 'trove.db'));
+      // One short banner says where to go; Nest's line per route is debug-level.
+      expect(output).toMatch(/app {6}http:\/\/127\.0\.0\.1:\d+\//);
+      expect(output).toMatch(/API {6}http:\/\/127\.0\.0\.1:\d+\/docs/);
+      expect(output).toMatch(/MCP {6}http:\/\/127\.0\.0\.1:\d+\/model_context_protocol\/2025-03-26\/mcp/);
+      expect(output).toMatch(/models {3}Trove Extractive \(offline\) answers by default/);
+      expect(output).not.toMatch(/Mapped \{|RoutesResolver|InstanceLoader/);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }

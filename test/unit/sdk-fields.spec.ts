@@ -33,7 +33,7 @@ import { SeededScoreIncrementDto } from '../../src/common/wire/dto/seeded-score-
 import { FormatDto } from '../../src/modules/assets/dto/asset.dto';
 import { ConversationMessageValueDto } from '../../src/modules/conversations/dto/message.dto';
 import { ConversationSeededAnchorDto } from '../../src/modules/conversations/dto/seeded-conversation.dto';
-import { InactiveOSServerAppletDto } from '../../src/modules/system/dto/applet.dto';
+import { InactiveOSServerAppletDto, TerminatingOSServerAppletDto } from '../../src/modules/applets/dto/applet.dto';
 
 /**
  * "A body field a current official SDK sends is never a 400": every field the official TS SDK
@@ -117,6 +117,7 @@ const BODIES: Array<[Dto, string]> = [
   [ConversationMessageValueDto, 'ConversationMessage'],
   [ConversationSeededAnchorDto, 'SeededAnchor'],
   [InactiveOSServerAppletDto, 'InactiveOSServerApplet'],
+  [TerminatingOSServerAppletDto, 'TerminatingOSServerApplet'],
   [SeededWorkstreamSummaryDto, 'SeededWorkstreamSummary'],
   [SearchInputDto, 'SearchInput'],
 ];

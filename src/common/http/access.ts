@@ -9,8 +9,19 @@ export interface Refusal {
   message: string;
 }
 
-/** Paths anyone may reach without an API key (load balancers and container health checks). */
-const PUBLIC_PATHS = new Set(['/.well-known/health']);
+/**
+ * Paths anyone may reach without an API key: health (load balancers and container health
+ * checks), and the web app's page and files (they hold no data; the page asks for a key and
+ * sends it with every API call it makes).
+ */
+const PUBLIC_PATHS = new Set(['/.well-known/health', '/']);
+const PUBLIC_PREFIX = '/_app/';
+
+/**
+ * A browser cannot set headers on a WebSocket: the web app offers the subprotocols `trove` and
+ * `trove.key.<the key, base64url>`, and the server picks `trove` (ws picks the first offered).
+ */
+const KEY_PROTOCOL = /^trove\.key\.([A-Za-z0-9_-]+)$/;
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -22,7 +33,26 @@ function presentedKey(headers: IncomingHttpHeaders): string | null {
     if (match) return match[1];
   }
   const header = headers['x-api-key'];
-  return typeof header === 'string' && header.trim() ? header.trim() : null;
+  if (typeof header === 'string' && header.trim()) return header.trim();
+  const protocols = headers['sec-websocket-protocol'];
+  if (typeof protocols === 'string') {
+    for (const protocol of protocols.split(',')) {
+      const match = KEY_PROTOCOL.exec(protocol.trim());
+      if (match) return Buffer.from(match[1], 'base64url').toString('utf8') || null;
+    }
+  }
+  return null;
+}
+
+/** The request comes from a page of this very server (its Origin is the Host it asks): the web app. */
+function sameOrigin(origin: string, host: string | undefined): boolean {
+  if (!host) return false;
+  try {
+    const url = new URL(origin);
+    return (url.protocol === 'http:' || url.protocol === 'https:') && url.host === host.trim().toLowerCase();
+  } catch {
+    return false;
+  }
 }
 
 /** The host name of a Host header, without its port, lower case (`[::1]` keeps its brackets). */
@@ -47,7 +77,7 @@ export function crossSiteWithoutOrigin(headers: IncomingHttpHeaders): boolean {
 /**
  * The checks every HTTP request and every WebSocket upgrade passes first, in this order:
  * the Host header is one of ours (a DNS-rebinding page sends its own name), a browser's Origin
- * is allowed, and an API key is presented when keys are configured. Keys are compared as
+ * is allowed (its own pages' Origin always is), and an API key is presented when keys are configured. Keys are compared as
  * SHA-256 digests in constant time.
  */
 export class AccessPolicy {
@@ -81,11 +111,11 @@ export class AccessPolicy {
       }
     }
     const origin = headers.origin;
-    if (typeof origin === 'string' && origin !== 'null' && !originAllowed(origin, this.config.corsOrigins)) {
+    if (typeof origin === 'string' && origin !== 'null' && !sameOrigin(origin, headers.host) && !originAllowed(origin, this.config.corsOrigins)) {
       return { status: 403, message: `Origin "${origin}" is not allowed (TROVE_CORS_ORIGINS)` };
     }
     if (origin === 'null') return { status: 403, message: 'Origin "null" (sandboxed or file pages) is not allowed' };
-    if (this.keys.length && !PUBLIC_PATHS.has(path) && !this.keyIdentity(headers)) {
+    if (this.keys.length && !PUBLIC_PATHS.has(path) && !path.startsWith(PUBLIC_PREFIX) && !this.keyIdentity(headers)) {
       return {
         status: 401,
         message: presentedKey(headers) ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',

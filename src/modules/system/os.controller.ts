@@ -1,6 +1,6 @@
-import { BadRequestException, Body, Controller, Get, Header, HttpCode, Post, Req, Res } from '@nestjs/common';
+import { BadRequestException, Controller, Get, HttpCode, Post, Req, Res } from '@nestjs/common';
 import { CommandBus } from '@nestjs/cqrs';
-import { ApiBody, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { crossSiteWithoutOrigin } from '../../common/http/access';
 import { replySent } from '../../common/http/reply-sent';
@@ -8,13 +8,12 @@ import { TextResponse } from '../../common/wire/text';
 import { RestartCommand } from './commands/restart.command';
 import { LocalUser } from './local-user';
 import { AllocationCloudWire, UserProfileWire, noCloudWire, userProfileWire } from './wire/user.wire';
-import { ActiveOSServerAppletWire, InactiveOSServerAppletDto } from './dto/applet.dto';
 import { WorkstreamPatternEngineStatusWire, ltmStatusWire } from './wire/ltm-status.wire';
 
 /**
  * What the Pieces clients ask of the desktop service and the Pieces account, outside
  * INTERFACE.md, answered for what Trove is: one local user who is always signed in, no Pieces
- * cloud, no desktop applets. Each answer lets the official CLI say so without failing
+ * cloud (the applets are the applets module's). Each answer lets the official CLI say so without failing
  * (docs/CLIENTS.md lists what each command shows).
  */
 @ApiTags('System')
@@ -79,30 +78,5 @@ export class OsController {
   disconnectCloud(): AllocationCloudWire {
     return noCloudWire(this.user.id);
   }
-
-  @Post('os/applet/launch')
-  @HttpCode(200)
-  @ApiOperation({ operationId: 'osAppletLaunch', summary: "No desktop applets: points at Trove's own page, which says so" })
-  launchApplet(@Body() input: InactiveOSServerAppletDto, @Req() request: FastifyRequest): ActiveOSServerAppletWire {
-    return { type: input.type, port: request.socket.localPort ?? 0, handler: { type: 'trove' } };
-  }
-
-  @Get()
-  @Header('content-type', 'text/html; charset=utf-8')
-  @ApiProduces('text/html')
-  @ApiOperation({ operationId: 'home', summary: "Trove's page: what it is, and where the API is" })
-  @ApiOkResponse({ schema: { type: 'string' } })
-  home(): string {
-    return HOME_PAGE;
-  }
 }
 
-const HOME_PAGE = `<!doctype html>
-<html lang="en"><head><meta charset="utf-8"><title>Trove</title></head>
-<body style="font-family: system-ui, sans-serif; max-width: 40em; margin: 3em auto; line-height: 1.5">
-<h1>Trove</h1>
-<p>Trove keeps your saved snippets, conversations and models behind the Pieces OS API, on this server.
-It has no desktop applets (Copilot, Drive, Settings windows): use the Pieces CLI or an editor integration,
-or the API itself, documented at <a href="/docs">/docs</a>.</p>
-</body></html>
-`;

@@ -1,0 +1,196 @@
+/**
+ * A small typed layer over Trove's public HTTP and WebSocket API (the routes the official clients
+ * call, docs/CLIENTS.md), the only way the app reaches Trove. The API key, when Trove requires
+ * one, lives in sessionStorage and travels in a header (over WebSockets, as a subprotocol): never
+ * in a URL.
+ */
+import type { Asset, Conversation, ConversationMessage, Model, Application, SearchHit, RelevantSeed } from './types';
+
+const KEY_STORAGE = 'trove.apiKey';
+
+export class ApiError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+let keyListeners: Array<() => void> = [];
+
+export function apiKey(): string | null {
+  try {
+    return sessionStorage.getItem(KEY_STORAGE);
+  } catch {
+    return null;
+  }
+}
+
+export function setApiKey(key: string | null): void {
+  try {
+    if (key) sessionStorage.setItem(KEY_STORAGE, key);
+    else sessionStorage.removeItem(KEY_STORAGE);
+  } catch {
+    /* storage disabled: the key lasts as long as the page */
+  }
+  memoryKey = key;
+  for (const listener of keyListeners) listener();
+}
+let memoryKey: string | null = null;
+
+/** Called when the key changes (the streams reconnect with it). */
+export function onKeyChange(listener: () => void): () => void {
+  keyListeners.push(listener);
+  return () => (keyListeners = keyListeners.filter((l) => l !== listener));
+}
+const unauthorized = new Set<() => void>();
+export function onUnauthorized(listener: () => void): () => void {
+  unauthorized.add(listener);
+  return () => unauthorized.delete(listener);
+}
+
+function headers(extra: Record<string, string> = {}): Record<string, string> {
+  const key = apiKey() ?? memoryKey;
+  return { accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...extra };
+}
+
+/** The one sentence of a Trove error body (`{statusCode, error, message}`). */
+async function errorOf(response: Response): Promise<ApiError> {
+  let message = `${response.status} ${response.statusText}`;
+  try {
+    const body = (await response.json()) as { message?: string | string[] };
+    if (body.message) message = Array.isArray(body.message) ? body.message.join('; ') : body.message;
+  } catch {
+    /* not JSON */
+  }
+  if (response.status === 401) {
+    for (const listener of unauthorized) listener();
+    return new ApiError(401, apiKey() ? 'That API key is not valid here.' : 'This Trove requires an API key.');
+  }
+  return new ApiError(response.status, message);
+}
+
+export async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+  const response = await fetch(path, {
+    method,
+    headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+    body: body === undefined ? undefined : JSON.stringify(body),
+    signal,
+  });
+  if (!response.ok) throw await errorOf(response);
+  if (response.status === 204) return undefined as T;
+  const type = response.headers.get('content-type') ?? '';
+  return (type.includes('json') ? await response.json() : await response.text()) as T;
+}
+
+export interface Page<T> {
+  iterable: T[];
+  next_cursor: string | null;
+}
+
+export const api = {
+  version: () => request<string>('GET', '/.well-known/version'),
+  health: () => request<string>('GET', '/.well-known/health'),
+
+  assetsPage: (cursor: string | null, limit: number, signal?: AbortSignal) =>
+    request<Page<Asset>>('GET', `/assets?limit=${limit}&transferables=false${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, signal),
+  asset: (id: string) => request<Asset>('GET', `/asset/${encodeURIComponent(id)}?transferables=true`),
+  search: (query: string, filters: { language?: string; tag?: string }, signal?: AbortSignal) => {
+    const iterable = [...(filters.language ? [{ classification: filters.language }] : []), ...(filters.tag ? [{ tags: [filters.tag] }] : [])];
+    return request<{ results: { iterable: SearchHit[] } }>(
+      'POST',
+      '/assets/search?transferables=false',
+      { ...(query.trim() ? { query } : {}), ...(iterable.length ? { filters: { iterable } } : {}) },
+      signal,
+    ).then((r) => r.results.iterable);
+  },
+  related: (id: string) => request<{ iterable: Asset[] }>('POST', '/assets/related', { iterable: [{ id }] }).then((r) => r.iterable),
+  activities: (id: string) =>
+    request<{ iterable: Array<{ id: string; event?: Record<string, unknown>; created: { value: string }; application?: Application }> }>(
+      'GET',
+      `/asset/${encodeURIComponent(id)}/activities`,
+    ).then((r) => r.iterable),
+  createAsset: (raw: string, application: Application | null) =>
+    request<Asset>('POST', '/assets/create', {
+      type: 'SEEDED_ASSET',
+      asset: { ...(application ? { application } : {}), format: { fragment: { string: { raw } } } },
+    }),
+  /** POST /asset/update takes the changed fields of a round-tripped asset: name, tags, the first format's text. */
+  updateAsset: (edit: { id: string; name?: string; tags?: string[]; format?: { id: string; raw: string } }) =>
+    request<Asset>('POST', '/asset/update?transferables=true', {
+      id: edit.id,
+      ...(edit.name !== undefined ? { name: edit.name } : {}),
+      ...(edit.tags ? { tags: { iterable: edit.tags.map((text) => ({ text })) } } : {}),
+      ...(edit.format ? { formats: { iterable: [{ id: edit.format.id, fragment: { string: { raw: edit.format.raw } } }] } } : {}),
+    }),
+  deleteAsset: (id: string) => request<string>('POST', `/assets/${encodeURIComponent(id)}/delete`),
+
+  conversations: () => request<Page<Conversation>>('GET', '/conversations?limit=200').then((r) => r.iterable),
+  conversation: (id: string) => request<Conversation>('GET', `/conversation/${encodeURIComponent(id)}`),
+  messages: (id: string) => request<{ iterable: ConversationMessage[] }>('GET', `/conversation/${encodeURIComponent(id)}/messages`).then((r) => r.iterable),
+  renameConversation: (conversation: Conversation, name: string) => request<Conversation>('POST', '/conversation/update', { ...conversation, name }),
+  deleteConversation: (id: string) => request<string>('POST', `/conversations/${encodeURIComponent(id)}/delete`),
+  /** A new chat grounded in one snippet (Drive's "Ask Copilot about this"). */
+  chatAbout: (assetId: string) =>
+    request<{ conversation: Conversation }>('POST', `/conversations/create/from_asset/${encodeURIComponent(assetId)}`).then((r) => r.conversation),
+  relevance: (query: string) =>
+    request<{ relevant: { iterable: RelevantSeed[] } }>('POST', '/qgpt/relevance', { query, options: { database: true } }).then((r) => r.relevant.iterable),
+
+  models: () => request<{ iterable: Model[] }>('GET', '/models').then((r) => r.iterable),
+  applications: () => request<{ iterable: Application[] }>('GET', '/applications').then((r) => r.iterable),
+};
+
+/** Export: a direct download when no key is needed, else fetched with the key and saved from memory. */
+export async function exportStore(): Promise<void> {
+  const response = await fetch('/trove/export', { headers: headers({ accept: 'application/x-ndjson' }) });
+  if (!response.ok) throw await errorOf(response);
+  const blob = await response.blob();
+  const url = URL.createObjectURL(blob);
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = `trove-export-${new Date().toISOString().slice(0, 10)}.ndjson`;
+  document.body.append(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 10_000);
+}
+
+export type ImportFormat = 'ndjson' | 'vscode' | 'masscode';
+
+/** Import with upload progress (XMLHttpRequest: fetch reports none). */
+export function importStore(file: File, format: ImportFormat, onProgress: (fraction: number) => void): Promise<Record<string, unknown>> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    const query = new URLSearchParams({ format, ...(format === 'vscode' ? { name: file.name } : {}) });
+    xhr.open('POST', `/trove/import?${query}`);
+    for (const [name, value] of Object.entries(headers({ 'content-type': format === 'ndjson' ? 'application/x-ndjson' : 'application/octet-stream' }))) {
+      xhr.setRequestHeader(name, value);
+    }
+    xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
+    xhr.onload = () => {
+      let body: { message?: string | string[] } & Record<string, unknown> = {};
+      try {
+        body = JSON.parse(xhr.responseText);
+      } catch {
+        /* not JSON */
+      }
+      if (xhr.status >= 200 && xhr.status < 300) resolve(body);
+      else reject(new ApiError(xhr.status, Array.isArray(body.message) ? body.message.join('; ') : (body.message ?? `import failed (${xhr.status})`)));
+    };
+    xhr.onerror = () => reject(new ApiError(0, 'the upload was interrupted'));
+    xhr.send(file);
+  });
+}
+
+/** A WebSocket to Trove on this origin, carrying the key as the `trove.key.<base64url>` subprotocol. */
+export function openSocket(path: string): WebSocket {
+  const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
+  const key = apiKey() ?? memoryKey;
+  if (!key) return new WebSocket(url);
+  const encoded = btoa(String.fromCharCode(...new TextEncoder().encode(key)))
+    .replace(/\+/g, '-')
+    .replace(/\//g, '_')
+    .replace(/=+$/, '');
+  return new WebSocket(url, ['trove', `trove.key.${encoded}`]);
+}

@@ -1,0 +1,95 @@
+/** The parts of Trove's wire models (the Pieces OS client models) the app reads. */
+export interface GroupedTimestamp {
+  value: string;
+  readable?: string;
+}
+
+export interface Application {
+  id: string;
+  name: string;
+  version?: string;
+  platform?: string;
+}
+
+export interface Format {
+  id: string;
+  classification?: { generic?: string; specific?: string };
+  application?: Application;
+  fragment?: { string?: { raw?: string } };
+  file?: { string?: { raw?: string } };
+  bytes?: { value: number };
+}
+
+export interface Tag {
+  id: string;
+  text: string;
+}
+
+export interface Website {
+  id: string;
+  url: string;
+  name?: string;
+}
+
+export interface Annotation {
+  id: string;
+  type: string;
+  text: string;
+}
+
+export interface Asset {
+  id: string;
+  name?: string | null;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  original?: { id: string; reference?: Format };
+  preview?: { base?: { id: string; reference?: Format } };
+  formats?: { iterable: Format[] };
+  tags?: { iterable: Tag[] };
+  websites?: { iterable: Website[] };
+  annotations?: { iterable: Annotation[] };
+}
+
+export interface SearchHit {
+  asset?: Asset;
+  identifier: string;
+  score?: number;
+  exact?: boolean;
+}
+
+export interface RelevantSeed {
+  id: string;
+  asset?: { id: string };
+  score?: number;
+  seed?: { asset?: { format?: { fragment?: { string?: { raw?: string } } } } };
+}
+
+export interface Conversation {
+  id: string;
+  name?: string | null;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  type?: string;
+  messages?: { iterable: Array<{ id: string }> };
+  assets?: { iterable: Array<{ id: string }> };
+}
+
+export interface ConversationMessage {
+  id: string;
+  role: 'USER' | 'ASSISTANT' | 'SYSTEM' | string;
+  created: GroupedTimestamp;
+  fragment?: { string?: { raw?: string } };
+  model?: { id: string; name?: string };
+}
+
+export interface Model {
+  id: string;
+  name: string;
+  provider?: string;
+  unique?: string;
+  description?: string;
+  cloud?: boolean;
+  downloaded?: boolean;
+  usage?: string;
+  foundation?: string;
+}
