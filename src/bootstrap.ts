@@ -2,12 +2,13 @@ import { Logger, LogLevel, ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
 import { mkdirSync } from 'node:fs';
-import { RequestListener, Server, createServer } from 'node:http';
+import { RequestListener, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppConfig } from './common/config/app-config';
 import { AppHost } from './common/config/app-host';
 import { configureApp } from './common/http/configure-app';
-import { closeLegacyListener, listenOnLegacyPort } from './common/http/legacy-listener';
+import { ExtraListener } from './common/http/extra-listener';
+import { listenOnLegacyPort } from './common/http/legacy-listener';
 import { httpServerOptions } from './common/http/server-options';
 import { PortFile } from './common/net/port-file';
 import { AppModule } from './app.module';
@@ -30,18 +31,13 @@ export interface AppOptions {
   terminate?: () => void;
 }
 
-/** The HTTP server of an app (and of its legacy port). */
-function httpServer(config: AppConfig, handler: RequestListener): Server {
-  return createServer(httpServerOptions(config), handler);
-}
-
 /** Builds the whole application, ready to listen: used by main.ts, the tests and the benchmarks. */
 export async function createApp(config: AppConfig, options: AppOptions = {}): Promise<NestFastifyApplication> {
   if (config.dialect === 'sqlite') mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
-    serverFactory: (handler: RequestListener) => httpServer(config, handler),
+    serverFactory: (handler: RequestListener) => createServer(httpServerOptions(config), handler),
   });
   const host = new AppHost(options.restart ?? null, options.terminate ?? null);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, host), adapter, {
@@ -106,7 +102,7 @@ class RestartableServer implements TroveServer {
   private restarting: Promise<void> | null = null;
   private closing: Promise<void> | null = null;
   private listenPort: number;
-  private legacy: Server | null = null;
+  private legacy: ExtraListener | null = null;
   private restarts = 0;
   private readonly portFile: PortFile;
   /** Signals are handled here, not by each app, so that one arriving mid-restart closes the new app, once. */
@@ -186,7 +182,7 @@ class RestartableServer implements TroveServer {
   private async closeLegacy(): Promise<void> {
     const legacy = this.legacy;
     this.legacy = null;
-    if (legacy) await closeLegacyListener(legacy);
+    await legacy?.close();
   }
 
   private async boot(applets: RunningApplet[] = []): Promise<void> {
@@ -208,7 +204,7 @@ class RestartableServer implements TroveServer {
     await app.inject({ method: 'HEAD', url: '/.well-known/health' });
     await app.inject({ method: 'GET', url: '/.well-known/health' });
     if (this.config.legacyPort !== null) {
-      this.legacy = await listenOnLegacyPort(app, (handler) => httpServer(this.config, handler), this.config.legacyPort, this.config.host);
+      this.legacy = await listenOnLegacyPort(app, this.config, this.config.legacyPort);
     }
     this.live = this.last = app;
     await app

@@ -1,19 +1,9 @@
 import { Injectable, Logger, OnApplicationShutdown } from '@nestjs/common';
 import { HttpAdapterHost } from '@nestjs/core';
-import { Server, createServer } from 'node:http';
-import type { AddressInfo, Socket } from 'node:net';
+import type { Server } from 'node:http';
 import { AppConfig } from '../../common/config/app-config';
-import { httpServerOptions } from '../../common/http/server-options';
+import { ExtraListener } from '../../common/http/extra-listener';
 import { AppletType } from './applet-roles';
-
-/** The events of Trove's own server that an applet's listener hands to the same Fastify instance. */
-const FORWARDED = ['request', 'upgrade', 'checkContinue', 'clientError'] as const;
-
-interface Listener {
-  server: Server;
-  port: number;
-  sockets: Set<Socket>;
-}
 
 /** An applet that was listening: what an in-process restart opens again. */
 export interface RunningApplet {
@@ -32,7 +22,7 @@ export interface RunningApplet {
 @Injectable()
 export class AppletListeners implements OnApplicationShutdown {
   private readonly logger = new Logger('Applets');
-  private readonly open = new Map<AppletType, Promise<Listener>>();
+  private readonly open = new Map<AppletType, Promise<ExtraListener>>();
   /** The port each applet last had in this process: the only port a restart may ask for. */
   private readonly lastPort = new Map<AppletType, number>();
   private closed = false;
@@ -70,7 +60,7 @@ export class AppletListeners implements OnApplicationShutdown {
     if (!pending) return;
     this.open.delete(type);
     const listener = await pending.catch(() => null);
-    if (listener) await this.close(listener);
+    await listener?.close();
   }
 
   /**
@@ -103,46 +93,17 @@ export class AppletListeners implements OnApplicationShutdown {
     await Promise.all(all.map((type) => this.terminate(type)));
   }
 
-  private async listen(type: AppletType, preferred?: number): Promise<Listener> {
+  private async listen(type: AppletType, preferred?: number): Promise<ExtraListener> {
     const main = this.adapterHost.httpAdapter.getHttpServer() as Server;
-    const server = createServer(httpServerOptions(this.config));
-    for (const event of FORWARDED) {
-      for (const handler of main.listeners(event)) server.on(event, handler as (...args: unknown[]) => void);
-    }
-    const sockets = new Set<Socket>();
-    server.on('connection', (socket: Socket) => {
-      sockets.add(socket);
-      socket.once('close', () => sockets.delete(socket));
-    });
+    let listener: ExtraListener;
     try {
-      await bind(server, preferred ?? 0, this.config.host);
+      listener = await ExtraListener.open(main, this.config, preferred ?? 0);
     } catch (error) {
       if (!preferred || (error as NodeJS.ErrnoException).code !== 'EADDRINUSE') throw error;
-      await bind(server, 0, this.config.host);
+      listener = await ExtraListener.open(main, this.config, 0);
     }
-    const port = (server.address() as AddressInfo).port;
-    this.lastPort.set(type, port);
-    this.logger.debug(`${type} applet listening on http://${this.config.host}:${port}`);
-    return { server, port, sockets };
+    this.lastPort.set(type, listener.port);
+    this.logger.debug(`${type} applet listening on http://${this.config.host}:${listener.port}`);
+    return listener;
   }
-
-  private async close(listener: Listener): Promise<void> {
-    await new Promise<void>((resolve) => {
-      listener.server.close(() => resolve());
-      // Upgraded sockets (WebSockets) are no longer the server's connections: end them too.
-      listener.server.closeAllConnections();
-      for (const socket of listener.sockets) socket.destroy();
-    });
-  }
-}
-
-function bind(server: Server, port: number, host: string): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const fail = (error: Error) => reject(error);
-    server.once('error', fail);
-    server.listen(port, host, () => {
-      server.removeListener('error', fail);
-      resolve();
-    });
-  });
 }

@@ -79,4 +79,3 @@ export class OsController {
     return noCloudWire(this.user.id);
   }
 }
-
