@@ -1,11 +1,15 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { AssetsApi, Configuration } from '@pieces.app/pieces-os-client';
 import { createServer, Server } from 'node:http';
 import { AddressInfo, connect } from 'node:net';
 import { OutboundHttp } from '../../src/common/net/outbound-http';
+import { createApp } from '../../src/bootstrap';
 import { expectError, http, nodeRequest, rawResponse, statusOf } from './support/http';
 import { textSeed } from './support/seeds';
 import { StreamClient } from './support/ws';
-import { TestServer, startTestServer } from './support/server';
+import { TestServer, startTestServer, testConfig } from './support/server';
 
 const KEY = 'trove-test-key-0123456789';
 const OTHER_KEY = 'trove-other-key-9876543210';
@@ -190,6 +194,22 @@ describe('limits', () => {
       expect(status).toBe(200);
     } finally {
       await server.close();
+    }
+  });
+
+  it('does not count its own boot as overload: a fresh instance answers its first requests', async () => {
+    // The boot's synchronous work lags the loop once before the app is ready (here: 600 ms, far
+    // past the 50 ms bound); a client connecting as soon as the port opens must not get a 503.
+    const app = await createApp(testConfig({ TROVE_MAX_EVENT_LOOP_DELAY_MS: '50', TROVE_DATA_DIR: mkdtempSync(join(tmpdir(), 'trove-boot-')) }));
+    try {
+      const until = Date.now() + 600;
+      while (Date.now() < until);
+      await app.listen(0, '127.0.0.1');
+      const base = `http://127.0.0.1:${(app.getHttpServer().address() as AddressInfo).port}`;
+      expect((await http(base, 'GET', '/assets')).status).toBe(200);
+      expect((await http(base, 'GET', '/.well-known/health')).status).toBe(200);
+    } finally {
+      await app.close();
     }
   });
 

@@ -23,6 +23,8 @@ const MCP_LIMITED = /^\/model_context_protocol\/[^/?]+\/(messages|mcp)(?:[/?]|$)
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
 /** Seconds a client is told to wait when the process is overloaded. */
 const OVERLOAD_RETRY_AFTER = 5;
+/** How often the event-loop delay and memory are sampled for the overload guard. */
+const PRESSURE_SAMPLE_MS = 200;
 
 /** Everything about the HTTP surface that is not a route: used by main.ts and by every test. */
 export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
@@ -54,13 +56,21 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     done();
   });
 
-  // Overload: 503 + Retry-After while the event loop lags or memory is past its bound.
+  // Overload: 503 + Retry-After while the event loop lags or memory is past its bound. The
+  // boot's own synchronous work (models read, modules compiled) lags the loop once, before the
+  // app is ready: a delay sampled then is not overload, and the first requests go through.
+  let readyAt = Number.POSITIVE_INFINITY;
+  fastify.addHook('onReady', (done) => {
+    readyAt = Date.now();
+    done();
+  });
   await fastify.register(underPressure, {
     maxEventLoopDelay: config.maxEventLoopDelayMs,
     maxRssBytes: config.maxRssMb * 1024 * 1024,
-    sampleInterval: 200,
+    sampleInterval: PRESSURE_SAMPLE_MS,
     retryAfter: OVERLOAD_RETRY_AFTER,
     pressureHandler: (_request, reply, type) => {
+      if (type === 'eventLoopDelay' && !(Date.now() - readyAt > 2 * PRESSURE_SAMPLE_MS)) return undefined;
       void reply
         .status(503)
         .header('retry-after', String(OVERLOAD_RETRY_AFTER))
