@@ -32,7 +32,10 @@ function operationsOf(file) {
     const method = /method: '(\w+)'/.exec(body)[1];
     const query = [...body.matchAll(/queryParameters\['([^']+)'\] = requestParameters\['([^']+)'\]/g)].map((m) => ({ name: m[1], param: m[2] }));
     const required = [...body.matchAll(/RequiredError\('([^']+)'/g)].map((m) => m[1]);
-    const pathParams = [...template.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
+    const pathParams = [...body.matchAll(/replace\(`\{\$\{"(\w+)"\}\}`, encodeURIComponent\(String\(requestParameters\['(\w+)'\]\)\)\)/g)].map((m) => ({
+      name: m[1],
+      param: m[2],
+    }));
     const bodyMatch = /body: (?:\(0, index_1\.(\w+)ToJSON\)\()?requestParameters\['([^']+)'\]/.exec(body);
     const response = /JSONApiResponse\(response, \(jsonValue\) => \(0, index_1\.(\w+)FromJSON\)/.exec(body);
     const answer = response ? response[1] : /VoidApiResponse/.test(body) ? 'void' : /TextApiResponse/.test(body) ? 'text' : 'json';

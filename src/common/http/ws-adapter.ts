@@ -1,26 +1,35 @@
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { WsAdapter } from '@nestjs/platform-ws';
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, type Server as HttpServer, STATUS_CODES } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { Server } from 'ws';
 import { AppConfig } from '../config/app-config';
+import { ErrorBody, errorBody } from '../errors/error-body';
 import { AccessPolicy } from './access';
 import { localRateLimitStore } from './rate-limit-store';
+import { SdkOperationIndex, notImplementedBody } from './unserved-operations';
+
+type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 /** Upgrades counted against TROVE_RATE_LIMIT_QGPT. */
 const QGPT_STREAM = '/qgpt/stream';
 
 /**
- * `@nestjs/platform-ws` on the HTTP port (gateways route by exact path; any other path is
- * refused), with the socket policy of every gateway in one place: the upgrade passes the same
- * access checks as any HTTP request (Host allow-list, an allowed browser Origin, the API key
- * when keys are configured; otherwise 403 / 401 on the upgrade), incoming messages are
- * capped at TROVE_WS_MAX_PAYLOAD (a larger one closes the socket with 1009), no compression.
+ * `@nestjs/platform-ws` on the HTTP port (gateways route by exact path), with the socket policy
+ * of every gateway in one place: the upgrade passes the same access checks as any HTTP request
+ * (Host allow-list, an allowed browser Origin, the API key when keys are configured; otherwise
+ * 403 / 401 on the upgrade), incoming messages are capped at TROVE_WS_MAX_PAYLOAD (a larger one
+ * closes the socket with 1009), no compression. An upgrade to a path no gateway has is answered
+ * in JSON after the same checks, as an HTTP request would be: a WebSocket operation of the
+ * official SDK that Trove does not serve is a 501 naming it and saying why, any other path a 404
+ * (Nest's adapter drops such a socket without a word).
  */
 export class TroveWsAdapter extends WsAdapter {
   private readonly log = new Logger('WebSocket');
   private readonly access: AccessPolicy;
   /** Upgrades per client, counted as @fastify/rate-limit counts HTTP requests. */
   private readonly upgrades = localRateLimitStore(5000);
+  private readonly sdkOperations = new SdkOperationIndex();
 
   constructor(
     app: INestApplicationContext,
@@ -60,6 +69,43 @@ export class TroveWsAdapter extends WsAdapter {
         );
       },
     });
+  }
+
+  /**
+   * Nest's adapter adds one `upgrade` listener to the HTTP server, which hands an upgrade to the
+   * gateway of its path and destroys the socket of any other: it is kept for the gateways' paths
+   * and replaced for the others by `refuseUpgrade` (test/contract/ws-adapter.spec.ts).
+   */
+  protected override ensureHttpServerExists(port: number, httpServer?: HttpServer): HttpServer | undefined {
+    const created = super.ensureHttpServerExists(port, httpServer);
+    if (!created) return created;
+    const nest = created.listeners('upgrade').at(-1) as UpgradeListener;
+    created.removeListener('upgrade', nest);
+    created.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      const path = new URL(request.url ?? '/', 'ws://localhost').pathname;
+      const gateways = (this.wsServersRegistry.get(port) ?? []) as Array<{ path: string }>;
+      if (gateways.some((gateway) => gateway.path === path)) return nest(request, socket, head);
+      this.refuseUpgrade(request, socket, path);
+    });
+    return created;
+  }
+
+  /** Answers an upgrade no gateway takes, in JSON: refused access (403 / 401), an SDK stream Trove does not serve (501), else 404. */
+  private refuseUpgrade(request: IncomingMessage, socket: Duplex, path: string): void {
+    socket.on('error', () => socket.destroy());
+    const refusal = this.access.check(path, request.headers);
+    const op = this.sdkOperations.match('GET', path);
+    const body: ErrorBody = refusal
+      ? errorBody(refusal.status, refusal.message)
+      : op?.websocket
+        ? notImplementedBody(op)
+        : errorBody(404, `no WebSocket stream at ${path}`);
+    this.log.debug(`answered a WebSocket upgrade to ${request.url} with ${body.statusCode}`);
+    const json = JSON.stringify(body);
+    socket.end(
+      `HTTP/1.1 ${body.statusCode} ${STATUS_CODES[body.statusCode]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
   }
 
   /** Client-side failures (a too-large message, a reset) are the client's business: debug level. */
