@@ -121,7 +121,78 @@ const REAL: Record<string, (ctx: Context) => Promise<Record<string, unknown>> | 
   }),
   searchWorkstreamSummaries: () => ({ searchInput: { engines: { iterable: [{ query: 'walked' }] } } }),
   messagesDeleteSpecificMessage: async (ctx) => ({ message: (await conversationWithMessage(ctx)).message }),
+  assetScoresIncrement: () => ({ seededScoreIncrement: { asset: { reuse: true } } }),
+  conversationScoresIncrement: () => ({ seededScoreIncrement: { conversation: { reuse: true } } }),
+  intention: (ctx) => ({ seededConnectorAsset: { application: ctx.application, format: { fragment: { string: { raw: 'def intended(): pass' } } } } }),
+  suggest: (ctx) => ({
+    seededConnectorCreation: { asset: { application: ctx.application, format: { fragment: { string: { raw: 'def walked(): return 1' } } } } },
+  }),
+  // Records as collections of their own (issue 42).
+  tagsCreateNewTag: (ctx) => ({ seededTag: { text: 'walked tag', asset: ctx.ids.asset } }),
+  tagsExists: () => ({ existentMetadata: { value: 'walker' } }),
+  searchTags: () => ({ searchInput: { engines: { iterable: [{ query: 'walker' }] } } }),
+  tagUpdate: async (ctx) => ({ tag: { ...(await new sdk.TagApi(ctx.config).tagsSpecificTagSnapshot({ tag: ctx.ids.tag })), category: 'HANDLE' } }),
+  tagsDeleteSpecificTag: async (ctx) => ({ tag: (await new sdk.TagsApi(ctx.config).tagsCreateNewTag({ seededTag: { text: `doomed ${randomUUID()}` } })).id }),
+  websitesCreateNewWebsite: (ctx) => ({
+    seededWebsite: { url: 'https://walker.example/walked', name: 'walked', asset: ctx.ids.asset, conversation: ctx.ids.conversation },
+  }),
+  websitesExists: () => ({ existentMetadata: { value: 'https://walker.example/docs' } }),
+  searchWebsites: () => ({ searchInput: { engines: { iterable: [{ query: 'walker' }] } } }),
+  websiteUpdate: async (ctx) => ({
+    website: { ...(await new sdk.WebsiteApi(ctx.config).websitesSpecificWebsiteSnapshot({ website: ctx.ids.website })), name: 'walker docs, renamed' },
+  }),
+  websitesDeleteSpecificWebsite: async (ctx) => ({
+    website: (
+      await new sdk.WebsitesApi(ctx.config).websitesCreateNewWebsite({ seededWebsite: { url: `https://doomed.example/${randomUUID()}`, name: 'doomed' } })
+    ).id,
+  }),
+  annotationsCreateNewAnnotation: (ctx) => ({ seededAnnotation: { type: 'COMMENT', text: 'the walker commented', conversation: ctx.ids.conversation } }),
+  annotationUpdate: async (ctx) => ({
+    annotation: { ...(await new sdk.AnnotationApi(ctx.config).annotationSpecificAnnotationSnapshot({ annotation: ctx.ids.annotation })), text: 'walked again' },
+  }),
+  annotationsDeleteSpecificAnnotation: async (ctx) => ({
+    annotation: (
+      await new sdk.AnnotationsApi(ctx.config).annotationsCreateNewAnnotation({ seededAnnotation: { type: 'COMMENT', text: 'doomed', asset: ctx.ids.asset } })
+    ).id,
+  }),
+  activitiesCreateNewActivity: (ctx) => ({ seededActivity: activity(ctx) }),
+  activitiesDeleteSpecificActivity: async (ctx) => ({
+    activity: (await new sdk.ActivitiesApi(ctx.config).activitiesCreateNewActivity({ seededActivity: activity(ctx) })).id,
+  }),
+  anchorUpdate: async (ctx) => ({
+    anchor: { ...(await new sdk.AnchorApi(ctx.config).anchorSpecificAnchorSnapshot({ anchor: ctx.ids.anchor })), name: 'walked anchor' },
+  }),
+  anchorsDeleteSpecificAnchor: async (ctx) => ({
+    anchor: (await new sdk.AnchorsApi(ctx.config).anchorsCreateNewAnchor({ seededAnchor: { type: 'FILE', fullpath: `/tmp/doomed-${randomUUID()}.py` } })).id,
+  }),
+  rangesCreateNewRange: (ctx) => ({
+    seededRange: { from: { value: new Date(Date.now() - 900_000) }, to: { value: new Date() }, conversation: { reference: { id: ctx.ids.conversation } } },
+  }),
+  rangeUpdate: async (ctx) => ({ range: { ...(await new sdk.RangeApi(ctx.config).rangesSpecificRangeSnapshot({ range: ctx.ids.range })), between: true } }),
+  rangesDeleteSpecificRange: async (ctx) => ({ range: (await new sdk.RangesApi(ctx.config).rangesCreateNewRange({ seededRange: {} })).id }),
+  messagesCreateSpecificMessage: (ctx) => ({
+    seededConversationMessage: { role: 'USER', fragment: { string: { raw: 'walked question' } }, conversation: { id: ctx.ids.conversation } },
+  }),
+  messageSpecificMessageUpdate: async (ctx) => ({
+    conversationMessage: {
+      ...(await new sdk.ConversationMessageApi(ctx.config).messageSpecificMessageSnapshot({ message: ctx.ids.message })),
+      sentiment: 'LIKE',
+    },
+  }),
+  formatReclassify: async (ctx) => ({
+    formatReclassification: { ext: 'ts', format: await new sdk.FormatApi(ctx.config).formatSnapshot({ format: ctx.ids.format }) },
+  }),
 };
+
+/** What Obsidian reports when the user copies an asset. */
+function activity(ctx: Context): sdk.SeededActivity {
+  return {
+    application: ctx.application,
+    mechanism: 'AUTOMATIC',
+    asset: { id: ctx.ids.asset },
+    event: { asset: { asset: { id: ctx.ids.asset }, identifierDescriptionPair: { assetFormatCopied: 'an_asset_preview_format_was_copied' } } },
+  } as sdk.SeededActivity;
+}
 
 const APPLICATION = {
   id: '11111111-1111-4111-8111-111111111111',
@@ -191,6 +262,12 @@ async function seed(ctx: Context): Promise<void> {
   ctx.ids.workstream_summary = (
     await new sdk.WorkstreamSummariesApi(ctx.config).workstreamSummariesCreateNewWorkstreamSummary({ seededWorkstreamSummary: memory('walker memory') })
   ).id;
+  ctx.ids.range = (
+    await new sdk.RangesApi(ctx.config).rangesCreateNewRange({ seededRange: { from: { value: new Date(Date.now() - 60_000) }, to: { value: new Date() } } })
+  ).id;
+  await new sdk.ConversationApi(ctx.config).conversationAssociateGroundingTemporalRangeWorkstream({ conversation, range: ctx.ids.range });
+  ctx.ids.anchor_point = (await new sdk.AnchorApi(ctx.config).anchorSpecificAnchorSnapshot({ anchor: ctx.ids.anchor })).points.iterable[0].id;
+  ctx.ids.activity = (await new sdk.ActivitiesApi(ctx.config).activitiesCreateNewActivity({ seededActivity: activity(ctx) })).id;
   const [model] = (await new sdk.ModelsApi(ctx.config).modelsSnapshot()).iterable;
   ctx.ids.model = model.id;
   ctx.ids.model_unique = model.unique!;
@@ -337,6 +414,8 @@ describe('every operation of the official TypeScript SDK', () => {
       const answer = op.websocket ? await open(server.baseUrl, ctx, op) : await call(ctx, op);
       const kind = answer.status === 'open' ? 'open' : answer.status === 501 ? '501' : `${String(answer.status)[0]}xx`;
       tally[kind] = (tally[kind] ?? 0) + 1;
+      if (process.env.WALK_DEBUG && answer.status !== 'open' && (answer.status < 200 || answer.status >= 300))
+        console.log(`${answer.status} ${op.method} ${op.path} ${op.operationId} ${String(answer.json?.message ?? answer.problem ?? '').slice(0, 160)}`);
       const problem = judge(op, answer);
       if (problem) problems.push(problem);
       if (op.operationId === 'osRestart') await waitForHealth(server.baseUrl);

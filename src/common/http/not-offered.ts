@@ -27,6 +27,16 @@ const GENERATION = "Trove's language engine does not offer this generation (pers
 const PROVIDER_KEYS =
   "model providers and their API keys are Trove's configuration (TROVE_OPENAI_URL, TROVE_OPENAI_API_KEY, TROVE_OLLAMA_URL), set by its operator, not through the API";
 const UPDATES = 'Trove is updated by the package manager or image it was installed with, never by itself';
+const OWN_POINT =
+  "Trove keeps one path per anchor (its one point): an anchor's path changes with POST /anchor/update, and another path is an anchor of its own (POST /anchors/create)";
+const NOT_SEARCHED =
+  'Trove searches assets (GET /assets/search, /search/*), workstream summaries, tags and websites; conversations, messages, anchors and annotations have no search of their own (POST /qgpt/relevance searches the whole store)';
+const ON_ASSET_STREAMS = (what: string) =>
+  `Trove announces a change of ${what} on the asset streams (the asset's id on /assets/stream/identifiers), not on a stream of their own`;
+const NO_DOWNLOADS =
+  'Trove downloads no model at run time: its models are the offline engine, the GGUF files and the runtimes its operator configures (TROVE_GGUF_PATHS, TROVE_OLLAMA_URL, TROVE_OPENAI_URL)';
+const APPLICATIONS =
+  'Trove records an application when it connects (POST /connect), lists them in GET /applications, and keeps no sessions or registrations of them';
 const INTEGRATIONS = 'it imports from an integration Trove does not have (GitHub gists through a linked account, the macOS share extension, Ultra Suite)';
 
 /** The kind of most operations of an API class (operations below may say more precisely). */
@@ -105,6 +115,36 @@ const BY_OPERATION: Record<string, string> = {
   activityUpdate: 'an activity records what happened; Trove does not rewrite it (activities are created and deleted)',
   formatAnalysis: ANALYSES,
   htmlShare: CLOUD,
+  anchorPointsCreateNewAnchorPoint: OWN_POINT,
+  anchorPointUpdate: OWN_POINT,
+  anchorPointsDeleteSpecificAnchorPoint: OWN_POINT,
+  anchorPointsStreamIdentifiers: "an anchor's point is its path: a change of it is announced on /anchors/stream/identifiers",
+  searchAnchors: NOT_SEARCHED,
+  searchAnnotations: NOT_SEARCHED,
+  searchMessages: NOT_SEARCHED,
+  searchConversations: NOT_SEARCHED,
+  searchConversationSpecificMessages: NOT_SEARCHED,
+  tagsStreamIdentifiers: ON_ASSET_STREAMS("an asset's tags"),
+  websitesStreamIdentifiers: ON_ASSET_STREAMS("an asset's websites (a conversation's on /conversations/stream/identifiers)"),
+  annotationsStreamIdentifiers: ON_ASSET_STREAMS("an asset's annotations (a conversation's on /conversations/stream/identifiers)"),
+  formatsStreamIdentifiers: ON_ASSET_STREAMS("an asset's formats"),
+  activitiesStreamIdentifiers: 'Trove announces no stream of activities: they are read with GET /activities and GET /asset/{asset}/activities',
+  conversationMessagesStreamIdentifiers:
+    "Trove announces a change of a message on /conversations/stream/identifiers (its conversation's id), not on a stream of its own",
+  workstreamSummaryUpdate: 'a workstream summary is a memory as its client saved it: Trove keeps it unchanged (a new memory is created, an old one deleted)',
+  getInstallationPath: 'it names where Pieces OS is installed on the desktop, and Trove is a server, not a Pieces OS installation',
+  modelSpecificModelDownload: NO_DOWNLOADS,
+  modelSpecificModelDownloadCancel: NO_DOWNLOADS,
+  modelSpecificModelDownloadProgress: NO_DOWNLOADS,
+  applicationUpdate: APPLICATIONS,
+  applicationsRegister: APPLICATIONS,
+  applicationsSessionOpen: APPLICATIONS,
+  applicationsSessionClose: APPLICATIONS,
+  applicationsSpecificApplicationSnapshot: APPLICATIONS,
+  applicationsStreamIdentifiers: APPLICATIONS,
+  applicationsBulkUpdateApplicationCapabilities: APPLICATIONS,
+  applicationsExternalSnapshot: DESKTOP,
+  applicationsExternalRelated: DESKTOP,
 };
 
 /** The record kinds of the association routes, by their path segment, as the reasons name them. */

@@ -6,12 +6,19 @@ import { Outbox, OutboxEntry } from '../../common/events/outbox';
 import { RecordChange, UnitOfWork } from '../../common/events/unit-of-work';
 import { ConversationChangedEvent } from './events/conversation-changed.event';
 
-/** A change to one conversation (its messages, annotations and links included). */
+/**
+ * A change to one conversation (its messages, annotations and links included), or to one of the
+ * records conversations are grounded in that have streams of their own: an anchor, a range
+ * (`record`; a conversation by default).
+ */
 export interface ConversationChange extends RecordChange {
   change: 'created' | 'updated' | 'deleted';
   /** Assets whose links to the conversation changed: the asset streams announce them too. */
   assets?: string[];
+  record?: 'conversation' | 'anchor' | 'range';
 }
+
+const TOPIC_OF = { conversation: 'conversations', anchor: 'anchors', range: 'ranges' } as const;
 
 /**
  * Every change to conversations (see UnitOfWork): the outbox entries of the conversations and of
@@ -31,10 +38,11 @@ export class ConversationUnitOfWork extends UnitOfWork<ConversationChange> {
 
   protected override outboxEntries(changes: ConversationChange[]): OutboxEntry[] {
     const assets = [...new Set(changes.flatMap((c) => c.assets ?? []))];
-    return [...super.outboxEntries(changes), ...assets.map((id) => ({ topic: 'assets' as const, id }))];
+    const own = changes.map((c) => ({ topic: TOPIC_OF[c.record ?? 'conversation'], id: c.id, deleted: this.isDeletion(c) }));
+    return [...own, ...assets.map((id) => ({ topic: 'assets' as const, id }))];
   }
 
   protected eventsOf(changes: ConversationChange[]): IEvent[] {
-    return changes.map((c) => new ConversationChangedEvent(c.id, c.change));
+    return changes.filter((c) => (c.record ?? 'conversation') === 'conversation').map((c) => new ConversationChangedEvent(c.id, c.change));
   }
 }

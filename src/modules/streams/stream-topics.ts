@@ -30,7 +30,7 @@ const ID_PAGE = 5000;
  */
 export interface StreamTopic {
   name: StreamTopicName;
-  key: 'asset' | 'conversation' | 'model' | 'workstream_summary';
+  key: 'asset' | 'conversation' | 'model' | 'workstream_summary' | 'anchor' | 'range' | 'person' | 'sensitive';
   page(em: EntityManager, after: Keyset | null): Promise<Paged<string>>;
   /**
    * Of the given ids (of changes, not deletions), those the streams leave out because the
@@ -56,6 +56,12 @@ export class StreamTopics {
     this.register({ name: 'conversations', key: 'conversation', page: walked(ConversationReader.LISTING) });
     this.register({ name: 'models', key: 'model', page: async () => ({ items: (await models.list()).map((m) => m.id), next: null }) });
     this.register({ name: 'workstream_summaries', key: 'workstream_summary', page: walked(WorkstreamSummaryReader.LISTING) });
+    this.register({ name: 'anchors', key: 'anchor', page: walked(ConversationReader.ANCHORS) });
+    this.register({ name: 'ranges', key: 'range', page: walked(ConversationReader.RANGES) });
+    // Trove keeps no persons and detects no sensitive information yet: these streams list none, and nothing changes them.
+    const none = async (): Promise<Paged<string>> => ({ items: [], next: null });
+    this.register({ name: 'persons', key: 'person', page: none });
+    this.register({ name: 'sensitives', key: 'sensitive', page: none });
   }
 
   register(topic: StreamTopic): void {

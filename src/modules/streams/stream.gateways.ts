@@ -20,6 +20,10 @@ const AssetIdentifiersGateway = gateway(STREAM_PATHS.assetIdentifiers);
 const ConversationIdentifiersGateway = gateway(STREAM_PATHS.conversationIdentifiers);
 const ModelIdentifiersGateway = gateway(STREAM_PATHS.modelIdentifiers);
 const WorkstreamSummaryIdentifiersGateway = gateway(STREAM_PATHS.workstreamSummaryIdentifiers);
+const AnchorIdentifiersGateway = gateway(STREAM_PATHS.anchorIdentifiers);
+const RangeIdentifiersGateway = gateway(STREAM_PATHS.rangeIdentifiers);
+const PersonIdentifiersGateway = gateway(STREAM_PATHS.personIdentifiers);
+const SensitiveIdentifiersGateway = gateway(STREAM_PATHS.sensitiveIdentifiers);
 const AssetsGateway = gateway(STREAM_PATHS.assets);
 const AssetTransferablesGateway = gateway(STREAM_PATHS.assetTransferables);
 const StreamHealthGateway = gateway(STREAM_PATHS.health);
@@ -29,6 +33,10 @@ export const STREAM_GATEWAYS = [
   ConversationIdentifiersGateway,
   ModelIdentifiersGateway,
   WorkstreamSummaryIdentifiersGateway,
+  AnchorIdentifiersGateway,
+  RangeIdentifiersGateway,
+  PersonIdentifiersGateway,
+  SensitiveIdentifiersGateway,
   AssetsGateway,
   AssetTransferablesGateway,
   StreamHealthGateway,

@@ -103,6 +103,8 @@ export class AnnotationWire {
 }
 export class AnnotationsWire {
   iterable: AnnotationWire[];
+  /** Id -> position in `iterable`, when it has items (the official clients fetch each record through it). */
+  indices?: Record<string, number>;
 }
 export class TagWire {
   id: string;
@@ -113,6 +115,8 @@ export class TagWire {
 }
 export class TagsWire {
   iterable: TagWire[];
+  /** Id -> position in `iterable`, when it has items (the official clients fetch each record through it). */
+  indices?: Record<string, number>;
 }
 export class WebsiteWire {
   id: string;
@@ -123,6 +127,8 @@ export class WebsiteWire {
 }
 export class WebsitesWire {
   iterable: WebsiteWire[];
+  /** Id -> position in `iterable`, when it has items (the official clients fetch each record through it). */
+  indices?: Record<string, number>;
 }
 export class AssetWire extends AssetBase {
   formats: FormatsWire;
@@ -161,17 +167,30 @@ export function annotationWire(a: AnnotationEntity): AnnotationWire {
   };
 }
 
-/** Tag records are immutable and shared (AssetReader keeps them): each one's wire form and JSON text are made once. */
+/** Tag records are shared and kept by AssetReader (a changed tag is a new record there): each one's wire form and JSON text are made once. */
 const tagWires = new WeakMap<TagEntity, TagWire>();
 const tagJson = new WeakMap<TagWire, string>();
+
+/** A tag's own fields, as an asset and GET /tag/{tag} show them. */
+export function tagRecordFields(t: TagEntity): TagWire {
+  return { id: t.id, text: t.text, category: t.category, created: groupedTimestamp(t.createdAt), updated: groupedTimestamp(t.updatedAt) };
+}
 
 function tagWire(t: TagEntity): TagWire {
   let wire = tagWires.get(t);
   if (!wire) {
-    wire = { id: t.id, text: t.text, category: t.category, created: groupedTimestamp(t.createdAt), updated: groupedTimestamp(t.updatedAt) };
+    wire = tagRecordFields(t);
     tagWires.set(t, wire);
   }
   return wire;
+}
+
+/** Id -> position of an asset's linked records, when it has any (an empty collection carries none). */
+function indicesOf(records: Array<{ id: string }>): Record<string, number> | undefined {
+  if (records.length === 0) return undefined;
+  const indices: Record<string, number> = {};
+  records.forEach((r, i) => (indices[r.id] = i));
+  return indices;
 }
 
 function tagText(wire: TagWire): string {
@@ -268,9 +287,9 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
       formats: { iterable: bases.map((base) => formatOf(base, flattened)) },
       preview: { base: original },
       original,
-      annotations: { iterable: aggregate.annotations.map(annotationWire) },
-      tags: { iterable: aggregate.tags.map(tagWire) },
-      websites: { iterable: aggregate.websites.map(websiteWire) },
+      annotations: { iterable: aggregate.annotations.map(annotationWire), indices: indicesOf(aggregate.annotations) },
+      tags: { iterable: aggregate.tags.map(tagWire), indices: indicesOf(aggregate.tags) },
+      websites: { iterable: aggregate.websites.map(websiteWire), indices: indicesOf(aggregate.websites) },
       summaries: { iterable: aggregate.summaries.map(summaryReferenceWire) },
     },
     assetJson,
@@ -292,7 +311,8 @@ function assetJson(wire: AssetWire): string {
   // original: {"id":<id>,"reference":{<first format's fields>,"asset":<asset id>}}
   const fields = original.slice(`{"id":${JSON.stringify(wire.original.id)},"reference":`.length, -`,"asset":${JSON.stringify(wire.id)}}}`.length);
   const formats = [`${fields},"asset":${flattened}}`, ...others.map((format) => JSON.stringify(format))];
-  const tags = `{"iterable":[${wire.tags.iterable.map(tagText).join(',')}]}`;
+  const tagIndices = wire.tags.indices ? `,"indices":${JSON.stringify(wire.tags.indices)}` : '';
+  const tags = `{"iterable":[${wire.tags.iterable.map(tagText).join(',')}]${tagIndices}}`;
   const links = `"annotations":${JSON.stringify(wire.annotations)},"tags":${tags},"websites":${JSON.stringify(wire.websites)},"summaries":${JSON.stringify(wire.summaries)}}`;
   return `${flattened.slice(0, flattened.indexOf(',"formats":'))},"formats":{"iterable":[${formats.join(',')}]},"preview":{"base":${original}},"original":${original},${links}`;
 }

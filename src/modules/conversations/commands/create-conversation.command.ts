@@ -63,13 +63,14 @@ export class CreateConversationHandler implements ICommandHandler<CreateConversa
       await this.writer.insertConversation(em, newConversation(id, seed));
       await this.writer.addMessages(em, id, messages);
       for (const annotation of seed.annotations ?? []) await this.writer.addAnnotation(em, id, annotation);
-      await this.link(em, id, seed);
+      for (const anchor of await this.link(em, id, seed)) changed({ id: anchor, change: 'created', record: 'anchor' });
       changed({ id, change: 'created', assets: (seed.assets?.iterable ?? []).map((a) => a.id) });
       return conversationWire(await this.reader.one(em, id));
     });
   }
 
-  private async link(em: EntityManager, id: string, seed: SeededConversationDto): Promise<void> {
+  /** Links what the seed names and creates its anchors; answers the new anchors' ids (announced on their stream). */
+  private async link(em: EntityManager, id: string, seed: SeededConversationDto): Promise<string[]> {
     const now = nowIso();
     for (const assetId of new Set((seed.assets?.iterable ?? []).map((a) => a.id))) {
       await this.reader.requireLinkTarget(em, 'asset', assetId, true);
@@ -79,11 +80,14 @@ export class CreateConversationHandler implements ICommandHandler<CreateConversa
       await this.reader.requireLinkTarget(em, 'website', websiteId, true);
       await this.writer.link(em, 'website', id, websiteId, now);
     }
+    const anchors: string[] = [];
     for (const anchor of seed.anchors ?? []) {
       if (!anchor.fullpath.trim()) throw new InvalidInput('anchors[].fullpath must not be empty');
       const row = newAnchor(anchor, now);
       await this.writer.insertAnchor(em, row);
       await this.writer.link(em, 'anchor', id, row.id, now);
+      anchors.push(row.id);
     }
+    return anchors;
   }
 }
