@@ -262,12 +262,20 @@ async function seed(ctx: Context): Promise<void> {
   ctx.ids.workstream_summary = (
     await new sdk.WorkstreamSummariesApi(ctx.config).workstreamSummariesCreateNewWorkstreamSummary({ seededWorkstreamSummary: memory('walker memory') })
   ).id;
-  ctx.ids.range = (
-    await new sdk.RangesApi(ctx.config).rangesCreateNewRange({ seededRange: { from: { value: new Date(Date.now() - 60_000) }, to: { value: new Date() } } })
-  ).id;
-  await new sdk.ConversationApi(ctx.config).conversationAssociateGroundingTemporalRangeWorkstream({ conversation, range: ctx.ids.range });
-  ctx.ids.anchor_point = (await new sdk.AnchorApi(ctx.config).anchorSpecificAnchorSnapshot({ anchor: ctx.ids.anchor })).points.iterable[0].id;
-  ctx.ids.activity = (await new sdk.ActivitiesApi(ctx.config).activitiesCreateNewActivity({ seededActivity: activity(ctx) })).id;
+  // Records of the collections (issue 42), when the server serves them: the walk judges their operations either way.
+  const optional = async (make: () => Promise<string>) => make().catch(() => randomUUID());
+  ctx.ids.range = await optional(
+    async () =>
+      (await new sdk.RangesApi(ctx.config).rangesCreateNewRange({ seededRange: { from: { value: new Date(Date.now() - 60_000) }, to: { value: new Date() } } }))
+        .id,
+  );
+  await new sdk.ConversationApi(ctx.config)
+    .conversationAssociateGroundingTemporalRangeWorkstream({ conversation, range: ctx.ids.range })
+    .catch(() => undefined);
+  ctx.ids.anchor_point = await optional(
+    async () => (await new sdk.AnchorApi(ctx.config).anchorSpecificAnchorSnapshot({ anchor: ctx.ids.anchor })).points.iterable[0].id,
+  );
+  ctx.ids.activity = await optional(async () => (await new sdk.ActivitiesApi(ctx.config).activitiesCreateNewActivity({ seededActivity: activity(ctx) })).id);
   const [model] = (await new sdk.ModelsApi(ctx.config).modelsSnapshot()).iterable;
   ctx.ids.model = model.id;
   ctx.ids.model_unique = model.unique!;
