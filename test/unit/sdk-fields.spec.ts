@@ -38,7 +38,7 @@ import { FormatReclassificationDto } from '../../src/modules/assets/dto/asset-re
 import {
   ExistentMetadataDto,
   SeededActivityDto,
-  SeededAnnotationDto,
+  SeededRecordAnnotationDto,
   SeededTagDto,
   SeededWebsiteDto,
   TagUpdateDto,
@@ -136,7 +136,7 @@ const BODIES: Array<[Dto, string]> = [
   [SeededWebsiteDto, 'SeededWebsite'],
   [WebsiteUpdateDto, 'Website'],
   [ExistentMetadataDto, 'ExistentMetadata'],
-  [SeededAnnotationDto, 'SeededAnnotation'],
+  [SeededRecordAnnotationDto, 'SeededAnnotation'],
   [AnnotationDto, 'Annotation'],
   [SeededActivityDto, 'SeededActivity'],
   [AnchorUpdateDto, 'Anchor'],

@@ -1,11 +1,12 @@
 import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
-import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiBody, ApiOperation, ApiProperty, ApiTags } from '@nestjs/swagger';
 import { NotFound } from '../../common/errors/domain-errors';
 import { Flag, uuidParam } from '../../common/wire/flags';
 import { SearchInputDto } from './dto/workstream-summary.dto';
 
 /** An empty collection (`Persons`, `Sensitives`, their searches). */
 class NoRecordsWire {
+  @ApiProperty({ type: [Object], maxItems: 0, description: 'always empty' })
   iterable: never[];
 }
 

@@ -8,7 +8,8 @@ import { ConversationMessageValueDto } from './dto/message.dto';
 import { MessageUpdateDto, SeededMessageDto } from './dto/records.dto';
 import { GetMessageQuery } from './queries/get-message.query';
 import { ListGroundingRecordsQuery } from './queries/list-grounding-records.query';
-import { ConversationMessageWire, ConversationMessagesWire } from './wire/conversation.wire';
+import { ConversationMessageWire } from './wire/conversation.wire';
+import { MessagesWire } from './wire/records.wire';
 
 /**
  * Messages, outside INTERFACE.md, for the SDKs' ConversationMessageApi and
@@ -48,7 +49,7 @@ export class MessagesController {
 
   @Get('messages')
   @ApiOperation({ operationId: 'messagesSnapshot', summary: 'Every message of a live conversation, most recent first (streamed)' })
-  @ApiOkResponse({ type: ConversationMessagesWire })
+  @ApiOkResponse({ type: MessagesWire })
   list(@Flag('transferables') transferables?: boolean): Promise<StreamableFile> {
     return this.queries.execute(new ListGroundingRecordsQuery('messages', withContent(transferables)));
   }

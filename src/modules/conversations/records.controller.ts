@@ -3,7 +3,7 @@ import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Flag, uuidParam } from '../../common/wire/flags';
 import { AnnotationDto } from '../assets/dto/asset.dto';
-import { SeededAnnotationDto } from '../assets/dto/records.dto';
+import { SeededRecordAnnotationDto } from '../assets/dto/records.dto';
 import { AnnotationsWire } from '../assets/wire/asset.wire';
 import { ChangeAnchorCommand } from './commands/change-anchor.command';
 import { ChangeAnnotationCommand } from './commands/change-annotation.command';
@@ -206,9 +206,9 @@ export class RecordsController {
   @Post('annotations/create')
   @HttpCode(200)
   @ApiOperation({ operationId: 'annotationsCreateNewAnnotation', summary: 'An annotation of the asset or the conversation the seed names' })
-  @ApiBody({ type: SeededAnnotationDto, required: false })
+  @ApiBody({ type: SeededRecordAnnotationDto, required: false })
   @ApiOkResponse({ type: AnnotationOfRecordWire })
-  createAnnotation(@Body() seed: SeededAnnotationDto): Promise<AnnotationOfRecordWire> {
+  createAnnotation(@Body() seed: SeededRecordAnnotationDto): Promise<AnnotationOfRecordWire> {
     return this.commands.execute(new ChangeAnnotationCommand({ kind: 'create', seed })) as Promise<AnnotationOfRecordWire>;
   }
 

@@ -61,7 +61,7 @@ export class TagUpdateDto extends TagDto {}
 export class WebsiteUpdateDto extends WebsiteDto {}
 
 /** POST /annotations/create: an annotation of an asset or of a conversation (exactly one of them). */
-export class SeededAnnotationDto {
+export class SeededRecordAnnotationDto {
   @OneOf(AnnotationTypeEnum)
   type: AnnotationTypeEnum;
 
@@ -81,7 +81,7 @@ export class SeededAnnotationDto {
   mechanism?: MechanismEnum;
 }
 PassThrough(
-  SeededAnnotationDto.prototype,
+  SeededRecordAnnotationDto.prototype,
   ANNOTATION_RELATIONS.filter((name) => name !== 'asset' && name !== 'conversation').concat(['workstream_summary', 'workstreamSummary']),
 );
 

@@ -4,7 +4,7 @@ import { InvalidInput } from '../../../common/errors/domain-errors';
 import { nowIso } from '../../../common/wire/common.wire';
 import { AnnotationTypeEnum } from '../../../common/wire/enums';
 import { ChangeAssetAnnotationCommand } from '../../assets/commands/change-asset-annotation.command';
-import { SeededAnnotationDto } from '../../assets/dto/records.dto';
+import { SeededRecordAnnotationDto } from '../../assets/dto/records.dto';
 import { AnnotationDto } from '../../assets/dto/asset.dto';
 import { AnnotationWire } from '../../assets/wire/asset.wire';
 import { ConversationReader } from '../conversation.reader';
@@ -13,7 +13,7 @@ import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 import { AnnotationOfRecordWire, conversationAnnotationWire } from '../wire/conversation.wire';
 
 export type AnnotationChange =
-  { kind: 'create'; seed: SeededAnnotationDto | undefined } | { kind: 'update'; annotation: AnnotationDto | undefined } | { kind: 'delete'; id: string };
+  { kind: 'create'; seed: SeededRecordAnnotationDto | undefined } | { kind: 'update'; annotation: AnnotationDto | undefined } | { kind: 'delete'; id: string };
 
 /**
  * An annotation created (POST /annotations/create), changed (POST /annotation/update) or deleted

@@ -2,7 +2,7 @@ import { GroupedTimestamp, groupedTimestamp } from '../../../common/wire/common.
 import { FlattenedIdsWire, flattenedIds } from '../../assets/wire/records.wire';
 import { AnchorEntity } from '../anchor.entity';
 import { RangeEntity } from '../range.entity';
-import { AnchorPointReferenceWire, ConversationAnchorWire, anchorWire } from './conversation.wire';
+import { AnchorPointReferenceWire, ConversationAnchorWire, ConversationMessageWire, anchorWire } from './conversation.wire';
 
 /**
  * The records conversations are grounded in, read as records of their own (GET /anchor/{anchor},
@@ -34,6 +34,10 @@ export class RangeWire {
 }
 export class RangesWire {
   iterable: RangeWire[];
+}
+/** GET /messages: messages of many conversations (each message's conversation says whose), without `indices`. */
+export class MessagesWire {
+  iterable: ConversationMessageWire[];
 }
 
 export function anchorRecordWire(anchor: AnchorEntity, conversationIds: string[]): AnchorRecordWire {
