@@ -179,6 +179,27 @@ const REAL: Record<string, (ctx: Context) => Promise<Record<string, unknown>> | 
       sentiment: 'LIKE',
     },
   }),
+  // Both sides of every link Trove keeps (the path's ids are real): each must answer 204.
+  ...Object.fromEntries(
+    [
+      'tagAssociateAsset',
+      'tagDisassociateAsset',
+      'websiteAssociateAsset',
+      'websiteDisassociateAsset',
+      'websiteAssociateConversation',
+      'websiteDisassociateConversation',
+      'anchorAssociateConversation',
+      'anchorDisassociateConversation',
+      'rangeAssociateConversationGroundingTemporalRangeWorkstreams',
+      'rangeDisassociateConversationGroundingTemporalRangeWorkstreams',
+      'assetAssociateConversation',
+      'assetDisassociateConversation',
+      'workstreamSummaryAssociateAsset',
+      'workstreamSummaryDisassociateAsset',
+      'workstreamSummaryAssociateConversation',
+      'workstreamSummaryDisassociateConversation',
+    ].map((id) => [id, () => ({})]),
+  ),
   formatReclassify: async (ctx) => ({
     formatReclassification: { ext: 'ts', format: await new sdk.FormatApi(ctx.config).formatSnapshot({ format: ctx.ids.format }) },
   }),

@@ -37,6 +37,8 @@ const NO_DOWNLOADS =
   'Trove downloads no model at run time: its models are the offline engine, the GGUF files and the runtimes its operator configures (TROVE_GGUF_PATHS, TROVE_OLLAMA_URL, TROVE_OPENAI_URL)';
 const APPLICATIONS =
   'Trove records an application when it connects (POST /connect), lists them in GET /applications, and keeps no sessions or registrations of them';
+const OWNED_ANNOTATION =
+  'an annotation belongs to the one asset or conversation it was made for (POST /annotations/create names it): Trove neither moves nor shares it';
 const INTEGRATIONS = 'it imports from an integration Trove does not have (GitHub gists through a linked account, the macOS share extension, Ultra Suite)';
 
 /** The kind of most operations of an API class (operations below may say more precisely). */
@@ -143,6 +145,14 @@ const BY_OPERATION: Record<string, string> = {
   applicationsSpecificApplicationSnapshot: APPLICATIONS,
   applicationsStreamIdentifiers: APPLICATIONS,
   applicationsBulkUpdateApplicationCapabilities: APPLICATIONS,
+  assetAssociateAnnotation: OWNED_ANNOTATION,
+  assetDisassociateAnnotation: OWNED_ANNOTATION,
+  conversationAssociateAnnotation: OWNED_ANNOTATION,
+  conversationDisassociateAnnotation: OWNED_ANNOTATION,
+  annotationAssociateAsset: OWNED_ANNOTATION,
+  annotationDisassociateAsset: OWNED_ANNOTATION,
+  annotationAssociateConversation: OWNED_ANNOTATION,
+  annotationDisassociateConversation: OWNED_ANNOTATION,
   applicationsExternalSnapshot: DESKTOP,
   applicationsExternalRelated: DESKTOP,
 };
