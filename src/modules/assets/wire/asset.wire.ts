@@ -185,14 +185,6 @@ function tagWire(t: TagEntity): TagWire {
   return wire;
 }
 
-/** Id -> position of an asset's linked records, when it has any (an empty collection carries none). */
-function indicesOf(records: Array<{ id: string }>): Record<string, number> | undefined {
-  if (records.length === 0) return undefined;
-  const indices: Record<string, number> = {};
-  records.forEach((r, i) => (indices[r.id] = i));
-  return indices;
-}
-
 function tagText(wire: TagWire): string {
   let text = tagJson.get(wire);
   if (text === undefined) {
@@ -200,6 +192,31 @@ function tagText(wire: TagWire): string {
     tagJson.set(wire, text);
   }
   return text;
+}
+
+/**
+ * An asset's linked records of one kind (`annotations`, `tags`, `websites`): `iterable`, and
+ * `indices` (id -> position) when it has items, an empty collection carrying none. `indices` is a
+ * getter: JSON.stringify writes it like any property, while the asset's JSON writer (assetJson)
+ * writes it from the ids without making the object (reads are the hot path).
+ */
+function linkedCollection<T extends { id: string }>(iterable: T[]): { iterable: T[]; indices?: Record<string, number> } {
+  return {
+    iterable,
+    get indices(): Record<string, number> | undefined {
+      if (iterable.length === 0) return undefined;
+      const indices: Record<string, number> = {};
+      iterable.forEach((r, i) => (indices[r.id] = i));
+      return indices;
+    },
+  };
+}
+
+/** The JSON text of a linked collection as JSON.stringify writes linkedCollection's, each item's text from `item`. */
+function linkedCollectionJson<T extends { id: string }>(iterable: T[], item: (value: T) => string): string {
+  if (iterable.length === 0) return '{"iterable":[]}';
+  const indices = iterable.map((r, i) => `${JSON.stringify(r.id)}:${i}`).join(',');
+  return `{"iterable":[${iterable.map(item).join(',')}],"indices":{${indices}}}`;
 }
 
 export function websiteWire(w: WebsiteEntity): WebsiteWire {
@@ -287,9 +304,9 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
       formats: { iterable: bases.map((base) => formatOf(base, flattened)) },
       preview: { base: original },
       original,
-      annotations: { iterable: aggregate.annotations.map(annotationWire), indices: indicesOf(aggregate.annotations) },
-      tags: { iterable: aggregate.tags.map(tagWire), indices: indicesOf(aggregate.tags) },
-      websites: { iterable: aggregate.websites.map(websiteWire), indices: indicesOf(aggregate.websites) },
+      annotations: linkedCollection(aggregate.annotations.map(annotationWire)),
+      tags: linkedCollection(aggregate.tags.map(tagWire)),
+      websites: linkedCollection(aggregate.websites.map(websiteWire)),
       summaries: { iterable: aggregate.summaries.map(summaryReferenceWire) },
     },
     assetJson,
@@ -311,9 +328,10 @@ function assetJson(wire: AssetWire): string {
   // original: {"id":<id>,"reference":{<first format's fields>,"asset":<asset id>}}
   const fields = original.slice(`{"id":${JSON.stringify(wire.original.id)},"reference":`.length, -`,"asset":${JSON.stringify(wire.id)}}}`.length);
   const formats = [`${fields},"asset":${flattened}}`, ...others.map((format) => JSON.stringify(format))];
-  const tagIndices = wire.tags.indices ? `,"indices":${JSON.stringify(wire.tags.indices)}` : '';
-  const tags = `{"iterable":[${wire.tags.iterable.map(tagText).join(',')}]${tagIndices}}`;
-  const links = `"annotations":${JSON.stringify(wire.annotations)},"tags":${tags},"websites":${JSON.stringify(wire.websites)},"summaries":${JSON.stringify(wire.summaries)}}`;
+  const annotations = linkedCollectionJson(wire.annotations.iterable, (a) => JSON.stringify(a));
+  const tags = linkedCollectionJson(wire.tags.iterable, tagText);
+  const websites = linkedCollectionJson(wire.websites.iterable, (w) => JSON.stringify(w));
+  const links = `"annotations":${annotations},"tags":${tags},"websites":${websites},"summaries":${JSON.stringify(wire.summaries)}}`;
   return `${flattened.slice(0, flattened.indexOf(',"formats":'))},"formats":{"iterable":[${formats.join(',')}]},"preview":{"base":${original}},"original":${original},${links}`;
 }
 
