@@ -279,6 +279,19 @@ describe('records as collections of their own', () => {
       expectError(await get(`/activity/${install.id}`), 404);
     });
 
+    it("lists activities as example-typescript's activity list reads them: each one with an asset has an asset event", async () => {
+      const id = await newAsset('function searchedFor() { return 42; }', { name: 'searched for' });
+      await new AssetsApi(server.sdk).searchAssets({ query: 'searchedFor' }); // records a search of it
+      await new AssetApi(server.sdk).assetSnapshot({ asset: id }); // and a view
+      const activities = await new ActivitiesApi(server.sdk).activitiesSnapshot({});
+      const shown = activities.iterable.filter((a) => a.asset != null).map((a) => ({ name: a.asset!.name, pair: a.event.asset!.identifierDescriptionPair }));
+      expect(shown.length).toBeGreaterThan(0);
+      expect(shown.every((a) => a.pair !== undefined)).toBe(true);
+      const raw = (await get('/activities')).json.iterable;
+      expect(raw.some((a: { event: { assets?: unknown } }) => a.event.assets)).toBe(true);
+      expect(raw.filter((a: { event: { assets?: unknown }; asset?: unknown }) => a.event.assets && a.asset)).toEqual([]);
+    });
+
     it('refuses an activity about an unknown asset, or with no event, writing nothing', async () => {
       const before = await server.counts(['activities']);
       expectError(await post('/activities/create', { application: APPLICATION, asset: { id: UNKNOWN }, event: { asset: {} } }), 404);

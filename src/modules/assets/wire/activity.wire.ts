@@ -105,7 +105,12 @@ function trackedEvent(row: ActivityEntity): TrackedEventWire {
   return { asset: { asset: { id: row.assetId ?? '' }, identifier_description_pair: pair, ...(metadata ? { metadata } : {}) } };
 }
 
-/** `row.application` must be loaded. */
+/**
+ * `row.application` must be loaded. A search's activity is an `assets` event (SeededTrackedAssetsEvent:
+ * assets were searched), which names no asset, so it carries none either: clients read `asset`
+ * together with an `asset` event (example-typescript's activity list reads
+ * `event.asset.identifier_description_pair` of every activity that has one).
+ */
 export function activityWire(row: ActivityEntity, asset: AssetAggregate | undefined): ActivityWire {
   return {
     id: row.id,
@@ -114,6 +119,6 @@ export function activityWire(row: ActivityEntity, asset: AssetAggregate | undefi
     event: trackedEvent(row),
     application: applicationWire(row.application),
     mechanism: row.mechanism,
-    ...(asset ? { asset: flattenedAssetWire(asset) } : {}),
+    ...(asset && row.event !== 'searched' ? { asset: flattenedAssetWire(asset) } : {}),
   };
 }
