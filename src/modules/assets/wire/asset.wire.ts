@@ -196,28 +196,41 @@ function tagText(wire: TagWire): string {
 
 /**
  * An asset's linked records of one kind (`annotations`, `tags`, `websites`): `iterable`, and
- * `indices` (id -> position) when it has items, an empty collection carrying none. `indices` is a
- * getter: JSON.stringify writes it like any property, while the asset's JSON writer (assetJson)
- * writes it from the ids without making the object (reads are the hot path).
+ * `indices` (id -> position) when it has items, an empty collection carrying none. `indices` is
+ * made only when asked for (a getter, and `toJSON` for JSON.stringify): the asset's JSON writer
+ * (assetJson) writes it from the ids, and an asset read makes no object for it (reads are the
+ * hot path).
  */
-function linkedCollection<T extends { id: string }>(iterable: T[]): { iterable: T[]; indices?: Record<string, number> } {
-  return {
-    iterable,
-    get indices(): Record<string, number> | undefined {
-      if (iterable.length === 0) return undefined;
-      const indices: Record<string, number> = {};
-      iterable.forEach((r, i) => (indices[r.id] = i));
-      return indices;
-    },
-  };
+class LinkedCollection<T extends { id: string }> {
+  constructor(readonly iterable: T[]) {}
+
+  get indices(): Record<string, number> | undefined {
+    if (this.iterable.length === 0) return undefined;
+    const indices: Record<string, number> = {};
+    this.iterable.forEach((r, i) => (indices[r.id] = i));
+    return indices;
+  }
+
+  toJSON(): { iterable: T[]; indices?: Record<string, number> } {
+    return { iterable: this.iterable, indices: this.indices };
+  }
 }
 
-/** The JSON text of a linked collection as JSON.stringify writes linkedCollection's, each item's text from `item`. */
-function linkedCollectionJson<T extends { id: string }>(iterable: T[], item: (value: T) => string): string {
-  if (iterable.length === 0) return '{"iterable":[]}';
-  const indices = iterable.map((r, i) => `${JSON.stringify(r.id)}:${i}`).join(',');
-  return `{"iterable":[${iterable.map(item).join(',')}],"indices":{${indices}}}`;
+/** A UUID needs no escaping in JSON: quoted as it is (anything else through JSON.stringify). */
+const PLAIN_ID = /^[0-9a-fA-F-]{36}$/;
+
+/**
+ * The JSON text of a linked collection as JSON.stringify writes linkedCollection's: `items`, the
+ * text of its `iterable` array (one JSON.stringify, or the tags' kept texts), and the indices
+ * written from the ids.
+ */
+function linkedCollectionJson(ids: string[], items: string): string {
+  if (ids.length === 0) return '{"iterable":[]}';
+  const indices = ids.map((id, i) => (PLAIN_ID.test(id) ? `"${id}":${i}` : `${JSON.stringify(id)}:${i}`)).join(',');
+  return `{"iterable":${items},"indices":{${indices}}}`;
 }
+
+const idsOf = (records: Array<{ id: string }>): string[] => records.map((r) => r.id);
 
 export function websiteWire(w: WebsiteEntity): WebsiteWire {
   return { id: w.id, url: w.url, name: w.name, created: groupedTimestamp(w.createdAt), updated: groupedTimestamp(w.updatedAt) };
@@ -304,9 +317,9 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
       formats: { iterable: bases.map((base) => formatOf(base, flattened)) },
       preview: { base: original },
       original,
-      annotations: linkedCollection(aggregate.annotations.map(annotationWire)),
-      tags: linkedCollection(aggregate.tags.map(tagWire)),
-      websites: linkedCollection(aggregate.websites.map(websiteWire)),
+      annotations: new LinkedCollection(aggregate.annotations.map(annotationWire)),
+      tags: new LinkedCollection(aggregate.tags.map(tagWire)),
+      websites: new LinkedCollection(aggregate.websites.map(websiteWire)),
       summaries: { iterable: aggregate.summaries.map(summaryReferenceWire) },
     },
     assetJson,
@@ -328,9 +341,10 @@ function assetJson(wire: AssetWire): string {
   // original: {"id":<id>,"reference":{<first format's fields>,"asset":<asset id>}}
   const fields = original.slice(`{"id":${JSON.stringify(wire.original.id)},"reference":`.length, -`,"asset":${JSON.stringify(wire.id)}}}`.length);
   const formats = [`${fields},"asset":${flattened}}`, ...others.map((format) => JSON.stringify(format))];
-  const annotations = linkedCollectionJson(wire.annotations.iterable, (a) => JSON.stringify(a));
-  const tags = linkedCollectionJson(wire.tags.iterable, tagText);
-  const websites = linkedCollectionJson(wire.websites.iterable, (w) => JSON.stringify(w));
+  const { annotations: a, tags: t, websites: w } = wire;
+  const annotations = linkedCollectionJson(idsOf(a.iterable), JSON.stringify(a.iterable));
+  const tags = linkedCollectionJson(idsOf(t.iterable), `[${t.iterable.map(tagText).join(',')}]`);
+  const websites = linkedCollectionJson(idsOf(w.iterable), JSON.stringify(w.iterable));
   const links = `"annotations":${annotations},"tags":${tags},"websites":${websites},"summaries":${JSON.stringify(wire.summaries)}}`;
   return `${flattened.slice(0, flattened.indexOf(',"formats":'))},"formats":{"iterable":[${formats.join(',')}]},"preview":{"base":${original}},"original":${original},${links}`;
 }
