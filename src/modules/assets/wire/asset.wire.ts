@@ -216,21 +216,28 @@ class LinkedCollection<T extends { id: string }> {
   }
 }
 
-/** A UUID needs no escaping in JSON: quoted as it is (anything else through JSON.stringify). */
-const PLAIN_ID = /^[0-9a-fA-F-]{36}$/;
-
 /**
- * The JSON text of a linked collection as JSON.stringify writes linkedCollection's: `items`, the
+ * The JSON text of a linked collection as JSON.stringify writes LinkedCollection's: `items`, the
  * text of its `iterable` array (one JSON.stringify, or the tags' kept texts), and the indices
- * written from the ids.
+ * written from `keys`, the records' ids as JSON strings.
  */
-function linkedCollectionJson(ids: string[], items: string): string {
-  if (ids.length === 0) return '{"iterable":[]}';
-  const indices = ids.map((id, i) => (PLAIN_ID.test(id) ? `"${id}":${i}` : `${JSON.stringify(id)}:${i}`)).join(',');
-  return `{"iterable":${items},"indices":{${indices}}}`;
+function linkedCollectionJson(keys: string[], items: string): string {
+  if (keys.length === 0) return '{"iterable":[]}';
+  return `{"iterable":${items},"indices":{${keys.map((key, i) => `${key}:${i}`).join(',')}}}`;
 }
 
-const idsOf = (records: Array<{ id: string }>): string[] => records.map((r) => r.id);
+const quotedIds = (records: Array<{ id: string }>): string[] => records.map((r) => JSON.stringify(r.id));
+
+/** A tag's id as a JSON string, made once per tag record (as its text is). */
+const tagKeys = new WeakMap<TagWire, string>();
+function tagKey(wire: TagWire): string {
+  let key = tagKeys.get(wire);
+  if (key === undefined) {
+    key = JSON.stringify(wire.id);
+    tagKeys.set(wire, key);
+  }
+  return key;
+}
 
 export function websiteWire(w: WebsiteEntity): WebsiteWire {
   return { id: w.id, url: w.url, name: w.name, created: groupedTimestamp(w.createdAt), updated: groupedTimestamp(w.updatedAt) };
@@ -342,9 +349,9 @@ function assetJson(wire: AssetWire): string {
   const fields = original.slice(`{"id":${JSON.stringify(wire.original.id)},"reference":`.length, -`,"asset":${JSON.stringify(wire.id)}}}`.length);
   const formats = [`${fields},"asset":${flattened}}`, ...others.map((format) => JSON.stringify(format))];
   const { annotations: a, tags: t, websites: w } = wire;
-  const annotations = linkedCollectionJson(idsOf(a.iterable), JSON.stringify(a.iterable));
-  const tags = linkedCollectionJson(idsOf(t.iterable), `[${t.iterable.map(tagText).join(',')}]`);
-  const websites = linkedCollectionJson(idsOf(w.iterable), JSON.stringify(w.iterable));
+  const annotations = linkedCollectionJson(quotedIds(a.iterable), JSON.stringify(a.iterable));
+  const tags = linkedCollectionJson(t.iterable.map(tagKey), `[${t.iterable.map(tagText).join(',')}]`);
+  const websites = linkedCollectionJson(quotedIds(w.iterable), JSON.stringify(w.iterable));
   const links = `"annotations":${annotations},"tags":${tags},"websites":${websites},"summaries":${JSON.stringify(wire.summaries)}}`;
   return `${flattened.slice(0, flattened.indexOf(',"formats":'))},"formats":{"iterable":[${formats.join(',')}]},"preview":{"base":${original}},"original":${original},${links}`;
 }
