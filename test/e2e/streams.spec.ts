@@ -6,7 +6,7 @@ import { http } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer } from './support/server';
 import { expectWire } from './support/wire';
-import { StreamClient, refusedUpgrade } from './support/ws';
+import { StreamClient, refusedUpgrade, upgradeAnswer } from './support/ws';
 import { ConfigError, loadConfig } from '../../src/common/config/app-config';
 
 const ids = (frame: { iterable: Record<string, { id: string }>[] }, key = 'asset') => frame.iterable.map((i) => i[key].id);
@@ -253,14 +253,18 @@ describe('change streams (WebSocket)', () => {
     expect(other.socket.readyState).toBe(WebSocket.OPEN);
   });
 
-  it('checks Origin on upgrade (403 for a foreign origin) and refuses unknown paths', async () => {
+  it('checks Origin on upgrade (403 for a foreign origin) and answers unknown paths with a JSON 404', async () => {
     expect(await refusedUpgrade(`${server.baseUrl}/assets/stream/identifiers`, { Origin: 'http://evil.example' })).toBe(403);
     const allowed = await track(open('/assets/stream/identifiers', { headers: { Origin: 'http://app.example:8080' } }));
     expect((await allowed.next()).iterable).toBeDefined();
     const local = await track(open('/assets/stream/identifiers', { headers: { Origin: 'http://localhost:5173' } }));
     expect((await local.next()).iterable).toBeDefined();
-    // An upgrade to no stream is answered (a JSON 404), not dropped.
-    expect(await refusedUpgrade(`${server.baseUrl}/assets/stream/nope`)).toBe(404);
+    const unknown = await upgradeAnswer(`${server.baseUrl}/assets/stream/nope`);
+    expect(unknown).toMatchObject({
+      status: 404,
+      headers: { 'content-type': 'application/json; charset=utf-8' },
+      json: { statusCode: 404, error: 'Not Found', message: 'no WebSocket stream at /assets/stream/nope' },
+    });
   });
 
   it('drops a peer that stops answering pings', async () => {

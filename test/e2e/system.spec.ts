@@ -67,9 +67,11 @@ describe('discovery endpoints real clients call first', () => {
     expect(res.status).toBe(200);
   });
 
-  it('answers unknown routes with a JSON 404', async () => {
-    expectError(await http(server.baseUrl, 'GET', '/no/such/route'), 404);
-    expectError(await http(server.baseUrl, 'POST', '/.well-known/health'), 404);
+  it('answers unknown routes with a JSON 404, and a served path under another method with a JSON 405 and Allow', async () => {
+    expectError(await http(server.baseUrl, 'GET', '/no/such/route'), 404, /Cannot GET \/no\/such\/route/);
+    const wrongMethod = await http(server.baseUrl, 'POST', '/.well-known/health');
+    expectError(wrongMethod, 405, /answers GET, HEAD/);
+    expect(wrongMethod.headers.get('allow')).toBe('GET, HEAD');
   });
 
   it('runs SQLite with WAL, synchronous=FULL and foreign keys on', async () => {

@@ -34,6 +34,18 @@ import { FormatDto } from '../../src/modules/assets/dto/asset.dto';
 import { ConversationMessageValueDto } from '../../src/modules/conversations/dto/message.dto';
 import { ConversationSeededAnchorDto } from '../../src/modules/conversations/dto/seeded-conversation.dto';
 import { InactiveOSServerAppletDto, TerminatingOSServerAppletDto } from '../../src/modules/applets/dto/applet.dto';
+import { FormatReclassificationDto } from '../../src/modules/assets/dto/asset-reclassification.dto';
+import {
+  ExistentMetadataDto,
+  SeededActivityDto,
+  SeededRecordAnnotationDto,
+  SeededTagDto,
+  SeededWebsiteDto,
+  TagUpdateDto,
+  WebsiteUpdateDto,
+} from '../../src/modules/assets/dto/records.dto';
+import { AnnotationDto } from '../../src/modules/assets/dto/asset.dto';
+import { AnchorUpdateDto, MessageUpdateDto, RangeUpdateDto, SeededMessageDto, SeededRangeDto } from '../../src/modules/conversations/dto/records.dto';
 
 /**
  * "A body field a current official SDK sends is never a 400": every field the official TS SDK
@@ -120,6 +132,20 @@ const BODIES: Array<[Dto, string]> = [
   [TerminatingOSServerAppletDto, 'TerminatingOSServerApplet'],
   [SeededWorkstreamSummaryDto, 'SeededWorkstreamSummary'],
   [SearchInputDto, 'SearchInput'],
+  [SeededTagDto, 'SeededTag'],
+  [TagUpdateDto, 'Tag'],
+  [SeededWebsiteDto, 'SeededWebsite'],
+  [WebsiteUpdateDto, 'Website'],
+  [ExistentMetadataDto, 'ExistentMetadata'],
+  [SeededRecordAnnotationDto, 'SeededAnnotation'],
+  [AnnotationDto, 'Annotation'],
+  [SeededActivityDto, 'SeededActivity'],
+  [AnchorUpdateDto, 'Anchor'],
+  [SeededRangeDto, 'SeededRange'],
+  [RangeUpdateDto, 'Range'],
+  [SeededMessageDto, 'SeededConversationMessage'],
+  [MessageUpdateDto, 'ConversationMessage'],
+  [FormatReclassificationDto, 'FormatReclassification'],
 ];
 
 /**

@@ -94,3 +94,10 @@ export class RateLimited extends DomainError {
     super('rate-limited', message, retryAfter);
   }
 }
+
+/** The request would make two records of what must be one (a tag renamed to the text of another). */
+export class Conflict extends DomainError {
+  constructor(message: string) {
+    super('conflict', message);
+  }
+}

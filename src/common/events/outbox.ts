@@ -3,8 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { EntityManager } from 'typeorm';
 import { Database } from '../database/database.service';
 
-/** Topics of the change streams: one per kind of record a stream announces. */
-export type StreamTopicName = 'assets' | 'conversations' | 'models' | 'workstream_summaries' | 'applications' | 'anchors' | 'ranges';
+/** Topics of the change streams: one per kind of record a stream announces (persons and sensitives: none yet, ever empty). */
+export type StreamTopicName = 'assets' | 'conversations' | 'models' | 'workstream_summaries' | 'applications' | 'anchors' | 'ranges' | 'persons' | 'sensitives';
 
 export interface OutboxEntry {
   topic: StreamTopicName;

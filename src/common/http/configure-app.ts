@@ -13,6 +13,7 @@ import { checkJsonBounds, decodeUtf8 } from './json-bounds';
 import { toJson } from './json-writers';
 import { memoiseValidationMetadata, validationPipe } from '../validation/input';
 import { TroveWsAdapter } from './ws-adapter';
+import { SdkOperationIndex, unservedAnswer } from './unserved-operations';
 import { TROVE_VERSION } from '../../version';
 
 /** Question answering: its own, lower rate limit (the qgpt stream's upgrades count too). */
@@ -103,6 +104,18 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
       if (limitOf(request) > 0) await limiter.call(fastify, request, reply);
     });
   }
+
+  // A request no route takes, after the checks above: an operation of the official SDK that Trove
+  // does not serve is a 501 that names it and says why; a path served under other methods a 405
+  // (with Allow); anything else a 404. None of these is a route: the OpenAPI document lists what Trove serves.
+  const sdkOperations = new SdkOperationIndex();
+  fastify.addHook('onRequest', (request, reply, done) => {
+    if (!request.is404) return done();
+    const path = request.url.split('?')[0];
+    const answer = unservedAnswer(sdkOperations, request.method, path, (method) => fastify.findRoute({ method: method as 'GET', url: path }) !== null);
+    if (answer.allow) void reply.header('allow', answer.allow);
+    void reply.status(answer.body.statusCode).type('application/json; charset=utf-8').send(answer.body);
+  });
 
   app.useWebSocketAdapter(new TroveWsAdapter(app, config));
   memoiseValidationMetadata();

@@ -1,12 +1,15 @@
 import { INestApplicationContext, Logger } from '@nestjs/common';
 import { WsAdapter } from '@nestjs/platform-ws';
-import type { IncomingMessage } from 'node:http';
+import { type IncomingMessage, type Server as HttpServer, STATUS_CODES } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { Server } from 'ws';
 import { AppConfig } from '../config/app-config';
+import { ErrorBody, errorBody } from '../errors/error-body';
 import { AccessPolicy } from './access';
-import { errorBody } from '../errors/error-body';
 import { localRateLimitStore } from './rate-limit-store';
+import { SdkOperationIndex, notImplementedBody } from './unserved-operations';
+
+type UpgradeListener = (request: IncomingMessage, socket: Duplex, head: Buffer) => void;
 
 /** Upgrades counted against TROVE_RATE_LIMIT_QGPT. */
 const QGPT_STREAM = '/qgpt/stream';
@@ -31,17 +34,21 @@ export function routedUpgradeUrl(url: string): string {
 }
 
 /**
- * `@nestjs/platform-ws` on the HTTP port (gateways route by exact path; any other path is
- * refused), with the socket policy of every gateway in one place: the upgrade passes the same
- * access checks as any HTTP request (Host allow-list, an allowed browser Origin, the API key
- * when keys are configured; otherwise 403 / 401 on the upgrade), incoming messages are
- * capped at TROVE_WS_MAX_PAYLOAD (a larger one closes the socket with 1009), no compression.
+ * `@nestjs/platform-ws` on the HTTP port (gateways route by exact path), with the socket policy
+ * of every gateway in one place: the upgrade passes the same access checks as any HTTP request
+ * (Host allow-list, an allowed browser Origin, the API key when keys are configured; otherwise
+ * 403 / 401 on the upgrade), incoming messages are capped at TROVE_WS_MAX_PAYLOAD (a larger one
+ * closes the socket with 1009), no compression. An upgrade to a path no gateway has is answered
+ * in JSON after the same checks, as an HTTP request would be: a WebSocket operation of the
+ * official SDK that Trove does not serve is a 501 naming it and saying why, any other path a 404
+ * (Nest's adapter drops such a socket without a word).
  */
 export class TroveWsAdapter extends WsAdapter {
   private readonly log = new Logger('WebSocket');
   private readonly access: AccessPolicy;
   /** Upgrades per client, counted as @fastify/rate-limit counts HTTP requests. */
   private readonly upgrades = localRateLimitStore(5000);
+  private readonly sdkOperations = new SdkOperationIndex();
 
   constructor(
     app: INestApplicationContext,
@@ -51,28 +58,7 @@ export class TroveWsAdapter extends WsAdapter {
     this.access = new AccessPolicy(config);
   }
 
-  private routing = false;
-  /** The paths of the gateways (each `create` is one). */
-  private readonly paths = new Set<string>();
-
   override create(port: number, options: Record<string, unknown> = {}): Server {
-    if (typeof options.path === 'string') this.paths.add(options.path);
-    // Before the adapter's own upgrade listener (which matches exact paths): paths with an id are
-    // handed to their gateway's path, and an upgrade to no stream at all gets a 404 (the adapter
-    // would drop the connection without an answer).
-    if (!this.routing && this.httpServer) {
-      this.routing = true;
-      (this.httpServer as import('node:http').Server).prependListener('upgrade', (request: IncomingMessage, socket: Duplex) => {
-        if (request.url) request.url = routedUpgradeUrl(request.url);
-        const path = (request.url ?? '/').split('?')[0];
-        if (this.paths.has(path)) return;
-        this.log.debug(`refused WebSocket upgrade to ${request.url}: no such stream`);
-        const body = JSON.stringify(errorBody(404, `no WebSocket stream at ${path}`));
-        socket.end(
-          `HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
-        );
-      });
-    }
     return super.create(port, {
       ...options,
       maxPayload: this.config.wsMaxPayload,
@@ -103,6 +89,45 @@ export class TroveWsAdapter extends WsAdapter {
         );
       },
     });
+  }
+
+  /**
+   * Nest's adapter adds one `upgrade` listener to the HTTP server, which hands an upgrade to the
+   * gateway of its path and destroys the socket of any other: it is kept for the gateways' paths
+   * and replaced for the others by `refuseUpgrade` (test/contract/ws-adapter.spec.ts).
+   */
+  protected override ensureHttpServerExists(port: number, httpServer?: HttpServer): HttpServer | undefined {
+    const created = super.ensureHttpServerExists(port, httpServer);
+    if (!created) return created;
+    const nest = created.listeners('upgrade').at(-1) as UpgradeListener;
+    created.removeListener('upgrade', nest);
+    created.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      // Paths with an id are handed to their gateway's path (gateways route by exact path).
+      if (request.url) request.url = routedUpgradeUrl(request.url);
+      const path = new URL(request.url ?? '/', 'ws://localhost').pathname;
+      const gateways = (this.wsServersRegistry.get(port) ?? []) as Array<{ path: string }>;
+      if (gateways.some((gateway) => gateway.path === path)) return nest(request, socket, head);
+      this.refuseUpgrade(request, socket, path);
+    });
+    return created;
+  }
+
+  /** Answers an upgrade no gateway takes, in JSON: refused access (403 / 401), an SDK stream Trove does not serve (501), else 404. */
+  private refuseUpgrade(request: IncomingMessage, socket: Duplex, path: string): void {
+    socket.on('error', () => socket.destroy());
+    const refusal = this.access.check(path, request.headers);
+    const op = this.sdkOperations.match('GET', path);
+    const body: ErrorBody = refusal
+      ? errorBody(refusal.status, refusal.message)
+      : op?.websocket
+        ? notImplementedBody(op)
+        : errorBody(404, `no WebSocket stream at ${path}`);
+    this.log.debug(`answered a WebSocket upgrade to ${request.url} with ${body.statusCode}`);
+    const json = JSON.stringify(body);
+    socket.end(
+      `HTTP/1.1 ${body.statusCode} ${STATUS_CODES[body.statusCode]}\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(json)}\r\nConnection: close\r\n\r\n${json}`,
+    );
   }
 
   /** Client-side failures (a too-large message, a reset) are the client's business: debug level. */

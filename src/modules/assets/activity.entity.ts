@@ -5,16 +5,18 @@ import { AssetEntity } from './asset.entity';
 /** What happened to an asset (see ActivityKind in events/asset-activity.event.ts). */
 @Entity('activities')
 @Index('activities_asset', ['assetId', 'createdAt'])
+@Index('activities_listing', ['createdAt', 'id'])
 export class ActivityEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
 
-  @Column({ name: 'asset_id', type: 'varchar', length: 36 })
-  assetId: string;
+  /** Null for an activity about no asset (a client reporting its install, say). */
+  @Column({ name: 'asset_id', type: 'varchar', length: 36, nullable: true })
+  assetId: string | null;
 
-  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE' })
+  @ManyToOne(() => AssetEntity, { onDelete: 'CASCADE', nullable: true })
   @JoinColumn({ name: 'asset_id' })
-  asset: AssetEntity;
+  asset: AssetEntity | null;
 
   @Column({ name: 'application_id', type: 'varchar', length: 36 })
   applicationId: string;
@@ -23,7 +25,7 @@ export class ActivityEntity {
   @JoinColumn({ name: 'application_id' })
   application: ApplicationEntity;
 
-  /** created, updated, viewed, searched, exported, tag_added, ... */
+  /** created, updated, viewed, searched, exported, tag_added, ...; `reported` for one a client created (its event in `metadata`). */
   @Column({ type: 'varchar', length: 32 })
   event: string;
 

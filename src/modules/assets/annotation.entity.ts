@@ -4,6 +4,7 @@ import { AssetEntity } from './asset.entity';
 /** A description, comment, summary, ... attached to an asset. */
 @Entity('annotations')
 @Index('annotations_asset', ['assetId'])
+@Index('annotations_listing', ['createdAt', 'id'])
 export class AnnotationEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;

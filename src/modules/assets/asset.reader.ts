@@ -63,11 +63,12 @@ function buildAggregateSql(em: EntityManager, where: string): string {
      SELECT ${link('summary', SUMMARY_COLUMNS)}, l.created_at, s.id
        FROM asset_workstream_summaries l JOIN workstream_summaries s ON s.id = l.workstream_summary_id WHERE l.asset_id = a.id AND s.deleted_at IS NULL`,
   );
-  // Tags by id only, in link order (the asset_tags_order index covers it): the records are
-  // immutable and shared, so AssetReader keeps them in memory (TagRecords).
+  // Tags by id and version (`updated_at`), in link order (the asset_tags_order index covers the
+  // order; each tag is one primary-key lookup): the records are shared, so AssetReader keeps them
+  // in memory (TagRecords) and reads a tag again only when its version changed.
   const tags = pg
-    ? `(SELECT coalesce(json_agg(l.tag_id ORDER BY l.created_at, l.tag_id), '[]'::json) FROM asset_tags l WHERE l.asset_id = a.id)`
-    : `(SELECT json_group_array(tag_id) FROM (SELECT l.tag_id FROM asset_tags l WHERE l.asset_id = a.id ORDER BY l.created_at, l.tag_id))`;
+    ? `(SELECT coalesce(json_agg(json_build_array(l.tag_id, t.updated_at) ORDER BY l.created_at, l.tag_id), '[]'::json) FROM asset_tags l JOIN tags t ON t.id = l.tag_id WHERE l.asset_id = a.id)`
+    : `(SELECT json_group_array(json_array(tag_id, updated_at)) FROM (SELECT l.tag_id, t.updated_at FROM asset_tags l JOIN tags t ON t.id = l.tag_id WHERE l.asset_id = a.id ORDER BY l.created_at, l.tag_id))`;
   return `SELECT ${object(columns(AssetEntity, 'a'))} AS asset_json, ${formats} AS formats_json, ${links} AS links_json, ${tags} AS tags_json FROM assets a WHERE ${where}`;
 }
 
@@ -87,12 +88,16 @@ function assetOf(em: EntityManager, row: Row): AssetEntity {
 }
 
 /**
- * Tag records by id, kept in memory: a tag is written once (by text, `ON CONFLICT DO NOTHING`)
- * and never changed or deleted, so a copy never goes stale, on any instance. Asset reads carry
- * tag ids only; the records of ids not seen yet are read in one statement. A tag read inside a
- * transaction that then rolls back stays here unreferenced (its id is random and never reused).
+ * Tag records by id, kept in memory: a tag is shared by every asset it is linked to and seldom
+ * changes (POST /tag/update), so asset reads carry each tag's id and version (`updated_at`) only,
+ * and the records of ids not seen yet, or seen at another version, are read in one statement (and
+ * kept). A version check per read keeps every instance's copy right after a change made by
+ * another. A tag read inside a transaction that then rolls back stays here unreferenced.
  */
 const MAX_TAGS_KEPT = 100_000;
+
+/** One tag of an asset row's `tags_json`: its id and version. */
+type TagRef = [id: string, updatedAt: string];
 
 class TagRecords {
   private readonly byId = new Map<string, TagEntity>();
@@ -100,19 +105,19 @@ class TagRecords {
   constructor(private readonly db: Database) {}
 
   /**
-   * The records of the tag ids in `rows`' `tags_json` columns: those in memory, and the others
-   * read now in one statement (and kept). The answer holds every one these rows need, whatever
-   * another read evicts meanwhile.
+   * The records of the tags in `rows`' `tags_json` columns: those in memory at the version the
+   * rows name, and the others read now in one statement (and kept). The answer holds every one
+   * these rows need, whatever another read evicts meanwhile.
    */
   async load(em: EntityManager, rows: Row[]): Promise<RowTags> {
     const found = new Map<string, TagEntity>();
     const missing = new Set<string>();
     for (const row of rows) {
-      const ids = parsed<string[]>(row.tags_json, []);
-      row.tags_json = ids; // parsed once
-      for (const id of ids) {
+      const refs = parsed<TagRef[]>(row.tags_json, []);
+      row.tags_json = refs; // parsed once
+      for (const [id, updatedAt] of refs) {
         const tag = this.byId.get(id);
-        if (tag) found.set(id, tag);
+        if (tag && tag.updatedAt === updatedAt) found.set(id, tag);
         else missing.add(id);
       }
     }
@@ -135,8 +140,8 @@ type RowTags = Map<string, TagEntity>;
 
 /** The tags of one row, in link order. */
 function tagsOf(row: Row, tags: RowTags): TagEntity[] {
-  return parsed<string[]>(row.tags_json, [])
-    .map((id) => tags.get(id))
+  return parsed<TagRef[]>(row.tags_json, [])
+    .map(([id]) => tags.get(id))
     .filter((tag): tag is TagEntity => tag !== undefined);
 }
 

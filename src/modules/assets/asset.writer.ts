@@ -2,6 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { randomUUID } from 'node:crypto';
 import { EntityManager, In, ObjectLiteral } from 'typeorm';
 import { Database } from '../../common/database/database.service';
+import { chunks as chunksOf } from '../../common/database/chunks';
 import { incrementColumns } from '../../common/database/entity-rows';
 import { nowIso } from '../../common/wire/common.wire';
 import { normaliseTag, normaliseUrl } from './asset-text';
@@ -10,7 +11,7 @@ import { AnnotationEntity } from './annotation.entity';
 import { AssetEnrichmentEntity } from './asset-enrichment.entity';
 import { AssetEntity } from './asset.entity';
 import { FormatEntity } from './format.entity';
-import { AssetTagEntity } from './tag.entity';
+import { AssetTagEntity, TagEntity } from './tag.entity';
 import { AssetWebsiteEntity, WebsiteEntity } from './website.entity';
 import { AssetWorkstreamSummaryEntity, WorkstreamSummaryEntity } from './workstream-summary.entity';
 
@@ -52,8 +53,8 @@ export type AssetLinkKind = 'tag' | 'website' | 'workstream_summary';
 
 /**
  * The join table of each kind of link, and the linked record, whose `updated` a (dis)association
- * touches: websites and summaries, not tags, which are immutable once written (asset reads keep
- * their records in memory, see TagRecords).
+ * touches: websites and summaries, not tags, whose `updated` is the version asset reads check
+ * their copies in memory against (TagRecords): a link changes the asset, not the tag.
  */
 const LINK_TABLES: Record<AssetLinkKind, { target?: new () => ObjectLiteral; join: new () => ObjectLiteral; column: string }> = {
   tag: { join: AssetTagEntity, column: 'tagId' },
@@ -143,6 +144,39 @@ export class AssetWriter {
     return true;
   }
 
+  /**
+   * A tag (by text) or website (by URL) unless one of that key exists: concurrent creates of one
+   * key make one row (the caller then reads it by its key).
+   */
+  async insertLinkRecord(em: EntityManager, kind: 'tag' | 'website', row: TagEntity | WebsiteEntity): Promise<void> {
+    await em
+      .createQueryBuilder()
+      .insert()
+      .into(kind === 'tag' ? TagEntity : WebsiteEntity)
+      .values(row)
+      .orIgnore()
+      .execute();
+  }
+
+  /** A tag's text and category, or a website's URL and name (`updated` set: asset reads see the new version). */
+  async updateLinkRecord(em: EntityManager, kind: 'tag' | 'website', id: string, patch: Partial<TagEntity> | Partial<WebsiteEntity>): Promise<void> {
+    await em.update(kind === 'tag' ? TagEntity : WebsiteEntity, { id }, { ...patch, updatedAt: nowIso() });
+  }
+
+  /** Deletes a tag or website with its links to assets (the assets are touched: their links changed). */
+  async deleteLinkRecord(em: EntityManager, kind: 'tag' | 'website', id: string, assetIds: string[]): Promise<void> {
+    if (kind === 'tag') await em.delete(AssetTagEntity, { tagId: id });
+    else await em.delete(AssetWebsiteEntity, { websiteId: id });
+    await em.delete(kind === 'tag' ? TagEntity : WebsiteEntity, { id });
+    await this.touchAssets(em, assetIds);
+  }
+
+  /** Marks the assets updated (a record linked to them changed). */
+  async touchAssets(em: EntityManager, ids: string[]): Promise<void> {
+    const now = nowIso();
+    for (const part of chunksOf(ids)) await em.update(AssetEntity, { id: In(part) }, { updatedAt: now });
+  }
+
   /** Adds to the named counters in one relative UPDATE: concurrent increments add up instead of overwriting each other. */
   incrementScores(em: EntityManager, id: string, counters: Record<string, number>): Promise<void> {
     return incrementColumns(em, AssetEntity, id, counters);
@@ -160,6 +194,30 @@ export class AssetWriter {
 
   async updateAnnotationText(em: EntityManager, id: string, text: string): Promise<void> {
     await em.update(AnnotationEntity, { id }, { text, updatedAt: nowIso() });
+  }
+
+  /** One annotation of an asset (POST /annotations/create). */
+  async insertAnnotation(em: EntityManager, row: Omit<AnnotationEntity, 'asset'>): Promise<void> {
+    await this.db.insert(em, AnnotationEntity, row);
+  }
+
+  /** An annotation's type and text (POST /annotation/update). */
+  async updateAnnotation(em: EntityManager, id: string, patch: Pick<AnnotationEntity, 'type' | 'text'>): Promise<void> {
+    await em.update(AnnotationEntity, { id }, { ...patch, updatedAt: nowIso() });
+  }
+
+  async deleteAnnotation(em: EntityManager, id: string): Promise<void> {
+    await em.delete(AnnotationEntity, { id });
+  }
+
+  /** One activity a client reported (POST /activities/create); `assetId` null for one about no asset. */
+  async insertActivity(em: EntityManager, row: Omit<ActivityEntity, 'asset' | 'application'>): Promise<void> {
+    await this.db.insert(em, ActivityEntity, row);
+  }
+
+  async deleteActivity(em: EntityManager, id: string): Promise<boolean> {
+    const result = await em.delete(ActivityEntity, { id });
+    return (result.affected ?? 0) > 0;
   }
 
   /**

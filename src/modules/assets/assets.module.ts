@@ -38,6 +38,24 @@ import { WorkstreamSummaryController } from './workstream-summary.controller';
 import { WorkstreamSummaryReader } from './workstream-summary.reader';
 import { WorkstreamSummaryWriter } from './workstream-summary.writer';
 import { WorkstreamSummariesController } from './workstream-summaries.controller';
+import { ActivitiesController } from './activities.controller';
+import { ChangeAssetAnnotationHandler } from './commands/change-asset-annotation.command';
+import { CreateActivityHandler } from './commands/create-activity.command';
+import { CreateLinkRecordHandler } from './commands/create-link-record.command';
+import { DeleteActivityHandler } from './commands/delete-activity.command';
+import { DeleteLinkRecordHandler } from './commands/delete-link-record.command';
+import { UpdateLinkRecordHandler } from './commands/update-link-record.command';
+import { FindLinkRecordHandler } from './queries/find-link-record.query';
+import { GetActivityHandler } from './queries/get-activity.query';
+import { GetLinkRecordHandler } from './queries/get-link-record.query';
+import { ListActivitiesHandler } from './queries/list-activities.query';
+import { ListLinkRecordsHandler } from './queries/list-link-records.query';
+import { SearchLinkRecordsHandler } from './queries/search-link-records.query';
+import { RecordsReader } from './records.reader';
+import { TagsController } from './tags.controller';
+import { AbsentRecordsController } from './absent-records.controller';
+import { ReclassifyFormatHandler } from './commands/reclassify-format.command';
+import { ListFormatsHandler } from './queries/list-formats.query';
 
 const commandHandlers = [
   CreateAssetHandler,
@@ -49,6 +67,13 @@ const commandHandlers = [
   UpdateFormatValueHandler,
   CreateWorkstreamSummaryHandler,
   DeleteWorkstreamSummaryHandler,
+  CreateLinkRecordHandler,
+  UpdateLinkRecordHandler,
+  DeleteLinkRecordHandler,
+  ChangeAssetAnnotationHandler,
+  CreateActivityHandler,
+  DeleteActivityHandler,
+  ReclassifyFormatHandler,
 ];
 const queryHandlers = [
   GetAssetHandler,
@@ -64,14 +89,31 @@ const queryHandlers = [
   GetWorkstreamSummaryHandler,
   SearchWorkstreamSummariesHandler,
   ExportWorkstreamSummaryHandler,
+  ListLinkRecordsHandler,
+  GetLinkRecordHandler,
+  FindLinkRecordHandler,
+  SearchLinkRecordsHandler,
+  ListActivitiesHandler,
+  GetActivityHandler,
+  ListFormatsHandler,
 ];
 const eventHandlers = [RecordAssetActivityHandler];
 
 @Module({
   imports: [EventsModule, SystemModule, IntelligenceModule],
-  controllers: [AssetsController, AssetController, FormatController, WorkstreamSummariesController, WorkstreamSummaryController],
+  controllers: [
+    AssetsController,
+    AssetController,
+    FormatController,
+    WorkstreamSummariesController,
+    WorkstreamSummaryController,
+    TagsController,
+    ActivitiesController,
+    AbsentRecordsController,
+  ],
   providers: [
     AssetReader,
+    RecordsReader,
     AssetWriter,
     AssetUnitOfWork,
     AssetProjections,
@@ -84,6 +126,6 @@ const eventHandlers = [RecordAssetActivityHandler];
     ...queryHandlers,
     ...eventHandlers,
   ],
-  exports: [AssetReader, AssetProjections, WorkstreamSummaryReader],
+  exports: [AssetReader, RecordsReader, AssetProjections, WorkstreamSummaryReader],
 })
 export class AssetsModule {}

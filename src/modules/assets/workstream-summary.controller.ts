@@ -1,6 +1,7 @@
-import { Controller, Get, Header, Param } from '@nestjs/common';
-import { QueryBus } from '@nestjs/cqrs';
-import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, Header, HttpCode, Param, Post } from '@nestjs/common';
+import { CommandBus, QueryBus } from '@nestjs/cqrs';
+import { ApiNoContentResponse, ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
+import { ChangeAssetLinkCommand } from './commands/change-asset-link.command';
 import { Flag, uuidParam } from '../../common/wire/flags';
 import { ExportWorkstreamSummaryQuery } from './queries/export-workstream-summary.query';
 import { GetWorkstreamSummaryQuery } from './queries/get-workstream-summary.query';
@@ -9,7 +10,10 @@ import { WorkstreamSummaryWire } from './wire/workstream-summary.wire';
 @ApiTags('WorkstreamSummary')
 @Controller('workstream_summary')
 export class WorkstreamSummaryController {
-  constructor(private readonly queries: QueryBus) {}
+  constructor(
+    private readonly commands: CommandBus,
+    private readonly queries: QueryBus,
+  ) {}
 
   @Get(':workstream_summary')
   @ApiOperation({
@@ -34,5 +38,30 @@ export class WorkstreamSummaryController {
   @ApiOkResponse({ content: { 'text/markdown': { schema: { type: 'string' } } } })
   export(@Param('workstream_summary', uuidParam('workstream_summary')) summary: string): Promise<string> {
     return this.queries.execute(new ExportWorkstreamSummaryQuery(summary));
+  }
+
+  @Post(':workstream_summary/assets/associate/:asset')
+  @HttpCode(204)
+  @ApiOperation({
+    operationId: 'workstreamSummaryAssociateAsset',
+    summary: 'Link the summary to an asset (as POST /asset/{asset}/workstream_summaries/associate/{workstream_summary})',
+  })
+  @ApiNoContentResponse({ description: 'linked' })
+  async associateAsset(
+    @Param('workstream_summary', uuidParam('workstream_summary')) summary: string,
+    @Param('asset', uuidParam('asset')) asset: string,
+  ): Promise<void> {
+    await this.commands.execute(new ChangeAssetLinkCommand(asset, 'workstream_summary', summary, true));
+  }
+
+  @Post(':workstream_summary/assets/disassociate/:asset')
+  @HttpCode(204)
+  @ApiOperation({ operationId: 'workstreamSummaryDisassociateAsset', summary: 'Unlink the summary from an asset; both stay' })
+  @ApiNoContentResponse({ description: 'unlinked' })
+  async disassociateAsset(
+    @Param('workstream_summary', uuidParam('workstream_summary')) summary: string,
+    @Param('asset', uuidParam('asset')) asset: string,
+  ): Promise<void> {
+    await this.commands.execute(new ChangeAssetLinkCommand(asset, 'workstream_summary', summary, false));
   }
 }

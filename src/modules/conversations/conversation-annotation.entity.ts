@@ -4,6 +4,7 @@ import { ConversationEntity } from './conversation.entity';
 /** A summary, description, comment, ... attached to a conversation. */
 @Entity('conversation_annotations')
 @Index('conversation_annotations_conversation', ['conversationId'])
+@Index('conversation_annotations_listing', ['createdAt', 'id'])
 export class ConversationAnnotationEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;

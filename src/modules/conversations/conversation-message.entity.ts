@@ -7,6 +7,7 @@ import { ConversationEntity } from './conversation.entity';
  */
 @Entity('conversation_messages')
 @Index('conversation_messages_order', ['conversationId', 'position'])
+@Index('conversation_messages_listing', ['createdAt', 'id'])
 export class ConversationMessageEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;

@@ -6,19 +6,23 @@ import { Outbox, OutboxEntry } from '../../common/events/outbox';
 import { RecordChange, UnitOfWork } from '../../common/events/unit-of-work';
 import { ConversationChangedEvent } from './events/conversation-changed.event';
 
-/** A change to one conversation (its messages, annotations and links included). */
+/**
+ * A change to one conversation (its messages, annotations and links included), or to one of the
+ * records conversations are grounded in that have streams of their own: an anchor, a range
+ * (`record`; a conversation by default).
+ */
 export interface ConversationChange extends RecordChange {
   change: 'created' | 'updated' | 'deleted';
   /** Assets whose links to the conversation changed: the asset streams announce them too. */
   assets?: string[];
-  /** Anchors created with the conversation: /anchors/stream/identifiers announces them. */
-  anchors?: string[];
+  record?: 'conversation' | 'anchor' | 'range';
 }
 
+const TOPIC_OF = { conversation: 'conversations', anchor: 'anchors', range: 'ranges' } as const;
+
 /**
- * Every change to conversations (see UnitOfWork): the outbox entries of the conversations, of
- * the assets whose links changed and of the anchors created with them; after the commit,
- * ConversationChangedEvent.
+ * Every change to conversations (see UnitOfWork): the outbox entries of the conversations and of
+ * the assets whose links changed; after the commit, ConversationChangedEvent.
  */
 @Injectable()
 export class ConversationUnitOfWork extends UnitOfWork<ConversationChange> {
@@ -34,32 +38,11 @@ export class ConversationUnitOfWork extends UnitOfWork<ConversationChange> {
 
   protected override outboxEntries(changes: ConversationChange[]): OutboxEntry[] {
     const assets = [...new Set(changes.flatMap((c) => c.assets ?? []))];
-    const anchors = [...new Set(changes.flatMap((c) => c.anchors ?? []))];
-    return [
-      ...super.outboxEntries(changes),
-      ...assets.map((id) => ({ topic: 'assets' as const, id })),
-      ...anchors.map((id) => ({ topic: 'anchors' as const, id })),
-    ];
+    const own = changes.map((c) => ({ topic: TOPIC_OF[c.record ?? 'conversation'], id: c.id, deleted: this.isDeletion(c) }));
+    return [...own, ...assets.map((id) => ({ topic: 'assets' as const, id }))];
   }
 
   protected eventsOf(changes: ConversationChange[]): IEvent[] {
-    return changes.map((c) => new ConversationChangedEvent(c.id, c.change));
-  }
-}
-
-/**
- * An anchor created on its own (POST /anchors/create, before a conversation links it): the
- * outbox entry of /anchors/stream/identifiers, no conversation changed, no domain event.
- */
-@Injectable()
-export class AnchorUnitOfWork extends UnitOfWork<RecordChange> {
-  protected readonly topic = 'anchors';
-
-  constructor(db: Database, outbox: Outbox, commits: Commits, events: EventBus) {
-    super(db, outbox, commits, events);
-  }
-
-  protected eventsOf(): IEvent[] {
-    return [];
+    return changes.filter((c) => (c.record ?? 'conversation') === 'conversation').map((c) => new ConversationChangedEvent(c.id, c.change));
   }
 }

@@ -46,10 +46,6 @@ export class ConversationReader {
 
   /** Live conversations as the listings walk them: see keysetWalk. */
   static readonly LISTING: KeysetSource = { table: 'conversations', where: 'deleted_at IS NULL' };
-  /** Every anchor, most recent first (anchors are never deleted: a link to one is). */
-  static readonly ANCHORS: KeysetSource = { table: 'anchors', where: '1 = 1' };
-  /** Every range, most recent first. */
-  static readonly RANGES: KeysetSource = { table: 'ranges', where: '1 = 1' };
 
   /** Every live conversation, most recent first, `pageSize` aggregates at a time, each page in its own short reads. */
   async *walk(pageSize: number): AsyncGenerator<ConversationAggregate[]> {
@@ -167,6 +163,91 @@ export class ConversationReader {
   /** The earliest anchor of a path and type, if there is one. */
   anchorOfPath(em: EntityManager, fullpath: string, type: string): Promise<AnchorEntity | null> {
     return em.findOne(AnchorEntity, { where: { fullpath, type }, order: { createdAt: 'ASC', id: 'ASC' } });
+  }
+
+  /** Anchors by id (those that exist), in no particular order. */
+  async anchorsByIds(em: EntityManager, ids: string[]): Promise<AnchorEntity[]> {
+    const out: AnchorEntity[] = [];
+    for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(AnchorEntity, { where: { id: In(part) } })));
+    return out;
+  }
+
+  /** Every anchor's id (its point's id is derived from it: see anchorWire). */
+  async anchorIds(em: EntityManager): Promise<string[]> {
+    return (await em.find(AnchorEntity, { select: { id: true } })).map((a) => a.id);
+  }
+
+  /** A range, or 404. */
+  async range(em: EntityManager, id: string): Promise<RangeEntity> {
+    const range = await em.findOne(RangeEntity, { where: { id } });
+    if (!range) throw new NotFound(`range ${id} not found`);
+    return range;
+  }
+
+  /** Ranges by id (those that exist), in no particular order. */
+  async rangesByIds(em: EntityManager, ids: string[]): Promise<RangeEntity[]> {
+    const out: RangeEntity[] = [];
+    for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(RangeEntity, { where: { id: In(part) } })));
+    return out;
+  }
+
+  /** Annotations of live conversations by id (those that exist), in no particular order. */
+  async annotationsByIds(em: EntityManager, ids: string[]): Promise<ConversationAnnotationEntity[]> {
+    const out: ConversationAnnotationEntity[] = [];
+    for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(ConversationAnnotationEntity, { where: { id: In(part) } })));
+    return out;
+  }
+
+  /**
+   * Ids of the live conversations linked to each of the records (websites, anchors, ranges), in
+   * link order.
+   */
+  async liveConversationsLinkedTo(em: EntityManager, kind: 'website' | 'anchor' | 'range', ids: string[]): Promise<Map<string, string[]>> {
+    const { join, column } = LINKS[kind];
+    const out = new Map<string, string[]>(ids.map((id) => [id, []]));
+    for (const part of chunks([...new Set(ids)])) {
+      if (part.length === 0) continue;
+      const rows = await em
+        .createQueryBuilder(join, 'l')
+        .innerJoin(ConversationEntity, 'c', 'c.id = l.conversation_id AND c.deleted_at IS NULL')
+        .where(`l.${column} IN (:...ids)`, { ids: part })
+        .orderBy('l.created_at', 'ASC')
+        .addOrderBy('l.conversation_id', 'ASC')
+        .select([`l.${column} AS record`, 'l.conversation_id AS conversation'])
+        .getRawMany<{ record: string; conversation: string }>();
+      for (const row of rows) out.get(row.record)?.push(row.conversation);
+    }
+    return out;
+  }
+
+  /** The listings of the records conversations are grounded in, and of their messages (see keysetWalk). */
+  static readonly ANCHORS: KeysetSource = { table: 'anchors', where: '1 = 1' };
+  static readonly RANGES: KeysetSource = { table: 'ranges', where: '1 = 1' };
+  static readonly MESSAGES: KeysetSource = {
+    table: 'conversation_messages',
+    where: 'deleted_at IS NULL AND conversation_id IN (SELECT id FROM conversations WHERE deleted_at IS NULL)',
+  };
+  static readonly ANNOTATIONS: KeysetSource = {
+    table: 'conversation_annotations',
+    where: 'conversation_id IN (SELECT id FROM conversations WHERE deleted_at IS NULL)',
+  };
+
+  /** Records of a listing, most recent first, `pageSize` at a time, each page loaded by `load` in its own short read. */
+  async *walkRecords<T extends { id: string }>(
+    source: KeysetSource,
+    pageSize: number,
+    load: (em: EntityManager, ids: string[]) => Promise<T[]>,
+  ): AsyncGenerator<T[]> {
+    for await (const rows of keysetWalk(this.db, source, pageSize)) {
+      const found = await this.db.read((em) =>
+        load(
+          em,
+          rows.map((r) => r.id),
+        ),
+      );
+      const byId = new Map(found.map((r) => [r.id, r]));
+      yield rows.map((r) => byId.get(r.id)).filter((r): r is T => r !== undefined);
+    }
   }
 
   /** The paths of the given anchors, in order; 404 for an unknown one. */

@@ -11,6 +11,7 @@ import { ConversationGroundingMessageEntity } from './conversation-link.entity';
 import { JOIN_ENTITIES, LINKS, LinkKind } from './conversation-links';
 import { ConversationMessageEntity } from './conversation-message.entity';
 import { ConversationEntity } from './conversation.entity';
+import { RangeEntity } from './range.entity';
 
 export interface MessageInput {
   role: string;
@@ -108,11 +109,11 @@ export class ConversationWriter {
     return rows;
   }
 
-  /** A message's text, place in the thread or deletion (a tombstone: `deletedAt`). */
+  /** A message's text, sentiment, place in the thread or deletion (a tombstone: `deletedAt`). */
   async updateMessage(
     em: EntityManager,
     id: string,
-    patch: Partial<Pick<ConversationMessageEntity, 'text' | 'position' | 'deletedAt' | 'updatedAt'>>,
+    patch: Partial<Pick<ConversationMessageEntity, 'text' | 'sentiment' | 'position' | 'deletedAt' | 'updatedAt'>>,
   ): Promise<void> {
     await em.update(ConversationMessageEntity, { id }, patch);
   }
@@ -166,10 +167,37 @@ export class ConversationWriter {
     return true;
   }
 
-  /** Removes every conversation's link to an asset. */
-  /** Every conversation's link to the asset or workstream summary. */
-  async removeLinksTo(em: EntityManager, kind: 'asset' | 'workstream_summary', id: string): Promise<void> {
+  /** Every conversation's link to the record (asset, website, workstream summary, anchor, range). */
+  async removeLinksTo(em: EntityManager, kind: 'asset' | 'workstream_summary' | 'website' | 'anchor' | 'range', id: string): Promise<void> {
     const { join, column } = LINKS[kind];
     await em.delete(join, { [column]: id });
+  }
+
+  /** An anchor's own fields (POST /anchor/update, /anchor/{anchor}/rename). */
+  async updateAnchor(em: EntityManager, id: string, patch: Partial<Pick<AnchorEntity, 'name' | 'type' | 'fullpath' | 'watch' | 'platform'>>): Promise<void> {
+    await em.update(AnchorEntity, { id }, { ...patch, updatedAt: nowIso() });
+  }
+
+  async deleteAnchor(em: EntityManager, id: string): Promise<void> {
+    await em.delete(AnchorEntity, { id });
+  }
+
+  /** A new range (a span of time conversations can be grounded in). */
+  async insertRange(em: EntityManager, row: RangeEntity): Promise<void> {
+    await em.insert(RangeEntity, row);
+  }
+
+  async updateRange(em: EntityManager, id: string, patch: Partial<Pick<RangeEntity, 'fromAt' | 'toAt' | 'continuous'>>): Promise<void> {
+    await em.update(RangeEntity, { id }, { ...patch, updatedAt: nowIso() });
+  }
+
+  async deleteRange(em: EntityManager, id: string): Promise<void> {
+    await em.delete(RangeEntity, { id });
+  }
+
+  /** Marks the conversations updated (a record linked to them changed). */
+  async touchConversations(em: EntityManager, ids: string[]): Promise<void> {
+    const now = nowIso();
+    for (const part of chunks(ids)) await em.update(ConversationEntity, { id: In(part) }, { updatedAt: now });
   }
 }

@@ -1,7 +1,7 @@
 import { ModelsModule } from '../models/models.module';
 import { Module } from '@nestjs/common';
 import { EventsModule } from '../../common/events/events.module';
-import { AnchorUnitOfWork, ConversationUnitOfWork } from './conversation-unit-of-work';
+import { ConversationUnitOfWork } from './conversation-unit-of-work';
 import { AssetsModule } from '../assets/assets.module';
 import { AssetConversationsController } from './asset-conversations.controller';
 import { AddMessageHandler } from './commands/add-message.command';
@@ -22,7 +22,14 @@ import { ConversationsController } from './conversations.controller';
 import { MessagesController } from './messages.controller';
 import { RecordsController } from './records.controller';
 import { RemoveDeletedLinksHandler } from './events/remove-deleted-links.handler';
-import { GetAnchorHandler } from './queries/get-anchor.query';
+import { GetGroundingRecordHandler } from './queries/get-grounding-record.query';
+import { ListGroundingRecordsHandler } from './queries/list-grounding-records.query';
+import { ChangeAnchorHandler } from './commands/change-anchor.command';
+import { ChangeAnnotationHandler } from './commands/change-annotation.command';
+import { ChangeRangeHandler } from './commands/change-range.command';
+import { ChangeWebsiteHandler } from './commands/change-website.command';
+import { CreateMessageHandler } from './commands/create-message.command';
+import { WebsitesController } from './websites.controller';
 import { GetAnnotationHandler } from './queries/get-annotation.query';
 import { GetConversationMessagesHandler } from './queries/get-conversation-messages.query';
 import { GetMessageHandler } from './queries/get-message.query';
@@ -43,6 +50,11 @@ const commandHandlers = [
   ChangeMessageHandler,
   AddMessageHandler,
   CreateAnchorHandler,
+  ChangeAnchorHandler,
+  ChangeAnnotationHandler,
+  ChangeRangeHandler,
+  ChangeWebsiteHandler,
+  CreateMessageHandler,
 ];
 const queryHandlers = [
   GetConversationHandler,
@@ -52,14 +64,15 @@ const queryHandlers = [
   ListAssetConversationsHandler,
   GetMessageHandler,
   GetAnnotationHandler,
-  GetAnchorHandler,
+  GetGroundingRecordHandler,
+  ListGroundingRecordsHandler,
 ];
 const eventHandlers = [RemoveDeletedLinksHandler];
 
 @Module({
   imports: [EventsModule, AssetsModule, ModelsModule],
-  controllers: [ConversationsController, ConversationController, AssetConversationsController, MessagesController, RecordsController],
-  providers: [ConversationReader, ConversationWriter, ConversationUnitOfWork, AnchorUnitOfWork, ...commandHandlers, ...queryHandlers, ...eventHandlers],
+  controllers: [ConversationsController, ConversationController, AssetConversationsController, MessagesController, RecordsController, WebsitesController],
+  providers: [ConversationReader, ConversationWriter, ConversationUnitOfWork, ...commandHandlers, ...queryHandlers, ...eventHandlers],
   exports: [ConversationReader],
 })
 export class ConversationsModule {}

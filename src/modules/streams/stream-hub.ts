@@ -25,6 +25,8 @@ export const STREAM_PATHS = {
   applicationIdentifiers: '/applications/stream/identifiers',
   anchorIdentifiers: '/anchors/stream/identifiers',
   rangeIdentifiers: '/ranges/stream/identifiers',
+  personIdentifiers: '/persons/stream/identifiers',
+  sensitiveIdentifiers: '/sensitives/stream/identifiers',
   assets: '/assets/stream',
   assetTransferables: '/assets/stream/transferables',
   health: '/.well-known/stream/health',
@@ -162,6 +164,8 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
       identifiersView(STREAM_PATHS.applicationIdentifiers, topics, 'applications'),
       identifiersView(STREAM_PATHS.anchorIdentifiers, topics, 'anchors'),
       identifiersView(STREAM_PATHS.rangeIdentifiers, topics, 'ranges'),
+      identifiersView(STREAM_PATHS.personIdentifiers, topics, 'persons'),
+      identifiersView(STREAM_PATHS.sensitiveIdentifiers, topics, 'sensitives'),
       assetsView(STREAM_PATHS.assets, assets, false),
       assetsView(STREAM_PATHS.assetTransferables, assets, true),
     ]) {

@@ -31,7 +31,7 @@ const ID_PAGE = 5000;
  */
 export interface StreamTopic {
   name: StreamTopicName;
-  key: 'asset' | 'conversation' | 'model' | 'workstream_summary' | 'application' | 'anchor' | 'range';
+  key: 'asset' | 'conversation' | 'model' | 'workstream_summary' | 'application' | 'anchor' | 'range' | 'person' | 'sensitive';
   page(em: EntityManager, after: Keyset | null): Promise<Paged<string>>;
   /**
    * Of the given ids (of changes, not deletions), those the streams leave out because the
@@ -65,6 +65,10 @@ export class StreamTopics {
     });
     this.register({ name: 'anchors', key: 'anchor', page: walked(ConversationReader.ANCHORS) });
     this.register({ name: 'ranges', key: 'range', page: walked(ConversationReader.RANGES) });
+    // Trove keeps no persons and detects no sensitive information yet: these streams list none, and nothing changes them.
+    const none = async (): Promise<Paged<string>> => ({ items: [], next: null });
+    this.register({ name: 'persons', key: 'person', page: none });
+    this.register({ name: 'sensitives', key: 'sensitive', page: none });
   }
 
   register(topic: StreamTopic): void {

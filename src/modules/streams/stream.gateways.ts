@@ -20,12 +20,14 @@ const AssetIdentifiersGateway = gateway(STREAM_PATHS.assetIdentifiers);
 const ConversationIdentifiersGateway = gateway(STREAM_PATHS.conversationIdentifiers);
 const ModelIdentifiersGateway = gateway(STREAM_PATHS.modelIdentifiers);
 const WorkstreamSummaryIdentifiersGateway = gateway(STREAM_PATHS.workstreamSummaryIdentifiers);
+const AnchorIdentifiersGateway = gateway(STREAM_PATHS.anchorIdentifiers);
+const RangeIdentifiersGateway = gateway(STREAM_PATHS.rangeIdentifiers);
+const PersonIdentifiersGateway = gateway(STREAM_PATHS.personIdentifiers);
+const SensitiveIdentifiersGateway = gateway(STREAM_PATHS.sensitiveIdentifiers);
 const AssetsGateway = gateway(STREAM_PATHS.assets);
 const AssetTransferablesGateway = gateway(STREAM_PATHS.assetTransferables);
 const StreamHealthGateway = gateway(STREAM_PATHS.health);
 const ApplicationIdentifiersGateway = gateway(STREAM_PATHS.applicationIdentifiers);
-const AnchorIdentifiersGateway = gateway(STREAM_PATHS.anchorIdentifiers);
-const RangeIdentifiersGateway = gateway(STREAM_PATHS.rangeIdentifiers);
 const UserGateway = gateway(STREAM_PATHS.user);
 const LtmStatusGateway = gateway(STREAM_PATHS.ltmStatus);
 const ModelDownloadGateway = gateway(STREAM_PATHS.modelDownload);
@@ -35,12 +37,14 @@ export const STREAM_GATEWAYS = [
   ConversationIdentifiersGateway,
   ModelIdentifiersGateway,
   WorkstreamSummaryIdentifiersGateway,
+  AnchorIdentifiersGateway,
+  RangeIdentifiersGateway,
+  PersonIdentifiersGateway,
+  SensitiveIdentifiersGateway,
   AssetsGateway,
   AssetTransferablesGateway,
   StreamHealthGateway,
   ApplicationIdentifiersGateway,
-  AnchorIdentifiersGateway,
-  RangeIdentifiersGateway,
   UserGateway,
   LtmStatusGateway,
   ModelDownloadGateway,

@@ -540,6 +540,64 @@ Object.assign(schemas, {
   ModelDeleteCacheOutput: { type: 'object', required: ['model'], properties: { model: identified } },
 });
 
+// Records as collections of their own (issue 42): tags, websites, annotations, activities,
+// anchors and their points, ranges, messages, persons and sensitives. Required fields as both
+// SDKs have them (the strict Python models were checked against the same responses).
+const flatIds = { type: 'object', required: ['iterable', 'indices'], properties: { iterable: { type: 'array', items: identified }, indices: orderIndices } };
+const tagRecord = { ...tag, required: [...tag.required, 'assets'], properties: { ...tag.properties, assets: flatIds } };
+const websiteRecord = { ...website, required: [...website.required, 'assets'], properties: { ...website.properties, assets: flatIds, conversations: flatIds } };
+const searched = (key: string, item: SchemaObject) =>
+  iterable({
+    type: 'object',
+    required: ['identifier', key, 'exact', 'similarity'],
+    properties: { identifier: uuid, [key]: item, exact: { type: 'boolean' }, similarity: { type: 'number', minimum: 0, maximum: 1 } },
+  });
+const anchorRecord = { ...anchor, required: [...anchor.required, 'conversations'], properties: { ...anchor.properties, conversations: flatIds } };
+const anchorPoint = (anchor.properties.points as unknown as { properties: { iterable: { items: { properties: { reference: SchemaObject } } } } }).properties
+  .iterable.items.properties.reference;
+const range = {
+  type: 'object',
+  required: ['id', 'created', 'updated', 'conversations'],
+  properties: { id: uuid, created: ts, updated: ts, from: ts, to: ts, between: { type: 'boolean' }, conversations: flatIds },
+};
+const recordAnnotation = {
+  ...annotation,
+  properties: { ...annotation.properties, asset: identified, conversation: identified, mechanism },
+};
+const reportedActivity = {
+  ...activity,
+  properties: { ...activity.properties, event: { type: 'object', minProperties: 1 } },
+};
+Object.assign(schemas, {
+  Tag: tagRecord,
+  Tags: iterable(tagRecord),
+  Website: websiteRecord,
+  Websites: iterable(websiteRecord),
+  ExistingMetadata: {
+    type: 'object',
+    additionalProperties: false,
+    properties: {
+      tag: { type: 'object', required: ['id', 'reference'], properties: { id: uuid, reference: tagRecord } },
+      website: { type: 'object', required: ['id', 'reference'], properties: { id: uuid, reference: websiteRecord } },
+    },
+  },
+  SearchedTags: searched('tag', tagRecord),
+  SearchedWebsites: searched('website', websiteRecord),
+  RecordAnnotation: recordAnnotation,
+  Annotations: iterable(recordAnnotation),
+  Activity: reportedActivity,
+  AllActivities: iterable(reportedActivity),
+  FlattenedActivities: iterable(identified),
+  AnchorRecord: anchorRecord,
+  Anchors: iterable(anchorRecord),
+  AnchorPoint: anchorPoint,
+  AnchorPoints: iterable(anchorPoint),
+  Range: range,
+  Ranges: iterable(range),
+  AllMessages: iterable(conversationMessage),
+  NoRecords: { type: 'object', required: ['iterable'], properties: { iterable: { type: 'array', maxItems: 0 } } },
+});
+
 const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
 const validators = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, ajv.compile(schema)]));

@@ -94,3 +94,34 @@ export function refusedUpgrade(url: string, headers: Record<string, string> = {}
     });
   });
 }
+
+/** What a refused WebSocket upgrade answered: its status and its body (parsed when JSON), or 'reset' when the socket was dropped. */
+export function upgradeAnswer(
+  url: string,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; headers: Record<string, unknown>; json: any } | 'reset'> {
+  return new Promise((resolve, reject) => {
+    const socket = new WebSocket(url.replace(/^http/, 'ws'), { headers });
+    socket.on('unexpected-response', (_req, res) => {
+      let text = '';
+      res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+      res.on('end', () => {
+        let json: unknown;
+        try {
+          json = JSON.parse(text);
+        } catch {
+          json = undefined;
+        }
+        resolve({ status: res.statusCode ?? 0, headers: res.headers, json });
+        socket.terminate();
+      });
+    });
+    socket.on('open', () => {
+      socket.close();
+      reject(new Error('upgrade was accepted'));
+    });
+    socket.on('error', (error: NodeJS.ErrnoException) => {
+      if (error.code === 'ECONNRESET' || /socket hang up/.test(error.message)) resolve('reset');
+    });
+  });
+}

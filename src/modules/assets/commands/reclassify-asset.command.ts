@@ -93,11 +93,15 @@ function genericOf(code: ClassificationSpecificEnum): ClassificationGenericEnum 
   return 'CODE';
 }
 
-/** Relabels every text format of the asset to the given language; answers the whole asset. */
+/**
+ * Relabels every text format of the asset to the given language (only the format `formatId`
+ * when given: POST /format/reclassify); answers the whole asset.
+ */
 export class ReclassifyAssetCommand extends Command<AssetWire> {
   constructor(
     readonly input: AssetReclassificationDto | undefined,
     readonly transferables: boolean,
+    readonly formatId?: string,
   ) {
     super();
   }
@@ -112,7 +116,7 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
     private readonly uow: AssetUnitOfWork,
   ) {}
 
-  async execute({ input, transferables }: ReclassifyAssetCommand): Promise<AssetWire> {
+  async execute({ input, transferables, formatId }: ReclassifyAssetCommand): Promise<AssetWire> {
     if (!input?.ext || !input.asset) throw new InvalidInput('an AssetReclassification body {ext, asset} is required');
     const { ext } = input;
     if (BINARY_CODES.has(ext)) throw new InvalidInput(`ext ${ext} is not a text language; a text asset cannot be reclassified to it`);
@@ -121,7 +125,8 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
 
     return this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, assetId);
-      const formats = await this.reader.formats(em, assetId);
+      const formats = (await this.reader.formats(em, assetId)).filter((f) => !formatId || f.id === formatId);
+      if (formatId && formats.length === 0) throw new InvalidInput(`format ${formatId} is not a format of asset ${assetId}`);
       const relabelled = formats.filter((f) => TEXT_GENERICS.has(f.generic) && (f.generic !== current.generic || f.specific !== current.specific));
       if (relabelled.length === 0) return assetWire(await this.reader.one(em, assetId), transferables);
       const now = nowIso();

@@ -1,6 +1,6 @@
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
 import { ClassificationSpecificEnum } from '../../../common/wire/enums';
-import { AssetDto } from './asset.dto';
+import { AssetDto, FormatDto } from './asset.dto';
 
 /** POST /asset/reclassify: the asset (its `id` is what counts) and the language to relabel it to. */
 export class AssetReclassificationDto {
@@ -11,3 +11,13 @@ export class AssetReclassificationDto {
   asset: AssetDto;
 }
 PassThrough(AssetReclassificationDto.prototype, ['schema']);
+
+/** POST /format/reclassify: the format (its `id` is what counts) and the language to relabel it to. */
+export class FormatReclassificationDto {
+  @OneOf(ClassificationSpecificEnum)
+  ext: ClassificationSpecificEnum;
+
+  @Nested(() => FormatDto)
+  format: FormatDto;
+}
+PassThrough(FormatReclassificationDto.prototype, ['schema']);

@@ -22,7 +22,9 @@ export type ActivityKind =
   | 'summary_added'
   | 'summary_removed'
   /** Reported by an integration (POST /{application}/track naming the asset). */
-  | 'tracked';
+  | 'tracked'
+  /** Created by a client (POST /activities/create): its event as sent, in the metadata. */
+  | 'reported';
 
 /**
  * Published (after commit, or after answering a read) when something happened to an asset

@@ -19,10 +19,19 @@ export class TrackedAssetsEventWire {
   metadata?: Record<string, unknown>;
 }
 
-/** SeededConnectorTracking: exactly one of `asset` / `assets`. */
+/** SeededConnectorTracking: one kind of event (`asset` or `assets` for Trove's own; any kind a client reported). */
 export class TrackedEventWire {
   asset?: TrackedAssetEventWire;
   assets?: TrackedAssetsEventWire;
+  format?: Record<string, unknown>;
+  interaction?: Record<string, unknown>;
+  keyboard?: Record<string, unknown>;
+  session?: Record<string, unknown>;
+  ml?: Record<string, unknown>;
+  adoption?: Record<string, unknown>;
+  conversation?: Record<string, unknown>;
+  conversation_message?: Record<string, unknown>;
+  workstream_summary?: Record<string, unknown>;
 }
 
 export class ActivityWire {
@@ -32,6 +41,7 @@ export class ActivityWire {
   event: TrackedEventWire;
   application: ApplicationWire;
   mechanism: string;
+  /** The asset the activity is about, when there is one (and it is live). */
   asset?: FlattenedAssetWire;
 }
 
@@ -56,6 +66,7 @@ const PAIRS: Record<Exclude<ActivityKind, 'searched'>, [string, string]> = {
   summary_removed: ['asset_updated', 'an_asset_was_updated'],
   // Replaced by the pair the integration sent, when it sent one.
   tracked: ['asset_referenced', 'an_asset_was_referenced_by_the_user'],
+  reported: ['asset_referenced', 'an_asset_was_referenced_by_the_user'],
 };
 
 /** The `identifier_description_pair` an integration tracked, when it is one (strings only). */
@@ -79,6 +90,7 @@ function assetMetadata(kind: ActivityKind, stored: Record<string, unknown>): Rec
 function trackedEvent(row: ActivityEntity): TrackedEventWire {
   const kind = row.event as ActivityKind;
   const stored = row.metadata ? (JSON.parse(row.metadata) as Record<string, unknown>) : {};
+  if (kind === 'reported' && stored.event && typeof stored.event === 'object') return stored.event as TrackedEventWire;
   if (kind === 'searched') {
     return {
       assets: {
@@ -90,10 +102,15 @@ function trackedEvent(row: ActivityEntity): TrackedEventWire {
   const [key, description] = PAIRS[kind] ?? PAIRS.updated;
   const pair = (kind === 'tracked' && trackedPair(stored)) || { [key]: description };
   const metadata = assetMetadata(kind, stored);
-  return { asset: { asset: { id: row.assetId }, identifier_description_pair: pair, ...(metadata ? { metadata } : {}) } };
+  return { asset: { asset: { id: row.assetId ?? '' }, identifier_description_pair: pair, ...(metadata ? { metadata } : {}) } };
 }
 
-/** `row.application` must be loaded. */
+/**
+ * `row.application` must be loaded. A search's activity is an `assets` event (SeededTrackedAssetsEvent:
+ * assets were searched), which names no asset, so it carries none either: clients read `asset`
+ * together with an `asset` event (example-typescript's activity list reads
+ * `event.asset.identifier_description_pair` of every activity that has one).
+ */
 export function activityWire(row: ActivityEntity, asset: AssetAggregate | undefined): ActivityWire {
   return {
     id: row.id,
@@ -102,6 +119,6 @@ export function activityWire(row: ActivityEntity, asset: AssetAggregate | undefi
     event: trackedEvent(row),
     application: applicationWire(row.application),
     mechanism: row.mechanism,
-    ...(asset ? { asset: flattenedAssetWire(asset) } : {}),
+    ...(asset && row.event !== 'searched' ? { asset: flattenedAssetWire(asset) } : {}),
   };
 }

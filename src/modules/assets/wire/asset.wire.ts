@@ -103,6 +103,8 @@ export class AnnotationWire {
 }
 export class AnnotationsWire {
   iterable: AnnotationWire[];
+  /** Id -> position in `iterable`, when it has items (the official clients fetch each record through it). */
+  indices?: Record<string, number>;
 }
 export class TagWire {
   id: string;
@@ -113,6 +115,8 @@ export class TagWire {
 }
 export class TagsWire {
   iterable: TagWire[];
+  /** Id -> position in `iterable`, when it has items (the official clients fetch each record through it). */
+  indices?: Record<string, number>;
 }
 export class WebsiteWire {
   id: string;
@@ -123,6 +127,8 @@ export class WebsiteWire {
 }
 export class WebsitesWire {
   iterable: WebsiteWire[];
+  /** Id -> position in `iterable`, when it has items (the official clients fetch each record through it). */
+  indices?: Record<string, number>;
 }
 export class AssetWire extends AssetBase {
   formats: FormatsWire;
@@ -161,14 +167,19 @@ export function annotationWire(a: AnnotationEntity): AnnotationWire {
   };
 }
 
-/** Tag records are immutable and shared (AssetReader keeps them): each one's wire form and JSON text are made once. */
+/** Tag records are shared and kept by AssetReader (a changed tag is a new record there): each one's wire form and JSON text are made once. */
 const tagWires = new WeakMap<TagEntity, TagWire>();
 const tagJson = new WeakMap<TagWire, string>();
+
+/** A tag's own fields, as an asset and GET /tag/{tag} show them. */
+export function tagRecordFields(t: TagEntity): TagWire {
+  return { id: t.id, text: t.text, category: t.category, created: groupedTimestamp(t.createdAt), updated: groupedTimestamp(t.updatedAt) };
+}
 
 function tagWire(t: TagEntity): TagWire {
   let wire = tagWires.get(t);
   if (!wire) {
-    wire = { id: t.id, text: t.text, category: t.category, created: groupedTimestamp(t.createdAt), updated: groupedTimestamp(t.updatedAt) };
+    wire = tagRecordFields(t);
     tagWires.set(t, wire);
   }
   return wire;
@@ -181,6 +192,51 @@ function tagText(wire: TagWire): string {
     tagJson.set(wire, text);
   }
   return text;
+}
+
+/**
+ * An asset's linked records of one kind (`annotations`, `tags`, `websites`): `iterable`, and
+ * `indices` (id -> position) when it has items, an empty collection carrying none. `indices` is
+ * made only when asked for (a getter, and `toJSON` for JSON.stringify): the asset's JSON writer
+ * (assetJson) writes it from the ids, and an asset read makes no object for it (reads are the
+ * hot path).
+ */
+class LinkedCollection<T extends { id: string }> {
+  constructor(readonly iterable: T[]) {}
+
+  get indices(): Record<string, number> | undefined {
+    if (this.iterable.length === 0) return undefined;
+    const indices: Record<string, number> = {};
+    this.iterable.forEach((r, i) => (indices[r.id] = i));
+    return indices;
+  }
+
+  toJSON(): { iterable: T[]; indices?: Record<string, number> } {
+    return { iterable: this.iterable, indices: this.indices };
+  }
+}
+
+/**
+ * The JSON text of a linked collection as JSON.stringify writes LinkedCollection's: `items`, the
+ * text of its `iterable` array (one JSON.stringify, or the tags' kept texts), and the indices
+ * written from `keys`, the records' ids as JSON strings.
+ */
+function linkedCollectionJson(keys: string[], items: string): string {
+  if (keys.length === 0) return '{"iterable":[]}';
+  return `{"iterable":${items},"indices":{${keys.map((key, i) => `${key}:${i}`).join(',')}}}`;
+}
+
+const quotedIds = (records: Array<{ id: string }>): string[] => records.map((r) => JSON.stringify(r.id));
+
+/** A tag's id as a JSON string, made once per tag record (as its text is). */
+const tagKeys = new WeakMap<TagWire, string>();
+function tagKey(wire: TagWire): string {
+  let key = tagKeys.get(wire);
+  if (key === undefined) {
+    key = JSON.stringify(wire.id);
+    tagKeys.set(wire, key);
+  }
+  return key;
 }
 
 export function websiteWire(w: WebsiteEntity): WebsiteWire {
@@ -268,9 +324,9 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
       formats: { iterable: bases.map((base) => formatOf(base, flattened)) },
       preview: { base: original },
       original,
-      annotations: { iterable: aggregate.annotations.map(annotationWire) },
-      tags: { iterable: aggregate.tags.map(tagWire) },
-      websites: { iterable: aggregate.websites.map(websiteWire) },
+      annotations: new LinkedCollection(aggregate.annotations.map(annotationWire)),
+      tags: new LinkedCollection(aggregate.tags.map(tagWire)),
+      websites: new LinkedCollection(aggregate.websites.map(websiteWire)),
       summaries: { iterable: aggregate.summaries.map(summaryReferenceWire) },
     },
     assetJson,
@@ -292,8 +348,11 @@ function assetJson(wire: AssetWire): string {
   // original: {"id":<id>,"reference":{<first format's fields>,"asset":<asset id>}}
   const fields = original.slice(`{"id":${JSON.stringify(wire.original.id)},"reference":`.length, -`,"asset":${JSON.stringify(wire.id)}}}`.length);
   const formats = [`${fields},"asset":${flattened}}`, ...others.map((format) => JSON.stringify(format))];
-  const tags = `{"iterable":[${wire.tags.iterable.map(tagText).join(',')}]}`;
-  const links = `"annotations":${JSON.stringify(wire.annotations)},"tags":${tags},"websites":${JSON.stringify(wire.websites)},"summaries":${JSON.stringify(wire.summaries)}}`;
+  const { annotations: a, tags: t, websites: w } = wire;
+  const annotations = linkedCollectionJson(quotedIds(a.iterable), JSON.stringify(a.iterable));
+  const tags = linkedCollectionJson(t.iterable.map(tagKey), `[${t.iterable.map(tagText).join(',')}]`);
+  const websites = linkedCollectionJson(quotedIds(w.iterable), JSON.stringify(w.iterable));
+  const links = `"annotations":${annotations},"tags":${tags},"websites":${websites},"summaries":${JSON.stringify(wire.summaries)}}`;
   return `${flattened.slice(0, flattened.indexOf(',"formats":'))},"formats":{"iterable":[${formats.join(',')}]},"preview":{"base":${original}},"original":${original},${links}`;
 }
 

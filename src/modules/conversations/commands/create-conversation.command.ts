@@ -63,15 +63,14 @@ export class CreateConversationHandler implements ICommandHandler<CreateConversa
       await this.writer.insertConversation(em, newConversation(id, seed));
       await this.writer.addMessages(em, id, messages);
       for (const annotation of seed.annotations ?? []) await this.writer.addAnnotation(em, id, annotation);
-      const anchors = await this.link(em, id, seed);
-      changed({ id, change: 'created', assets: (seed.assets?.iterable ?? []).map((a) => a.id), anchors });
+      for (const anchor of await this.link(em, id, seed)) changed({ id: anchor, change: 'created', record: 'anchor' });
+      changed({ id, change: 'created', assets: (seed.assets?.iterable ?? []).map((a) => a.id) });
       return conversationWire(await this.reader.one(em, id));
     });
   }
 
-  /** Links what the seed names; answers the ids of the anchors it created. */
+  /** Links what the seed names and creates its anchors; answers the new anchors' ids (announced on their stream). */
   private async link(em: EntityManager, id: string, seed: SeededConversationDto): Promise<string[]> {
-    const anchors: string[] = [];
     const now = nowIso();
     for (const assetId of new Set((seed.assets?.iterable ?? []).map((a) => a.id))) {
       await this.reader.requireLinkTarget(em, 'asset', assetId, true);
@@ -81,6 +80,7 @@ export class CreateConversationHandler implements ICommandHandler<CreateConversa
       await this.reader.requireLinkTarget(em, 'website', websiteId, true);
       await this.writer.link(em, 'website', id, websiteId, now);
     }
+    const anchors: string[] = [];
     for (const anchor of seed.anchors ?? []) {
       if (!anchor.fullpath.trim()) throw new InvalidInput('anchors[].fullpath must not be empty');
       const row = newAnchor(anchor, now);
