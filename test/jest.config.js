@@ -59,10 +59,12 @@ module.exports = {
     {
       ...base,
       displayName: 'e2e',
+      // `/` serves the web app (the SDK walker, the applets): built once, before the workers start.
+      globalSetup: '<rootDir>/test/support/web-build.setup.js',
       testMatch: ['<rootDir>/test/**/*.spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...SERIAL, ...BROWSER].map(pattern)],
     },
-    { ...base, displayName: 'browser', testMatch: BROWSER.map(glob) },
+    { ...base, displayName: 'browser', globalSetup: '<rootDir>/test/support/web-build.setup.js', testMatch: BROWSER.map(glob) },
     { ...base, displayName: 'serial', testMatch: SERIAL.map(glob) },
   ],
 };

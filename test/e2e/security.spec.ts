@@ -144,6 +144,10 @@ describe('limits', () => {
       expectError(limited, 429, /rate limit of 5 requests per minute/);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(OTHER_KEY))).status).toBe(200);
+      // The health route is not counted (port scans, liveness probes, the warm-up at boot), and a
+      // limited client still learns the server is up.
+      for (let i = 0; i < 8; i++) expect((await http(server.baseUrl, 'GET', '/.well-known/health', undefined, as(KEY))).status).toBe(200);
+      expectError(await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(KEY)), 429);
     } finally {
       await server.close();
     }

@@ -70,7 +70,7 @@ describe('operations Trove does not serve', () => {
     const checked: string[] = [];
     for (const [template, methods] of Object.entries(document.paths)) {
       for (const method of Object.keys(methods)) {
-        if (template === '/os/restart' || template.endsWith('/sse') || template === '/trove/export') continue; // restarts the server; streams
+        if (template === '/os/restart' || template === '/os/terminate' || template.endsWith('/sse') || template === '/trove/export') continue; // restart or stop the server; streams
         const path = template.replace(/\{[^}]+\}/g, id);
         const res = await http(server.baseUrl, method.toUpperCase(), path, method === 'post' ? {} : undefined);
         checked.push(`${method.toUpperCase()} ${template} ${res.status}`);
@@ -83,14 +83,14 @@ describe('operations Trove does not serve', () => {
   });
 
   it('answers the WebSocket upgrade of an SDK stream Trove does not serve with the JSON 501, instead of dropping the socket', async () => {
-    const answer = await upgradeAnswer(`${server.baseUrl}/workstream_pattern_engine/processors/vision/status/stream`);
+    const answer = await upgradeAnswer(`${server.baseUrl}/foundry/status/stream`);
     expect(answer).toMatchObject({
       status: 501,
       headers: { 'content-type': 'application/json; charset=utf-8' },
       json: {
         statusCode: 501,
         error: 'Not Implemented',
-        message: expect.stringMatching(/^workstreamPatternEngineProcessorsVisionStatusStream \(GET .* is not offered by Trove: /),
+        message: expect.stringMatching(/^foundryStatusCheckStream \(GET .* is not offered by Trove: /),
       },
     });
     expect(await upgradeAnswer(`${server.baseUrl}/no/such/stream`)).toMatchObject({ status: 404, json: { message: 'no WebSocket stream at /no/such/stream' } });

@@ -17,6 +17,7 @@ import { SdkOperationIndex, unservedAnswer } from './unserved-operations';
 import { TROVE_VERSION } from '../../version';
 
 /** Question answering: its own, lower rate limit (the qgpt stream's upgrades count too). */
+const HEALTH = '/.well-known/health';
 const QGPT_LIMITED = /^\/qgpt\/(question|relevance|stream)(?:[/?]|$)/;
 /** MCP messages (tool calls, listings): their own limit too. */
 const MCP_LIMITED = /^\/model_context_protocol\/[^/?]+\/(messages|mcp)(?:[/?]|$)/;
@@ -99,9 +100,10 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
         statusCode: 429,
       }),
     });
-    // A group whose limit is off (0) is not counted, and no limit headers are sent for it.
+    // A group whose limit is off (0) is not counted, and no limit headers are sent for it. Nor is
+    // the health route: what port scans, liveness probes and Trove's own warm-up at boot call, no data.
     fastify.addHook('onRequest', async (request, reply) => {
-      if (limitOf(request) > 0) await limiter.call(fastify, request, reply);
+      if (limitOf(request) > 0 && request.routeOptions.url !== HEALTH) await limiter.call(fastify, request, reply);
     });
   }
 
