@@ -197,6 +197,9 @@ class RestartableServer implements TroveServer {
       throw error;
     }
     this.listenPort = (app.getHttpServer().address() as AddressInfo).port;
+    // Live as soon as it listens: it is what answers on the port (the warm-up below included), and
+    // what a restart or a stop asked for from now on closes.
+    this.live = this.last = app;
     // The clients' port scans give each port 0.1 s (the Python SDK's health check too): the first
     // answers of a fresh process are the slowest (code paths run and compiled for the first time,
     // the first read of the database), so the health route runs once in-process before anyone is
@@ -206,7 +209,6 @@ class RestartableServer implements TroveServer {
     if (this.config.legacyPort !== null) {
       this.legacy = await listenOnLegacyPort(app, this.config, this.config.legacyPort);
     }
-    this.live = this.last = app;
     await app
       .get(AppletListeners)
       .reopen(applets)

@@ -5,7 +5,8 @@ import { join } from 'node:path';
 import { ConfigError, loadConfig } from '../../src/common/config/app-config';
 
 /** Runs src/main.ts as a real process (the way `npm start` runs the compiled file). */
-function runMain(env: Record<string, string>, waitForLine: RegExp, timeoutMs = 20000): Promise<{ code: number | null; output: string }> {
+// Transpiling and booting the whole app takes a few seconds alone, over 20 s on two busy cores.
+function runMain(env: Record<string, string>, waitForLine: RegExp, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
       cwd: join(__dirname, '..', '..'),
@@ -69,7 +70,7 @@ describe('configuration', () => {
     expect(code).toBe(78);
     expect(output).toMatch(/Invalid configuration:\s+- PORT must be an integer/);
     expect(output).not.toMatch(/listening/);
-  });
+  }, 90_000);
 
   it('starts with no set-up: creates the data directory and the SQLite database, and listens', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trove-boot-'));
@@ -86,5 +87,5 @@ describe('configuration', () => {
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
-  });
+  }, 90_000);
 });

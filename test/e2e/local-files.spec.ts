@@ -72,9 +72,10 @@ describe('local files a client names: opened once, under the roots, saying nothi
     expect(odd).toEqual([]);
     expect([...statuses.keys()].every((s) => s === 200 || s === 404)).toBe(true);
     // The race was really run: some requests met the symlink (refused), some the directory (read).
-    expect(statuses.get(404) ?? 0).toBeGreaterThan(0);
-    expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
-    expect(total).toBeGreaterThan(500);
+    // (About 470 requests on PostgreSQL with the 2 cores shared with another test run; thousands alone.)
+    expect(statuses.get(404) ?? 0).toBeGreaterThan(50);
+    expect(statuses.get(200) ?? 0).toBeGreaterThan(50);
+    expect(total).toBeGreaterThan(200);
     // Refused as any path outside the roots is.
     const uniform = await relevance(['/x']);
     expectError(uniform, 404, /cannot be read/);
