@@ -79,7 +79,7 @@ export function Drive() {
             ))}
           </select>
           <select aria-label="Application" value={state.application ?? ''} onChange={(e) => update({ application: e.target.value || undefined })}>
-            <option value="">All applications</option>
+            <option value="">All apps</option>
             {[
               ...new Set([
                 ...(applications.data ?? []).map((a) => a.name),
