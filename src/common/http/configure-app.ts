@@ -59,7 +59,9 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
       return;
     }
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
-    const refusal = preflight ? access.check(HEALTH, request.headers) : access.check(request.url.split('?')[0], request.headers, request.routeOptions.url);
+    // The route matters to the check only for the metrics token (and Fastify builds routeOptions anew at each read).
+    const route = config.metricsToken ? request.routeOptions.url : undefined;
+    const refusal = preflight ? access.check(HEALTH, request.headers) : access.check(request.url.split('?')[0], request.headers, route);
     if (refusal) {
       if (refusal.status === 401) void reply.header('www-authenticate', 'Bearer');
       void reply.status(refusal.status).send(errorBody(refusal.status, refusal.message));

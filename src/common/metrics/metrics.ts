@@ -57,7 +57,7 @@ export class Metrics {
   /**
    * The children by route and method, made once per series: counting a request through a label
    * object (`inc({method, route, status})`) allocated that object and a closure every time, and
-   * the garbage cost a read 5% (bench, docs/PERFORMANCE.md). Bounded like the series themselves.
+   * the garbage cost a read 5% (docs/PERFORMANCE.md). Bounded like the series themselves.
    */
   private readonly series = new Map<string, Map<string, RouteSeries>>();
 
