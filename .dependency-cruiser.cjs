@@ -17,6 +17,7 @@ const DEPENDS_ON = {
   streams: ['assets', 'conversations', 'models', 'system'],
   transfer: ['assets', 'search', 'intelligence', 'system'],
   applets: [],
+  operations: ['assets', 'search', 'streams', 'mcp'],
 };
 
 const moduleRules = Object.entries(DEPENDS_ON).map(([name, allowed]) => ({

@@ -11,6 +11,7 @@ import { ConversationsModule } from './modules/conversations/conversations.modul
 import { IntelligenceModule } from './modules/intelligence/intelligence.module';
 import { McpModule } from './modules/mcp/mcp.module';
 import { ModelsModule } from './modules/models/models.module';
+import { OperationsModule } from './modules/operations/operations.module';
 import { QgptModule } from './modules/qgpt/qgpt.module';
 import { SearchModule } from './modules/search/search.module';
 import { StreamsModule } from './modules/streams/streams.module';
@@ -38,6 +39,7 @@ export class AppModule {
         McpModule,
         TransferModule,
         AppletsModule,
+        OperationsModule,
       ],
     };
   }

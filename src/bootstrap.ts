@@ -9,6 +9,7 @@ import { AppHost } from './common/config/app-host';
 import { configureApp } from './common/http/configure-app';
 import { ExtraListener } from './common/http/extra-listener';
 import { listenOnLegacyPort } from './common/http/legacy-listener';
+import { requestId } from './common/http/request-log';
 import { httpServerOptions } from './common/http/server-options';
 import { PortFile } from './common/net/port-file';
 import { AppModule } from './app.module';
@@ -37,11 +38,12 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   const adapter = new FastifyAdapter({
     bodyLimit: config.bodyLimit,
     routerOptions: { ignoreTrailingSlash: true },
+    genReqId: requestId,
     serverFactory: (handler: RequestListener) => createServer(httpServerOptions(config), handler),
   });
   const host = new AppHost(options.restart ?? null, options.terminate ?? null);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, host), adapter, {
-    logger: new TroveLogger({ logLevels: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1) }),
+    logger: new TroveLogger({ logLevels: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1), json: config.logFormat === 'json' }),
     abortOnError: false,
     bodyParser: false, // configureApp installs the JSON parser
   });

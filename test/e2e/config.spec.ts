@@ -39,6 +39,8 @@ describe('configuration', () => {
     expect(config.bodyLimit).toBe(4 * 1024 * 1024);
     expect(config.corsOrigins).toContain('http://localhost');
     expect(config.allowedApplications).toEqual(expect.arrayContaining(['VS_CODE', 'JETBRAINS', 'OPEN_SOURCE', 'PIECES_FOR_DEVELOPERS_CLI']));
+    expect(config.logFormat).toBe('text');
+    expect(config.metricsToken).toBeNull();
   });
 
   it('switches to PostgreSQL with DATABASE_URL', () => {
@@ -55,6 +57,9 @@ describe('configuration', () => {
     [{ DATABASE_URL: 'not a url' }, /DATABASE_URL is not a URL/],
     [{ TROVE_CORS_ORIGINS: 'localhost:3000' }, /TROVE_CORS_ORIGINS entries must be origins/],
     [{ TROVE_LOG_LEVEL: 'loud' }, /TROVE_LOG_LEVEL must be one of/],
+    [{ TROVE_LOG_FORMAT: 'JSON lines' }, /TROVE_LOG_FORMAT must be one of text, json \(got "JSON lines"\)/],
+    [{ TROVE_METRICS_TOKEN: 'short' }, /TROVE_METRICS_TOKEN must be at least 16 characters without spaces/],
+    [{ TROVE_METRICS_TOKEN: 'a token with spaces in it' }, /TROVE_METRICS_TOKEN must be at least 16 characters without spaces/],
     [{ TROVE_ALLOWED_APPLICATIONS: 'VS_CODE,EMACSS' }, /TROVE_ALLOWED_APPLICATIONS has unknown application names: EMACSS/],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);

@@ -23,10 +23,14 @@ export class AppConfig {
   corsOrigins: string[];
   /** Nest log levels to print (TROVE_LOG_LEVEL: error, warn, log, debug, verbose). */
   logLevel: 'error' | 'warn' | 'log' | 'debug' | 'verbose';
+  /** `text` (lines for people) or `json` (one JSON object a line, and one line per request) (TROVE_LOG_FORMAT). */
+  logFormat: 'text' | 'json';
   /** Integrations (ApplicationNameEnum values) allowed to connect (TROVE_ALLOWED_APPLICATIONS, comma-separated; default all). */
   allowedApplications: string[];
   /** API keys; when any is set every route but /.well-known/health needs one (TROVE_API_KEYS, comma-separated). */
   apiKeys: string[];
+  /** A token that reads GET /metrics (a Prometheus scraper's); when set, /metrics needs it or an API key (TROVE_METRICS_TOKEN). */
+  metricsToken: string | null;
   /** Host header names accepted (DNS-rebinding guard); `*` accepts any (TROVE_ALLOWED_HOSTS). */
   allowedHosts: string[];
   /** Requests per minute per client (API key, application or address); 0 turns the limit off (TROVE_RATE_LIMIT). */
@@ -164,6 +168,7 @@ export class ConfigError extends Error {
 type Env = Record<string, string | undefined>;
 
 const LOG_LEVELS = ['error', 'warn', 'log', 'debug', 'verbose'] as const;
+const LOG_FORMATS = ['text', 'json'] as const;
 
 /** Parses and validates the environment; throws ConfigError listing every bad value. */
 export function loadConfig(env: Env): AppConfig {
@@ -222,6 +227,11 @@ export function loadConfig(env: Env): AppConfig {
     problems.push(`TROVE_LOG_LEVEL must be one of ${LOG_LEVELS.join(', ')} (got "${level}")`);
   }
   config.logLevel = level as AppConfig['logLevel'];
+  const format = (env.TROVE_LOG_FORMAT ?? '').trim() || 'text';
+  if (!(LOG_FORMATS as readonly string[]).includes(format)) {
+    problems.push(`TROVE_LOG_FORMAT must be one of ${LOG_FORMATS.join(', ')} (got "${format}")`);
+  }
+  config.logFormat = format as AppConfig['logFormat'];
 
   const allowed = list('TROVE_ALLOWED_APPLICATIONS');
   config.allowedApplications = allowed.length ? [...new Set(allowed)] : [...ApplicationNameEnum];
@@ -235,6 +245,10 @@ export function loadConfig(env: Env): AppConfig {
   config.apiKeys = [...new Set(list('TROVE_API_KEYS'))];
   if (config.apiKeys.some((key) => key.length < 16 || /\s/.test(key))) {
     problems.push('TROVE_API_KEYS entries must be at least 16 characters without spaces');
+  }
+  config.metricsToken = env.TROVE_METRICS_TOKEN?.trim() || null;
+  if (config.metricsToken !== null && (config.metricsToken.length < 16 || /\s/.test(config.metricsToken))) {
+    problems.push('TROVE_METRICS_TOKEN must be at least 16 characters without spaces');
   }
   const wildcard = ['0.0.0.0', '::', '[::]'].includes(config.host);
   const hosts =

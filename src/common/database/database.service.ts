@@ -103,6 +103,16 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
     return this.sql.params(count, from);
   }
 
+  /** SQLite: units of work waiting for the next write batch (the metrics' queue depth); PostgreSQL has no such queue. */
+  get queuedWrites(): number {
+    return this.pending.length;
+  }
+
+  /** The database is open (its connection, or PostgreSQL's pool, is initialised). */
+  get open(): boolean {
+    return this.dataSource.isInitialized;
+  }
+
   async onModuleInit(): Promise<void> {
     if (this.dialect === 'sqlite') {
       checkSqliteInternals(this.dataSource);

@@ -10,12 +10,15 @@ export interface Refusal {
 }
 
 /**
- * Paths anyone may reach without an API key: health (load balancers and container health
- * checks), and the web app's page and files (they hold no data; the page asks for a key and
- * sends it with every API call it makes).
+ * Paths anyone may reach without an API key: health and readiness (load balancers, container
+ * health checks, orchestrators' probes), and the web app's page and files (they hold no data;
+ * the page asks for a key and sends it with every API call it makes).
  */
-const PUBLIC_PATHS = new Set(['/.well-known/health', '/']);
+const PUBLIC_PATHS = new Set(['/.well-known/health', '/.well-known/ready', '/']);
 const PUBLIC_PREFIX = '/_app/';
+
+/** The Prometheus metrics route: TROVE_METRICS_TOKEN, when set, reads it (and the API keys do). */
+export const METRICS_ROUTE = '/metrics';
 
 /**
  * A browser cannot set headers on a WebSocket: the web app offers the subprotocols `trove` and
@@ -82,11 +85,13 @@ export function crossSiteWithoutOrigin(headers: IncomingHttpHeaders): boolean {
  */
 export class AccessPolicy {
   private readonly keys: Buffer[];
+  private readonly metricsToken: Buffer | null;
   private readonly anyHost: boolean;
   private readonly hosts: Set<string>;
 
   constructor(private readonly config: AppConfig) {
     this.keys = config.apiKeys.map(digest);
+    this.metricsToken = config.metricsToken ? digest(config.metricsToken) : null;
     this.anyHost = config.allowedHosts.includes('*');
     this.hosts = new Set(config.allowedHosts);
   }
@@ -103,7 +108,12 @@ export class AccessPolicy {
     return this.keys.some((k) => timingSafeEqual(k, presented)) ? presented.toString('hex').slice(0, 16) : null;
   }
 
-  check(path: string, headers: IncomingHttpHeaders): Refusal | null {
+  /**
+   * `route` is the route template the request matched (Fastify's), when it matched one: the
+   * metrics rule goes by it, not by the path text, so no spelling of the path (a trailing
+   * slash, percent-encoding) that reaches the route escapes its rule.
+   */
+  check(path: string, headers: IncomingHttpHeaders, route?: string): Refusal | null {
     if (!this.anyHost) {
       const host = hostName(headers.host);
       if (!host || !this.hosts.has(host)) {
@@ -115,6 +125,17 @@ export class AccessPolicy {
       return { status: 403, message: `Origin "${origin}" is not allowed (TROVE_CORS_ORIGINS)` };
     }
     if (origin === 'null') return { status: 403, message: 'Origin "null" (sandboxed or file pages) is not allowed' };
+    // With a scrape token the metrics need it or an API key, also in local mode: the token is
+    // set to keep them from whoever else can reach the port.
+    if (route === METRICS_ROUTE && this.metricsToken) {
+      if (this.metricsReader(headers)) return null;
+      return {
+        status: 401,
+        message: presentedKey(headers)
+          ? 'the metrics token is not valid'
+          : 'the metrics need a token: send Authorization: Bearer <TROVE_METRICS_TOKEN or an API key>',
+      };
+    }
     if (this.keys.length && !PUBLIC_PATHS.has(path) && !path.startsWith(PUBLIC_PREFIX) && !this.keyIdentity(headers)) {
       return {
         status: 401,
@@ -122,5 +143,27 @@ export class AccessPolicy {
       };
     }
     return null;
+  }
+
+  /**
+   * Who a request is, for the logs (never the key itself): `key:<keyIdentity>`, `metrics` (the
+   * scrape token), `local` when no keys are configured (the one local user), else `anonymous`
+   * (a public route, or a request refused).
+   */
+  caller(headers: IncomingHttpHeaders): string {
+    const identity = this.keyIdentity(headers);
+    if (identity) return `key:${identity}`;
+    if (this.metricsTokenPresented(headers)) return 'metrics';
+    return this.keys.length ? 'anonymous' : 'local';
+  }
+
+  /** The request carries the metrics token or one of the API keys (the keys are today's admins). */
+  private metricsReader(headers: IncomingHttpHeaders): boolean {
+    return this.metricsTokenPresented(headers) || this.keyIdentity(headers) !== null;
+  }
+
+  private metricsTokenPresented(headers: IncomingHttpHeaders): boolean {
+    const key = this.metricsToken && presentedKey(headers);
+    return Boolean(key) && timingSafeEqual(this.metricsToken!, digest(key as string));
   }
 }

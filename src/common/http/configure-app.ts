@@ -7,17 +7,25 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { AllExceptionsFilter } from '../errors/all-exceptions.filter';
 import { errorBody } from '../errors/error-body';
-import { AccessPolicy } from './access';
+import { Metrics, UNMATCHED_ROUTE } from '../metrics/metrics';
+import { AccessPolicy, METRICS_ROUTE } from './access';
 import { originAllowed } from './cors';
 import { checkJsonBounds, decodeUtf8 } from './json-bounds';
 import { toJson } from './json-writers';
+import { requestLine } from './request-log';
 import { memoiseValidationMetadata, validationPipe } from '../validation/input';
 import { TroveWsAdapter } from './ws-adapter';
 import { SdkOperationIndex, unservedAnswer } from './unserved-operations';
 import { TROVE_VERSION } from '../../version';
 
-/** Question answering: its own, lower rate limit (the qgpt stream's upgrades count too). */
 const HEALTH = '/.well-known/health';
+/**
+ * Routes no rate limit counts: what port scans, liveness and readiness probes and Trove's own
+ * warm-up at boot call, and the metrics, whose scraper must still see an instance whose
+ * clients have used up their limits (it reads them every few seconds, at a fixed pace).
+ */
+const NOT_RATE_LIMITED = new Set([HEALTH, '/.well-known/ready', METRICS_ROUTE]);
+/** Question answering: its own, lower rate limit (the qgpt stream's upgrades count too). */
 const QGPT_LIMITED = /^\/qgpt\/(question|relevance|stream)(?:[/?]|$)/;
 /** MCP messages (tool calls, listings): their own limit too. */
 const MCP_LIMITED = /^\/model_context_protocol\/[^/?]+\/(messages|mcp)(?:[/?]|$)/;
@@ -34,8 +42,10 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   const logger = new Logger('HTTP');
   const access = new AccessPolicy(config);
 
-  // First of all: the request target's length, then Host, Origin and the API key.
+  // First of all: the request id (bootstrap's genReqId: the client's or a fresh one) on every
+  // answer, then the request target's length, then Host, Origin and the API key.
   fastify.addHook('onRequest', (request, reply, done) => {
+    void reply.header('x-request-id', request.id);
     if (request.url.length > config.maxUrlLength) {
       void reply.status(414).send(errorBody(414, `the request target is longer than ${config.maxUrlLength} characters`));
       return;
@@ -49,7 +59,9 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
       return;
     }
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
-    const refusal = access.check(preflight ? '/.well-known/health' : request.url.split('?')[0], request.headers);
+    // The route matters to the check only for the metrics token (and Fastify builds routeOptions anew at each read).
+    const route = config.metricsToken ? request.routeOptions.url : undefined;
+    const refusal = preflight ? access.check(HEALTH, request.headers) : access.check(request.url.split('?')[0], request.headers, route);
     if (refusal) {
       if (refusal.status === 401) void reply.header('www-authenticate', 'Bearer');
       void reply.status(refusal.status).send(errorBody(refusal.status, refusal.message));
@@ -100,10 +112,10 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
         statusCode: 429,
       }),
     });
-    // A group whose limit is off (0) is not counted, and no limit headers are sent for it. Nor is
-    // the health route: what port scans, liveness probes and Trove's own warm-up at boot call, no data.
+    // A group whose limit is off (0) is not counted, and no limit headers are sent for it. Nor are
+    // the routes of NOT_RATE_LIMITED (by their template: no spelling of their path is counted).
     fastify.addHook('onRequest', async (request, reply) => {
-      if (limitOf(request) > 0 && request.routeOptions.url !== HEALTH) await limiter.call(fastify, request, reply);
+      if (limitOf(request) > 0 && !NOT_RATE_LIMITED.has(request.routeOptions.url!)) await limiter.call(fastify, request, reply);
     });
   }
 
@@ -176,13 +188,25 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     });
   });
 
-  // A request log only at debug level: the hook would otherwise build a discarded line per request.
-  if (config.logLevel === 'debug' || config.logLevel === 'verbose') {
-    fastify.addHook('onResponse', (request, reply, done) => {
+  // Every answered request is counted (GET /metrics), by its route template: a request no route
+  // took is one label, whatever its path, so no client can make series without end.
+  // TROVE_LOG_FORMAT=json logs each as one line (at log level); in text a line is written only at
+  // debug level: the hook would otherwise build a discarded line per request.
+  const metrics = app.get(Metrics);
+  const jsonLines = config.logFormat === 'json' && config.logLevel !== 'error' && config.logLevel !== 'warn';
+  const textLines = config.logFormat === 'text' && (config.logLevel === 'debug' || config.logLevel === 'verbose');
+  fastify.addHook('onResponse', (request, reply, done) => {
+    const route = request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
+    metrics.countRequest(request.method, route, reply.statusCode, reply.elapsedTime);
+    if (jsonLines) {
+      const line = requestLine(request, reply, route, access.caller(request.headers));
+      if (reply.statusCode >= 500) logger.warn(line);
+      else logger.log(line);
+    } else if (textLines) {
       logger.debug(`${request.method} ${request.url} ${reply.statusCode} ${reply.elapsedTime.toFixed(1)}ms`);
-      done();
-    });
-  }
+    }
+    done();
+  });
 
   SwaggerModule.setup('docs', app, () => openApiDocument(app), { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
 }

@@ -126,6 +126,6 @@ const eventHandlers = [RecordAssetActivityHandler];
     ...queryHandlers,
     ...eventHandlers,
   ],
-  exports: [AssetReader, RecordsReader, AssetProjections, WorkstreamSummaryReader],
+  exports: [AssetReader, RecordsReader, AssetProjections, WorkstreamSummaryReader, FormatClassifier, RecordAssetActivityHandler],
 })
 export class AssetsModule {}

@@ -30,6 +30,11 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
     private readonly uow: AssetUnitOfWork,
   ) {}
 
+  /** Formats waiting for their refinement (the metrics' queue depth). */
+  get queued(): number {
+    return this.queue.length;
+  }
+
   classify(text: string): LanguageClassification {
     return this.detector.detectSync(text);
   }

@@ -28,5 +28,6 @@ const queryHandlers = [
   imports: [AssetsModule, ConversationsModule, SearchModule, ModelsModule, QgptModule],
   controllers: [McpController],
   providers: [McpSessionStore, McpSessions, McpServerFactory, ...queryHandlers],
+  exports: [McpSessions],
 })
 export class McpModule {}

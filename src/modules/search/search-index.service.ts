@@ -47,7 +47,7 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
   readonly store: SearchStore;
   /** Each asset's vector in the offline code embedding, and the nearest ones to a question. */
   readonly dense: DenseIndex;
-  /** The background re-indexing (see onApplicationBootstrap), and whether the app is closing. */
+  /** The background re-indexing while it runs (see onApplicationBootstrap), and whether the app is closing. */
   private reindexing: Promise<void> | null = null;
   private stopping = false;
 
@@ -139,7 +139,13 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
       .unlessBusy(REINDEX_LOCK, () => this.reanalyse())
       .catch((error: unknown) => {
         if (!this.stopping) this.logger.error(`re-indexing with the current analysis failed (it runs again at the next start): ${String(error)}`);
-      });
+      })
+      .finally(() => (this.reindexing = null));
+  }
+
+  /** The background re-indexing with this release's analysis is under way here (for the metrics). */
+  get reindexRunning(): boolean {
+    return this.reindexing !== null;
   }
 
   /** Stops the background re-indexing between two pages (it starts over at the next boot). */

@@ -117,8 +117,8 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private readonly logger = new Logger('Streams');
   readonly views = new Map<string, StreamView>();
   private readonly byView = new Map<StreamView, Set<Subscriber>>();
-  /** Every open socket (streams, health and the others) and whether it answered the last ping. */
-  private readonly sockets = new Map<WebSocket, { alive: boolean; health: boolean }>();
+  /** Every open socket (streams, health and the others), its path and whether it answered the last ping. */
+  private readonly sockets = new Map<WebSocket, { alive: boolean; health: boolean; path: string }>();
   /**
    * Streams that are not views of the outbox: their first frame is the whole state, and they
    * change only in this process. The local user and the long-term-memory status do not change
@@ -217,11 +217,18 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     return this.sockets.size;
   }
 
+  /** Open sockets per stream path (one of STREAM_PATHS: a template, never a socket's own URL), for the metrics. */
+  subscribers(): Map<string, number> {
+    const counts = new Map<string, number>();
+    for (const { path } of this.sockets.values()) counts.set(path, (counts.get(path) ?? 0) + 1);
+    return counts;
+  }
+
   /** Takes a freshly upgraded socket of one of STREAM_PATHS. */
   attach(socket: WebSocket, request: IncomingMessage, path: string): void {
     if (this.stopping) return socket.close(CLOSE.shutdown, 'server shutting down');
     checkSocket(socket);
-    const entry = { alive: true, health: path === STREAM_PATHS.health };
+    const entry = { alive: true, health: path === STREAM_PATHS.health, path };
     this.sockets.set(socket, entry);
     socket.on('pong', () => (entry.alive = true));
     socket.on('error', (error) => this.logger.debug(`socket error on ${path}: ${error.message}`));

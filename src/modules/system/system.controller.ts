@@ -4,9 +4,11 @@ import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { TextResponse } from '../../common/wire/text';
 import { INTERFACE_VERSION } from '../../version';
 import { CheckHealthQuery } from './queries/check-health.query';
+import { CheckReadinessQuery } from './queries/check-readiness.query';
 import { GetUserQuery } from './queries/get-user.query';
 import { ListApplicationsQuery } from './queries/list-applications.query';
 import { ApplicationsWire } from './wire/application.wire';
+import { ReadinessWire } from './wire/readiness.wire';
 import { UserWire } from './wire/user.wire';
 
 /** Discovery endpoints real clients call before anything else (COMPATIBILITY.md). */
@@ -21,6 +23,16 @@ export class SystemController {
   @ApiOkResponse({ schema: { type: 'string', example: 'ok' } })
   health(): Promise<string> {
     return this.queries.execute(new CheckHealthQuery());
+  }
+
+  @Get('.well-known/ready')
+  @ApiOperation({
+    operationId: 'getWellKnownReady',
+    summary: 'Readiness: 200 when the database answers a trivial query within 1 s (also HEAD); 503 with the reason otherwise',
+  })
+  @ApiOkResponse({ type: ReadinessWire })
+  ready(): Promise<ReadinessWire> {
+    return this.queries.execute(new CheckReadinessQuery());
   }
 
   @Get('.well-known/version')

@@ -14,6 +14,7 @@ import { IdempotencyKeyStore } from './idempotency-key.store';
 import { IdempotencyKeys } from './idempotency-keys';
 import { LocalUser } from './local-user';
 import { CheckHealthHandler } from './queries/check-health.query';
+import { CheckReadinessHandler } from './queries/check-readiness.query';
 import { GetUserHandler } from './queries/get-user.query';
 import { ListApplicationsHandler } from './queries/list-applications.query';
 import { OsController } from './os.controller';
@@ -21,7 +22,7 @@ import { OsServiceController } from './os-service.controller';
 import { UsersController } from './users.controller';
 import { SystemController } from './system.controller';
 
-const queryHandlers = [CheckHealthHandler, GetUserHandler, ListApplicationsHandler, GetApplicationHandler];
+const queryHandlers = [CheckHealthHandler, CheckReadinessHandler, GetUserHandler, ListApplicationsHandler, GetApplicationHandler];
 
 @Module({
   imports: [EventsModule],

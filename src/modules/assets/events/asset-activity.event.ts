@@ -77,6 +77,11 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
     private readonly applications: ApplicationRegistry,
   ) {}
 
+  /** Activities waiting for their batch to be written (the metrics' queue depth). */
+  get waiting(): number {
+    return this.pending.length;
+  }
+
   handle(event: AssetActivityEvent | AssetsSearchedEvent): void {
     const entries =
       event instanceof AssetsSearchedEvent ? [...new Set(event.assetIds)].map((id) => new AssetActivityEvent(id, 'searched', { query: event.query })) : [event];
