@@ -70,34 +70,6 @@ describe('the browser app', () => {
     await page.getByRole('combobox', { name: 'Language' }).selectOption('');
   });
 
-  it('filters by the application a snippet came from, over the whole store (the server filters, not the loaded page)', async () => {
-    const obsidian = { id: '33333333-3333-4333-8333-333333333333', name: 'OBSIDIAN', version: '2.0.1', platform: 'LINUX', onboarded: true, privacy: 'OPEN' };
-    const note = (
-      await http(server.baseUrl, 'POST', '/assets/create', {
-        type: 'SEEDED_ASSET',
-        asset: { application: obsidian, format: { fragment: { string: { raw: '## Weekly review\n\n- [ ] inbox zero\n- [ ] plan the sprint\n' } } } },
-      })
-    ).json as { id: string };
-    try {
-      await page.goto(`${server.baseUrl}/#/drive`);
-      await until(async () => (await rows().count()) === 4, 'four rows');
-      const requests: string[] = [];
-      const record = (request: { url(): string; postData(): string | null }) => {
-        if (request.url().includes('/assets/search')) requests.push(request.postData() ?? '');
-      };
-      page.on('request', record);
-      await page.getByRole('combobox', { name: 'Application' }).selectOption('OBSIDIAN');
-      await until(async () => (await rows().count()) === 1 && /weekly review/i.test(await rows().first().innerText()), 'the Obsidian note only');
-      page.off('request', record);
-      expect(requests.map((body) => JSON.parse(body) as unknown)).toContainEqual({ filters: { iterable: [{ applications: ['OBSIDIAN'] }] } });
-      await page.getByRole('combobox', { name: 'Application' }).selectOption('');
-      await until(async () => (await rows().count()) === 4, 'all again');
-    } finally {
-      await http(server.baseUrl, 'POST', `/assets/${note.id}/delete`);
-    }
-    await until(async () => (await rows().count()) === 3, 'the note gone from the list');
-  });
-
   it('is driven from the keyboard: search, arrows into the list, Enter opens', async () => {
     await page.goto(`${server.baseUrl}/#/drive`);
     await until(async () => (await rows().count()) === 3, 'rows');

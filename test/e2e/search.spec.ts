@@ -367,36 +367,6 @@ describe('search', () => {
       expect(ids(await f({ tags: ['ops'] }, 'probes'))).toEqual([id.kube]);
     });
 
-    it('filters by the application a snippet was saved from (a filter of its own; the SDK has none), rejecting a name that is none', async () => {
-      const vim = { id: '22222222-2222-4222-8222-222222222222', name: 'VIM', version: '1.5.1', platform: 'LINUX', onboarded: true, privacy: 'OPEN' };
-      const fromVim = await create('vim', 'set number relativenumber\nset expandtab', {}, { application: vim });
-      try {
-        // Over raw HTTP: the SDK's serializer drops a field its AssetFilter does not have.
-        const f = async (applications: string[], query?: string) => {
-          const res = await http(server.baseUrl, 'POST', '/assets/search', { ...(query ? { query } : {}), filters: { iterable: [{ applications }] } });
-          expect(res.status).toBe(200);
-          return res.json.results as { iterable: Array<{ identifier: string }> };
-        };
-        expect(ids(await f(['VIM']))).toEqual([fromVim]);
-        expect(ids(await f(['VIM'], 'expandtab'))).toEqual([fromVim]);
-        expect(ids(await f(['VIM'], 'probes'))).toEqual([]);
-        const fromCode = ids(await f(['VS_CODE']));
-        expect(fromCode).toEqual(expect.arrayContaining([id.user, id.yaml, id.kube]));
-        expect(fromCode).not.toContain(fromVim);
-        expect(ids(await f(['VIM', 'VS_CODE'])).length).toBe(fromCode.length + 1);
-        expect(ids(await f(['OBSIDIAN']))).toEqual([]);
-        const before = await counts();
-        expectError(
-          await http(server.baseUrl, 'POST', '/assets/search', { filters: { iterable: [{ applications: ['NOTEPAD'] }] } }),
-          400,
-          /ApplicationNameEnum/,
-        );
-        expect(await counts()).toBe(before);
-      } finally {
-        await assets.assetsDeleteAsset({ asset: fromVim });
-      }
-    });
-
     it('combines filters with AND, or OR when asked, including nested operations', async () => {
       const and = await post({ filters: { iterable: [{ tags: ['python'] }, { phrase: { value: 'yaml' } }] } });
       expect(ids(and)).toEqual([id.yaml]);

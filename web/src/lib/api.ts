@@ -96,13 +96,8 @@ export const api = {
   assetsPage: (cursor: string | null, limit: number, signal?: AbortSignal) =>
     request<Page<Asset>>('GET', `/assets?limit=${limit}&transferables=false${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, signal),
   asset: (id: string) => request<Asset>('GET', `/asset/${encodeURIComponent(id)}?transferables=true`),
-  search: (query: string, filters: { language?: string; tag?: string; application?: string }, signal?: AbortSignal) => {
-    const iterable = [
-      ...(filters.language ? [{ classification: filters.language }] : []),
-      ...(filters.tag ? [{ tags: [filters.tag] }] : []),
-      // Trove's own filter (the SDK has none): the application of the snippet's first format.
-      ...(filters.application ? [{ applications: [filters.application] }] : []),
-    ];
+  search: (query: string, filters: { language?: string; tag?: string }, signal?: AbortSignal) => {
+    const iterable = [...(filters.language ? [{ classification: filters.language }] : []), ...(filters.tag ? [{ tags: [filters.tag] }] : [])];
     return request<{ results: { iterable: SearchHit[] } }>(
       'POST',
       '/assets/search?transferables=false',

@@ -2,6 +2,7 @@ import { keepPreviousData, useInfiniteQuery, useQuery, useQueryClient } from '@t
 import { useEffect, useMemo, useState } from 'react';
 import { api } from '../lib/api';
 import { FIRST_PAGE, takeFirstPage } from '../prefetch';
+import { assetApplication } from '../lib/format';
 import type { Asset } from '../lib/types';
 
 /** The first page fills a screen (and comes fast: src/prefetch.ts asks for it at start); the next ones are larger. */
@@ -39,28 +40,29 @@ export interface SnippetList {
 
 /**
  * Drive's list: the store page by page, newest first (`GET /assets?limit=&cursor=`), or, with a
- * query or a language / tag / application filter, the search's results over the whole store
- * (`POST /assets/search`, the same typo-tolerant search as `/assets/search`).
+ * query or a language / tag filter, the search's results (`POST /assets/search`, the same
+ * typo-tolerant search as `/assets/search`). The application filter applies to what is loaded.
  */
 export function useSnippets(query: string, language: string | undefined, tag: string | undefined, application: string | undefined): SnippetList {
   const q = useDebounced(query.trim(), DEBOUNCE_MS);
-  const searching = Boolean(q || language || tag || application);
+  const searching = Boolean(q || language || tag);
   const client = useQueryClient();
   const pages = useInfiniteQuery({ ...snippetPages, enabled: !searching });
   useEffect(() => {
     void client.cancelQueries({ queryKey: ['search'], predicate: (query) => query.queryKey[1] !== q });
   }, [client, q]);
   const search = useQuery({
-    queryKey: ['search', q, language ?? '', tag ?? '', application ?? ''],
-    queryFn: ({ signal }) => api.search(q, { language, tag, application }, signal),
+    queryKey: ['search', q, language ?? '', tag ?? ''],
+    queryFn: ({ signal }) => api.search(q, { language, tag }, signal),
     enabled: searching,
     placeholderData: keepPreviousData,
   });
-  const items = useMemo(
+  const all = useMemo(
     () =>
       searching ? (search.data ?? []).map((hit) => hit.asset).filter((a): a is Asset => Boolean(a)) : (pages.data?.pages ?? []).flatMap((p) => p.iterable),
     [searching, search.data, pages.data],
   );
+  const items = useMemo(() => (application ? all.filter((a) => assetApplication(a) === application) : all), [all, application]);
   return {
     items,
     loading: searching ? search.isPending : pages.isPending,

@@ -1,8 +1,7 @@
-import { ApiPropertyOptional } from '@nestjs/swagger';
-import { ArrayMaxSize, IsArray, IsBoolean, IsIn, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
+import { ArrayMaxSize, IsArray, IsBoolean, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { GroupedTimestampDto } from '../../../common/wire/dto/common.dto';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
-import { ApplicationNameEnum, ClassificationSpecificEnum } from '../../../common/wire/enums';
+import { ClassificationSpecificEnum } from '../../../common/wire/enums';
 
 export const FilterOperationTypeEnum = ['UNKNOWN', 'AND', 'OR'] as const;
 export type FilterOperationTypeEnum = (typeof FilterOperationTypeEnum)[number];
@@ -102,20 +101,6 @@ export class AssetFilterDto {
   @IsString({ each: true })
   @MaxLength(256, { each: true })
   persons?: string[];
-
-  /**
-   * Trove's own (the SDK's AssetFilter has no such field): snippets saved from any of these
-   * applications (the application of the snippet's first format, as the web app shows it).
-   */
-  @ApiPropertyOptional({ enum: [...ApplicationNameEnum], isArray: true })
-  @IsOptional()
-  @IsArray()
-  @ArrayMaxSize(ApplicationNameEnum.length)
-  @IsIn(ApplicationNameEnum as unknown as string[], {
-    each: true,
-    message: 'each value of $property must be an ApplicationNameEnum name (VS_CODE, JETBRAINS, OBSIDIAN, ...)',
-  })
-  applications?: ApplicationNameEnum[];
 
   @Nested(() => AssetFilterPhraseDto, { optional: true })
   phrase?: AssetFilterPhraseDto;

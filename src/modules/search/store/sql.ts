@@ -35,12 +35,6 @@ function filterSql(sql: Sql, filter: AssetFilterDto, casing: boolean): string {
     all.push(`EXISTS (SELECT 1 FROM search_tags st WHERE st.asset_id = d.asset_id AND st.tag = ${sql.p(text)})`);
   }
   for (const website of filter.websites ?? []) all.push(sql.contains('d.websites', website.trim().toLowerCase()));
-  // The application of the first format (what the asset's `original` is): one formats_asset
-  // lookup, then the application's primary key, per candidate.
-  if (filter.applications?.length)
-    all.push(
-      `(SELECT ap.name FROM formats f JOIN applications ap ON ap.id = f.application_id WHERE f.asset_id = d.asset_id ORDER BY f.position LIMIT 1) IN ${sql.list(filter.applications)}`,
-    );
   // Trove records no persons, so no asset is linked to any person.
   if (filter.persons?.length) all.push('1 = 0');
   const phrase = filter.phrase;
