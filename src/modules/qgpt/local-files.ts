@@ -285,17 +285,34 @@ function lookAlike(files: LocalFiles): void {
 
 /**
  * The lstat of a real path's last component, after checking that no component on the way is a
- * symlink (a real path has none, unless one was swapped in since it was resolved).
+ * symlink (a real path has none, unless one was swapped in since it was resolved). The walk is by
+ * names, so a directory swapped for a symlink and back while the last component is looked up
+ * would pass one walk: each directory on the way is looked up again afterwards and must be the
+ * same inode, not renamed and holding the same entries (its ctime and mtime, in nanoseconds,
+ * unchanged: a rename changes the first, any entry added or removed the second).
  */
 function symlinkFree(real: string): Stats {
+  const dirs: string[] = [];
   let at = '';
-  let info: Stats | null = null;
-  for (const part of real.split(sep).filter(Boolean)) {
-    at += sep + part;
-    info = lstatSync(at);
+  for (const part of real.split(sep).filter(Boolean)) dirs.push((at += sep + part));
+  const last = dirs.pop() ?? sep;
+  // A busy directory on the way (a home, /tmp) changes for other reasons: a few tries, each one
+  // sound on its own, before the path is refused.
+  for (let attempt = 0; attempt < 3; attempt++) {
+    const before = [sep, ...dirs].map(directoryState);
+    const info = lstatSync(last);
     if (info.isSymbolicLink()) throw new Refused();
+    const after = [sep, ...dirs].map(directoryState);
+    if (after.every((state, i) => state === before[i])) return info;
   }
-  return info ?? lstatSync(sep);
+  throw new Refused();
+}
+
+/** A directory's identity and its last changes, or a refusal when the name is a symlink now. */
+function directoryState(path: string): string {
+  const info = lstatSync(path, { bigint: true });
+  if (info.isSymbolicLink() || !info.isDirectory()) throw new Refused();
+  return `${info.dev}:${info.ino}:${info.ctimeNs}:${info.mtimeNs}`;
 }
 
 function release(pinned: Pinned): void {
