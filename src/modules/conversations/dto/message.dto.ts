@@ -10,14 +10,17 @@ export class ConversationMessageValueDto {
   @Nested(() => ConversationMessageFragmentDto)
   fragment: ConversationMessageFragmentDto;
 }
-PassThrough(ConversationMessageValueDto.prototype, [
+/**
+ * The fields of a round-tripped ConversationMessage a change of its text or sentiment leaves as
+ * they are: accepted, not interpreted (MessageUpdateDto too).
+ */
+export const MESSAGE_FIELDS_KEPT = [
   'schema',
   'created',
   'updated',
   'deleted',
   'conversation',
   'role',
-  'sentiment',
   'model',
   'agent',
   'anchors',
@@ -33,4 +36,5 @@ PassThrough(ConversationMessageValueDto.prototype, [
   'tags',
   'websites',
   'workstream_events',
-]);
+];
+PassThrough(ConversationMessageValueDto.prototype, [...MESSAGE_FIELDS_KEPT, 'sentiment']);

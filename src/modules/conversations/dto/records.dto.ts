@@ -3,6 +3,7 @@ import { GroupedTimestampDto } from '../../../common/wire/dto/common.dto';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
 import { ConversationMessageSentimentEnum, PlatformEnum, QGPTConversationMessageRoleEnum } from '../../../common/wire/enums';
 import { AnchorTypeEnum, ConversationMessageFragmentDto, ConversationReferenceDto } from './seeded-conversation.dto';
+import { MESSAGE_FIELDS_KEPT } from './message.dto';
 
 /** POST /messages/create: a message appended to a conversation (`conversation.id`), as the copilot SDKs send each question and answer. */
 export class SeededMessageDto {
@@ -46,29 +47,7 @@ export class MessageUpdateDto {
   @OneOf(ConversationMessageSentimentEnum, { optional: true })
   sentiment?: ConversationMessageSentimentEnum;
 }
-PassThrough(MessageUpdateDto.prototype, [
-  'schema',
-  'created',
-  'updated',
-  'deleted',
-  'conversation',
-  'role',
-  'model',
-  'agent',
-  'anchors',
-  'annotations',
-  'assets',
-  'messages',
-  'persons',
-  'ranges',
-  'score',
-  'sources',
-  'summaries',
-  'summaryRoot',
-  'tags',
-  'websites',
-  'workstream_events',
-]);
+PassThrough(MessageUpdateDto.prototype, MESSAGE_FIELDS_KEPT);
 
 /** One point of a round-tripped Anchor: its path. */
 export class AnchorPointReferenceDto {
