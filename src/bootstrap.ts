@@ -5,14 +5,16 @@ import { mkdirSync } from 'node:fs';
 import { RequestListener, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppConfig } from './common/config/app-config';
-import { AppHost } from './common/config/app-host';
+import { AppHost, StoreState } from './common/config/app-host';
 import { configureApp } from './common/http/configure-app';
 import { ExtraListener } from './common/http/extra-listener';
 import { listenOnLegacyPort } from './common/http/legacy-listener';
 import { requestId } from './common/http/request-log';
 import { httpServerOptions } from './common/http/server-options';
 import { PortFile } from './common/net/port-file';
+import { Metrics } from './common/metrics/metrics';
 import { AppModule } from './app.module';
+import { TeamFront } from './teams/team-front';
 import { startBanner } from './banner';
 import { TroveLogger } from './logger';
 import { AppletListeners, RunningApplet } from './modules/applets/applet-listeners';
@@ -30,6 +32,11 @@ export interface AppOptions {
    * sent. Without it that route answers 503.
    */
   terminate?: () => void;
+  /**
+   * A team store's app (src/teams): its requests come from the team front, never from a port of
+   * its own, it counts them in the process's `metrics`, and the front closes it (no signal handlers).
+   */
+  managed?: { metrics: Metrics; census: Set<StoreState> };
 }
 
 /** Builds the whole application, ready to listen: used by main.ts, the tests and the benchmarks. */
@@ -41,16 +48,17 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     genReqId: requestId,
     serverFactory: (handler: RequestListener) => createServer(httpServerOptions(config), handler),
   });
-  const host = new AppHost(options.restart ?? null, options.terminate ?? null);
+  const host = new AppHost(options.restart ?? null, options.terminate ?? null, options.managed?.census);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, host), adapter, {
     logger: new TroveLogger({ logLevels: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1), json: config.logFormat === 'json' }),
     abortOnError: false,
     bodyParser: false, // configureApp installs the JSON parser
   });
-  await configureApp(app, config);
+  await configureApp(app, config, { metrics: options.managed?.metrics });
   // An app that can restart belongs to a TroveServer, which closes it on SIGTERM, SIGINT, ...
-  // across restarts; any other closes itself (Nest's shutdown hooks).
-  if (!options.restart) app.enableShutdownHooks();
+  // across restarts, as a team store's app belongs to the team front; any other closes itself
+  // (Nest's shutdown hooks).
+  if (!options.restart && !options.managed) app.enableShutdownHooks();
   return app;
 }
 
@@ -105,6 +113,8 @@ class RestartableServer implements TroveServer {
   private closing: Promise<void> | null = null;
   private listenPort: number;
   private legacy: ExtraListener | null = null;
+  /** The team front (src/teams): with no user defined it hands every request to the app. */
+  private front: TeamFront | null = null;
   private restarts = 0;
   private readonly portFile: PortFile;
   /** Signals are handled here, not by each app, so that one arriving mid-restart closes the new app, once. */
@@ -151,6 +161,7 @@ class RestartableServer implements TroveServer {
       this.logger.log('restarting: closing the app, then a fresh one on the same port');
       // The plugins' applets keep their ports: their frames reload from the fresh app.
       const applets = (await old?.get(AppletListeners).running()) ?? [];
+      await this.closeFront();
       await old?.close();
       await this.closeLegacy();
       if (this.closing) return; // a signal arrived meanwhile: no fresh app to close at once
@@ -165,6 +176,7 @@ class RestartableServer implements TroveServer {
       await this.restarting?.catch(() => undefined);
       const app = this.live;
       this.live = null;
+      await this.closeFront();
       await app?.close();
       await this.closeLegacy();
       this.portFile.remove();
@@ -181,6 +193,12 @@ class RestartableServer implements TroveServer {
     });
   }
 
+  private async closeFront(): Promise<void> {
+    const front = this.front;
+    this.front = null;
+    await front?.close().catch((error: Error) => this.logger.error(`closing the team stores failed: ${error.message}`));
+  }
+
   private async closeLegacy(): Promise<void> {
     const legacy = this.legacy;
     this.legacy = null;
@@ -193,8 +211,18 @@ class RestartableServer implements TroveServer {
       terminate: () => this.terminate(),
     });
     try {
+      // The team front goes before the app's own listeners ahead of listening: nothing reaches the app around it.
+      await app.init();
+      const managed = { metrics: app.get(Metrics), census: app.get(AppHost).census };
+      this.front = await TeamFront.start(this.config, async (storeConfig) => {
+        const store = await createApp(storeConfig, { managed });
+        await store.init();
+        return store;
+      });
+      this.front.install(app.getHttpServer());
       await app.listen(this.listenPort, this.config.host);
     } catch (error) {
+      await this.closeFront();
       await app.close().catch(() => undefined);
       throw error;
     }

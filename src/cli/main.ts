@@ -119,6 +119,109 @@ export function buildProgram(result: { value: RunResult }): Command {
       result.value = await doctor(options, new Output());
     });
 
+  const users = program.command('users').description("a team deployment's users and their tokens (docs/TEAMS.md)");
+  users
+    .command('add')
+    .description("add a user; prints their API token on the last line (the first user adopts the server's existing store)")
+    .argument('<name>', 'user name (letters, digits, . _ @ -)')
+    .option('--admin', 'may read the metrics and restart or stop the server')
+    .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
+    .action(async (name: string, options) => {
+      const { addUser } = await import('./commands/team');
+      result.value = await addUser(name, options, new Output());
+    });
+  users
+    .command('list')
+    .description('list the users')
+    .option('--json', 'print JSON')
+    .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
+    .action(async (options) => {
+      const { listUsers } = await import('./commands/team');
+      result.value = await listUsers(options, new Output());
+    });
+  users
+    .command('remove')
+    .description('remove a user (their token stops working; their store is kept)')
+    .argument('<name>', 'user name')
+    .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
+    .action(async (name: string, options) => {
+      const { removeUser } = await import('./commands/team');
+      result.value = await removeUser(name, options, new Output());
+    });
+  users
+    .command('token')
+    .description("replace a user's token; prints the new one on the last line")
+    .argument('<name>', 'user name')
+    .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
+    .action(async (name: string, options) => {
+      const { rotateToken } = await import('./commands/team');
+      result.value = await rotateToken(name, options, new Output());
+    });
+
+  const spaces = program.command('spaces').description('shared spaces: team libraries their members read and their editors write');
+  spaces
+    .command('add')
+    .description('add a space')
+    .argument('<name>', 'space name')
+    .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
+    .action(async (name: string, options) => {
+      const { addSpace } = await import('./commands/team');
+      result.value = await addSpace(name, options, new Output());
+    });
+  spaces
+    .command('list')
+    .description('list the spaces and their members')
+    .option('--json', 'print JSON')
+    .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
+    .action(async (options) => {
+      const { listSpaces } = await import('./commands/team');
+      result.value = await listSpaces(options, new Output());
+    });
+  spaces
+    .command('remove')
+    .description('remove a space (its store is kept)')
+    .argument('<name>', 'space name')
+    .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
+    .action(async (name: string, options) => {
+      const { removeSpace } = await import('./commands/team');
+      result.value = await removeSpace(name, options, new Output());
+    });
+  spaces
+    .command('member')
+    .description("add a member to a space, change their role, or remove them")
+    .argument('<space>', 'space name')
+    .argument('<user>', 'user name')
+    .addOption(new Option('--role <role>', 'reader or editor').choices(['reader', 'editor']).default('reader'))
+    .option('--remove', 'remove the member')
+    .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
+    .action(async (space: string, user: string, options) => {
+      const { setMember } = await import('./commands/team');
+      result.value = await setMember(space, user, options, new Output());
+    });
+
+  program
+    .command('audit')
+    .description('print the audit log (oldest first): who did what, when, from where; never content or tokens')
+    .option('--user <name>', 'only this user')
+    .option('--action <action>', 'only this action (create, update, delete, export, import, auth.failed, sign-in, user.add, ...)')
+    .option('--since <time>', 'ISO 8601 time, or a duration back from now: 30m, 12h, 7d')
+    .option('--limit <n>', 'the latest n entries (default 1000)')
+    .option('--json', 'one JSON object a line')
+    .addOption(dataDirOption())
+    .addOption(databaseUrlOption())
+    .action(async (options) => {
+      const { showAudit } = await import('./commands/team');
+      result.value = await showAudit(options, new Output());
+    });
+
   return program;
 }
 

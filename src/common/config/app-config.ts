@@ -111,6 +111,22 @@ export class AppConfig {
    * Linux, 1000 elsewhere) (TROVE_LEGACY_PORT: `on`, `off` or a port number; default off). null: none.
    */
   legacyPort: number | null;
+  /**
+   * Which store of a team deployment this app serves (docs/TEAMS.md): null for the process's own
+   * store (the one `npm start` always opens), `users/<id>` or `spaces/<id>` for a user's or a
+   * shared space's, which the team front opens on demand. Not read from the environment.
+   */
+  storeKey: string | null = null;
+  /** PostgreSQL: the schema this app's tables live in (search_path); null: the URL's default (public). */
+  databaseSchema: string | null = null;
+  /** A team store with no request and no open socket for this long is closed, in seconds (TROVE_STORE_IDLE_SECONDS). */
+  storeIdleSeconds: number;
+  /** Team stores open at once at most (TROVE_MAX_OPEN_STORES); the least recently used idle one closes first. */
+  maxOpenStores: number;
+  /** Audit entries older than this many days are removed (TROVE_AUDIT_RETENTION_DAYS). */
+  auditRetentionDays: number;
+  /** Storage a user's store may take, in MB; 0: no quota (TROVE_USER_QUOTA_MB). */
+  userQuotaMb: number;
 
   get sqlitePath(): string {
     return join(this.dataDir, 'trove.db');
@@ -131,7 +147,7 @@ export class AppConfig {
    * (POST /os/terminate).
    */
   get localMode(): boolean {
-    return this.loopback && this.apiKeys.length === 0;
+    return this.loopback && this.apiKeys.length === 0 && this.storeKey === null;
   }
 }
 
@@ -337,6 +353,11 @@ export function loadConfig(env: Env): AppConfig {
   config.mcpMaxSessions = int('TROVE_MCP_MAX_SESSIONS', 256, 1, 1_000_000);
   config.mcpIdleMs = int('TROVE_MCP_IDLE_MS', 30 * 60_000, 1000, 7 * 24 * 3600_000);
   config.rateLimitMcp = int('TROVE_RATE_LIMIT_MCP', 600, 0, 10_000_000);
+
+  config.storeIdleSeconds = int('TROVE_STORE_IDLE_SECONDS', 300, 1, 7 * 24 * 3600);
+  config.maxOpenStores = int('TROVE_MAX_OPEN_STORES', config.databaseUrl ? 32 : 256, 1, 100_000);
+  config.auditRetentionDays = int('TROVE_AUDIT_RETENTION_DAYS', 90, 1, 36_500);
+  config.userQuotaMb = int('TROVE_USER_QUOTA_MB', 0, 0, 100_000_000);
 
   const home = env.HOME?.trim() || homedir();
   const portFile = env.TROVE_PORT_FILE?.trim();

@@ -3,7 +3,21 @@
  * startServer (`npm start`, the e2e tests) lets it restart in-process and shut the process down;
  * an app created with createApp alone (benchmarks, scripts) can do neither.
  */
+/** What one app holds and has waiting, summed into the process's gauges (GET /metrics). */
+export interface StoreState {
+  readonly open: boolean;
+  subscribers(): Array<[string, number]>;
+  readonly mcpSessions: number;
+  queues(): Array<[string, number]>;
+}
+
 export class AppHost {
+  /**
+   * The apps of this process whose state the metrics show: this one, and on a team deployment
+   * the stores' apps the front opened (they are given the process's app's census).
+   */
+  readonly census: Set<StoreState>;
+
   /** Set once this app is being closed (for a fresh one, or for good): health answers 503 from then on. */
   private requested: 'restart' | 'terminate' | null = null;
 
@@ -14,7 +28,10 @@ export class AppHost {
   constructor(
     private readonly restartApp: (() => void) | null,
     private readonly terminateApp: (() => void) | null = null,
-  ) {}
+    census?: Set<StoreState>,
+  ) {
+    this.census = census ?? new Set();
+  }
 
   get canRestart(): boolean {
     return this.restartApp !== null;

@@ -26,7 +26,14 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       type: 'postgres',
       url: config.databaseUrl!,
       migrations: [join(root, 'migrations', 'postgres', '*.{ts,js}')],
-      extra: { max: 10, connectionTimeoutMillis: 5000 },
+      // A team store (docs/TEAMS.md): its own schema, named first on every connection's search_path
+      // (the raw SQL names tables unqualified), and a small pool: many stores share the server.
+      ...(config.databaseSchema
+        ? {
+            schema: config.databaseSchema,
+            extra: { max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5000, options: `-c search_path="${config.databaseSchema}"` },
+          }
+        : { extra: { max: 10, connectionTimeoutMillis: 5000 } }),
     };
   }
   return {

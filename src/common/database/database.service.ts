@@ -1,6 +1,7 @@
 import { BeforeApplicationShutdown, Injectable, OnApplicationShutdown, OnModuleInit } from '@nestjs/common';
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Semaphore } from 'async-mutex';
+import { createHash } from 'node:crypto';
 import { DataSource, DataSourceOptions, EntityManager, QueryRunner } from 'typeorm';
 import { isStorageUnavailable } from '../errors/error-body';
 import { SQLITE_PRAGMAS, SQLITE_READER_PRAGMAS } from './database.options';
@@ -80,8 +81,26 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   private closing = false;
   private draining = false;
 
+  /** PostgreSQL: the team store's schema (database.options.ts), null for the process's own store. */
+  private readonly schema: string | null;
+
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.lock = dataSource.options.type === 'sqlite' ? new Semaphore(WRITER) : null;
+    this.schema = dataSource.options.type === 'postgres' ? (dataSource.options.schema ?? null) : null;
+  }
+
+  /**
+   * A LISTEN/NOTIFY channel of this store: the stores of a team deployment share one PostgreSQL
+   * database, and one user's commits must not wake another's readers (docs/TEAMS.md).
+   */
+  channel(base: string): string {
+    return this.schema ? `${base}_${createHash('sha256').update(this.schema).digest('hex').slice(0, 12)}` : base;
+  }
+
+  /** An advisory-lock key of this store (see `channel`): stores never wait for each other's locks. */
+  storeLock(base: number): number {
+    if (!this.schema) return base;
+    return base + 1 + parseInt(createHash('sha256').update(this.schema).digest('hex').slice(0, 8), 16) * 2 ** 12;
   }
 
   get dialect(): 'sqlite' | 'postgres' {
@@ -146,6 +165,8 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
 
   /** Applies pending migrations; instances booting together take turns on an advisory lock. */
   private async migratePostgres(): Promise<void> {
+    // A team store's schema is made on its first opening (search_path names it from the start).
+    if (this.schema) await this.dataSource.query(`CREATE SCHEMA IF NOT EXISTS "${this.schema}"`);
     await this.exclusive(MIGRATION_LOCK, () => this.dataSource.runMigrations({ transaction: 'each' }));
   }
 
@@ -165,6 +186,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
 
   private async locked<T>(key: number, work: () => Promise<T>, wait: boolean): Promise<T | undefined> {
     if (this.dialect === 'sqlite') return work();
+    key = this.storeLock(key);
     const session = this.dataSource.createQueryRunner();
     await session.connect();
     try {

@@ -14,8 +14,8 @@ export interface Refusal {
  * health checks, orchestrators' probes), and the web app's page and files (they hold no data;
  * the page asks for a key and sends it with every API call it makes).
  */
-const PUBLIC_PATHS = new Set(['/.well-known/health', '/.well-known/ready', '/']);
-const PUBLIC_PREFIX = '/_app/';
+export const PUBLIC_PATHS = new Set(['/.well-known/health', '/.well-known/ready', '/']);
+export const PUBLIC_PREFIX = '/_app/';
 
 /** The Prometheus metrics route: TROVE_METRICS_TOKEN, when set, reads it (and the API keys do). */
 export const METRICS_ROUTE = '/metrics';
@@ -29,7 +29,7 @@ const KEY_PROTOCOL = /^trove\.key\.([A-Za-z0-9_-]+)$/;
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
 /** The API key a request carries: `Authorization: Bearer <key>` or `X-API-Key: <key>`. */
-function presentedKey(headers: IncomingHttpHeaders): string | null {
+export function presentedKey(headers: IncomingHttpHeaders): string | null {
   const authorization = headers.authorization;
   if (typeof authorization === 'string') {
     const match = /^Bearer\s+(\S+)\s*$/i.exec(authorization);

@@ -13,6 +13,7 @@ import { originAllowed } from './cors';
 import { checkJsonBounds, decodeUtf8 } from './json-bounds';
 import { toJson } from './json-writers';
 import { requestLine } from './request-log';
+import { auditAction, callerOf } from './team-caller';
 import { memoiseValidationMetadata, validationPipe } from '../validation/input';
 import { TroveWsAdapter } from './ws-adapter';
 import { SdkOperationIndex, unservedAnswer } from './unserved-operations';
@@ -37,7 +38,7 @@ const OVERLOAD_RETRY_AFTER = 5;
 const PRESSURE_SAMPLE_MS = 200;
 
 /** Everything about the HTTP surface that is not a route: used by main.ts and by every test. */
-export async function configureApp(app: NestFastifyApplication, config: AppConfig): Promise<void> {
+export async function configureApp(app: NestFastifyApplication, config: AppConfig, shared: { metrics?: Metrics } = {}): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const logger = new Logger('HTTP');
   const access = new AccessPolicy(config);
@@ -104,7 +105,8 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
       max: limitOf,
       keyGenerator: (request) => {
         const application = (request.params as { application?: string } | undefined)?.application;
-        const who = access.keyIdentity(request.headers) ?? (application ? `app:${application}` : `ip:${request.ip}`);
+        const user = callerOf(request.raw)?.userId;
+        const who = user ? `user:${user}` : (access.keyIdentity(request.headers) ?? (application ? `app:${application}` : `ip:${request.ip}`));
         return `${group(request)}|${who}`;
       },
       errorResponseBuilder: (_request, context) => ({
@@ -157,6 +159,15 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     done(null, payload);
   });
 
+  // Team deployments' audit log names the record a create made: the id of its answer.
+  fastify.addHook('onSend', (request, reply, payload, done) => {
+    if (typeof payload === 'string' && reply.statusCode < 300 && callerOf(request.raw) && auditAction(request.method, request.routeOptions.url ?? '') === 'create') {
+      const id = /"id":"([^"]{1,200})"/.exec(payload.slice(0, 4096))?.[1];
+      if (id) (reply as { createdId?: string }).createdId = id;
+    }
+    done(null, payload);
+  });
+
   // Replies: objects with a JSON writer of their own use it (an asset's formats are written once).
   fastify.setReplySerializer((payload) => toJson(payload));
 
@@ -192,14 +203,22 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   // took is one label, whatever its path, so no client can make series without end.
   // TROVE_LOG_FORMAT=json logs each as one line (at log level); in text a line is written only at
   // debug level: the hook would otherwise build a discarded line per request.
-  const metrics = app.get(Metrics);
+  const metrics: Metrics = shared.metrics ?? app.get(Metrics);
   const jsonLines = config.logFormat === 'json' && config.logLevel !== 'error' && config.logLevel !== 'warn';
   const textLines = config.logFormat === 'text' && (config.logLevel === 'debug' || config.logLevel === 'verbose');
   fastify.addHook('onResponse', (request, reply, done) => {
     const route = request.is404 ? UNMATCHED_ROUTE : (request.routeOptions.url ?? UNMATCHED_ROUTE);
     metrics.countRequest(request.method, route, reply.statusCode, reply.elapsedTime);
+    const caller = callerOf(request.raw);
+    if (caller) {
+      const action = auditAction(request.method, route);
+      if (action) {
+        const record = Object.values((request.params as Record<string, string> | undefined) ?? {})[0] ?? (reply as { createdId?: string }).createdId ?? null;
+        caller.audit({ action, method: request.method, route, record, status: reply.statusCode });
+      }
+    }
     if (jsonLines) {
-      const line = requestLine(request, reply, route, access.caller(request.headers));
+      const line = requestLine(request, reply, route, caller ? `user:${caller.userName}` : access.caller(request.headers));
       if (reply.statusCode >= 500) logger.warn(line);
       else logger.log(line);
     } else if (textLines) {

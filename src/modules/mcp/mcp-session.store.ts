@@ -78,7 +78,7 @@ export class McpSessionStore {
         JSON.stringify(message),
         nowIso(),
       ]);
-      if (this.db.dialect === 'postgres') await this.db.query(em, `SELECT pg_notify($1, $2)`, [MCP_CHANNEL, instance]);
+      if (this.db.dialect === 'postgres') await this.db.query(em, `SELECT pg_notify($1, $2)`, [this.db.channel(MCP_CHANNEL), instance]);
     });
   }
 

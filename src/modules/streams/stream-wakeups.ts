@@ -49,7 +49,7 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
       // Other instances' commits (this instance's own carry its id); on (re)connect, whatever committed meanwhile.
       this.listener = new PgListener(
         this.config.databaseUrl!,
-        STREAM_CHANNEL,
+        this.db.channel(STREAM_CHANNEL),
         this.logger,
         (payload) => payload !== this.appends.instance && this.hub.wake(),
         () => this.hub.wake(),
@@ -74,7 +74,7 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
   /** A change committed on this instance: wake the local tailer and tell the others. */
   committed(): void {
     this.hub.wake();
-    this.redisPub?.publish(STREAM_CHANNEL, this.appends.instance).catch(() => undefined);
+    this.redisPub?.publish(this.db.channel(STREAM_CHANNEL), this.appends.instance).catch(() => undefined);
   }
 
   private every(ms: number, run: () => void): void {
@@ -116,6 +116,6 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
     this.redisSub.on('message', (_channel, from) => {
       if (from !== this.appends.instance) this.hub.wake();
     });
-    this.redisSub.subscribe(STREAM_CHANNEL).catch(() => undefined);
+    this.redisSub.subscribe(this.db.channel(STREAM_CHANNEL)).catch(() => undefined);
   }
 }

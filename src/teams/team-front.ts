@@ -1,0 +1,295 @@
+import { Logger } from '@nestjs/common';
+import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
+import { AppConfig } from '../common/config/app-config';
+import { PUBLIC_PATHS, PUBLIC_PREFIX, presentedKey } from '../common/http/access';
+import { errorBody } from '../common/errors/error-body';
+import { TeamCaller, readOnlyRequest, setCaller } from '../common/http/team-caller';
+import { AuditLog } from './audit-log';
+import { ControlStore, Membership, User } from './control-store';
+import { StoreApps, type OpenStore, type RequestHandler, type StoreAppFactory, type UpgradeHandler } from './store-apps';
+import { tokenDigest } from './tokens';
+
+/** How often the directory (users, tokens, spaces) is checked for changes made by `trove users ...`. */
+const POLL_MS = 1000;
+/** An unknown token makes the front look at the directory at once, at most this often. */
+const MISS_REFRESH_MS = 200;
+/** The per-user base URL: `/u/<token>/...` is `/...` with that token (clients that cannot send headers). */
+const USER_PREFIX = /^\/u\/(trove_[A-Za-z0-9_-]{20,100})(?=\/|\?|$)/;
+/** The header that selects a shared space for a request (its name or id). */
+export const SPACE_HEADER = 'x-trove-space';
+/** The web app's session cookie (OpenID Connect sign-in, docs/TEAMS.md). */
+export const SESSION_COOKIE = 'trove_session';
+/** Routes that act on the process, not a store: only admins, and answered by the process's own app. */
+const ADMIN_ONLY = new Set(['/os/restart', '/os/terminate']);
+/** Routes answered by the process's own app for any signed-in user: the applets' listeners go through this front too. */
+const PROCESS_ROUTES = /^\/os\/applet\//;
+const METRICS = '/metrics';
+
+/** Where sign-in happens (the OIDC routes of sign-in.ts): public, served by the front itself. */
+export const AUTH_PREFIX = '/auth/';
+
+interface Sessions {
+  /** The user a session cookie's id belongs to, and the CSRF token its unsafe requests must carry. */
+  lookup(id: string): Promise<{ user: User; csrf: string } | null>;
+  /** Answers the sign-in routes (`/auth/...`); false when none is configured. */
+  handle(request: IncomingMessage, response: ServerResponse): boolean;
+}
+
+function cookie(headers: IncomingHttpHeaders, name: string): string | null {
+  const header = headers.cookie;
+  if (!header) return null;
+  for (const part of header.split(';')) {
+    const [key, ...rest] = part.trim().split('=');
+    if (key === name) return decodeURIComponent(rest.join('='));
+  }
+  return null;
+}
+
+function sendJson(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+  const body = JSON.stringify(errorBody(status, message));
+  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
+  response.end(body);
+}
+
+function refuseUpgrade(socket: Duplex, status: number, message: string): void {
+  const body = JSON.stringify(errorBody(status, message));
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nConnection: close\r\nContent-Type: application/json; charset=utf-8\r\n` +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n${status === 401 ? 'WWW-Authenticate: Bearer\r\n' : ''}\r\n${body}`,
+  );
+}
+
+interface Decision {
+  status?: number;
+  message?: string;
+  /** Where the request goes: a store to open, or the process's own app. */
+  store?: string;
+  caller?: TeamCaller;
+}
+
+/**
+ * The front door of a deployment with users (docs/TEAMS.md). Every request and WebSocket upgrade
+ * of the listening server (and of the legacy and applet ports, which hand theirs to the same
+ * listeners) passes here first. With no user defined it hands everything to the process's own
+ * app at once: Trove behaves exactly as without it. Once users exist, every route but health,
+ * readiness, the web app's files and sign-in needs a user's token (a Bearer or X-API-Key header,
+ * the WebSocket subprotocol `trove.key.<base64url>`, the `/u/<token>` base URL, or the web app's
+ * session cookie); the request then goes to the app of the caller's store (or of the space the
+ * `X-Trove-Space` header selects), which the front opens if it is not open.
+ */
+export class TeamFront {
+  private readonly logger = new Logger('Team');
+  private byDigest = new Map<string, User>();
+  private byId = new Map<string, User>();
+  private memberships = new Map<string, Membership[]>();
+  private version = -1;
+  private lastMissRefresh = 0;
+  private refreshing: Promise<void> | null = null;
+  private readonly poll: NodeJS.Timeout;
+  private storeApps: StoreApps | null = null;
+  sessions: Sessions | null = null;
+
+  private constructor(
+    private readonly config: AppConfig,
+    readonly control: ControlStore,
+    private readonly factory: StoreAppFactory,
+    readonly audit: AuditLog,
+  ) {
+    this.poll = setInterval(() => void this.refresh(), POLL_MS).unref();
+  }
+
+  /** Opens the team directory (made empty if new) and reads it. */
+  static async start(config: AppConfig, factory: StoreAppFactory): Promise<TeamFront> {
+    const control = await ControlStore.open(config);
+    const front = new TeamFront(config, control, factory, new AuditLog(control, config.auditRetentionDays));
+    await front.refresh();
+    return front;
+  }
+
+  /** The open stores (after `install`). */
+  get stores(): StoreApps {
+    return this.storeApps!;
+  }
+
+  /** Users exist: the front authenticates every request. */
+  get active(): boolean {
+    return this.byId.size > 0;
+  }
+
+  /** Picks up what `trove users|spaces` changed (the directory's version moved). */
+  refresh(): Promise<void> {
+    this.refreshing ??= (async () => {
+      try {
+        const version = await this.control.version();
+        if (version === this.version) return;
+        const [users, memberships] = await Promise.all([this.control.tokenDigests(), this.control.memberships()]);
+        this.byDigest = users;
+        this.byId = new Map([...users.values()].map((u) => [u.id, u]));
+        for (const user of await this.control.users()) this.byId.set(user.id, user);
+        this.memberships = memberships;
+        if (this.version >= 0) this.logger.log(`directory changed: ${this.byId.size} users`);
+        this.version = version;
+      } catch (error) {
+        this.logger.warn(`the team directory could not be read: ${(error as Error).message}`);
+      }
+    })().finally(() => (this.refreshing = null));
+    return this.refreshing;
+  }
+
+  /**
+   * Puts the front before the listeners the app attached to its server (Fastify's request
+   * handler, the WebSocket adapter's upgrade handler): call it after `app.init()`, before
+   * `listen`, so that no request ever reaches the app around it.
+   */
+  install(server: Server): void {
+    const requests = server.listeners('request') as RequestHandler[];
+    const upgrades = server.listeners('upgrade') as UpgradeHandler[];
+    server.removeAllListeners('request');
+    server.removeAllListeners('upgrade');
+    server.removeAllListeners('checkContinue'); // Node then answers 100 itself and emits 'request'
+    const own = {
+      handle: ((request, response) => requests.forEach((listener) => listener.call(server, request, response))) as RequestHandler,
+      upgrade: ((request, socket, head) => upgrades.forEach((listener) => listener.call(server, request, socket, head))) as UpgradeHandler,
+    };
+    this.storeApps = new StoreApps(this.config, own, this.factory);
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      if (!this.active) return own.handle(request, response);
+      this.request(request, response).catch((error: Error) => {
+        this.logger.error(`request failed before its store answered: ${error.stack ?? error.message}`);
+        if (!response.headersSent) sendJson(response, 503, 'the store could not be opened; retry in a moment', { 'retry-after': '5' });
+        else response.destroy();
+      });
+    });
+    server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
+      if (!this.active) return own.upgrade(request, socket, head);
+      this.upgrade(request, socket, head).catch((error: Error) => {
+        this.logger.error(`upgrade failed before its store answered: ${error.message}`);
+        refuseUpgrade(socket, 503, 'the store could not be opened; retry in a moment');
+      });
+    });
+  }
+
+  async close(): Promise<void> {
+    clearInterval(this.poll);
+    await this.storeApps?.closeAll();
+    await this.audit.close();
+    await this.control.close();
+  }
+
+  private async request(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    if (this.sessions && request.url?.startsWith(AUTH_PREFIX) && this.sessions.handle(request, response)) return;
+    const decision = await this.decide(request, false);
+    if (decision.status) {
+      const headers: Record<string, string> = decision.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+      return sendJson(response, decision.status, decision.message!, headers);
+    }
+    const store = await this.stores.acquire(decision.store!);
+    let released = false;
+    const release = () => {
+      if (!released) this.stores.release(store);
+      released = true;
+    };
+    response.once('close', release);
+    if (decision.caller) setCaller(request, decision.caller);
+    store.handle(request, response);
+  }
+
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+    const decision = await this.decide(request, true);
+    if (decision.status) return refuseUpgrade(socket, decision.status, decision.message!);
+    const store: OpenStore = await this.stores.acquire(decision.store!);
+    socket.once('close', () => this.stores.release(store));
+    if (decision.caller) setCaller(request, decision.caller);
+    store.upgrade(request, socket, head);
+  }
+
+  /** Who the request comes from and where it goes; or the refusal. Strips the `/u/<token>` prefix. */
+  private async decide(request: IncomingMessage, upgrade: boolean): Promise<Decision> {
+    let url = request.url ?? '/';
+    const prefixed = USER_PREFIX.exec(url);
+    let token: string | null = null;
+    if (prefixed) {
+      token = prefixed[1];
+      url = url.slice(prefixed[0].length) || '/';
+      if (!url.startsWith('/')) url = `/${url}`;
+      request.url = url;
+    }
+    const path = url.split('?')[0];
+    if (!prefixed && (PUBLIC_PATHS.has(path) || path.startsWith(PUBLIC_PREFIX))) return { store: '' };
+
+    token ??= presentedKey(request.headers);
+    let user = token ? await this.userOfToken(token) : null;
+    if (!user && !token) {
+      const id = cookie(request.headers, SESSION_COOKIE);
+      const session = id && this.sessions ? await this.sessions.lookup(id) : null;
+      if (session) {
+        // A session is a browser's: its unsafe requests carry the CSRF token the page was given.
+        const unsafe = !upgrade && !['GET', 'HEAD', 'OPTIONS'].includes(request.method ?? 'GET');
+        if (unsafe && request.headers['x-csrf-token'] !== session.csrf) return { status: 403, message: 'the request lacks a valid X-CSRF-Token header' };
+        user = session.user;
+      }
+    }
+    const client = request.socket.remoteAddress ?? null;
+    if (!user) {
+      this.audit.append({ userId: null, userName: null, action: 'auth.failed', method: request.method ?? null, route: path, record: null, status: 401, client, store: null });
+      return {
+        status: 401,
+        message: token ? 'the token is not valid' : "this Trove has users: send a user's token (Authorization: Bearer <token> or X-API-Key: <token>)",
+      };
+    }
+    if (path === METRICS) {
+      if (!user.admin) return { status: 403, message: 'the metrics are for admins (or TROVE_METRICS_TOKEN)' };
+      return { store: '' };
+    }
+    if (ADMIN_ONLY.has(path)) {
+      if (!user.admin) return { status: 403, message: `${path} acts on the whole server: only an admin may call it` };
+      return { store: '', caller: this.caller(user, '', 'owner', client) };
+    }
+    if (PROCESS_ROUTES.test(path)) return { store: '', caller: this.caller(user, user.store, 'owner', client) };
+
+    const wanted = request.headers[SPACE_HEADER];
+    if (typeof wanted === 'string' && wanted.trim()) {
+      const membership = (this.memberships.get(user.id) ?? []).find((m) => m.space.name === wanted.trim() || m.space.id === wanted.trim());
+      if (!membership) return { status: 404, message: `no space "${wanted.trim()}" that you belong to` };
+      const method = request.method ?? 'GET';
+      if (membership.role === 'reader' && !upgrade && !readOnlyRequest(method, path)) {
+        return { status: 403, message: `you are a reader of "${membership.space.name}": only its editors change it` };
+      }
+      if (membership.role === 'reader' && /^\/model_context_protocol\//.test(path)) {
+        return { status: 403, message: `MCP in "${membership.space.name}" needs the editor role (its tools can save)` };
+      }
+      return { store: membership.space.store, caller: this.caller(user, membership.space.store, membership.role, client) };
+    }
+    return { store: user.store, caller: this.caller(user, user.store, 'owner', client) };
+  }
+
+  private caller(user: User, store: string, role: TeamCaller['role'], client: string | null): TeamCaller {
+    return {
+      userId: user.id,
+      userName: user.name,
+      admin: user.admin,
+      store,
+      role,
+      audit: (record) => this.audit.append({ userId: user.id, userName: user.name, client, store, ...record }),
+    };
+  }
+
+  private async userOfToken(token: string): Promise<User | null> {
+    const digest = tokenDigest(token);
+    const known = this.byDigest.get(digest);
+    if (known) return known;
+    // A token made a moment ago (trove users add / token): look at the directory now, not at the next poll.
+    if (Date.now() - this.lastMissRefresh > MISS_REFRESH_MS) {
+      this.lastMissRefresh = Date.now();
+      await this.refresh();
+      return this.byDigest.get(digest) ?? null;
+    }
+    return null;
+  }
+
+  /** The user of an id (sessions name their user by id). */
+  userById(id: string): User | null {
+    return this.byId.get(id) ?? null;
+  }
+}
