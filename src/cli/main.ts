@@ -195,7 +195,7 @@ export function buildProgram(result: { value: RunResult }): Command {
     });
   spaces
     .command('member')
-    .description("add a member to a space, change their role, or remove them")
+    .description('add a member to a space, change their role, or remove them')
     .argument('<space>', 'space name')
     .argument('<user>', 'user name')
     .addOption(new Option('--role <role>', 'reader or editor').choices(['reader', 'editor']).default('reader'))

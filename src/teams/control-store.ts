@@ -458,10 +458,15 @@ export class ControlStore {
   async audit(filter: AuditFilter = {}): Promise<AuditEntry[]> {
     const where: string[] = [];
     const params: unknown[] = [];
-    if (filter.user) where.push('user_name = ?') && params.push(filter.user);
-    if (filter.action) where.push('action = ?') && params.push(filter.action);
-    if (filter.since) where.push('at >= ?') && params.push(filter.since);
-    if (filter.until) where.push('at < ?') && params.push(filter.until);
+    const condition = (sql: string, value: string | undefined) => {
+      if (value === undefined) return;
+      where.push(sql);
+      params.push(value);
+    };
+    condition('user_name = ?', filter.user);
+    condition('action = ?', filter.action);
+    condition('at >= ?', filter.since);
+    condition('at < ?', filter.until);
     const limit = Math.min(Math.max(filter.limit ?? 1000, 1), 100_000);
     const rows = await this.db.all<Record<string, unknown>>(
       `SELECT at, user_id, user_name, action, method, route, record, status, client, store FROM ${this.p}audit

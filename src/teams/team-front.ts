@@ -216,6 +216,7 @@ export class TeamFront {
       request.url = url;
     }
     const path = url.split('?')[0];
+    const base = prefixed ? `/u/${token}` : '';
     if (!prefixed && (PUBLIC_PATHS.has(path) || path.startsWith(PUBLIC_PREFIX))) return { store: '' };
 
     token ??= presentedKey(request.headers);
@@ -232,7 +233,17 @@ export class TeamFront {
     }
     const client = request.socket.remoteAddress ?? null;
     if (!user) {
-      this.audit.append({ userId: null, userName: null, action: 'auth.failed', method: request.method ?? null, route: path, record: null, status: 401, client, store: null });
+      this.audit.append({
+        userId: null,
+        userName: null,
+        action: 'auth.failed',
+        method: request.method ?? null,
+        route: path,
+        record: null,
+        status: 401,
+        client,
+        store: null,
+      });
       return {
         status: 401,
         message: token ? 'the token is not valid' : "this Trove has users: send a user's token (Authorization: Bearer <token> or X-API-Key: <token>)",
@@ -244,9 +255,9 @@ export class TeamFront {
     }
     if (ADMIN_ONLY.has(path)) {
       if (!user.admin) return { status: 403, message: `${path} acts on the whole server: only an admin may call it` };
-      return { store: '', caller: this.caller(user, '', 'owner', client) };
+      return { store: '', caller: this.caller(user, '', 'owner', client, base) };
     }
-    if (PROCESS_ROUTES.test(path)) return { store: '', caller: this.caller(user, user.store, 'owner', client) };
+    if (PROCESS_ROUTES.test(path)) return { store: '', caller: this.caller(user, user.store, 'owner', client, base) };
 
     const wanted = request.headers[SPACE_HEADER];
     if (typeof wanted === 'string' && wanted.trim()) {
@@ -259,13 +270,14 @@ export class TeamFront {
       if (membership.role === 'reader' && /^\/model_context_protocol\//.test(path)) {
         return { status: 403, message: `MCP in "${membership.space.name}" needs the editor role (its tools can save)` };
       }
-      return { store: membership.space.store, caller: this.caller(user, membership.space.store, membership.role, client) };
+      return { store: membership.space.store, caller: this.caller(user, membership.space.store, membership.role, client, base) };
     }
-    return { store: user.store, caller: this.caller(user, user.store, 'owner', client) };
+    return { store: user.store, caller: this.caller(user, user.store, 'owner', client, base) };
   }
 
-  private caller(user: User, store: string, role: TeamCaller['role'], client: string | null): TeamCaller {
+  private caller(user: User, store: string, role: TeamCaller['role'], client: string | null, basePath: string): TeamCaller {
     return {
+      basePath,
       userId: user.id,
       userName: user.name,
       admin: user.admin,

@@ -30,7 +30,18 @@ function operator(): string {
 }
 
 function audited(control: ControlStore, action: string, record: string): Promise<void> {
-  const entry: AuditEntry = { at: new Date().toISOString(), userId: null, userName: operator(), action, method: null, route: null, record, status: null, client: null, store: null };
+  const entry: AuditEntry = {
+    at: new Date().toISOString(),
+    userId: null,
+    userName: operator(),
+    action,
+    method: null,
+    route: null,
+    record,
+    status: null,
+    client: null,
+    store: null,
+  };
   return control.appendAudit([entry]);
 }
 
@@ -49,7 +60,9 @@ export async function listUsers(options: StoreOptions & { json?: boolean }, out:
   return withControl(options, async (control) => {
     const users = await control.users();
     if (options.json) {
-      out.line(JSON.stringify(users.map(({ name, admin, store, created, oidcIssuer, oidcSubject }) => ({ name, admin, store, created, oidcIssuer, oidcSubject }))));
+      out.line(
+        JSON.stringify(users.map(({ name, admin, store, created, oidcIssuer, oidcSubject }) => ({ name, admin, store, created, oidcIssuer, oidcSubject }))),
+      );
     } else if (!users.length) {
       out.line('no users: Trove serves one local user (docs/TEAMS.md)');
     } else {
@@ -130,11 +143,15 @@ export function sinceTime(value: string, now = Date.now()): string {
   return new Date(time).toISOString();
 }
 
-export async function showAudit(options: StoreOptions & { user?: string; action?: string; since?: string; limit?: string; json?: boolean }, out: Output): Promise<number> {
+export async function showAudit(
+  options: StoreOptions & { user?: string; action?: string; since?: string; limit?: string; json?: boolean },
+  out: Output,
+): Promise<number> {
   const filter: AuditFilter = { user: options.user, action: options.action };
   if (options.since) filter.since = sinceTime(options.since);
   if (options.limit !== undefined) {
-    if (!/^\d+$/.test(options.limit) || Number(options.limit) < 1) throw new CliError(`--limit must be a positive integer (got "${options.limit}")`, EXIT.usage);
+    if (!/^\d+$/.test(options.limit) || Number(options.limit) < 1)
+      throw new CliError(`--limit must be a positive integer (got "${options.limit}")`, EXIT.usage);
     filter.limit = Number(options.limit);
   }
   return withControl(options, async (control) => {

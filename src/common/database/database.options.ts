@@ -27,11 +27,13 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       url: config.databaseUrl!,
       migrations: [join(root, 'migrations', 'postgres', '*.{ts,js}')],
       // A team store (docs/TEAMS.md): its own schema, named first on every connection's search_path
-      // (the raw SQL names tables unqualified), and a small pool: many stores share the server.
+      // (the raw SQL names tables unqualified; every table of the migrations is made in it, so a
+      // name never falls through to public, which stays on the path for pg_trgm's operators),
+      // and a small pool: many stores share the server.
       ...(config.databaseSchema
         ? {
             schema: config.databaseSchema,
-            extra: { max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5000, options: `-c search_path="${config.databaseSchema}"` },
+            extra: { max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5000, options: `-c search_path="${config.databaseSchema}",public` },
           }
         : { extra: { max: 10, connectionTimeoutMillis: 5000 } }),
     };

@@ -63,7 +63,11 @@ export class Outbox {
       return `(${this.db.params(4, params.length - 3)})`;
     });
     if (this.db.dialect === 'postgres')
-      await this.db.query(em, `SELECT pg_advisory_xact_lock($1), pg_notify($2, $3)`, [this.db.storeLock(OUTBOX_LOCK), this.db.channel(STREAM_CHANNEL), this.instance]);
+      await this.db.query(em, `SELECT pg_advisory_xact_lock($1), pg_notify($2, $3)`, [
+        this.db.storeLock(OUTBOX_LOCK),
+        this.db.channel(STREAM_CHANNEL),
+        this.instance,
+      ]);
     await this.db.query(em, `INSERT INTO stream_events (topic, entity_id, deleted, created_at) VALUES ${rows.join(', ')}`, params);
   }
 }

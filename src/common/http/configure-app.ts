@@ -161,7 +161,12 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
 
   // Team deployments' audit log names the record a create made: the id of its answer.
   fastify.addHook('onSend', (request, reply, payload, done) => {
-    if (typeof payload === 'string' && reply.statusCode < 300 && callerOf(request.raw) && auditAction(request.method, request.routeOptions.url ?? '') === 'create') {
+    if (
+      typeof payload === 'string' &&
+      reply.statusCode < 300 &&
+      callerOf(request.raw) &&
+      auditAction(request.method, request.routeOptions.url ?? '') === 'create'
+    ) {
       const id = /"id":"([^"]{1,200})"/.exec(payload.slice(0, 4096))?.[1];
       if (id) (reply as { createdId?: string }).createdId = id;
     }

@@ -22,6 +22,8 @@ export interface TeamCaller {
   store: string;
   /** `owner` in the user's own store, else the role in the space. */
   role: 'owner' | 'reader' | 'editor';
+  /** `/u/<token>` when the request came through the per-user base URL, else `''`: links the app gives back keep it. */
+  basePath: string;
   /** Appends an entry for this request to the audit log. */
   audit(record: AuditRecord): void;
 }
@@ -34,6 +36,11 @@ export function setCaller(request: IncomingMessage, caller: TeamCaller): void {
 
 export function callerOf(request: IncomingMessage): TeamCaller | undefined {
   return (request as unknown as Record<symbol, TeamCaller | undefined>)[CALLER];
+}
+
+/** The path prefix the client reached this app under (see TeamCaller.basePath). */
+export function basePathOf(request: IncomingMessage): string {
+  return callerOf(request)?.basePath ?? '';
 }
 
 /** Reads and searches that use POST: not written to the audit log, and a space's readers may send them. */

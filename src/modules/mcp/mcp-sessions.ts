@@ -53,7 +53,12 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
       if (this.sessions.size) void this.drain(true);
     });
     if (this.db.dialect === 'postgres') {
-      this.listener = new PgListener(this.config.databaseUrl!, this.db.channel(MCP_CHANNEL), this.logger, (payload) => payload === this.instance && void this.drain());
+      this.listener = new PgListener(
+        this.config.databaseUrl!,
+        this.db.channel(MCP_CHANNEL),
+        this.logger,
+        (payload) => payload === this.instance && void this.drain(),
+      );
       await this.listener.start();
     }
   }

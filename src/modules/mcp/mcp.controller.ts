@@ -6,6 +6,7 @@ import { isUUID } from 'class-validator';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { AppConfig } from '../../common/config/app-config';
 import { InvalidInput, NotFound } from '../../common/errors/domain-errors';
+import { basePathOf, callerOf } from '../../common/http/team-caller';
 import { AccessPolicy } from '../../common/http/access';
 import { McpServerFactory } from './mcp-server.factory';
 import { McpSessions } from './mcp-sessions';
@@ -44,7 +45,7 @@ export class McpController {
   })
   @ApiOkResponse({ type: ModelContextProtocolSchemaVersionsWire })
   schemaVersions(@Req() request: FastifyRequest): ModelContextProtocolSchemaVersionsWire {
-    const base = `${request.protocol}://${request.headers.host ?? `127.0.0.1`}/model_context_protocol`;
+    const base = `${request.protocol}://${request.headers.host ?? `127.0.0.1`}${basePathOf(request.raw)}/model_context_protocol`;
     return {
       iterable: [
         { version: SSE_VERSION, entry_endpoint: `${base}/${SSE_VERSION}/sse` },
@@ -60,10 +61,11 @@ export class McpController {
   })
   async sse(@Param('version') version: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     this.known(version);
-    const client = this.access.keyIdentity(request.headers) ?? `ip:${request.ip}`;
+    const user = callerOf(request.raw)?.userId;
+    const client = user ? `user:${user}` : (this.access.keyIdentity(request.headers) ?? `ip:${request.ip}`);
     await this.sessions.open(
       client,
-      `/model_context_protocol/${version}/messages`,
+      `${basePathOf(request.raw)}/model_context_protocol/${version}/messages`,
       reply.raw,
       () => hijack(reply),
       (transport) => this.servers.create().connect(transport),
