@@ -441,6 +441,16 @@ export class ControlStore {
     await this.db.run(`DELETE FROM ${this.p}sessions WHERE id_hash = ?`, [tokenDigest(id)]);
   }
 
+  /** PostgreSQL: the bytes a schema's tables and indexes take (a user's store, for the quota). */
+  async schemaBytes(schema: string): Promise<number> {
+    const [row] = await this.db.all<{ bytes: string | null }>(
+      `SELECT SUM(pg_total_relation_size(c.oid)) AS bytes FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+        WHERE n.nspname = ? AND c.relkind IN ('r', 'm')`,
+      [schema],
+    );
+    return Number(row?.bytes ?? 0);
+  }
+
   // Audit
 
   async appendAudit(entries: AuditEntry[]): Promise<void> {

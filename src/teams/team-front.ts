@@ -1,14 +1,16 @@
 import { Logger } from '@nestjs/common';
+import { statSync } from 'node:fs';
+import { join } from 'node:path';
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppConfig } from '../common/config/app-config';
 import { PUBLIC_PATHS, PUBLIC_PREFIX, presentedKey } from '../common/http/access';
 import { errorBody } from '../common/errors/error-body';
-import { TeamCaller, readOnlyRequest, setCaller } from '../common/http/team-caller';
+import { TeamCaller, auditAction, readOnlyRequest, setCaller } from '../common/http/team-caller';
 import { AuditLog } from './audit-log';
 import { ControlStore, Membership, User } from './control-store';
-import { StoreApps, type OpenStore, type RequestHandler, type StoreAppFactory, type UpgradeHandler } from './store-apps';
-import { tokenDigest } from './tokens';
+import { StoreApps, storeSchema, type OpenStore, type RequestHandler, type StoreAppFactory, type UpgradeHandler } from './store-apps';
+import { TOKEN_PREFIX, tokenDigest } from './tokens';
 
 /** How often the directory (users, tokens, spaces) is checked for changes made by `trove users ...`. */
 const POLL_MS = 1000;
@@ -25,6 +27,10 @@ const ADMIN_ONLY = new Set(['/os/restart', '/os/terminate']);
 /** Routes answered by the process's own app for any signed-in user: the applets' listeners go through this front too. */
 const PROCESS_ROUTES = /^\/os\/applet\//;
 const METRICS = '/metrics';
+/** How long a store's measured size is trusted (the quota is checked against it). */
+const SIZE_TTL_MS = 10_000;
+/** What a full store may still do: reads, deletes and exports (to make room or leave). */
+const FREES_OR_READS = new Set([null, 'delete', 'export']);
 
 /** Where sign-in happens (the OIDC routes of sign-in.ts): public, served by the front itself. */
 export const AUTH_PREFIX = '/auth/';
@@ -87,6 +93,7 @@ export class TeamFront {
   private lastMissRefresh = 0;
   private refreshing: Promise<void> | null = null;
   private readonly poll: NodeJS.Timeout;
+  private readonly sizes = new Map<string, { bytes: number; at: number }>();
   private storeApps: StoreApps | null = null;
   sessions: Sessions | null = null;
 
@@ -154,16 +161,16 @@ export class TeamFront {
     };
     this.storeApps = new StoreApps(this.config, own, this.factory);
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-      if (!this.active) return own.handle(request, response);
-      this.request(request, response).catch((error: Error) => {
+      if (!this.active && !this.carriesUserToken(request)) return own.handle(request, response);
+      this.request(request, response, own.handle).catch((error: Error) => {
         this.logger.error(`request failed before its store answered: ${error.stack ?? error.message}`);
         if (!response.headersSent) sendJson(response, 503, 'the store could not be opened; retry in a moment', { 'retry-after': '5' });
         else response.destroy();
       });
     });
     server.on('upgrade', (request: IncomingMessage, socket: Duplex, head: Buffer) => {
-      if (!this.active) return own.upgrade(request, socket, head);
-      this.upgrade(request, socket, head).catch((error: Error) => {
+      if (!this.active && !this.carriesUserToken(request)) return own.upgrade(request, socket, head);
+      this.upgrade(request, socket, head, own.upgrade).catch((error: Error) => {
         this.logger.error(`upgrade failed before its store answered: ${error.message}`);
         refuseUpgrade(socket, 503, 'the store could not be opened; retry in a moment');
       });
@@ -177,7 +184,26 @@ export class TeamFront {
     await this.control.close();
   }
 
-  private async request(request: IncomingMessage, response: ServerResponse): Promise<void> {
+  /**
+   * The request presents a token of Trove's shape while no user is known: one may have been made
+   * a moment ago (`trove users add`), so the front looks at the directory before serving it.
+   */
+  private carriesUserToken(request: IncomingMessage): boolean {
+    return Boolean(request.url?.startsWith(`/u/${TOKEN_PREFIX}`) || presentedKey(request.headers)?.startsWith(TOKEN_PREFIX));
+  }
+
+  /** While no user is known, after a look at the directory (at most every MISS_REFRESH_MS). */
+  private async stillNoUsers(): Promise<boolean> {
+    if (this.active) return false;
+    if (Date.now() - this.lastMissRefresh > MISS_REFRESH_MS) {
+      this.lastMissRefresh = Date.now();
+      await this.refresh();
+    }
+    return !this.active;
+  }
+
+  private async request(request: IncomingMessage, response: ServerResponse, own: RequestHandler): Promise<void> {
+    if (await this.stillNoUsers()) return own(request, response);
     if (this.sessions && request.url?.startsWith(AUTH_PREFIX) && this.sessions.handle(request, response)) return;
     const decision = await this.decide(request, false);
     if (decision.status) {
@@ -195,7 +221,8 @@ export class TeamFront {
     store.handle(request, response);
   }
 
-  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer): Promise<void> {
+  private async upgrade(request: IncomingMessage, socket: Duplex, head: Buffer, own: UpgradeHandler): Promise<void> {
+    if (await this.stillNoUsers()) return own(request, socket, head);
     const decision = await this.decide(request, true);
     if (decision.status) return refuseUpgrade(socket, decision.status, decision.message!);
     const store: OpenStore = await this.stores.acquire(decision.store!);
@@ -272,7 +299,36 @@ export class TeamFront {
       }
       return { store: membership.space.store, caller: this.caller(user, membership.space.store, membership.role, client, base) };
     }
+    if (this.config.userQuotaMb > 0 && !upgrade && !FREES_OR_READS.has(auditAction(request.method ?? 'GET', path))) {
+      const bytes = await this.storeBytes(user.store);
+      if (bytes > this.config.userQuotaMb * 1024 * 1024) {
+        return {
+          status: 413,
+          message: `your store is full: ${(bytes / 1048576).toFixed(1)} MB of a ${this.config.userQuotaMb} MB quota; delete something first`,
+        };
+      }
+    }
     return { store: user.store, caller: this.caller(user, user.store, 'owner', client, base) };
+  }
+
+  /** The bytes a user's store takes on disk (SQLite: its files; PostgreSQL: its schema), measured at most every 10 s. */
+  private async storeBytes(store: string): Promise<number> {
+    const known = this.sizes.get(store);
+    if (known && Date.now() - known.at < SIZE_TTL_MS) return known.bytes;
+    let bytes = 0;
+    if (this.config.dialect === 'sqlite') {
+      const dir = join(this.config.dataDir, store);
+      // The database file: what the WAL holds moves into it at the next checkpoint (one runs every few seconds).
+      try {
+        bytes = statSync(join(dir, 'trove.db')).size;
+      } catch {
+        // not made yet
+      }
+    } else {
+      bytes = await this.control.schemaBytes(store === '' ? 'public' : storeSchema(store));
+    }
+    this.sizes.set(store, { bytes, at: Date.now() });
+    return bytes;
   }
 
   private caller(user: User, store: string, role: TeamCaller['role'], client: string | null, basePath: string): TeamCaller {

@@ -356,3 +356,63 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
     expect((await trove(server, ['audit', '--since', 'yesterday-ish'])).code).toBe(2);
   });
 });
+
+describe('a team deployment: stores open on demand and close when idle; a storage quota per user', () => {
+  let server: TestServer;
+  let admin: string;
+  const openStores = async () => {
+    const metrics = await http(server.baseUrl, 'GET', '/metrics', undefined, bearer(admin));
+    return Number(/^trove_open_stores (\d+)/m.exec(metrics.text)![1]);
+  };
+
+  beforeAll(async () => {
+    server = await startTestServer({ TROVE_STORE_IDLE_SECONDS: '3', TROVE_MAX_OPEN_STORES: '2', TROVE_USER_QUOTA_MB: '4' });
+    admin = await addUser(server, 'root', true);
+  });
+  afterAll(() => server.close());
+
+  it('opens a store at its first request, closes it once idle, and opens it again with its records', async () => {
+    const erin = await addUser(server, 'erin');
+    const created = await http(server.baseUrl, 'POST', '/assets/create', textSeed('const kept = "across a close";'), bearer(erin));
+    expect(created.status).toBe(200);
+    const open = await openStores();
+    expect(open).toBe(2); // the process's own (root's) and erin's
+    expect(await until(openStores, (n) => n === 1, 15_000)).toBe(1);
+    const again = await http(server.baseUrl, 'GET', `/asset/${(created.json as { id: string }).id}`, undefined, bearer(erin));
+    expect(again.status).toBe(200);
+    expect(again.text).toContain('across a close');
+  });
+
+  it('keeps at most TROVE_MAX_OPEN_STORES team stores open, closing the least recently used idle one', async () => {
+    const tokens = [await addUser(server, 'u1'), await addUser(server, 'u2'), await addUser(server, 'u3')];
+    for (const token of tokens) {
+      expect((await http(server.baseUrl, 'GET', '/assets', undefined, bearer(token))).status).toBe(200);
+      expect(await openStores()).toBeLessThanOrEqual(3); // the process's own + 2
+    }
+    const all = await Promise.all(tokens.map((token) => http(server.baseUrl, 'GET', '/assets', undefined, bearer(token))));
+    expect(all.map((r) => r.status)).toEqual([200, 200, 200]);
+  });
+
+  it('refuses writes past the quota with a 413 that says so, while reads and deletes still work', async () => {
+    const frank = await addUser(server, 'frank');
+    const big = 'x'.repeat(400 * 1024);
+    const ids: string[] = [];
+    // The size is measured at most every 10 s: writes go on until the measure sees the store full.
+    const full = await until(
+      async () => {
+        const res = await http(server.baseUrl, 'POST', '/assets/create', textSeed(`${big}${ids.length}`), bearer(frank));
+        if (res.status === 200) ids.push((res.json as { id: string }).id);
+        return res;
+      },
+      (res) => res.status !== 200,
+      20_000,
+    );
+    expect(ids.length).toBeGreaterThanOrEqual(2);
+    expectError(full, 413, /your store is full: .* MB of a 4 MB quota/);
+    expect((await http(server.baseUrl, 'GET', '/assets', undefined, bearer(frank))).status).toBe(200);
+    expect((await http(server.baseUrl, 'POST', '/assets/search', { query: 'x' }, bearer(frank))).status).toBe(200);
+    expect((await http(server.baseUrl, 'POST', `/assets/${ids[0]}/delete`, undefined, bearer(frank))).status).toBe(200);
+    // Another user's store is not theirs to fill.
+    expect((await http(server.baseUrl, 'POST', '/assets/create', textSeed('const mine = 1;'), bearer(admin))).status).toBe(200);
+  });
+});
