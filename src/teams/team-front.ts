@@ -1,4 +1,5 @@
 import { Logger } from '@nestjs/common';
+import { timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
@@ -27,6 +28,8 @@ const ADMIN_ONLY = new Set(['/os/restart', '/os/terminate']);
 /** Routes answered by the process's own app for any signed-in user: the applets' listeners go through this front too. */
 const PROCESS_ROUTES = /^\/os\/applet\//;
 const METRICS = '/metrics';
+/** Failed authentications of one address are written together this often (the first at once). */
+const FAILURES_MS = 10_000;
 /** How long a store's measured size is trusted (the quota is checked against it). */
 const SIZE_TTL_MS = 10_000;
 /** What a full store may still do: reads, deletes and exports (to make room or leave). */
@@ -91,9 +94,14 @@ export class TeamFront {
   private memberships = new Map<string, Membership[]>();
   private version = -1;
   private lastMissRefresh = 0;
+  private missRefreshing: Promise<void> | null = null;
   private refreshing: Promise<void> | null = null;
   private readonly poll: NodeJS.Timeout;
   private readonly sizes = new Map<string, { bytes: number; at: number }>();
+  /** The digest of TROVE_METRICS_TOKEN, if set. */
+  private readonly metricsToken: string | null;
+  /** Failed authentications not yet written, by client address: one audit entry per address every FAILURES_MS. */
+  private readonly failures = new Map<string, { count: number; since: number; route: string; method: string | null }>();
   private storeApps: StoreApps | null = null;
   sessions: Sessions | null = null;
 
@@ -103,7 +111,45 @@ export class TeamFront {
     private readonly factory: StoreAppFactory,
     readonly audit: AuditLog,
   ) {
-    this.poll = setInterval(() => void this.refresh(), POLL_MS).unref();
+    this.poll = setInterval(() => {
+      void this.refresh();
+      this.writeFailures(false);
+    }, POLL_MS).unref();
+    this.metricsToken = config.metricsToken ? tokenDigest(config.metricsToken) : null;
+  }
+
+  /**
+   * Failed authentications are written one entry per client address every FAILURES_MS (the
+   * first at once), with how many there were: a flood of bad tokens cannot flood the log.
+   */
+  private failed(client: string, method: string | null, route: string): void {
+    const known = this.failures.get(client);
+    if (known) {
+      known.count++;
+      return;
+    }
+    this.audit.append({ userId: null, userName: null, action: 'auth.failed', method, route, record: null, status: 401, client, store: null });
+    this.failures.set(client, { count: 0, since: Date.now(), route, method });
+  }
+
+  private writeFailures(all: boolean): void {
+    const before = Date.now() - FAILURES_MS;
+    for (const [client, entry] of this.failures) {
+      if (!all && entry.since > before) continue;
+      this.failures.delete(client);
+      if (entry.count === 0) continue;
+      this.audit.append({
+        userId: null,
+        userName: null,
+        action: 'auth.failed',
+        method: entry.method,
+        route: entry.route,
+        record: `${entry.count} more since ${new Date(entry.since).toISOString()}`,
+        status: 401,
+        client,
+        store: null,
+      });
+    }
   }
 
   /** Opens the team directory (made empty if new) and reads it. */
@@ -179,6 +225,7 @@ export class TeamFront {
 
   async close(): Promise<void> {
     clearInterval(this.poll);
+    this.writeFailures(true);
     await this.storeApps?.closeAll();
     await this.audit.close();
     await this.control.close();
@@ -195,11 +242,25 @@ export class TeamFront {
   /** While no user is known, after a look at the directory (at most every MISS_REFRESH_MS). */
   private async stillNoUsers(): Promise<boolean> {
     if (this.active) return false;
-    if (Date.now() - this.lastMissRefresh > MISS_REFRESH_MS) {
-      this.lastMissRefresh = Date.now();
-      await this.refresh();
-    }
+    await this.refreshForMiss();
     return !this.active;
+  }
+
+  /**
+   * A look at the directory for a token the front does not know: at most one every
+   * MISS_REFRESH_MS, which every such request waits for (a flood of bad tokens costs the
+   * directory five reads a second, and a token made a moment ago is never refused).
+   */
+  private refreshForMiss(): Promise<void> {
+    this.missRefreshing ??= (async () => {
+      const wait = this.lastMissRefresh + MISS_REFRESH_MS - Date.now();
+      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+      this.lastMissRefresh = Date.now();
+      // A read already under way may have begun before the token was made: a fresh one after it.
+      await this.refreshing;
+      await this.refresh();
+    })().finally(() => (this.missRefreshing = null));
+    return this.missRefreshing;
   }
 
   private async request(request: IncomingMessage, response: ServerResponse, own: RequestHandler): Promise<void> {
@@ -247,6 +308,10 @@ export class TeamFront {
     if (!prefixed && (PUBLIC_PATHS.has(path) || path.startsWith(PUBLIC_PREFIX))) return { store: '' };
 
     token ??= presentedKey(request.headers);
+    // A Prometheus scraper's token: the metrics only, checked again by the process's own app.
+    if (path === METRICS && token && this.metricsToken && timingSafeEqual(Buffer.from(tokenDigest(token)), Buffer.from(this.metricsToken))) {
+      return { store: '' };
+    }
     let user = token ? await this.userOfToken(token) : null;
     if (!user && !token) {
       const id = cookie(request.headers, SESSION_COOKIE);
@@ -278,7 +343,7 @@ export class TeamFront {
     }
     if (path === METRICS) {
       if (!user.admin) return { status: 403, message: 'the metrics are for admins (or TROVE_METRICS_TOKEN)' };
-      return { store: '' };
+      return { store: '', caller: this.caller(user, '', 'owner', client, base) };
     }
     if (ADMIN_ONLY.has(path)) {
       if (!user.admin) return { status: 403, message: `${path} acts on the whole server: only an admin may call it` };
@@ -348,12 +413,8 @@ export class TeamFront {
     const known = this.byDigest.get(digest);
     if (known) return known;
     // A token made a moment ago (trove users add / token): look at the directory now, not at the next poll.
-    if (Date.now() - this.lastMissRefresh > MISS_REFRESH_MS) {
-      this.lastMissRefresh = Date.now();
-      await this.refresh();
-      return this.byDigest.get(digest) ?? null;
-    }
-    return null;
+    await this.refreshForMiss();
+    return this.byDigest.get(digest) ?? null;
   }
 
   /** The user of an id (sessions name their user by id). */

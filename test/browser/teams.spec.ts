@@ -27,8 +27,15 @@ async function addUser(name: string): Promise<string> {
 }
 
 const create = async (token: string, raw: string) =>
-  (await http(server.baseUrl, 'POST', '/assets/create', { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw } } } } }, { authorization: `Bearer ${token}` }))
-    .json as { id: string };
+  (
+    await http(
+      server.baseUrl,
+      'POST',
+      '/assets/create',
+      { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw } } } } },
+      { authorization: `Bearer ${token}` },
+    )
+  ).json as { id: string };
 
 async function signedIn(token: string): Promise<Page> {
   const context = await browser.newContext({ viewport: { width: 1280, height: 800 } });

@@ -359,6 +359,8 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
 
 /** A fresh PostgreSQL schema (every table and index of the migrations) takes a few MB by itself. */
 const QUOTA_MB = testDatabaseUrl ? 24 : 4;
+const API_KEY = 'team-suite-api-key-0123456789';
+const SCRAPE_TOKEN = 'team-suite-scrape-token-0123456789';
 
 describe('a team deployment: stores open on demand and close when idle; a storage quota per user', () => {
   let server: TestServer;
@@ -369,10 +371,28 @@ describe('a team deployment: stores open on demand and close when idle; a storag
   };
 
   beforeAll(async () => {
-    server = await startTestServer({ TROVE_STORE_IDLE_SECONDS: '3', TROVE_MAX_OPEN_STORES: '2', TROVE_USER_QUOTA_MB: String(QUOTA_MB) });
+    server = await startTestServer({
+      TROVE_STORE_IDLE_SECONDS: '3',
+      TROVE_MAX_OPEN_STORES: '2',
+      TROVE_USER_QUOTA_MB: String(QUOTA_MB),
+      TROVE_API_KEYS: API_KEY,
+      TROVE_METRICS_TOKEN: SCRAPE_TOKEN,
+    });
     admin = await addUser(server, 'root', true);
   });
   afterAll(() => server.close());
+
+  it('serves the first user (the existing store) whatever TROVE_API_KEYS says; the keys and the scrape token reach no store', async () => {
+    const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: bearer(admin) });
+    expect(await stream.next()).toHaveProperty('iterable');
+    stream.socket.terminate();
+    expect((await http(server.baseUrl, 'GET', '/assets', undefined, bearer(admin))).status).toBe(200);
+    expectError(await http(server.baseUrl, 'GET', '/assets', undefined, bearer(API_KEY)), 401, /token is not valid/);
+    expectError(await http(server.baseUrl, 'GET', '/assets', undefined, bearer(SCRAPE_TOKEN)), 401, /token is not valid/);
+    const scraped = await http(server.baseUrl, 'GET', '/metrics', undefined, bearer(SCRAPE_TOKEN));
+    expect(scraped.status).toBe(200);
+    expect(scraped.text).toMatch(/^trove_open_stores \d+/m);
+  });
 
   it('opens a store at its first request, closes it once idle, and opens it again with its records', async () => {
     const erin = await addUser(server, 'erin');

@@ -62,7 +62,9 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     const preflight = request.method === 'OPTIONS' && request.headers['access-control-request-method'] !== undefined;
     // The route matters to the check only for the metrics token (and Fastify builds routeOptions anew at each read).
     const route = config.metricsToken ? request.routeOptions.url : undefined;
-    const refusal = preflight ? access.check(HEALTH, request.headers) : access.check(request.url.split('?')[0], request.headers, route);
+    const refusal = preflight
+      ? access.check(HEALTH, request.headers)
+      : access.check(request.url.split('?')[0], request.headers, route, callerOf(request.raw) !== undefined);
     if (refusal) {
       if (refusal.status === 401) void reply.header('www-authenticate', 'Bearer');
       void reply.status(refusal.status).send(errorBody(refusal.status, refusal.message));

@@ -6,6 +6,7 @@ import type { Server } from 'ws';
 import { AppConfig } from '../config/app-config';
 import { ErrorBody, errorBody } from '../errors/error-body';
 import { AccessPolicy } from './access';
+import { callerOf } from './team-caller';
 import { localRateLimitStore } from './rate-limit-store';
 import { SdkOperationIndex, notImplementedBody } from './unserved-operations';
 
@@ -68,7 +69,7 @@ export class TroveWsAdapter extends WsAdapter {
         done: (ok: boolean, code?: number, message?: string, headers?: Record<string, string>) => void,
       ) => {
         const path = (info.req.url ?? '/').split('?')[0];
-        const refusal = this.access.check(path, info.req.headers);
+        const refusal = this.access.check(path, info.req.headers, undefined, callerOf(info.req) !== undefined);
         if (refusal) {
           this.log.debug(`refused WebSocket upgrade to ${info.req.url}: ${refusal.message}`);
           return done(false, refusal.status, refusal.message);
@@ -76,7 +77,8 @@ export class TroveWsAdapter extends WsAdapter {
         const max = this.config.rateLimitQgpt;
         this.log.debug(`WebSocket upgrade to ${info.req.url}`);
         if (path !== QGPT_STREAM || max === 0) return done(true);
-        const who = this.access.keyIdentity(info.req.headers) ?? `ip:${info.req.socket.remoteAddress}`;
+        const user = callerOf(info.req)?.userId;
+        const who = user ? `user:${user}` : (this.access.keyIdentity(info.req.headers) ?? `ip:${info.req.socket.remoteAddress}`);
         this.upgrades.incr(
           `qgpt-stream|${who}`,
           (_error, state) => {
@@ -115,7 +117,7 @@ export class TroveWsAdapter extends WsAdapter {
   /** Answers an upgrade no gateway takes, in JSON: refused access (403 / 401), an SDK stream Trove does not serve (501), else 404. */
   private refuseUpgrade(request: IncomingMessage, socket: Duplex, path: string): void {
     socket.on('error', () => socket.destroy());
-    const refusal = this.access.check(path, request.headers);
+    const refusal = this.access.check(path, request.headers, undefined, callerOf(request) !== undefined);
     const op = this.sdkOperations.match('GET', path);
     const body: ErrorBody = refusal
       ? errorBody(refusal.status, refusal.message)
