@@ -17,6 +17,8 @@ export interface MemoryRecord {
   source: string | null;
   created: string;
   updated: string;
+  /** The time it is about: its creation, or the time the client gave when saving it. */
+  about: string;
 }
 
 /** A memory found by `search`; `score` in (0, 1], 1 for the best hit. */
@@ -36,7 +38,8 @@ const MAX_TERM_LENGTH = 64;
 /** Words of at least this many characters also match as prefixes ("migrat" finds "migration"). */
 const PREFIX_FROM = 3;
 /** The most hits one search answers. */
-const MAX_HITS = 1000;
+export const MAX_MEMORY_HITS = 1000;
+const MAX_HITS = MAX_MEMORY_HITS;
 
 /**
  * The words of a search query: runs of letters, digits and combining marks, lower-cased,
@@ -79,6 +82,7 @@ interface Row {
   source: string | null;
   created_at: string;
   updated_at: string;
+  about_at: string | null;
   deleted_at: string | null;
   assets_json?: unknown;
   rank?: number | string;
@@ -109,13 +113,14 @@ function recordOf(row: Row): MemoryRecord {
     source: row.source ?? null,
     created: row.created_at,
     updated: row.updated_at,
+    about: row.about_at ?? row.created_at,
   };
 }
 
 const linkedOf = (row: Row): LinkedMemoryRecord => ({ ...recordOf(row), assets: strings(row.assets_json) });
 
 /** The columns a record needs (never PostgreSQL's `search` vector). */
-const COLUMNS = ['id', 'name', 'description', 'text', 'project', 'files', 'links', 'source', 'created_at', 'updated_at', 'deleted_at']
+const COLUMNS = ['id', 'name', 'description', 'text', 'project', 'files', 'links', 'source', 'created_at', 'updated_at', 'about_at', 'deleted_at']
   .map((c) => `s.${c}`)
   .join(', ');
 
@@ -190,9 +195,12 @@ export class WorkstreamSummaryReader {
     return rows.map(linkedOf);
   }
 
-  /** Live memories matching any word of `query`, best first, at most `limit`; none for a query without a word. */
-  search(em: EntityManager, query: string, limit: number): Promise<MemoryHit[]> {
-    return this.find(em, query, limit, false);
+  /**
+   * Live memories matching any word of `query`, best first, at most `limit`; none for a query
+   * without a word. `about`: only those about a time in [from, to) (ISO-8601).
+   */
+  search(em: EntityManager, query: string, limit: number, about?: { from: string; to: string }): Promise<MemoryHit[]> {
+    return this.find(em, query, limit, false, about);
   }
 
   /** As `search`, each hit with its linked assets. */
@@ -200,11 +208,13 @@ export class WorkstreamSummaryReader {
     return this.find(em, query, limit, true) as Promise<Array<MemoryHit & LinkedMemoryRecord>>;
   }
 
-  private async find(em: EntityManager, query: string, limit: number, withAssets: boolean): Promise<MemoryHit[]> {
+  private async find(em: EntityManager, query: string, limit: number, withAssets: boolean, about?: { from: string; to: string }): Promise<MemoryHit[]> {
     const terms = memorySearchTerms(query);
     const n = Math.min(Math.floor(limit), MAX_HITS);
     if (!terms.length || !(n > 0)) return [];
     const assets = withAssets ? `, ${this.assetsColumn()} AS assets_json` : '';
+    const p = (i: number) => this.db.param(i);
+    const when = about ? ` AND s.about_at >= ${p(3)} AND s.about_at < ${p(4)}` : '';
     // rank: larger is better (bm25 answers the negated score). SQLite: CROSS JOIN keeps the FTS
     // match as the outer loop; with a plain JOIN the planner may run the match once per summary
     // (578 ms instead of 3 ms at 1,000 memories).
@@ -212,16 +222,31 @@ export class WorkstreamSummaryReader {
       this.db.dialect === 'postgres'
         ? `SELECT ${COLUMNS}${assets}, ts_rank(s.search, q) AS rank
              FROM workstream_summaries s, to_tsquery('simple', $1) q
-            WHERE s.search @@ q AND s.deleted_at IS NULL
+            WHERE s.search @@ q AND s.deleted_at IS NULL${when}
             ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT $2`
         : `SELECT ${COLUMNS}${assets}, -bm25(workstream_summaries_fts, 10.0, 4.0, 2.0, 1.0, 1.0, 1.0) AS rank
              FROM workstream_summaries_fts CROSS JOIN workstream_summaries s ON s.rowid = workstream_summaries_fts.rowid
-            WHERE workstream_summaries_fts MATCH ?1 AND s.deleted_at IS NULL
+            WHERE workstream_summaries_fts MATCH ?1 AND s.deleted_at IS NULL${when}
             ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT ?2`;
-    const rows = await this.db.query<Row>(em, sql, [this.db.dialect === 'postgres' ? tsQuery(terms) : ftsMatch(terms), n]);
+    const params: unknown[] = [this.db.dialect === 'postgres' ? tsQuery(terms) : ftsMatch(terms), n];
+    if (about) params.push(about.from, about.to);
+    const rows = await this.db.query<Row>(em, sql, params);
     const ranks = rows.map((r) => Math.max(Number(r.rank) || 0, Number.MIN_VALUE));
     const best = Math.max(...ranks);
     return rows.map((row, i) => ({ ...(withAssets ? linkedOf(row) : recordOf(row)), score: Math.min(1, Math.max(ranks[i] / best, Number.MIN_VALUE)) }));
+  }
+
+  /** Live memories about a time in [from, to) (ISO-8601), nearest its middle first, at most `limit`. */
+  async about(em: EntityManager, from: string, to: string, limit: number): Promise<MemoryRecord[]> {
+    const n = Math.min(Math.floor(limit), MAX_HITS);
+    if (!(n > 0)) return [];
+    const rows = await this.db.query<Row>(
+      em,
+      `SELECT ${COLUMNS} FROM workstream_summaries s WHERE s.deleted_at IS NULL AND s.about_at >= ${this.db.param(1)} AND s.about_at < ${this.db.param(2)}
+        ORDER BY s.about_at, s.id LIMIT ${this.db.param(3)}`,
+      [from, to, n],
+    );
+    return rows.map(recordOf);
   }
 
   /** The ids of the assets linked to a summary. */
