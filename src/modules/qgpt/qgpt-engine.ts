@@ -163,7 +163,8 @@ export class QgptEngine {
         return row
           ? [
               {
-                text: namedText(row.name, row.raw),
+                // Its content, under its name only when the user gave it (a generated one repeats the first line).
+                text: namedText(row.name && row.name !== row.generated_name ? row.name : null, row.raw),
                 assetId: id,
                 retrieved: true,
                 title: row.name ?? undefined,
