@@ -206,8 +206,8 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
       if (keys.has(key) || texts.has(same)) continue;
       keys.add(key);
       texts.add(same);
-      const score = Math.round(e.score * 1e4) / 1e4;
-      const shown = c.body !== undefined ? (c.body.length <= WHOLE_MEMORY ? c.body : e.text) : withoutHeading(e.text, c.doc.title);
+      const score = Math.round(e.score * 1e3) / 1e3;
+      const shown = c.body !== undefined ? (c.body.length <= WHOLE_MEMORY ? c.body : e.text) : c.doc.titled ? withoutHeading(e.text, c.doc.title) : e.text;
       out.push({
         key,
         candidate: c,
