@@ -117,7 +117,9 @@ describe('agent memory that recalls', () => {
 
     beforeAll(async () => {
       ids.yesterday = await remember('Capybara feeding', 'Fed the capybara herd with fresh melons and noted their weights.', { time: iso(now - DAY) });
-      ids.twoWeeks = await remember('Capybara feeding (earlier)', 'Fed the capybara herd with pumpkins and noted their weights.', { time: iso(now - 14 * DAY) });
+      ids.twoWeeks = await remember('Capybara feeding (earlier)', 'Fed the capybara herd with pumpkins and noted their weights.', {
+        time: iso(now - 14 * DAY),
+      });
       ids.lastMay = await remember('Capybara feeding in spring', 'Fed the capybara herd with lettuce and noted their weights.', {
         time: `${lastMayYear}-05-15T10:00:00Z`,
       });
@@ -130,7 +132,7 @@ describe('agent memory that recalls', () => {
       ['twoWeeks', 'What did we feed the capybara herd two weeks ago?'],
       ['lastMay', 'What did we feed the capybara herd last May?'],
       ['y2023', 'What did we feed the capybara herd in 2023?'],
-    ])('a question naming a time (%s) prefers the memory about it, and shows each memory\'s time', async (which, question) => {
+    ])("a question naming a time (%s) prefers the memory about it, and shows each memory's time", async (which, question) => {
       const answer = await ask(question);
       expect(memoryIds(answer.sources)[0]).toBe(ids[which]);
       for (const source of answer.sources) expect(source.where).toMatch(/^\d{4}-\d{2}-\d{2}, trove:\/\/memories\//);
@@ -142,10 +144,21 @@ describe('agent memory that recalls', () => {
       expect(read.json.ranges.iterable[0].reference.from.value).toBe('2023-08-02T00:00:00.000Z');
       const plain = await http(server.baseUrl, 'GET', `/workstream_summary/${ids.now}`);
       expect(plain.json.ranges.iterable[0].reference.from.value).toBe(plain.json.created.value);
-      const range = { id: 'r1', reference: { id: 'r1', created: { value: iso(now) }, updated: { value: iso(now) }, from: { value: '2024-02-29T12:00:00.000Z' } } };
+      const range = {
+        id: 'r1',
+        reference: { id: 'r1', created: { value: iso(now) }, updated: { value: iso(now) }, from: { value: '2024-02-29T12:00:00.000Z' } },
+      };
       const created = await http(server.baseUrl, 'POST', '/workstream_summaries/create', {
         name: 'Leap day deploy',
-        model: { id: '7a0e5c1e-5d6b-4c51-9a3e-70b0e5000010', version: '1', created: { value: iso(now) }, name: 'm', cloud: false, type: 'UNKNOWN', usage: 'UNKNOWN' },
+        model: {
+          id: '7a0e5c1e-5d6b-4c51-9a3e-70b0e5000010',
+          version: '1',
+          created: { value: iso(now) },
+          name: 'm',
+          cloud: false,
+          type: 'UNKNOWN',
+          usage: 'UNKNOWN',
+        },
         annotations: [{ type: 'SUMMARY', text: 'Deployed the ocelot service on the leap day.' }],
         ranges: { iterable: [range] },
       });
@@ -174,6 +187,11 @@ describe('agent memory that recalls', () => {
       // Another client's memory of the same text is its own.
       expect(await remember('Tapir enclosure', 'Rebuilt the tapir enclosure fence with oak posts.', { connected_client: 'Claude Code' })).not.toBe(first);
 
+      // The same words about two times (the client says when) are two memories; about the same time, one.
+      const may = await remember('Zebra count', 'Counted the zebras: all present.', { time: '2025-05-01T10:00:00Z' });
+      expect(await remember('Zebra count', 'Counted the zebras: all present.', { time: '2025-06-01T10:00:00Z' })).not.toBe(may);
+      expect(await remember('Zebra count', 'Counted the zebras: all present.', { time: '2025-05-01T10:00:00.000Z' })).toBe(may);
+
       const text = 'Moved the okapi feeding to the morning shift.';
       const concurrent = await Promise.all(Array.from({ length: 6 }, (_, i) => remember(`Okapi ${i}`, text)));
       expect(new Set(concurrent).size).toBe(1);
@@ -181,10 +199,20 @@ describe('agent memory that recalls', () => {
 
       const seed = (t: string) => ({
         name: 'Via HTTP',
-        model: { id: '7a0e5c1e-5d6b-4c51-9a3e-70b0e5000011', version: '1', created: { value: new Date().toISOString() }, name: 'm', cloud: false, type: 'UNKNOWN', usage: 'UNKNOWN' },
+        model: {
+          id: '7a0e5c1e-5d6b-4c51-9a3e-70b0e5000011',
+          version: '1',
+          created: { value: new Date().toISOString() },
+          name: 'm',
+          cloud: false,
+          type: 'UNKNOWN',
+          usage: 'UNKNOWN',
+        },
         annotations: [{ type: 'SUMMARY', text: t }],
       });
-      const http1 = await Promise.all(Array.from({ length: 4 }, () => http(server.baseUrl, 'POST', '/workstream_summaries/create', seed('Serval tracking collars replaced.'))));
+      const http1 = await Promise.all(
+        Array.from({ length: 4 }, () => http(server.baseUrl, 'POST', '/workstream_summaries/create', seed('Serval tracking collars replaced.'))),
+      );
       expect(new Set(http1.map((r) => r.json.id)).size).toBe(1);
       expect(await count('Serval tracking collars replaced.')).toBe(1);
       // Deleted, it can be saved again (a new memory).
@@ -220,7 +248,7 @@ describe('agent memory that recalls', () => {
       expect(answer.text.split('Meerkat lookout rota').length - 1).toBe(2); // the heading and the source
     });
 
-    it("a snippet saved without a name is found and quoted by its content, not its auto-name and the same line again", async () => {
+    it('a snippet saved without a name is found and quoted by its content, not its auto-name and the same line again', async () => {
       const content = 'aardvark termite survey: counted 42 mounds along the east fence\nnext survey in spring';
       const saved = await call('save_snippet', { content, language: 'txt' });
       expect(saved.isError).toBe(false);

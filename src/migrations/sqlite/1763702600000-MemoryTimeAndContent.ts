@@ -4,7 +4,7 @@ import { memoryContentHash } from '../../modules/assets/memory-content-hash';
 /**
  * Memories (workstream summaries) keep the time they are about (`about_at`: their creation, or
  * the time the client gave) and a hash of what makes two of them the same (`content_hash`: the
- * text and the client that saved it), unique, so that saving one again, even twice at once, keeps
+ * text, the client that saved it, and the time it is about when the client gives one), unique, so that saving one again, even twice at once, keeps
  * one. Existing rows: `about_at` is their creation; the oldest of identical live ones gets the
  * hash (the others keep none and stay as they are); tombstones keep none.
  */

@@ -18,12 +18,13 @@ export class WorkstreamSummaryWriter {
   constructor(private readonly db: Database) {}
 
   /**
-   * Inserts the summary unless a live one with the same content (memoryContentHash) exists, also
+   * Inserts the summary unless a live one with the same content (memoryContentHash; its time counts
+   * when `aboutGiven`, the client gave it) exists, also
    * one a concurrent transaction is inserting (ON CONFLICT on the unique hash: PostgreSQL waits
    * for that transaction, SQLite runs one writer). Answers the id kept: `row.id`, or the other's.
    */
-  async insert(em: EntityManager, row: WorkstreamSummaryRow): Promise<{ id: string; inserted: boolean }> {
-    const contentHash = memoryContentHash(row.text, row.source);
+  async insert(em: EntityManager, row: WorkstreamSummaryRow, aboutGiven: boolean): Promise<{ id: string; inserted: boolean }> {
+    const contentHash = memoryContentHash(row.text, row.source, aboutGiven ? row.aboutAt : null);
     const values: Record<string, unknown> = {
       id: row.id,
       name: row.name,

@@ -46,7 +46,8 @@ export const SUMMARY_LIMITS = {
 /**
  * Saves a workstream summary (a memory) and links it to the given assets, in one unit of work
  * (topic `workstream_summaries`; the linked assets are announced too). The same memory again
- * (memoryContentHash: its text by the same client) stores nothing and answers the one kept. Invalid input is a 400
+ * (memoryContentHash: its text by the same client, about the same time when the client gives one)
+ * stores nothing and answers the one kept. Invalid input is a 400
  * naming every problem, an unknown or deleted asset a 404; nothing is stored then. Answers the
  * summary as GET /workstream_summary/{id} does.
  */
@@ -152,8 +153,8 @@ export class CreateWorkstreamSummaryHandler implements ICommandHandler<CreateWor
           if (missing.length) throw new NotFound(`asset${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found (or deleted)`);
         }
         const now = nowIso();
-        // The same memory saved again (its text, by the same client) is the one kept: answered as it is.
-        const { id, inserted } = await this.writer.insert(em, { id: fresh, ...row, createdAt: now, aboutAt: about ?? now });
+        // The same memory saved again (its text, by the same client, about the same time when one is given) is the one kept: answered as it is.
+        const { id, inserted } = await this.writer.insert(em, { id: fresh, ...row, createdAt: now, aboutAt: about ?? now }, about !== null);
         if (inserted) {
           await this.writer.linkAssets(em, id, assetIds, now);
           changed({ id, change: 'created', assets: assetIds });

@@ -181,7 +181,13 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
    */
   private async rank(retrieval: string, candidates: Candidate[], times: NamedTime[], limit: number): Promise<Ranked[]> {
     const docs = candidates.map((c) => c.doc);
-    const scored = docs.length ? await this.engine.scorePassages(retrieval, docs, candidates.map((c) => c.prior)) : [];
+    const scored = docs.length
+      ? await this.engine.scorePassages(
+          retrieval,
+          docs,
+          candidates.map((c) => c.prior),
+        )
+      : [];
     const best = new Map<number, { text: string; score: number }>();
     for (const p of scored) if (!best.has(p.doc)) best.set(p.doc, { text: p.text, score: p.score });
     const timed = (c: Candidate, score: number) =>
@@ -231,7 +237,9 @@ interface Ranked {
 
 /** A memory as a document to rank: its name, description, text, project, files and links. */
 function memoryDocument(hit: MemoryRecord): Document {
-  const text = [hit.name, hit.description ?? '', hit.text, hit.project ? `Project: ${hit.project}` : '', ...hit.files, ...hit.links].filter(Boolean).join('\n\n');
+  const text = [hit.name, hit.description ?? '', hit.text, hit.project ? `Project: ${hit.project}` : '', ...hit.files, ...hit.links]
+    .filter(Boolean)
+    .join('\n\n');
   return { text, memoryId: hit.id, retrieved: true, title: hit.name, generic: 'TEXT', specific: 'md' };
 }
 
