@@ -14,6 +14,11 @@
 // (times ISO-8601: each memory's time as `time` of create_pieces_memory). BENCH_SPLIT=even|odd|all
 // keeps the questions of the even or odd conversations (tune on one, report the other; default all).
 // Env: BENCH_CONVERSATIONS (default 10), DATABASE_URL (PostgreSQL instead of a temporary SQLite file).
+//
+// BENCH_SCALE=<n> (e.g. 10000, 100000) measures speed at that many memories instead: the synthetic
+// memories loaded in bulk (WorkstreamSummaryWriter, 1,000 per transaction), then the p50/p95/p99
+// latency of ask_pieces_ltm (without a limit and with limit 25) and of memory search (limit 25),
+// BENCH_CALLS questions each (default 200), one at a time.
 'use strict';
 const { mkdtempSync, readFileSync, rmSync } = require('node:fs');
 const { tmpdir } = require('node:os');
@@ -26,6 +31,8 @@ const { percentile } = require('./lib/stats');
 const dist = join(__dirname, '..', 'dist', 'src');
 const { createApp } = require(join(dist, 'bootstrap'));
 const { loadConfig } = require(join(dist, 'common', 'config', 'app-config'));
+const { Database } = require(join(dist, 'common', 'database', 'database.service'));
+const { WorkstreamSummaryWriter } = require(join(dist, 'modules', 'assets', 'workstream-summary.writer'));
 
 const KS = [5, 10, 25];
 const DEPTH = 25;
@@ -94,6 +101,7 @@ async function main() {
   const client = new Client({ name: 'bench-memory', version: '1.0.0' });
   await client.connect(new StreamableHTTPClientTransport(new URL(`${base}/model_context_protocol/2025-03-26/mcp`)));
   try {
+    if (process.env.BENCH_SCALE) return await scale(app, client, base, Number(process.env.BENCH_SCALE));
     // Ingest: one memory per turn, in order, one request at a time.
     const idOf = new Map();
     const started = performance.now();
@@ -165,6 +173,66 @@ async function main() {
     await app.close().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
   }
+}
+
+/** Speed at `size` memories: bulk-loaded, then ask_pieces_ltm and memory search timed. */
+async function scale(app, client, base, size) {
+  const per = 240; // memories of one synthetic conversation (10 sessions of 24 turns)
+  const set = makeConversations({ conversations: Math.ceil(size / per) });
+  const memories = set.memories.slice(0, size);
+  const db = app.get(Database);
+  const writer = app.get(WorkstreamSummaryWriter);
+  const { randomUUID } = require('node:crypto');
+  const t0 = performance.now();
+  for (let i = 0; i < memories.length; i += 1000) {
+    const part = memories.slice(i, i + 1000);
+    await db.transaction(async (em) => {
+      for (const m of part) {
+        await writer.insert(
+          em,
+          {
+            id: randomUUID(),
+            name: `Turn ${m.id}`,
+            description: null,
+            text: m.text,
+            project: `conversation ${m.conversation}`,
+            files: [],
+            links: [],
+            source: null,
+            createdAt: new Date().toISOString(),
+            aboutAt: m.time,
+          },
+          true,
+        );
+      }
+    });
+  }
+  console.log(`speed at ${memories.length} memories (loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s, ${db.dialect})`);
+  const calls = Number(process.env.BENCH_CALLS ?? 200);
+  const questions = Array.from({ length: calls }, (_, i) => set.questions[(i * 7919) % set.questions.length].question);
+  const timed = async (name, run) => {
+    for (const q of questions.slice(0, 10)) await run(q); // warm-up
+    const times = [];
+    for (const q of questions) {
+      const t = performance.now();
+      await run(q);
+      times.push(performance.now() - t);
+    }
+    times.sort((a, b) => a - b);
+    console.log(`| ${name} | ${[50, 95, 99].map((p) => percentile(times, p).toFixed(1)).join(' | ')} |`);
+  };
+  console.log('| call | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|');
+  const ask = (limit) => (q) => client.callTool({ name: 'ask_pieces_ltm', arguments: { question: q, chat_llm: 'bench', ...(limit ? { limit } : {}) } });
+  await timed('ask_pieces_ltm', ask());
+  await timed('ask_pieces_ltm, limit 25', ask(25));
+  await timed('ask_pieces_ltm, limit 50', ask(50));
+  await timed('POST /workstream_summaries/search?limit=25', (q) =>
+    fetch(`${base}/workstream_summaries/search?limit=25`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ engines: { iterable: [{ query: q }] } }),
+    }).then((r) => r.json()),
+  );
 }
 
 main().then(

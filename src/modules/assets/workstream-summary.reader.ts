@@ -41,12 +41,28 @@ const PREFIX_FROM = 3;
 export const MAX_MEMORY_HITS = 1000;
 const MAX_HITS = MAX_MEMORY_HITS;
 
+/** English function words: left out of a query that has other words (each matches most memories and says nothing). */
+const FUNCTION_WORDS = new Set(
+  (
+    'a an the and or but nor of to in on at for with by from as into about is are was were be been being am do does did ' +
+    'has have had having what which who whom whose how why when where i me my we us our you your he him his she her it ' +
+    'its they them their this that these those there here than then so if not no yes can could would should will shall'
+  ).split(' '),
+);
+
 /**
  * The words of a search query: runs of letters, digits and combining marks, lower-cased,
- * distinct, at most MAX_TERMS. Everything else (quotes, operators, punctuation) separates words,
+ * distinct, at most MAX_TERMS; English function words ("what", "the", "did") are left out when
+ * the query has other words. Everything else (quotes, operators, punctuation) separates words,
  * so no user text reaches FTS5's or to_tsquery's syntax: a query without a word is no search.
  */
 export function memorySearchTerms(query: string): string[] {
+  const all = allSearchTerms(query);
+  const content = all.filter((t) => !FUNCTION_WORDS.has(t));
+  return content.length ? content : all;
+}
+
+function allSearchTerms(query: string): string[] {
   const out = new Set<string>();
   for (const match of String(query)
     .toLowerCase()
@@ -58,6 +74,9 @@ export function memorySearchTerms(query: string): string[] {
   }
   return [...out];
 }
+
+/** Index matches read beyond a search's limit, so that equal ranks are ordered (newest first) among more than the cut. */
+const TIE_MARGIN = 50;
 
 const isPrefix = (term: string) => [...term].length >= PREFIX_FROM;
 
@@ -224,10 +243,20 @@ export class WorkstreamSummaryReader {
              FROM workstream_summaries s, to_tsquery('simple', $1) q
             WHERE s.search @@ q AND s.deleted_at IS NULL${when}
             ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT $2`
-        : `SELECT ${COLUMNS}${assets}, -bm25(workstream_summaries_fts, 10.0, 4.0, 2.0, 1.0, 1.0, 1.0) AS rank
-             FROM workstream_summaries_fts CROSS JOIN workstream_summaries s ON s.rowid = workstream_summaries_fts.rowid
-            WHERE workstream_summaries_fts MATCH ?1 AND s.deleted_at IS NULL${when}
-            ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT ?2`;
+        : about
+          ? `SELECT ${COLUMNS}${assets}, -bm25(workstream_summaries_fts, 10.0, 4.0, 2.0, 1.0, 1.0, 1.0) AS rank
+               FROM workstream_summaries_fts CROSS JOIN workstream_summaries s ON s.rowid = workstream_summaries_fts.rowid
+              WHERE workstream_summaries_fts MATCH ?1 AND s.deleted_at IS NULL${when}
+              ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT ?2`
+          : // The best matches ranked in the index alone, then joined to their rows: a common word matches
+            // a large part of the store, and reading every matching row before cutting costs more than the
+            // ranking (a deleted summary is emptied, so no word matches it; ties are cut after the rank).
+            `SELECT ${COLUMNS}${assets}, f.rank AS rank
+               FROM (SELECT rowid, -bm25(workstream_summaries_fts, 10.0, 4.0, 2.0, 1.0, 1.0, 1.0) AS rank FROM workstream_summaries_fts
+                      WHERE workstream_summaries_fts MATCH ?1 ORDER BY bm25(workstream_summaries_fts, 10.0, 4.0, 2.0, 1.0, 1.0, 1.0) LIMIT ?2 + ${TIE_MARGIN}) f
+               CROSS JOIN workstream_summaries s ON s.rowid = f.rowid
+              WHERE s.deleted_at IS NULL
+              ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT ?2`;
     const params: unknown[] = [this.db.dialect === 'postgres' ? tsQuery(terms) : ftsMatch(terms), n];
     if (about) params.push(about.from, about.to);
     const rows = await this.db.query<Row>(em, sql, params);

@@ -3,7 +3,7 @@ import { Database } from '../../../common/database/database.service';
 import { DomainError } from '../../../common/errors/domain-errors';
 import { MemoryRecord, WorkstreamSummaryReader } from '../../assets/workstream-summary.reader';
 import { ConversationReader } from '../../conversations/conversation.reader';
-import { contentTerms, contentWords } from '../../intelligence/text/extractive-answerer';
+import { contentTerms } from '../../intelligence/text/extractive-answerer';
 import { CANNOT_GENERATE, offlineRequest } from '../../intelligence/text/offline-requests';
 import { NamedTime, namedTimes, nearness, withoutTimes } from '../../intelligence/text/time-words';
 import { ModelRegistry } from '../../models/model-registry';
@@ -16,8 +16,9 @@ export const DEFAULT_PASSAGES = 8;
 export const MAX_PASSAGES = 50;
 /** Memories read as candidates: at least this many, and twice the passages asked for. */
 const MEMORIES = 20;
-/** Memories about a time the question names, read besides those that match its words. */
+/** Memories about a time the question names, read besides the best ones, of the TIME_POOL best matches of its words. */
 const NEAR_MEMORIES = 50;
+const TIME_POOL = 300;
 const MESSAGES = 30;
 /** Words of the question a conversation message is matched on (the longest ones). */
 const MESSAGE_WORDS = 6;
@@ -113,8 +114,6 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
     const snippets = await this.engine.database(retrieval);
     snippets.docs.forEach((doc, i) => candidates.push({ doc, prior: snippets.priors[i], heading: `snippet “${doc.title ?? 'Unnamed snippet'}”` }));
     const words = [...new Set(contentTerms(retrieval))].sort((a, b) => b.length - a.length).slice(0, MESSAGE_WORDS);
-    // Memories by the question's content words (not "what", "did", "the": each would match most of them).
-    const lookup = contentWords(retrieval).join(' ');
     await this.db.read(async (em) => {
       const seen = new Set<string>();
       const add = (hit: MemoryRecord, prior: number, byTime = false) => {
@@ -122,12 +121,16 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
         seen.add(hit.id);
         candidates.push({ doc: memoryDocument(hit), prior, time: hit.about, heading: `memory “${hit.name}”`, body: hit.text, byTime });
       };
-      for (const hit of await this.memories.search(em, lookup, Math.max(MEMORIES, 2 * limit))) add(hit, hit.score);
+      // One full-text search: its best, and (when the question names a time) its best about that time.
+      const pool = Math.max(MEMORIES, 2 * limit);
+      const hits = await this.memories.search(em, retrieval, times.length ? TIME_POOL : pool);
+      hits.slice(0, pool).forEach((hit) => add(hit, hit.score));
       for (const time of times) {
-        const window = { from: time.from.toISOString(), to: time.to.toISOString() };
-        const near = lookup ? await this.memories.search(em, lookup, NEAR_MEMORIES, window) : [];
+        const [from, to] = [time.from.toISOString(), time.to.toISOString()];
+        const near = hits.filter((hit) => hit.about >= from && hit.about < to).slice(0, NEAR_MEMORIES);
         for (const hit of near) add(hit, hit.score);
-        if (near.length < limit) for (const hit of await this.memories.about(em, window.from, window.to, NEAR_MEMORIES)) add(hit, 0, true);
+        // Nothing about that time has the question's words: those about it, for the time alone.
+        if (near.length < limit) for (const hit of await this.memories.about(em, from, to, NEAR_MEMORIES)) add(hit, 0, true);
       }
       for (const message of await this.conversations.messagesMatching(em, words, MESSAGES)) {
         const title = `conversation “${message.conversationName ?? 'Untitled'}”, ${message.role.toLowerCase()} message`;
