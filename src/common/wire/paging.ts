@@ -72,7 +72,8 @@ export const nextCursor = (last: KeyedRow | null): string | null => (last ? enco
 export function limitOf(query: Record<string, unknown>, max: number): number | undefined {
   const text = one(query, 'limit');
   if (text === undefined) return undefined;
-  if (!/^\d{1,7}$/.test(text) || Number(text) < 1 || Number(text) > max) throw new BadRequestException(`query parameter limit must be an integer from 1 to ${max}`);
+  if (!/^\d{1,7}$/.test(text) || Number(text) < 1 || Number(text) > max)
+    throw new BadRequestException(`query parameter limit must be an integer from 1 to ${max}`);
   return Number(text);
 }
 
