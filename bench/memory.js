@@ -88,6 +88,8 @@ async function main() {
     TROVE_RATE_LIMIT: '0',
     TROVE_RATE_LIMIT_QGPT: '0',
     TROVE_RATE_LIMIT_MCP: '0',
+    // The bulk load of BENCH_SCALE holds the event loop: no 503 for it afterwards.
+    TROVE_MAX_EVENT_LOOP_DELAY_MS: '0',
     TROVE_DATA_DIR: dataDir,
     TROVE_DEFAULT_MODEL: '',
     TROVE_EMBEDDING_MODEL: '',

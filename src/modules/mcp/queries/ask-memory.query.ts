@@ -18,7 +18,7 @@ export const MAX_PASSAGES = 50;
 const MEMORIES = 20;
 /** Memories about a time the question names, read besides the best ones, of the TIME_POOL best matches of its words. */
 const NEAR_MEMORIES = 50;
-const TIME_POOL = 300;
+const TIME_POOL = 150;
 const MESSAGES = 30;
 /** Words of the question a conversation message is matched on (the longest ones). */
 const MESSAGE_WORDS = 6;
@@ -130,7 +130,7 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
         const near = hits.filter((hit) => hit.about >= from && hit.about < to).slice(0, NEAR_MEMORIES);
         for (const hit of near) add(hit, hit.score);
         // Nothing about that time has the question's words: those about it, for the time alone.
-        if (near.length < limit) for (const hit of await this.memories.about(em, from, to, NEAR_MEMORIES)) add(hit, 0, true);
+        if (near.length === 0) for (const hit of await this.memories.about(em, from, to, NEAR_MEMORIES)) add(hit, 0, true);
       }
       for (const message of await this.conversations.messagesMatching(em, words, MESSAGES)) {
         const title = `conversation “${message.conversationName ?? 'Untitled'}”, ${message.role.toLowerCase()} message`;
