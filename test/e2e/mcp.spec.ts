@@ -80,12 +80,14 @@ describe('MCP', () => {
     const ask = byName.get('ask_pieces_ltm')!.inputSchema;
     expect([...(ask.required ?? [])].sort()).toEqual(['chat_llm', 'question']);
     expect(Object.keys(ask.properties ?? {}).sort()).toEqual(
-      ['application_sources', 'chat_llm', 'connected_client', 'open_files', 'question', 'related_questions', 'topics'].sort(),
+      // Pieces' arguments, and Trove's `limit` (optional).
+      ['application_sources', 'chat_llm', 'connected_client', 'limit', 'open_files', 'question', 'related_questions', 'topics'].sort(),
     );
     const memory = byName.get('create_pieces_memory')!.inputSchema;
     expect([...(memory.required ?? [])].sort()).toEqual(['summary', 'summary_description']);
     expect(Object.keys(memory.properties ?? {}).sort()).toEqual(
-      ['connected_client', 'externalLinks', 'files', 'project', 'summary', 'summary_description'].sort(),
+      // Pieces' arguments, and Trove's `time` (optional).
+      ['connected_client', 'externalLinks', 'files', 'project', 'summary', 'summary_description', 'time'].sort(),
     );
   });
 

@@ -141,6 +141,14 @@ describe('schema upgrade of the search index (SQLite)', () => {
     expect(read.json.name).toBe('Quarterly close checklist');
     const hits = await http(after.baseUrl, 'POST', '/workstream_summaries/search', { engines: { iterable: [{ query: 'quarterly checklist' }] } });
     expect(hits.json.iterable.map((h: { identifier: string }) => h.identifier)).toEqual([ids.memory]);
+    // The time it is about is its creation; it has its content hash (the upgrade's text is empty: its column is newer).
+    expect(read.json.ranges.iterable[0].reference.from.value).toBe(read.json.created.value);
+    const [row] = await after.sql<{ about_at: string; created_at: string; content_hash: string | null }>(
+      `SELECT about_at, created_at, content_hash FROM workstream_summaries WHERE id = ?`,
+      [ids.memory],
+    );
+    expect(row.about_at).toBe(row.created_at);
+    expect(row.content_hash).toMatch(/^[0-9a-f]{64}$/);
   });
 
   it('indexes an asset created after the upgrade', async () => {

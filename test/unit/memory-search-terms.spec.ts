@@ -19,9 +19,16 @@ describe('memory search terms', () => {
   });
 
   it('quotes every term (operators are words), ORs them, and matches words of 3+ characters as prefixes', () => {
-    const terms = memorySearchTerms('NEAR(reconcil OR "a" AND not');
-    expect(terms).toEqual(['near', 'reconcil', 'or', 'a', 'and', 'not']);
+    // Function words alone are searched for (a query of nothing else).
+    expect(memorySearchTerms('OR "a" AND not')).toEqual(['or', 'a', 'and', 'not']);
+    const terms = ['near', 'reconcil', 'or', 'a', 'and', 'not'];
     expect(ftsMatch(terms)).toBe('"near"* OR "reconcil"* OR "or" OR "a" OR "and"* OR "not"*');
     expect(tsQuery(terms)).toBe("'near':* | 'reconcil':* | 'or' | 'a' | 'and':* | 'not':*");
+  });
+
+  it('leaves English function words out of a query that has other words', () => {
+    expect(memorySearchTerms('What did we decide about the payment queue?')).toEqual(['decide', 'payment', 'queue']);
+    expect(memorySearchTerms('Which lessons was Melanie taking in 2023')).toEqual(['lessons', 'melanie', 'taking', '2023']);
+    expect(memorySearchTerms('what is it')).toEqual(['what', 'is', 'it']);
   });
 });

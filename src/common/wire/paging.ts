@@ -67,3 +67,32 @@ export function Paging(): ParameterDecorator {
 
 /** The `next_cursor` of a page whose last row is `last` (null: it was the last page). */
 export const nextCursor = (last: KeyedRow | null): string | null => (last ? encodeKeyset(keyOf(last)) : null);
+
+/** An optional `limit` query parameter, 1 to `max`; undefined when absent, a 400 when bad. */
+export function limitOf(query: Record<string, unknown>, max: number): number | undefined {
+  const text = one(query, 'limit');
+  if (text === undefined) return undefined;
+  if (!/^\d{1,7}$/.test(text) || Number(text) < 1 || Number(text) > max)
+    throw new BadRequestException(`query parameter limit must be an integer from 1 to ${max}`);
+  return Number(text);
+}
+
+const LimitParam = createParamDecorator((max: number, ctx: ExecutionContext) =>
+  limitOf(ctx.switchToHttp().getRequest<{ query: Record<string, unknown> }>().query ?? {}, max),
+);
+
+/** `@Limit(1000, 'hits', 100) limit?: number`: an optional `limit` of at most `max` results, documented. */
+export function Limit(max: number, what: string, fallback: number): ParameterDecorator {
+  return (target, key, index) => {
+    LimitParam(max)(target, key, index);
+    if (key)
+      applyDecorators(
+        ApiQuery({
+          name: 'limit',
+          required: false,
+          type: Number,
+          description: `Trove extension: at most this many ${what} (1-${max}; ${fallback} without it)`,
+        }),
+      )(target, key, Object.getOwnPropertyDescriptor(target, key)!);
+  };
+}

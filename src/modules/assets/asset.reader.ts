@@ -263,9 +263,10 @@ export class AssetReader {
   async firstFormatTexts(
     em: EntityManager,
     ids: string[],
-  ): Promise<Array<{ id: string; name: string | null; raw: string; generic: string; specific: string }>> {
+  ): Promise<Array<{ id: string; name: string | null; raw: string; generic: string; specific: string; generated_name: string | null }>> {
     if (ids.length === 0) return [];
-    const columns = `a.id AS id, a.name AS name, f.raw AS raw, f.generic AS generic, f.specific AS specific`;
+    // generated_name: the name Trove gave it (asset_enrichments), which says nothing its text does not.
+    const columns = `a.id AS id, a.name AS name, f.raw AS raw, f.generic AS generic, f.specific AS specific, (SELECT e.name FROM asset_enrichments e WHERE e.asset_id = a.id) AS generated_name`;
     const first = `f.asset_id = a.id AND f.position = (SELECT MIN(g.position) FROM formats g WHERE g.asset_id = a.id)`;
     // Driven by the id list (each id bound as a one-element array, as the writer's element joins are).
     const sql = `SELECT ${columns} FROM ${this.db.sql.jsonElements(1)} ${this.db.sql.drivingJoin} assets a ON a.id = value ->> 0 JOIN formats f ON ${first} WHERE a.deleted_at IS NULL`;

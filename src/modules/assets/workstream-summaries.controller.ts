@@ -2,11 +2,13 @@ import { Body, Controller, Get, HttpCode, Param, Post } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiNoContentResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { Flag, uuidParam } from '../../common/wire/flags';
+import { Limit } from '../../common/wire/paging';
 import { CreateWorkstreamSummaryCommand } from './commands/create-workstream-summary.command';
 import { DeleteWorkstreamSummaryCommand } from './commands/delete-workstream-summary.command';
 import { SearchInputDto, SeededWorkstreamSummaryDto, newSummaryOfSeed, searchOfInput } from './dto/workstream-summary.dto';
 import { ListWorkstreamSummariesQuery } from './queries/list-workstream-summaries.query';
-import { SearchWorkstreamSummariesQuery } from './queries/search-workstream-summaries.query';
+import { SEARCH_HITS, SearchWorkstreamSummariesQuery } from './queries/search-workstream-summaries.query';
+import { MAX_MEMORY_HITS } from './workstream-summary.reader';
 import { SearchedWorkstreamSummariesWire, WorkstreamSummariesWire, WorkstreamSummaryWire } from './wire/workstream-summary.wire';
 
 /** Workstream summaries (what agents save as memories). `transferables` is accepted: a summary has no format content. */
@@ -44,10 +46,14 @@ export class WorkstreamSummariesController {
     summary: 'Full-text search of the workstream summaries (name, description, text, project, files, links): any word of the queries, best first',
   })
   @ApiBody({ type: SearchInputDto })
-  search(@Body() input: SearchInputDto, @Flag('transferables') transferables?: boolean): Promise<SearchedWorkstreamSummariesWire> {
+  search(
+    @Body() input: SearchInputDto,
+    @Flag('transferables') transferables?: boolean,
+    @Limit(MAX_MEMORY_HITS, 'hits, best first', SEARCH_HITS) limit?: number,
+  ): Promise<SearchedWorkstreamSummariesWire> {
     void transferables;
     const { query, exact } = searchOfInput(input);
-    return this.queries.execute(new SearchWorkstreamSummariesQuery(query, exact));
+    return this.queries.execute(new SearchWorkstreamSummariesQuery(query, exact, limit));
   }
 
   @Post(':workstream_summary/delete')

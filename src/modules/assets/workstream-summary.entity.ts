@@ -13,6 +13,8 @@ import { AssetEntity } from './asset.entity';
  */
 @Entity('workstream_summaries')
 @Index('workstream_summaries_listing', ['deletedAt', 'createdAt'])
+@Index('workstream_summaries_about', ['deletedAt', 'aboutAt'])
+@Index('workstream_summaries_content', ['contentHash'], { unique: true })
 export class WorkstreamSummaryEntity {
   @PrimaryColumn({ type: 'varchar', length: 36 })
   id: string;
@@ -46,6 +48,14 @@ export class WorkstreamSummaryEntity {
 
   @Column({ name: 'updated_at', type: 'varchar', length: 30 })
   updatedAt: string;
+
+  /** The time the memory is about: its creation, or the time the client gave. */
+  @Column({ name: 'about_at', type: 'varchar', length: 30, nullable: true })
+  aboutAt: string | null;
+
+  /** memoryContentHash of a live memory (unique: saving the same one again keeps one); none once deleted. */
+  @Column({ name: 'content_hash', type: 'varchar', length: 64, nullable: true })
+  contentHash: string | null;
 
   @Column({ name: 'deleted_at', type: 'varchar', length: 30, nullable: true })
   deletedAt: string | null;

@@ -17,6 +17,8 @@ export interface MemoryRecord {
   source: string | null;
   created: string;
   updated: string;
+  /** The time it is about: its creation, or the time the client gave when saving it. */
+  about: string;
 }
 
 /** A memory found by `search`; `score` in (0, 1], 1 for the best hit. */
@@ -36,14 +38,31 @@ const MAX_TERM_LENGTH = 64;
 /** Words of at least this many characters also match as prefixes ("migrat" finds "migration"). */
 const PREFIX_FROM = 3;
 /** The most hits one search answers. */
-const MAX_HITS = 1000;
+export const MAX_MEMORY_HITS = 1000;
+const MAX_HITS = MAX_MEMORY_HITS;
+
+/** English function words: left out of a query that has other words (each matches most memories and says nothing). */
+const FUNCTION_WORDS = new Set(
+  (
+    'a an the and or but nor of to in on at for with by from as into about is are was were be been being am do does did ' +
+    'has have had having what which who whom whose how why when where i me my we us our you your he him his she her it ' +
+    'its they them their this that these those there here than then so if not no yes can could would should will shall'
+  ).split(' '),
+);
 
 /**
  * The words of a search query: runs of letters, digits and combining marks, lower-cased,
- * distinct, at most MAX_TERMS. Everything else (quotes, operators, punctuation) separates words,
+ * distinct, at most MAX_TERMS; English function words ("what", "the", "did") are left out when
+ * the query has other words. Everything else (quotes, operators, punctuation) separates words,
  * so no user text reaches FTS5's or to_tsquery's syntax: a query without a word is no search.
  */
 export function memorySearchTerms(query: string): string[] {
+  const all = allSearchTerms(query);
+  const content = all.filter((t) => !FUNCTION_WORDS.has(t));
+  return content.length ? content : all;
+}
+
+function allSearchTerms(query: string): string[] {
   const out = new Set<string>();
   for (const match of String(query)
     .toLowerCase()
@@ -55,6 +74,9 @@ export function memorySearchTerms(query: string): string[] {
   }
   return [...out];
 }
+
+/** Index matches read beyond a search's limit, so that equal ranks are ordered (newest first) among more than the cut. */
+const TIE_MARGIN = 50;
 
 const isPrefix = (term: string) => [...term].length >= PREFIX_FROM;
 
@@ -79,6 +101,7 @@ interface Row {
   source: string | null;
   created_at: string;
   updated_at: string;
+  about_at: string | null;
   deleted_at: string | null;
   assets_json?: unknown;
   rank?: number | string;
@@ -109,13 +132,14 @@ function recordOf(row: Row): MemoryRecord {
     source: row.source ?? null,
     created: row.created_at,
     updated: row.updated_at,
+    about: row.about_at ?? row.created_at,
   };
 }
 
 const linkedOf = (row: Row): LinkedMemoryRecord => ({ ...recordOf(row), assets: strings(row.assets_json) });
 
 /** The columns a record needs (never PostgreSQL's `search` vector). */
-const COLUMNS = ['id', 'name', 'description', 'text', 'project', 'files', 'links', 'source', 'created_at', 'updated_at', 'deleted_at']
+const COLUMNS = ['id', 'name', 'description', 'text', 'project', 'files', 'links', 'source', 'created_at', 'updated_at', 'about_at', 'deleted_at']
   .map((c) => `s.${c}`)
   .join(', ');
 
@@ -190,9 +214,12 @@ export class WorkstreamSummaryReader {
     return rows.map(linkedOf);
   }
 
-  /** Live memories matching any word of `query`, best first, at most `limit`; none for a query without a word. */
-  search(em: EntityManager, query: string, limit: number): Promise<MemoryHit[]> {
-    return this.find(em, query, limit, false);
+  /**
+   * Live memories matching any word of `query`, best first, at most `limit`; none for a query
+   * without a word. `about`: only those about a time in [from, to) (ISO-8601).
+   */
+  search(em: EntityManager, query: string, limit: number, about?: { from: string; to: string }): Promise<MemoryHit[]> {
+    return this.find(em, query, limit, false, about);
   }
 
   /** As `search`, each hit with its linked assets. */
@@ -200,28 +227,59 @@ export class WorkstreamSummaryReader {
     return this.find(em, query, limit, true) as Promise<Array<MemoryHit & LinkedMemoryRecord>>;
   }
 
-  private async find(em: EntityManager, query: string, limit: number, withAssets: boolean): Promise<MemoryHit[]> {
+  private async find(em: EntityManager, query: string, limit: number, withAssets: boolean, about?: { from: string; to: string }): Promise<MemoryHit[]> {
     const terms = memorySearchTerms(query);
     const n = Math.min(Math.floor(limit), MAX_HITS);
     if (!terms.length || !(n > 0)) return [];
     const assets = withAssets ? `, ${this.assetsColumn()} AS assets_json` : '';
+    const p = (i: number) => this.db.param(i);
+    const when = about ? ` AND s.about_at >= ${p(3)} AND s.about_at < ${p(4)}` : '';
     // rank: larger is better (bm25 answers the negated score). SQLite: CROSS JOIN keeps the FTS
     // match as the outer loop; with a plain JOIN the planner may run the match once per summary
     // (578 ms instead of 3 ms at 1,000 memories).
     const sql =
       this.db.dialect === 'postgres'
-        ? `SELECT ${COLUMNS}${assets}, ts_rank(s.search, q) AS rank
-             FROM workstream_summaries s, to_tsquery('simple', $1) q
-            WHERE s.search @@ q AND s.deleted_at IS NULL
-            ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT $2`
-        : `SELECT ${COLUMNS}${assets}, -bm25(workstream_summaries_fts, 10.0, 4.0, 2.0, 1.0, 1.0, 1.0) AS rank
-             FROM workstream_summaries_fts CROSS JOIN workstream_summaries s ON s.rowid = workstream_summaries_fts.rowid
-            WHERE workstream_summaries_fts MATCH ?1 AND s.deleted_at IS NULL
-            ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT ?2`;
-    const rows = await this.db.query<Row>(em, sql, [this.db.dialect === 'postgres' ? tsQuery(terms) : ftsMatch(terms), n]);
+        ? // Ranked and cut on the ids first, then the rows of the best read (not every match's text sorted).
+          `SELECT ${COLUMNS}${assets}, f.rank AS rank
+             FROM (SELECT s.id, s.created_at, ts_rank(s.search, q) AS rank
+                     FROM workstream_summaries s, to_tsquery('simple', $1) q
+                    WHERE s.search @@ q AND s.deleted_at IS NULL${when}
+                    ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT $2) f
+             JOIN workstream_summaries s ON s.id = f.id
+            ORDER BY f.rank DESC, f.created_at DESC, f.id DESC`
+        : about
+          ? `SELECT ${COLUMNS}${assets}, -bm25(workstream_summaries_fts, 10.0, 4.0, 2.0, 1.0, 1.0, 1.0) AS rank
+               FROM workstream_summaries_fts CROSS JOIN workstream_summaries s ON s.rowid = workstream_summaries_fts.rowid
+              WHERE workstream_summaries_fts MATCH ?1 AND s.deleted_at IS NULL${when}
+              ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT ?2`
+          : // The best matches ranked in the index alone, then joined to their rows: a common word matches
+            // a large part of the store, and reading every matching row before cutting costs more than the
+            // ranking (a deleted summary is emptied, so no word matches it; ties are cut after the rank).
+            `SELECT ${COLUMNS}${assets}, f.rank AS rank
+               FROM (SELECT rowid, -bm25(workstream_summaries_fts, 10.0, 4.0, 2.0, 1.0, 1.0, 1.0) AS rank FROM workstream_summaries_fts
+                      WHERE workstream_summaries_fts MATCH ?1 ORDER BY bm25(workstream_summaries_fts, 10.0, 4.0, 2.0, 1.0, 1.0, 1.0) LIMIT ?2 + ${TIE_MARGIN}) f
+               CROSS JOIN workstream_summaries s ON s.rowid = f.rowid
+              WHERE s.deleted_at IS NULL
+              ORDER BY rank DESC, s.created_at DESC, s.id DESC LIMIT ?2`;
+    const params: unknown[] = [this.db.dialect === 'postgres' ? tsQuery(terms) : ftsMatch(terms), n];
+    if (about) params.push(about.from, about.to);
+    const rows = await this.db.query<Row>(em, sql, params);
     const ranks = rows.map((r) => Math.max(Number(r.rank) || 0, Number.MIN_VALUE));
     const best = Math.max(...ranks);
     return rows.map((row, i) => ({ ...(withAssets ? linkedOf(row) : recordOf(row)), score: Math.min(1, Math.max(ranks[i] / best, Number.MIN_VALUE)) }));
+  }
+
+  /** Live memories about a time in [from, to) (ISO-8601), nearest its middle first, at most `limit`. */
+  async about(em: EntityManager, from: string, to: string, limit: number): Promise<MemoryRecord[]> {
+    const n = Math.min(Math.floor(limit), MAX_HITS);
+    if (!(n > 0)) return [];
+    const rows = await this.db.query<Row>(
+      em,
+      `SELECT ${COLUMNS} FROM workstream_summaries s WHERE s.deleted_at IS NULL AND s.about_at >= ${this.db.param(1)} AND s.about_at < ${this.db.param(2)}
+        ORDER BY s.about_at, s.id LIMIT ${this.db.param(3)}`,
+      [from, to, n],
+    );
+    return rows.map(recordOf);
   }
 
   /** The ids of the assets linked to a summary. */

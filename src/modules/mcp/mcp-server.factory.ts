@@ -43,6 +43,7 @@ const ASK_PIECES_LTM = {
   application_sources: list(200, 50).optional().describe('Applications the answer should come from (recorded; Trove keeps no per-application capture)'),
   related_questions: list(1000, 20).optional().describe('Other phrasings of the question, to widen retrieval'),
   connected_client: text(200).optional().describe('The agent or editor asking (e.g. Claude Code, Cursor)'),
+  limit: z.number().int().min(1).max(50).optional().describe('At most this many passages and sources, best first (default 8)'),
 };
 
 const CREATE_PIECES_MEMORY = {
@@ -52,6 +53,9 @@ const CREATE_PIECES_MEMORY = {
   files: list(1024, 100).optional().describe('Absolute paths of the files involved'),
   externalLinks: list(2048, 100).optional().describe('URLs involved (http or https)'),
   connected_client: text(200).optional().describe('The agent or editor saving it (e.g. Claude Code, Cursor)'),
+  time: text(64)
+    .optional()
+    .describe('When what it records happened (ISO-8601 date or date and time, e.g. 2025-05-14 or 2025-05-14T09:30:00Z); when it is saved if left out'),
 };
 
 const SEARCH_SNIPPETS = {
@@ -116,7 +120,13 @@ export class McpServerFactory {
       (args) =>
         this.run('ask_pieces_ltm', async () => {
           const answer = await this.queries.execute(
-            new AskMemoryQuery({ question: args.question, topics: args.topics, openFiles: args.open_files, relatedQuestions: args.related_questions }),
+            new AskMemoryQuery({
+              question: args.question,
+              topics: args.topics,
+              openFiles: args.open_files,
+              relatedQuestions: args.related_questions,
+              limit: args.limit,
+            }),
           );
           return answerText(answer);
         }),
@@ -129,9 +139,9 @@ export class McpServerFactory {
         description:
           'Saves a memory of work done (what changed, what was decided and why) to Trove, linked to its project, files and ' +
           'links, so that later questions (ask_pieces_ltm) find it. Use it at the end of a task or when something worth ' +
-          'remembering was learned.',
+          'remembering was learned. Saving the same text again keeps one memory and answers its id.',
         inputSchema: CREATE_PIECES_MEMORY,
-        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+        annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
       },
       (args) =>
         this.run('create_pieces_memory', async () => {
@@ -143,6 +153,7 @@ export class McpServerFactory {
               files: args.files,
               links: args.externalLinks,
               source: args.connected_client?.trim() || undefined,
+              about: args.time?.trim() || undefined,
             }),
           );
           return `Saved the memory “${saved.name}” (id ${saved.id}); read it as trove://memories/${saved.id}.`;
@@ -303,7 +314,7 @@ function answerText(answer: MemoryAnswer): string {
   const sources = answer.sources.map((s, i) => {
     const where =
       s.kind === 'file' ? s.id : s.kind === 'memory' ? `trove://memories/${s.id}` : s.kind === 'snippet' ? `trove://snippets/${s.id}` : `conversation ${s.id}`;
-    return `${i + 1}. ${s.title} (${where}, score ${round(s.score)})`;
+    return `${i + 1}. ${s.title} (${s.time ? `${s.time}, ` : ''}${where}, score ${round(s.score)})`;
   });
   return [
     answer.text,

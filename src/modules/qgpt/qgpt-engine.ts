@@ -160,10 +160,13 @@ export class QgptEngine {
       }
       return ids.flatMap((id) => {
         const row = byId.get(id);
+        // Its content, under its name only when the user gave it (a generated one repeats the first line).
+        const named = row && row.name && row.name !== row.generated_name ? row.name : null;
         return row
           ? [
               {
-                text: namedText(row.name, row.raw),
+                text: namedText(named, row.raw),
+                titled: named !== null,
                 assetId: id,
                 retrieved: true,
                 title: row.name ?? undefined,

@@ -9,6 +9,8 @@ export interface Document {
   retrieved?: boolean;
   /** What the document is called where it comes from (an asset's name, a file's path). */
   title?: string;
+  /** Its text starts with its title (a name the user gave), then a blank line. */
+  titled?: boolean;
   /** Its classification, when known: `generic` CODE/TEXT/..., `specific` py/ts/md/... */
   generic?: string;
   specific?: string;

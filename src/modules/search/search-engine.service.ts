@@ -48,6 +48,8 @@ export interface SearchRequest {
   phrases?: string[];
   /** Fields the filters matched on (tags, websites) when there is no query. */
   filterMatches?: SearchedMatch[];
+  /** At most this many hits (20 by default). */
+  limit?: number;
 }
 
 /** What `SearchEngine.rank` found: ids best first and how each was found. */
@@ -172,10 +174,11 @@ export class SearchEngine {
     const query = request.query?.trim() ?? '';
     const tags = request.tags?.length ? [...new Set(request.tags)] : undefined;
     const scope: Scope = tags ? { ...request.scope, anyTags: tags } : request.scope;
+    const limit = request.limit ?? RESULT_LIMIT;
 
     if (!query) {
       if (tags) {
-        const found = await this.store.tags(em, tags, scope, RESULT_LIMIT);
+        const found = await this.store.tags(em, tags, scope, limit);
         const aggregates = await this.aggregates(
           em,
           found.map((f) => f.id),
@@ -184,7 +187,7 @@ export class SearchEngine {
           .filter((f) => aggregates.has(f.id))
           .map((f) => ({ aggregate: aggregates.get(f.id)!, exact: f.count === tags.length, score: f.count / tags.length, match: 'TAGS' as const }));
       }
-      const ids = await this.store.recent(em, scope, RESULT_LIMIT);
+      const ids = await this.store.recent(em, scope, limit);
       const aggregates = await this.aggregates(em, ids);
       const evidence: Evidence = { words: [], needles: (request.phrases ?? []).map((p) => p.toLowerCase()), corrections: [] };
       return ids
@@ -196,7 +199,7 @@ export class SearchEngine {
         });
     }
 
-    const { ranked: fuzzy, kinds, exact, corrections, words, needles } = await this.rank(em, query, scope);
+    const { ranked: fuzzy, kinds, exact, corrections, words, needles } = await this.rank(em, query, scope, limit);
     const best = (Object.values(WEIGHTS) as number[]).reduce((a, b) => a + b, 0) / (RRF_K + 1);
     let lexical = fuzzy.map(([id, score]): [string, number] => [id, score / best]);
     const sentence = describes(query);
@@ -205,15 +208,15 @@ export class SearchEngine {
     if (sentence) {
       // A sentence's key terms (tf-idf, bm25-ranked, as relevance takes its candidates) find what
       // the fuzzy ranking's all-words and any-word lists miss.
-      const byTerms = await this.similarIds(em, [{ text: query, weight: 1 }], RESULT_LIMIT, scope);
+      const byTerms = await this.similarIds(em, [{ text: query, weight: 1 }], limit, scope);
       for (const id of byTerms) if (!kinds.has(id)) kinds.set(id, new Set(['terms']));
-      lexical = fusedScores([fuzzy.map(([id]) => id), byTerms]).slice(0, RESULT_LIMIT);
+      lexical = fusedScores([fuzzy.map(([id]) => id), byTerms]).slice(0, limit);
       // And, over the whole store (no filter, tag or space), the assets nearest to the sentence in
       // the offline code embedding: code that does what it says in other words.
       if (asked && isWholeStore(scope)) {
-        const close = await this.index.dense.closest(em, asked, RESULT_LIMIT);
+        const close = await this.index.dense.closest(em, asked, limit);
         for (const id of close) if (!kinds.has(id)) kinds.set(id, new Set(['semantic']));
-        lexical = fusedScores([fuzzy.map(([id]) => id), byTerms, close]).slice(0, RESULT_LIMIT);
+        lexical = fusedScores([fuzzy.map(([id]) => id), byTerms, close]).slice(0, limit);
       }
     }
     const ids = lexical.map(([id]) => id);

@@ -26,6 +26,8 @@ export interface NewWorkstreamSummary {
   source?: string;
   /** Live assets to link it to: at most 100. */
   assetIds?: string[];
+  /** The time it is about (ISO-8601 or anything Date.parse reads); its creation when left out. */
+  about?: string;
 }
 
 /** The bounds of NewWorkstreamSummary. */
@@ -43,7 +45,9 @@ export const SUMMARY_LIMITS = {
 
 /**
  * Saves a workstream summary (a memory) and links it to the given assets, in one unit of work
- * (topic `workstream_summaries`; the linked assets are announced too). Invalid input is a 400
+ * (topic `workstream_summaries`; the linked assets are announced too). The same memory again
+ * (memoryContentHash: its text by the same client, about the same time when the client gives one)
+ * stores nothing and answers the one kept. Invalid input is a 400
  * naming every problem, an unknown or deleted asset a 404; nothing is stored then. Answers the
  * summary as GET /workstream_summary/{id} does.
  */
@@ -54,7 +58,11 @@ export class CreateWorkstreamSummaryCommand extends Command<WorkstreamSummaryWir
 }
 
 /** `summary` checked against SUMMARY_LIMITS (whatever its runtime types), as the row to store and the assets to link. */
-export function validateNewWorkstreamSummary(summary: NewWorkstreamSummary): { row: Omit<WorkstreamSummaryRow, 'id' | 'createdAt'>; assetIds: string[] } {
+export function validateNewWorkstreamSummary(summary: NewWorkstreamSummary): {
+  row: Omit<WorkstreamSummaryRow, 'id' | 'createdAt' | 'aboutAt'>;
+  assetIds: string[];
+  about: string | null;
+} {
   const problems: string[] = [];
   const input = (summary ?? {}) as unknown as Record<string, unknown>;
   /** A text field: trimmed when `trim`, undefined when absent (or empty and optional). */
@@ -110,12 +118,19 @@ export function validateNewWorkstreamSummary(summary: NewWorkstreamSummary): { r
     const problem = urlProblem(link);
     return problem ? `${at} ${problem}` : null;
   });
+  let about: string | null = null;
+  if (input.about !== undefined && input.about !== null) {
+    const at = typeof input.about === 'string' ? Date.parse(input.about) : NaN;
+    if (!Number.isFinite(at) || at < Date.UTC(0, 0, 1) || at > Date.UTC(9999, 11, 31)) problems.push('about must be a date and time (ISO-8601)');
+    else about = new Date(at).toISOString();
+  }
   const assetIds = list('assetIds', (id, at) => (id ? null : `${at} must not be empty`));
   if (assetIds.length > SUMMARY_LIMITS.assets) problems.push(`assetIds must have at most ${SUMMARY_LIMITS.assets} entries`);
   if (problems.length) throw new InvalidInput(problems);
   return {
     row: { name: name!, description: description ?? null, text: body!, project: project ?? null, files, links, source: source ?? null },
     assetIds,
+    about,
   };
 }
 
@@ -128,8 +143,8 @@ export class CreateWorkstreamSummaryHandler implements ICommandHandler<CreateWor
   ) {}
 
   async execute({ summary }: CreateWorkstreamSummaryCommand): Promise<WorkstreamSummaryWire> {
-    const { row, assetIds } = validateNewWorkstreamSummary(summary);
-    const id = randomUUID();
+    const { row, assetIds, about } = validateNewWorkstreamSummary(summary);
+    const fresh = randomUUID();
     return this.uow.run(
       async ({ em, changed }) => {
         if (assetIds.length) {
@@ -138,9 +153,12 @@ export class CreateWorkstreamSummaryHandler implements ICommandHandler<CreateWor
           if (missing.length) throw new NotFound(`asset${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found (or deleted)`);
         }
         const now = nowIso();
-        await this.writer.insert(em, { id, ...row, createdAt: now });
-        await this.writer.linkAssets(em, id, assetIds, now);
-        changed({ id, change: 'created', assets: assetIds });
+        // The same memory saved again (its text, by the same client, about the same time when one is given) is the one kept: answered as it is.
+        const { id, inserted } = await this.writer.insert(em, { id: fresh, ...row, createdAt: now, aboutAt: about ?? now }, about !== null);
+        if (inserted) {
+          await this.writer.linkAssets(em, id, assetIds, now);
+          changed({ id, change: 'created', assets: assetIds });
+        }
         return workstreamSummaryWire(await this.reader.linked(em, id));
       },
       // Without assets it writes only rows of its own (see Database.transaction).

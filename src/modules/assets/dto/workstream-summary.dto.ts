@@ -1,5 +1,6 @@
 import { IsBoolean, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { InvalidInput } from '../../../common/errors/domain-errors';
+import { GroupedTimestampDto } from '../../../common/wire/dto/common.dto';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
 import { ApplicationDto } from '../../system/dto/application.dto';
 import type { NewWorkstreamSummary } from '../commands/create-workstream-summary.command';
@@ -138,6 +139,32 @@ export class SummaryAssetsDto {
 }
 PassThrough(SummaryAssetsDto.prototype, ['schema', 'indices', 'score']);
 
+/** FlattenedRange: its `from` (or else its `to`) is the time the summary is about. */
+export class SummaryRangeReferenceDto {
+  @Nested(() => GroupedTimestampDto, { optional: true })
+  from?: GroupedTimestampDto;
+
+  @Nested(() => GroupedTimestampDto, { optional: true })
+  to?: GroupedTimestampDto;
+}
+PassThrough(SummaryRangeReferenceDto.prototype, ['schema', 'id', 'score', 'created', 'updated', 'between', 'summaries', 'conversations', 'messages']);
+
+export class SummaryReferencedRangeDto {
+  @IsString()
+  @MaxLength(64)
+  id: string;
+
+  @Nested(() => SummaryRangeReferenceDto, { optional: true })
+  reference?: SummaryRangeReferenceDto;
+}
+PassThrough(SummaryReferencedRangeDto.prototype, ['schema']);
+
+export class SummaryRangesDto {
+  @Nested(() => SummaryReferencedRangeDto, { each: true })
+  iterable: SummaryReferencedRangeDto[];
+}
+PassThrough(SummaryRangesDto.prototype, ['schema', 'indices', 'score', 'continuous']);
+
 /** Applications: the first one's name is the summary's source. */
 export class SummaryApplicationsDto {
   @Nested(() => ApplicationDto, { each: true })
@@ -150,7 +177,8 @@ PassThrough(SummaryApplicationsDto.prototype, ['schema']);
  * its annotations of type SUMMARY and DESCRIPTION are the text and the description; `websites`
  * (each with its `reference.url`) the links; `anchors` (each with its `reference.points`) the
  * files, and a DIRECTORY anchor the project; `assets` the assets to link; the first of
- * `applications` names its source. Bounds as CreateWorkstreamSummaryCommand's.
+ * `applications` names its source; the first of `ranges` (its `from`, else its `to`) is the time
+ * it is about. Bounds as CreateWorkstreamSummaryCommand's.
  */
 export class SeededWorkstreamSummaryDto {
   @IsString()
@@ -171,11 +199,13 @@ export class SeededWorkstreamSummaryDto {
 
   @Nested(() => SummaryApplicationsDto, { optional: true })
   applications?: SummaryApplicationsDto;
+
+  @Nested(() => SummaryRangesDto, { optional: true })
+  ranges?: SummaryRangesDto;
 }
 PassThrough(SeededWorkstreamSummaryDto.prototype, [
   'schema',
   'events',
-  'ranges',
   'model',
   'conversations',
   'persons',
@@ -217,6 +247,8 @@ export function newSummaryOfSeed(seed: SeededWorkstreamSummaryDto): NewWorkstrea
   if (projects.length > 1) problems.push('anchors: at most one DIRECTORY anchor (the project) with one point');
   if (problems.length) throw new InvalidInput(problems);
   const description = texts.DESCRIPTION.join('\n\n');
+  const range = seed.ranges?.iterable[0]?.reference;
+  const about = range?.from?.value ?? range?.to?.value;
   return {
     name: seed.name,
     text: texts.SUMMARY.join('\n\n'),
@@ -225,6 +257,7 @@ export function newSummaryOfSeed(seed: SeededWorkstreamSummaryDto): NewWorkstrea
     files,
     links,
     ...(seed.applications?.iterable.length ? { source: seed.applications.iterable[0].name } : {}),
+    ...(about ? { about } : {}),
     assetIds: (seed.assets?.iterable ?? []).map((a) => a.id),
   };
 }

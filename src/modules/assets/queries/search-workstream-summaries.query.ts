@@ -3,17 +3,18 @@ import { Database } from '../../../common/database/database.service';
 import { WorkstreamSummaryReader } from '../workstream-summary.reader';
 import { SearchedWorkstreamSummariesWire, searchedWorkstreamSummaryWire } from '../wire/workstream-summary.wire';
 
-/** The most hits a search answers over HTTP. */
-const HTTP_HITS = 100;
+/** The hits a search answers over HTTP when it names no limit. */
+export const SEARCH_HITS = 100;
 
 /**
  * Full-text search of the live workstream summaries (WorkstreamSummaryReader.search): any word
- * of `query` matches, best first. `exact`: only the hits containing the whole query as it is.
+ * of `query` matches, best first, at most `limit`. `exact`: only the hits containing the whole query as it is.
  */
 export class SearchWorkstreamSummariesQuery extends Query<SearchedWorkstreamSummariesWire> {
   constructor(
     readonly query: string,
     readonly exact = false,
+    readonly limit = SEARCH_HITS,
   ) {
     super();
   }
@@ -26,8 +27,8 @@ export class SearchWorkstreamSummariesHandler implements IQueryHandler<SearchWor
     private readonly reader: WorkstreamSummaryReader,
   ) {}
 
-  async execute({ query, exact }: SearchWorkstreamSummariesQuery): Promise<SearchedWorkstreamSummariesWire> {
-    const hits = await this.db.read((em) => this.reader.searchLinked(em, query, HTTP_HITS));
+  async execute({ query, exact, limit }: SearchWorkstreamSummariesQuery): Promise<SearchedWorkstreamSummariesWire> {
+    const hits = await this.db.read((em) => this.reader.searchLinked(em, query, limit));
     const iterable = hits.map((hit) => searchedWorkstreamSummaryWire(hit, query));
     return { iterable: exact ? iterable.filter((hit) => hit.exact) : iterable };
   }

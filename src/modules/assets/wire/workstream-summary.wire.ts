@@ -88,6 +88,24 @@ export class SummaryAnchorsWire {
   indices: Record<string, number>;
 }
 
+/** FlattenedRange: the time the summary is about (its creation, or the time its client gave), as `from` and `to`. */
+export class SummaryRangeWire {
+  id: string;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  from: GroupedTimestamp;
+  to: GroupedTimestamp;
+  between: boolean;
+}
+export class SummaryReferencedRangeWire {
+  id: string;
+  reference: SummaryRangeWire;
+}
+export class SummaryRangesWire {
+  iterable: SummaryReferencedRangeWire[];
+  indices: Record<string, number>;
+}
+
 export class SummaryAssetsWire {
   iterable: Identified[];
   indices: Record<string, number>;
@@ -120,7 +138,7 @@ export class SummarySourcesWire {
  * carries everything it holds in the SDK's shapes: `annotations` (its text as a SUMMARY
  * annotation, its description as a DESCRIPTION one), `websites` (its links), `anchors` (its files
  * as FILE anchors, its project as a DIRECTORY anchor), `assets` (the linked assets) and `sources`
- * (the application that saved it). Embedded in an Asset it is a reference: id, name, times and model.
+ * (the application that saved it), `ranges` (the time it is about). Embedded in an Asset it is a reference: id, name, times and model.
  */
 export class WorkstreamSummaryWire {
   id: string;
@@ -133,6 +151,8 @@ export class WorkstreamSummaryWire {
   anchors?: SummaryAnchorsWire;
   assets?: SummaryAssetsWire;
   sources?: SummarySourcesWire;
+  /** The time it is about: one range whose `from` and `to` are that time. */
+  ranges?: SummaryRangesWire;
 }
 
 export class WorkstreamSummariesWire {
@@ -220,6 +240,11 @@ export function workstreamSummaryWire(m: LinkedMemoryRecord): WorkstreamSummaryW
     }
     return { id: websiteId, reference: { id: websiteId, name, url, created, updated } };
   };
+  const range = (about: string): SummaryReferencedRangeWire => {
+    const rangeId = id('range', about);
+    const at = groupedTimestamp(about);
+    return { id: rangeId, reference: { id: rangeId, created, updated, from: at, to: at, between: false } };
+  };
   const annotations: SummaryReferencedAnnotationWire[] = [];
   if (m.text) annotations.push(annotation('SUMMARY', m.text));
   if (m.description) annotations.push(annotation('DESCRIPTION', m.description));
@@ -241,6 +266,7 @@ export function workstreamSummaryWire(m: LinkedMemoryRecord): WorkstreamSummaryW
     anchors: indexed(anchors),
     assets: indexed(m.assets.map((asset) => ({ id: asset }))),
     sources: indexed(sources),
+    ranges: indexed([range(m.about)]),
   };
 }
 

@@ -47,7 +47,7 @@ export class SearchSnippetsHandler implements IQueryHandler<SearchSnippetsQuery>
   ) {}
 
   async execute({ query, limit }: SearchSnippetsQuery): Promise<SnippetHit[]> {
-    const hits = await this.db.read((em) => this.search.search(em, { query, scope: { pseudo: false } }));
+    const hits = await this.db.read((em) => this.search.search(em, { query, scope: { pseudo: false }, limit }));
     return hits.slice(0, limit).map((h) => {
       const first = h.aggregate.formats[0];
       return {
