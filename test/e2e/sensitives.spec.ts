@@ -1,3 +1,6 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SensitivesApi } from '@pieces.app/pieces-os-client';
 import { expectError, http } from './support/http';
 import { useTestServer } from './support/server';
@@ -149,5 +152,35 @@ describe('sensitives: secrets found in assets', () => {
     const text = JSON.stringify(rows);
     expect(text).not.toContain(AWS_KEY);
     expect(text).not.toContain(DB_PASSWORD);
+  });
+
+  it('MCP snippet tools mask the secrets unless the caller asks for them', async () => {
+    const created = await create(`# billing settings for snipmaskcheck\n${CONFIG}`);
+    const client = new Client({ name: 'sensitives-e2e', version: '1.0.0' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/model_context_protocol/2025-03-26/mcp`)));
+    try {
+      const textOf = (result: unknown) => ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      const masked = textOf(await client.callTool({ name: 'get_snippet', arguments: { id: created.id } }));
+      expect(masked).toContain('AKIA************T3VB');
+      expect(masked).not.toContain(AWS_KEY);
+      expect(masked).not.toContain(DB_PASSWORD);
+      expect(masked).toContain('reveal_secrets');
+      const revealed = textOf(await client.callTool({ name: 'get_snippet', arguments: { id: created.id, reveal_secrets: true } }));
+      expect(revealed).toContain(AWS_KEY);
+      expect(revealed).toContain(DB_PASSWORD);
+      const resource = await client.readResource({ uri: `trove://snippets/${created.id}` });
+      expect((resource.contents[0] as { text: string }).text).not.toContain(AWS_KEY);
+      const found = textOf(await client.callTool({ name: 'search_snippets', arguments: { query: 'snipmaskcheck' } }));
+      expect(found).toContain(created.id);
+      expect(found).not.toContain(AWS_KEY);
+      const foundRevealed = textOf(await client.callTool({ name: 'search_snippets', arguments: { query: 'snipmaskcheck', reveal_secrets: true } }));
+      expect(foundRevealed).toContain(AWS_KEY);
+      // A bad argument is a tool error, and nothing is revealed.
+      const bad = (await client.callTool({ name: 'get_snippet', arguments: { id: created.id, reveal_secrets: 'yes' } })) as CallToolResult;
+      expect(bad.isError).toBe(true);
+      expect(textOf(bad)).not.toContain(AWS_KEY);
+    } finally {
+      await client.close();
+    }
   });
 });

@@ -1,6 +1,8 @@
 import { lintSource } from '@secretlint/core';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
+import type { FormatEntity } from '../format.entity';
+import type { AssetAggregate } from '../wire/asset.wire';
 import { Finding, SensitiveCategory, SensitiveSeverity, entropyOf, extraFindings } from './secret-rules';
 
 /** Text past this many characters is not scanned (a save of megabytes stays fast). */
@@ -115,4 +117,19 @@ export function maskText(text: string, secrets: Array<Pick<DetectedSecret, 'star
     at = s.end;
   }
   return out + text.slice(at);
+}
+
+/**
+ * An asset as an agent may read it without asking for its secrets: the first format's text with
+ * each sensitive replaced by its mask (MCP's snippet tools and resources). The aggregate itself
+ * is left as it is.
+ */
+export function withSecretsMasked(aggregate: AssetAggregate): AssetAggregate {
+  const [first, ...rest] = aggregate.formats;
+  if (!first || aggregate.sensitives.length === 0) return aggregate;
+  const raw = maskText(
+    first.raw,
+    aggregate.sensitives.map((s) => ({ start: s.matchStart, end: s.matchEnd, masked: s.text })),
+  );
+  return { ...aggregate, formats: [Object.assign(Object.create(Object.getPrototypeOf(first) as object) as FormatEntity, first, { raw }), ...rest] };
 }
