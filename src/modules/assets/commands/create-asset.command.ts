@@ -62,7 +62,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     const formatId = randomUUID();
     const metadata = seeded.metadata;
     // What the client did not give, made offline now.
-    const generated = this.enrichment.suggest(text, classification, AssetEnrichment.lacking(metadata));
+    const generated = await this.enrichment.suggest(text, classification, AssetEnrichment.lacking(metadata));
     const automatic = AssetEnrichment.asInputs(generated);
     const tags = metadata?.tags?.length ? metadata.tags : automatic.tags;
     const annotations = [...(metadata?.annotations ?? []), ...automatic.annotations];

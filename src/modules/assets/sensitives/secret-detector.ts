@@ -133,3 +133,9 @@ export function withSecretsMasked(aggregate: AssetAggregate): AssetAggregate {
   );
   return { ...aggregate, formats: [Object.assign(Object.create(Object.getPrototypeOf(first) as object) as FormatEntity, first, { raw }), ...rest] };
 }
+
+/** `text` with each secret found in it blanked (what enrichment generates names and tags from). */
+export async function withoutSecrets(text: string): Promise<string> {
+  const found = await detectSecrets(text);
+  return found.length ? maskText(text, found.map((s) => ({ start: s.start, end: s.end, masked: ' ' }))) : text;
+}
