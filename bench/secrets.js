@@ -29,7 +29,15 @@ async function main() {
   const { loadConfig } = require(join(dist, 'common', 'config', 'app-config'));
   const { AssetSecrets } = require(join(dist, 'modules', 'assets', 'sensitives', 'asset-secrets'));
   const dataDir = mkdtempSync(join(tmpdir(), 'trove-bench-secrets-'));
-  const config = loadConfig({ ...process.env, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0', TROVE_DATA_DIR: dataDir, PORT: '0', HOST: '127.0.0.1', DATABASE_URL: '' });
+  const config = loadConfig({
+    ...process.env,
+    TROVE_LOG_LEVEL: 'warn',
+    TROVE_RATE_LIMIT: '0',
+    TROVE_DATA_DIR: dataDir,
+    PORT: '0',
+    HOST: '127.0.0.1',
+    DATABASE_URL: '',
+  });
   const app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
@@ -58,7 +66,9 @@ async function main() {
     }
     const scans = timings.slice(-saves);
     const ms = (x) => `${x.toFixed(2)} ms`;
-    console.log(`${saves} saves (half with a secret): detection p50 ${ms(quantile(scans, 0.5))}, p95 ${ms(quantile(scans, 0.95))}, max ${ms(Math.max(...scans))}`);
+    console.log(
+      `${saves} saves (half with a secret): detection p50 ${ms(quantile(scans, 0.5))}, p95 ${ms(quantile(scans, 0.95))}, max ${ms(Math.max(...scans))}`,
+    );
     console.log(`whole save (HTTP round trip): p50 ${ms(quantile(round, 0.5))}, p95 ${ms(quantile(round, 0.95))}`);
   } finally {
     await app.close();

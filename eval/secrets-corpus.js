@@ -44,7 +44,12 @@ function make(random) {
       () => chars(ALNUM + '!#%^&*-_=+', int(12, 24)),
     ])();
   // Keys are DER (an ASN.1 SEQUENCE: base64 "MI...", "MH..." for a short EC key) or OpenSSH's own format.
-  const KEY_START = { 'RSA PRIVATE KEY': 'MIIEpAIBAAKCAQEA', 'PRIVATE KEY': 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC', 'EC PRIVATE KEY': 'MHcCAQEEI', 'OPENSSH PRIVATE KEY': 'b3BlbnNzaC1rZXktdjEAAAAA' };
+  const KEY_START = {
+    'RSA PRIVATE KEY': 'MIIEpAIBAAKCAQEA',
+    'PRIVATE KEY': 'MIIEvQIBADANBgkqhkiG9w0BAQEFAASC',
+    'EC PRIVATE KEY': 'MHcCAQEEI',
+    'OPENSSH PRIVATE KEY': 'b3BlbnNzaC1rZXktdjEAAAAA',
+  };
   const pem = (label, lines) => {
     const body = KEY_START[label] + chars(B64, 64 * lines + int(20, 60));
     return `-----BEGIN ${label}-----\n${body.match(/.{1,64}/g).join('\n')}=\n-----END ${label}-----`;
@@ -58,7 +63,10 @@ function make(random) {
     github_fine_grained: () => ({ secret: `github_pat_${chars(ALNUM, 22)}_${chars(ALNUM, 59)}`, name: 'GH_TOKEN' }),
     gitlab: () => ({ secret: `glpat-${chars(ALNUM + '-_', 20)}`, name: 'GITLAB_TOKEN' }),
     slack_token: () => ({ secret: `${pick(['xoxb', 'xoxp'])}-${chars(DIGITS, 12)}-${chars(DIGITS, 13)}-${chars(ALNUM, 24)}`, name: 'SLACK_BOT_TOKEN' }),
-    slack_webhook: () => ({ secret: `https://hooks.slack.com/services/T${chars(UPPER + DIGITS, 8)}/B${chars(UPPER + DIGITS, 10)}/${chars(ALNUM, 24)}`, name: 'SLACK_WEBHOOK_URL' }),
+    slack_webhook: () => ({
+      secret: `https://hooks.slack.com/services/T${chars(UPPER + DIGITS, 8)}/B${chars(UPPER + DIGITS, 10)}/${chars(ALNUM, 24)}`,
+      name: 'SLACK_WEBHOOK_URL',
+    }),
     stripe: () => ({ secret: `${pick(['sk_live_', 'rk_live_'])}${chars(ALNUM, pick([24, 99]))}`, name: 'STRIPE_SECRET_KEY' }),
     openai: () => ({ secret: `sk-proj-${chars(ALNUM + '-_', 58)}T3BlbkFJ${chars(ALNUM + '-_', 58)}`, name: 'OPENAI_API_KEY' }),
     anthropic: () => ({ secret: `sk-ant-api03-${chars(ALNUM + '-_', 93)}AA`, name: 'ANTHROPIC_API_KEY' }),
@@ -74,22 +82,48 @@ function make(random) {
       const payload = b64url(JSON.stringify({ sub: String(int(1000, 99999)), name: pick(users), iat: int(1600000000, 1760000000) }));
       return { secret: `${header}.${payload}.${chars(B64URL, 43)}`, name: 'AUTH_TOKEN' };
     },
-    private_key_pem: () => ({ secret: pem(pick(['RSA PRIVATE KEY', 'PRIVATE KEY', 'EC PRIVATE KEY', 'OPENSSH PRIVATE KEY']), int(4, 12)), name: 'PRIVATE_KEY', block: true }),
+    private_key_pem: () => ({
+      secret: pem(pick(['RSA PRIVATE KEY', 'PRIVATE KEY', 'EC PRIVATE KEY', 'OPENSSH PRIVATE KEY']), int(4, 12)),
+      name: 'PRIVATE_KEY',
+      block: true,
+    }),
     gcp_service_account: () => ({ secret: pem('PRIVATE KEY', int(6, 10)).replace(/\n/g, '\\n') + '\\n', name: 'private_key', gcp: true }),
     db_url: () => {
       const scheme = pick(['postgres', 'postgresql', 'mysql', 'mongodb+srv', 'mongodb']);
       const pass = chars(ALNUM, int(10, 18));
-      return { secret: `${scheme}://${pick(users)}:${pass}@${pick(hosts)}${scheme.startsWith('mongo') ? '' : `:${pick([5432, 3306, 6543])}`}/${pick(words)}`, name: 'DATABASE_URL', pass };
+      return {
+        secret: `${scheme}://${pick(users)}:${pass}@${pick(hosts)}${scheme.startsWith('mongo') ? '' : `:${pick([5432, 3306, 6543])}`}/${pick(words)}`,
+        name: 'DATABASE_URL',
+        pass,
+      };
     },
     url_password: () => {
       const scheme = pick(['redis', 'amqp', 'https', 'ftp', 'smtp']);
       const pass = password();
-      return { secret: `${scheme}://${pick(users)}:${encodeURIComponent(pass)}@${pick(hosts)}:${int(1000, 9999)}`, name: 'BROKER_URL', pass: encodeURIComponent(pass) };
+      return {
+        secret: `${scheme}://${pick(users)}:${encodeURIComponent(pass)}@${pick(hosts)}:${int(1000, 9999)}`,
+        name: 'BROKER_URL',
+        pass: encodeURIComponent(pass),
+      };
     },
-    password_assignment: () => ({ secret: password(), name: pick(['password', 'db_password', 'DB_PASSWORD', 'adminPassword', 'smtp_pass', 'PASSWD', 'mysql_root_password']) }),
+    password_assignment: () => ({
+      secret: password(),
+      name: pick(['password', 'db_password', 'DB_PASSWORD', 'adminPassword', 'smtp_pass', 'PASSWD', 'mysql_root_password']),
+    }),
     generic_secret: () => ({
       secret: pick([() => chars(HEX, pick([32, 40, 64])), () => chars(B64, pick([32, 44])), () => chars(ALNUM, int(24, 48))])(),
-      name: pick(['SECRET_KEY', 'client_secret', 'jwtSecret', 'API_KEY', 'apiKey', 'signing_key', 'WEBHOOK_SECRET', 'session_secret', 'encryption_key', 'access_token']),
+      name: pick([
+        'SECRET_KEY',
+        'client_secret',
+        'jwtSecret',
+        'API_KEY',
+        'apiKey',
+        'signing_key',
+        'WEBHOOK_SECRET',
+        'session_secret',
+        'encryption_key',
+        'access_token',
+      ]),
     }),
   };
   return { pick, chars, int, providers, words };
@@ -109,7 +143,10 @@ const DEV = {
     'package main\n\nconst ${N} = "${S}"\n\nfunc main() {\n\tfmt.Println("starting")\n}\n',
     '{\n  "service": "billing",\n  "${N}": "${S}",\n  "timeout": 30\n}\n',
   ],
-  block: ['# deploy key for the build box\ncat > ~/.ssh/id_deploy <<EOF\n${S}\nEOF\nchmod 600 ~/.ssh/id_deploy\n', 'const key = `${S}`;\nconst signer = crypto.createSign("RSA-SHA256");\n'],
+  block: [
+    '# deploy key for the build box\ncat > ~/.ssh/id_deploy <<EOF\n${S}\nEOF\nchmod 600 ~/.ssh/id_deploy\n',
+    'const key = `${S}`;\nconst signer = crypto.createSign("RSA-SHA256");\n',
+  ],
   gcp: [
     '{\n  "type": "service_account",\n  "project_id": "acme-prod-31337",\n  "private_key_id": "${K}",\n  "private_key": "${S}",\n  "client_email": "ci@acme-prod-31337.iam.gserviceaccount.com",\n  "client_id": "10987654321012345678"\n}\n',
   ],
@@ -125,7 +162,9 @@ const HELDOUT = {
     'curl -X POST https://api.acme.io/v1/jobs \\\n  -H "Content-Type: application/json" \\\n  -d \'{"${N}": "${S}", "job": "nightly"}\'\n',
   ],
   block: ['private_key: |\n  ${SI}\nhost: build.acme.io\n', 'KEY = """${S}"""\n\ndef sign(data):\n    return rsa.sign(data, KEY)\n'],
-  gcp: ['creds = {\n    "type": "service_account",\n    "private_key_id": "${K}",\n    "private_key": "${S}",\n    "token_uri": "https://oauth2.googleapis.com/token",\n}\n'],
+  gcp: [
+    'creds = {\n    "type": "service_account",\n    "private_key_id": "${K}",\n    "private_key": "${S}",\n    "token_uri": "https://oauth2.googleapis.com/token",\n}\n',
+  ],
 };
 
 /**

@@ -37,7 +37,10 @@ const base = {
     ],
     // secretlint ships ES modules only: Node requires them as they are (require(esm)), jest's
     // module system does not, so its files are compiled to CommonJS for the tests.
-    '/node_modules/@secretlint/.+\\.js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true }, isolatedModules: true }],
+    '/node_modules/@secretlint/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true }, isolatedModules: true },
+    ],
   },
   transformIgnorePatterns: ['/node_modules/(?!@secretlint/)'],
 };

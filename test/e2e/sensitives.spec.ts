@@ -121,7 +121,11 @@ describe('sensitives: secrets found in assets', () => {
     expect(sensitivesOf(renamed).map((s) => s.category)).toEqual(['URL']);
     // A new secret is flagged.
     const added = await setText(created.id, `# settings\n${CONFIG}GITHUB_TOKEN = "${GH_TOKEN}"\n`);
-    expect(sensitivesOf(added).map((s) => s.category).sort()).toEqual(['ACCESS_TOKEN', 'URL']);
+    expect(
+      sensitivesOf(added)
+        .map((s) => s.category)
+        .sort(),
+    ).toEqual(['ACCESS_TOKEN', 'URL']);
     // Dismissing it twice: the second is a 404 and changes nothing.
     expectError(await http(server.baseUrl, 'POST', `/sensitives/${key.id}/delete`), 404);
     expect(sensitivesOf(await get(created.id))).toHaveLength(2);

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, IsNull } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
 import { KeyedRow, Keyset, KeysetSource, keysetPage, keysetSlice, keysetWalk, keysetWalkIds } from '../../common/database/keyset';
 import { Database } from '../../common/database/database.service';
@@ -307,6 +307,21 @@ export class AssetReader {
   }
 
   /** What enrichment generated for the asset, if anything. */
+  /** Every sensitive row of an asset, dismissed ones too (AssetSecrets reconciles them with the text). */
+  sensitivesOf(em: EntityManager, assetId: string): Promise<SensitiveEntity[]> {
+    return em.find(SensitiveEntity, { where: { assetId } });
+  }
+
+  /** Every sensitive not dismissed, oldest first, an asset's in text order. */
+  liveSensitives(em: EntityManager): Promise<SensitiveEntity[]> {
+    return em.find(SensitiveEntity, { where: { dismissedAt: IsNull() }, order: { createdAt: 'ASC', assetId: 'ASC', matchStart: 'ASC', id: 'ASC' } });
+  }
+
+  /** One sensitive not dismissed, or null. */
+  liveSensitive(em: EntityManager, id: string): Promise<SensitiveEntity | null> {
+    return em.findOne(SensitiveEntity, { where: { id, dismissedAt: IsNull() } });
+  }
+
   enrichmentOf(em: EntityManager, assetId: string): Promise<AssetEnrichmentEntity | null> {
     return em.findOne(AssetEnrichmentEntity, { where: { assetId } });
   }

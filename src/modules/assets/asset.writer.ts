@@ -193,6 +193,21 @@ export class AssetWriter {
     await em.upsert(AssetEnrichmentEntity, row, ['assetId']);
   }
 
+  /** A secret found in an asset's text (AssetSecrets). */
+  async insertSensitive(em: EntityManager, row: Omit<SensitiveEntity, 'asset'>): Promise<void> {
+    await this.db.insert(em, SensitiveEntity, row);
+  }
+
+  /** A sensitive's place in its asset's text, after an edit moved it. */
+  async moveSensitive(em: EntityManager, id: string, matchStart: number, matchEnd: number, updatedAt: string): Promise<void> {
+    await em.update(SensitiveEntity, { id }, { matchStart, matchEnd, updatedAt });
+  }
+
+  /** Sensitives no longer in their asset's text. */
+  async deleteSensitives(em: EntityManager, ids: string[]): Promise<void> {
+    for (const part of chunksOf(ids)) await em.delete(SensitiveEntity, { id: In(part) });
+  }
+
   /** Marks a sensitive dismissed (the user says it is no secret): it stays so while its value is in the asset. */
   async dismissSensitive(em: EntityManager, id: string): Promise<void> {
     const now = nowIso();

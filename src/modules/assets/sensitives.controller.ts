@@ -28,7 +28,10 @@ export class SensitivesController {
 
   @Post('sensitives/:sensitive/delete')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'sensitivesDeleteSensitive', summary: 'Dismiss a secret (the user says it is none): it stays dismissed while its value is in the text' })
+  @ApiOperation({
+    operationId: 'sensitivesDeleteSensitive',
+    summary: 'Dismiss a secret (the user says it is none): it stays dismissed while its value is in the text',
+  })
   @ApiNoContentResponse({ description: 'dismissed' })
   async delete(@Param('sensitive', uuidParam('sensitive')) sensitive: string): Promise<void> {
     await this.records.dismiss(sensitive);

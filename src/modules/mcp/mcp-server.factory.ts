@@ -186,7 +186,9 @@ export class McpServerFactory {
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
       (args) =>
-        this.run('get_snippet', async () => snippetMarkdown(await this.queries.execute(new GetSnippetQuery(args.id.toLowerCase())), args.reveal_secrets === true)),
+        this.run('get_snippet', async () =>
+          snippetMarkdown(await this.queries.execute(new GetSnippetQuery(args.id.toLowerCase())), args.reveal_secrets === true),
+        ),
     );
 
     server.registerTool(

@@ -1,10 +1,10 @@
 import { Injectable } from '@nestjs/common';
 import { createHash, randomUUID } from 'node:crypto';
-import { EntityManager, In } from 'typeorm';
-import { Database } from '../../../common/database/database.service';
+import { EntityManager } from 'typeorm';
 import { nowIso } from '../../../common/wire/common.wire';
 import { AssetChange, AssetProjection, AssetProjections } from '../asset-unit-of-work';
 import { AssetReader } from '../asset.reader';
+import { AssetWriter } from '../asset.writer';
 import { SensitiveEntity } from '../sensitive.entity';
 import { AssetAggregate } from '../wire/asset.wire';
 import { DetectedSecret, detectSecrets } from './secret-detector';
@@ -27,8 +27,8 @@ export class AssetSecrets implements AssetProjection {
   readonly timings: number[] = [];
 
   constructor(
-    private readonly db: Database,
     private readonly reader: AssetReader,
+    private readonly writer: AssetWriter,
     projections: AssetProjections,
   ) {
     projections.register(this);
@@ -53,7 +53,7 @@ export class AssetSecrets implements AssetProjection {
     // Nothing found and nothing shown: nothing to change (dismissals stay as they are).
     if (found.length === 0 && aggregate.sensitives.length === 0) return;
     // The asset's rows, dismissed ones too (a new asset has none).
-    const rows = created ? [] : await em.find(SensitiveEntity, { where: { assetId: aggregate.asset.id } });
+    const rows = created ? [] : await this.reader.sensitivesOf(em, aggregate.asset.id);
     const byFingerprint = new Map(rows.map((r) => [r.fingerprint, r]));
     const now = nowIso();
     const kept = new Set<string>();
@@ -66,7 +66,7 @@ export class AssetSecrets implements AssetProjection {
         if (row.dismissedAt) continue;
         if (row.matchStart !== secret.start || row.matchEnd !== secret.end) {
           Object.assign(row, { matchStart: secret.start, matchEnd: secret.end, updatedAt: now });
-          await em.update(SensitiveEntity, { id: row.id }, { matchStart: secret.start, matchEnd: secret.end, updatedAt: now });
+          await this.writer.moveSensitive(em, row.id, secret.start, secret.end, now);
         }
         live.push(row);
         continue;
@@ -94,10 +94,10 @@ export class AssetSecrets implements AssetProjection {
     }
     // Gone from the text: the record goes (a dismissal stays, for the value coming back).
     const gone = rows.filter((r) => !kept.has(r.id) && !r.dismissedAt).map((r) => r.id);
-    if (gone.length) await em.delete(SensitiveEntity, { id: In(gone) });
+    if (gone.length) await this.writer.deleteSensitives(em, gone);
     for (const row of inserts) {
       const { asset: _asset, ...columns } = row;
-      await this.db.insert(em, SensitiveEntity, columns);
+      await this.writer.insertSensitive(em, columns);
     }
     aggregate.sensitives = live.sort((a, b) => a.matchStart - b.matchStart);
   }

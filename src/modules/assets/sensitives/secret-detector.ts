@@ -137,5 +137,10 @@ export function withSecretsMasked(aggregate: AssetAggregate): AssetAggregate {
 /** `text` with each secret found in it blanked (what enrichment generates names and tags from). */
 export async function withoutSecrets(text: string): Promise<string> {
   const found = await detectSecrets(text);
-  return found.length ? maskText(text, found.map((s) => ({ start: s.start, end: s.end, masked: ' ' }))) : text;
+  return found.length
+    ? maskText(
+        text,
+        found.map((s) => ({ start: s.start, end: s.end, masked: ' ' })),
+      )
+    : text;
 }

@@ -76,7 +76,12 @@ export function isPlaceholder(value: string): boolean {
   if (/^[x*.#?_-]+$/i.test(v) || /^(.)\1+$/.test(v)) return true;
   if (/^[<[{(].*[>\]})]$/.test(v)) return true; // <password>, [token], {secret}
   if (/\$\{|\{\{|\$\(|%\(|%[A-Z_]+%|^\$[A-Za-z_]|^process\.env|^os\.environ|^env\(|^ENV\[/.test(v)) return true;
-  if (/^(?:change[-_ ]?me|changeit|passw(?:or)?d\d*|pass\d*|secret\d*|token\d*|key\d*|api[-_]?key|null|none|nil|undefined|true|false|empty|redacted|hidden|masked|required|optional|string|value|default|todo|test(?:ing)?\d*|dummy|fake|sample|foo|bar|baz|qwerty|letmein|admin|root|guest|user(?:name)?|example)$/i.test(v)) return true;
+  if (
+    /^(?:change[-_ ]?me|changeit|passw(?:or)?d\d*|pass\d*|secret\d*|token\d*|key\d*|api[-_]?key|null|none|nil|undefined|true|false|empty|redacted|hidden|masked|required|optional|string|value|default|todo|test(?:ing)?\d*|dummy|fake|sample|foo|bar|baz|qwerty|letmein|admin|root|guest|user(?:name)?|example)$/i.test(
+      v,
+    )
+  )
+    return true;
   if (/example|placeholder|your[-_ ]|my[-_]?(?:secret|token|password|key)|replace[-_ ]?me|insert[-_ ]|enter[-_ ]|xxxx|\*\*\*|<|>|\.\.\./i.test(v)) return true;
   return false;
 }
@@ -199,7 +204,12 @@ function passwordLike(value: string, match: RegExpExecArray): boolean {
   if (value.length < 6 || isPlaceholder(value)) return false;
   const name = match[1].toLowerCase();
   // password_field = "password_input", passwordLabel: "Enter password"...
-  if (/(?:field|label|prompt|hint|placeholder|input|column|param|key|name|policy|regex|pattern|length|min|max|hash|reset|confirm|type|url|path|file|dir|env|flag|msg|message|error|text|title|id)s?$/.test(name)) return false;
+  if (
+    /(?:field|label|prompt|hint|placeholder|input|column|param|key|name|policy|regex|pattern|length|min|max|hash|reset|confirm|type|url|path|file|dir|env|flag|msg|message|error|text|title|id)s?$/.test(
+      name,
+    )
+  )
+    return false;
   if (/^(?:[a-z]+[_-])*(?:pass(?:word|wd)?|pwd)s?$/i.test(value)) return false; // the field's own name
   if (/^[a-z_][a-z0-9_]*\.[a-z_][a-z0-9_.]*$/i.test(value) && !/\d/.test(value)) return false; // a dotted reference
   if (/^(?:[A-Z][a-z]+)+$/.test(value)) return false; // a type name (PasswordInput)

@@ -1,11 +1,10 @@
 import { Injectable } from '@nestjs/common';
-import { IsNull } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
 import { NotFound } from '../../../common/errors/domain-errors';
 import { nowIso } from '../../../common/wire/common.wire';
 import { AssetUnitOfWork } from '../asset-unit-of-work';
+import { AssetReader } from '../asset.reader';
 import { AssetWriter } from '../asset.writer';
-import { SensitiveEntity } from '../sensitive.entity';
 import { SensitiveWire, SensitivesWire, sensitiveWire } from '../wire/asset.wire';
 
 /** The sensitives Trove found in assets (AssetSecrets): read, and dismissed by the user. */
@@ -13,6 +12,7 @@ import { SensitiveWire, SensitivesWire, sensitiveWire } from '../wire/asset.wire
 export class SensitiveRecords {
   constructor(
     private readonly db: Database,
+    private readonly reader: AssetReader,
     private readonly writer: AssetWriter,
     private readonly uow: AssetUnitOfWork,
   ) {}
@@ -20,7 +20,7 @@ export class SensitiveRecords {
   /** Every sensitive not dismissed, oldest first, an asset's in text order (a deleted asset's went with it). */
   list(): Promise<SensitivesWire> {
     return this.db.read(async (em) => {
-      const rows = await em.find(SensitiveEntity, { where: { dismissedAt: IsNull() }, order: { createdAt: 'ASC', assetId: 'ASC', matchStart: 'ASC', id: 'ASC' } });
+      const rows = await this.reader.liveSensitives(em);
       return { iterable: rows.map(sensitiveWire) };
     });
   }
@@ -28,7 +28,7 @@ export class SensitiveRecords {
   /** One sensitive, or 404 (never found, gone from its text, or dismissed). */
   get(id: string): Promise<SensitiveWire> {
     return this.db.read(async (em) => {
-      const row = await em.findOne(SensitiveEntity, { where: { id, dismissedAt: IsNull() } });
+      const row = await this.reader.liveSensitive(em, id);
       if (!row) throw new NotFound(`sensitive ${id} not found`);
       return sensitiveWire(row);
     });
@@ -41,7 +41,7 @@ export class SensitiveRecords {
    */
   async dismiss(id: string): Promise<void> {
     await this.uow.run(async ({ em, changed }) => {
-      const row = await em.findOne(SensitiveEntity, { where: { id, dismissedAt: IsNull() } });
+      const row = await this.reader.liveSensitive(em, id);
       if (!row) throw new NotFound(`sensitive ${id} not found`);
       await this.writer.dismissSensitive(em, id);
       await this.writer.updateAsset(em, row.assetId, { updatedAt: nowIso() });
