@@ -3,7 +3,7 @@ import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { SensitivesApi } from '@pieces.app/pieces-os-client';
 import { expectError, http } from './support/http';
-import { useTestServer } from './support/server';
+import { startTestServer, useTestServer } from './support/server';
 
 /**
  * Secrets in what a user saves: found at save and at every change of the text (secretlint's
@@ -185,6 +185,27 @@ describe('sensitives: secrets found in assets', () => {
       expect(textOf(bad)).not.toContain(AWS_KEY);
     } finally {
       await client.close();
+    }
+  });
+
+  it('an import finds the secrets of the assets it brings', async () => {
+    const created = await create(CONFIG);
+    const exported = await http(server.baseUrl, 'GET', '/trove/export');
+    expect(exported.status).toBe(200);
+    const target = await startTestServer();
+    try {
+      const imported = await http(target.baseUrl, 'POST', '/trove/import', exported.text, { 'content-type': 'application/x-ndjson' });
+      expect(imported.status).toBe(200);
+      const asset = (await http(target.baseUrl, 'GET', `/asset/${created.id}`)).json;
+      expect(
+        sensitivesOf(asset)
+          .map((s) => s.category)
+          .sort(),
+      ).toEqual(['ACCESS_KEY', 'URL']);
+      const listed = (await http(target.baseUrl, 'GET', '/sensitives')).json.iterable as Sensitive[];
+      expect(listed.filter((s) => s.asset.id === created.id)).toHaveLength(2);
+    } finally {
+      await target.close();
     }
   });
 });
