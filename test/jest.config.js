@@ -35,7 +35,14 @@ const base = {
         astTransformers: { before: ['<rootDir>/test/support/swagger-plugin.js'] },
       },
     ],
+    // secretlint ships ES modules only: Node requires them as they are (require(esm)), jest's
+    // module system does not, so its files are compiled to CommonJS for the tests.
+    '/node_modules/@secretlint/.+\\.js$': [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true }, isolatedModules: true },
+    ],
   },
+  transformIgnorePatterns: ['/node_modules/(?!@secretlint/)'],
 };
 
 /**
