@@ -19,6 +19,9 @@ const SERIAL = [
   'test/scale/',
 ];
 
+/** Dependencies published as ES modules only (openid-client and what it imports). */
+const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose'];
+
 const root = require('node:path').join(__dirname, '..');
 
 const base = {
@@ -35,7 +38,14 @@ const base = {
         astTransformers: { before: ['<rootDir>/test/support/swagger-plugin.js'] },
       },
     ],
+    // ESM-only packages the app requires (Node >= 20.19 loads them with require() itself; jest's
+    // own module loader cannot): compiled to CommonJS as they are loaded.
+    [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [
+      'ts-jest',
+      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022' }, isolatedModules: true },
+    ],
   },
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
 };
 
 /**

@@ -29,7 +29,7 @@ const METRICS = '/metrics';
 /** Where sign-in happens (the OIDC routes of sign-in.ts): public, served by the front itself. */
 export const AUTH_PREFIX = '/auth/';
 
-interface Sessions {
+export interface Sessions {
   /** The user a session cookie's id belongs to, and the CSRF token its unsafe requests must carry. */
   lookup(id: string): Promise<{ user: User; csrf: string } | null>;
   /** Answers the sign-in routes (`/auth/...`); false when none is configured. */
@@ -154,6 +154,8 @@ export class TeamFront {
     };
     this.storeApps = new StoreApps(this.config, own, this.factory);
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      // Sign-in is answered before any user exists too: with TROVE_OIDC_CREATE_USERS on, the first sign-in makes the first user.
+      if (this.sessions && request.url?.startsWith(AUTH_PREFIX) && this.sessions.handle(request, response)) return;
       if (!this.active) return own.handle(request, response);
       this.request(request, response).catch((error: Error) => {
         this.logger.error(`request failed before its store answered: ${error.stack ?? error.message}`);
@@ -178,7 +180,6 @@ export class TeamFront {
   }
 
   private async request(request: IncomingMessage, response: ServerResponse): Promise<void> {
-    if (this.sessions && request.url?.startsWith(AUTH_PREFIX) && this.sessions.handle(request, response)) return;
     const decision = await this.decide(request, false);
     if (decision.status) {
       const headers: Record<string, string> = decision.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
