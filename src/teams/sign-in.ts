@@ -38,15 +38,15 @@ function redirect(response: ServerResponse, location: string, cookies: string[])
   response.end();
 }
 
-/** A user name (control store rules: letters, digits, `._-`) from the identity's claims. */
+/** A user name (control store rules: letters, digits, `._@-`) from the identity's claims. */
 function nameFrom(claims: Record<string, unknown>): string | null {
   const raw = [claims.preferred_username, claims.email, claims.sub].find((v): v is string => typeof v === 'string' && v.trim() !== '');
   if (!raw) return null;
   const name = raw
     .trim()
     .toLowerCase()
-    .replace(/[^a-z0-9._-]+/g, '-')
-    .replace(/^[-.]+|[-.]+$/g, '')
+    .replace(/[^a-z0-9._@-]+/g, '-')
+    .replace(/^[-.@]+|[-.@]+$/g, '')
     .slice(0, 64);
   return name || null;
 }
