@@ -14,6 +14,7 @@ import { httpServerOptions } from './common/http/server-options';
 import { PortFile } from './common/net/port-file';
 import { Metrics } from './common/metrics/metrics';
 import { AppModule } from './app.module';
+import { SignIn } from './teams/sign-in';
 import { TeamFront } from './teams/team-front';
 import { startBanner } from './banner';
 import { TroveLogger } from './logger';
@@ -205,6 +206,17 @@ class RestartableServer implements TroveServer {
     await legacy?.close();
   }
 
+  /** TROVE_OIDC_REDIRECT_URL, else /auth/callback at HOST and the port listened on. */
+  private callbackUrl(): string {
+    if (this.config.oidcRedirectUrl) return this.config.oidcRedirectUrl;
+    const host = ['0.0.0.0', '::', '[::]'].includes(this.config.host)
+      ? 'localhost'
+      : this.config.host.includes(':') && !this.config.host.startsWith('[')
+        ? `[${this.config.host}]`
+        : this.config.host;
+    return `http://${host}:${this.listenPort}/auth/callback`;
+  }
+
   private async boot(applets: RunningApplet[] = []): Promise<void> {
     const app = await createApp(this.config, {
       restart: () => void this.restart().catch(this.onRestartFailure),
@@ -219,6 +231,7 @@ class RestartableServer implements TroveServer {
         await store.init();
         return store;
       });
+      this.front.sessions = new SignIn(this.config, this.front, () => this.callbackUrl());
       this.front.install(app.getHttpServer());
       await app.listen(this.listenPort, this.config.host);
     } catch (error) {

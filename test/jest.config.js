@@ -19,6 +19,9 @@ const SERIAL = [
   'test/scale/',
 ];
 
+/** Dependencies published as ES modules only (secretlint; openid-client and what it imports). */
+const ESM_ONLY = ['@secretlint', 'openid-client', 'oauth4webapi', 'jose'];
+
 const root = require('node:path').join(__dirname, '..');
 
 const base = {
@@ -35,14 +38,14 @@ const base = {
         astTransformers: { before: ['<rootDir>/test/support/swagger-plugin.js'] },
       },
     ],
-    // secretlint ships ES modules only: Node requires them as they are (require(esm)), jest's
-    // module system does not, so its files are compiled to CommonJS for the tests.
-    '/node_modules/@secretlint/.+\\.js$': [
+    // ESM-only packages the app requires (Node >= 20.19 loads them with require() itself; jest's
+    // own module loader cannot): compiled to CommonJS as they are loaded.
+    [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [
       'ts-jest',
       { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true }, isolatedModules: true },
     ],
   },
-  transformIgnorePatterns: ['/node_modules/(?!@secretlint/)'],
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
 };
 
 /**

@@ -38,7 +38,7 @@ const FREES_OR_READS = new Set([null, 'delete', 'export']);
 /** Where sign-in happens (the OIDC routes of sign-in.ts): public, served by the front itself. */
 export const AUTH_PREFIX = '/auth/';
 
-interface Sessions {
+export interface Sessions {
   /** The user a session cookie's id belongs to, and the CSRF token its unsafe requests must carry. */
   lookup(id: string): Promise<{ user: User; csrf: string } | null>;
   /** Answers the sign-in routes (`/auth/...`); false when none is configured. */
@@ -207,6 +207,8 @@ export class TeamFront {
     };
     this.storeApps = new StoreApps(this.config, own, this.factory);
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+      // Sign-in is answered before any user exists too: with TROVE_OIDC_CREATE_USERS on, the first sign-in makes the first user.
+      if (this.sessions && request.url?.startsWith(AUTH_PREFIX) && this.sessions.handle(request, response)) return;
       if (!this.active && !this.carriesUserToken(request)) return own.handle(request, response);
       this.request(request, response, own.handle).catch((error: Error) => {
         this.logger.error(`request failed before its store answered: ${error.stack ?? error.message}`);
@@ -265,7 +267,6 @@ export class TeamFront {
 
   private async request(request: IncomingMessage, response: ServerResponse, own: RequestHandler): Promise<void> {
     if (await this.stillNoUsers()) return own(request, response);
-    if (this.sessions && request.url?.startsWith(AUTH_PREFIX) && this.sessions.handle(request, response)) return;
     const decision = await this.decide(request, false);
     if (decision.status) {
       const headers: Record<string, string> = decision.status === 401 ? { 'www-authenticate': 'Bearer' } : {};

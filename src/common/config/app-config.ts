@@ -127,6 +127,18 @@ export class AppConfig {
   auditRetentionDays: number;
   /** Storage a user's store may take, in MB; 0: no quota (TROVE_USER_QUOTA_MB). */
   userQuotaMb: number;
+  /** The OpenID Connect issuer people sign in with (TROVE_OIDC_ISSUER, its base URL); null: no sign-in for people. */
+  oidcIssuer: string | null;
+  /** The client id Trove has at the issuer (TROVE_OIDC_CLIENT_ID). */
+  oidcClientId: string | null;
+  /** The client's secret, sent with HTTP Basic to the token endpoint (TROVE_OIDC_CLIENT_SECRET); null: a public client. */
+  oidcClientSecret: string | null;
+  /** The public URL of /auth/callback registered at the issuer (TROVE_OIDC_REDIRECT_URL); null: http://HOST:PORT/auth/callback. */
+  oidcRedirectUrl: string | null;
+  /** A first sign-in of an identity no user has creates a user (TROVE_OIDC_CREATE_USERS: on or off; default off). */
+  oidcCreateUsers: boolean;
+  /** A web session lasts this many hours from sign-in (TROVE_SESSION_HOURS). */
+  sessionHours: number;
 
   get sqlitePath(): string {
     return join(this.dataDir, 'trove.db');
@@ -358,6 +370,28 @@ export function loadConfig(env: Env): AppConfig {
   config.maxOpenStores = int('TROVE_MAX_OPEN_STORES', config.databaseUrl ? 32 : 256, 1, 100_000);
   config.auditRetentionDays = int('TROVE_AUDIT_RETENTION_DAYS', 90, 1, 36_500);
   config.userQuotaMb = int('TROVE_USER_QUOTA_MB', 0, 0, 100_000_000);
+
+  config.oidcIssuer = baseUrl('TROVE_OIDC_ISSUER');
+  config.oidcClientId = env.TROVE_OIDC_CLIENT_ID?.trim() || null;
+  config.oidcClientSecret = env.TROVE_OIDC_CLIENT_SECRET?.trim() || null;
+  if (Boolean(env.TROVE_OIDC_ISSUER?.trim()) !== Boolean(config.oidcClientId)) {
+    problems.push('TROVE_OIDC_ISSUER and TROVE_OIDC_CLIENT_ID go together: set both or neither');
+  }
+  if (config.oidcClientSecret && !config.oidcClientId) problems.push('TROVE_OIDC_CLIENT_SECRET is set but TROVE_OIDC_CLIENT_ID is not');
+  config.oidcRedirectUrl = null;
+  const redirect = env.TROVE_OIDC_REDIRECT_URL?.trim();
+  if (redirect) {
+    const parsed = URL.canParse(redirect) ? new URL(redirect) : null;
+    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.pathname !== '/auth/callback' || parsed.search || parsed.hash) {
+      problems.push(`TROVE_OIDC_REDIRECT_URL must be an http:// or https:// URL ending in /auth/callback (got "${redirect}")`);
+    } else if (!env.TROVE_OIDC_ISSUER?.trim()) {
+      problems.push('TROVE_OIDC_REDIRECT_URL is set but TROVE_OIDC_ISSUER is not');
+    } else config.oidcRedirectUrl = parsed.toString();
+  }
+  const create = (env.TROVE_OIDC_CREATE_USERS ?? '').trim().toLowerCase();
+  if (!['', 'on', 'off'].includes(create)) problems.push(`TROVE_OIDC_CREATE_USERS must be on or off (got "${env.TROVE_OIDC_CREATE_USERS}")`);
+  config.oidcCreateUsers = create === 'on';
+  config.sessionHours = int('TROVE_SESSION_HOURS', 12, 1, 24 * 365);
 
   const home = env.HOME?.trim() || homedir();
   const portFile = env.TROVE_PORT_FILE?.trim();

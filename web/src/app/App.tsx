@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { onUnauthorized, setApiKey } from '../lib/api';
+import { authSession, onUnauthorized, setApiKey, signOut, type AuthSession } from '../lib/api';
 import type { Host } from '../lib/host';
 import { hashOf, parseState, sanitizeState, serializeState, stateFromHash, type AppState, type View } from '../lib/state';
 import type { Application } from '../lib/types';
@@ -65,6 +65,8 @@ export function App({ role, host, application, initialState, subscribeTheme }: P
   const [state, setState] = useState<AppState>(() => initial(role, initialState));
   const [toasts, setToasts] = useState<Array<{ id: number; message: string; kind: 'info' | 'error' }>>([]);
   const [needKey, setNeedKey] = useState(false);
+  // Sign-in for people (OpenID Connect), when this Trove offers it: GET /auth/session.
+  const [session, setSession] = useState<AuthSession | null>(null);
   const dark = useSyncExternalStore(subscribeTheme, () => document.documentElement.dataset.theme === 'dark');
   const client = useQueryClient();
   const toastId = useRef(0);
@@ -147,6 +149,29 @@ export function App({ role, host, application, initialState, subscribeTheme }: P
   useEffect(() => onUnauthorized(() => setNeedKey(true)), []);
   useLiveUpdates(client);
 
+  useEffect(() => {
+    if (role !== 'app') return;
+    void authSession().then((found) => {
+      setSession(found);
+      if (found?.signedIn) {
+        setNeedKey(false);
+        void client.invalidateQueries();
+      }
+    });
+  }, [role, client]);
+
+  const leave = useCallback(async () => {
+    try {
+      await signOut();
+    } catch (error) {
+      notify((error as Error).message, 'error');
+      return;
+    }
+    setSession(await authSession());
+    client.clear();
+    setNeedKey(true);
+  }, [client, notify]);
+
   const value: AppContextValue = useMemo(
     () => ({ role, host, application, state, update, dark, notify, copy }),
     [role, host, application, state, update, dark, notify, copy],
@@ -171,6 +196,16 @@ export function App({ role, host, application, initialState, subscribeTheme }: P
                 </a>
               ))}
             </nav>
+            {session?.signedIn && session.user && (
+              <div className="account">
+                <span className="account-name" data-testid="signed-in-user">
+                  {session.user.name}
+                </span>
+                <button type="button" onClick={() => void leave()}>
+                  Sign out
+                </button>
+              </div>
+            )}
           </header>
         )}
         <main className="view" id="main">
@@ -189,6 +224,7 @@ export function App({ role, host, application, initialState, subscribeTheme }: P
         </div>
         {needKey && (
           <KeyPrompt
+            signIn={session?.signIn && !session.signedIn ? (session.issuer ?? 'your identity provider') : null}
             onKey={(key) => {
               setApiKey(key);
               setNeedKey(false);

@@ -50,9 +50,50 @@ export function onUnauthorized(listener: () => void): () => void {
   return () => unauthorized.delete(listener);
 }
 
-function headers(extra: Record<string, string> = {}): Record<string, string> {
+/** The CSRF token of a signed-in web session (GET /auth/session): every unsafe request sends it. */
+let csrfToken: string | null = null;
+export function setCsrfToken(token: string | null): void {
+  csrfToken = token;
+}
+
+function headers(extra: Record<string, string> = {}, method = 'GET'): Record<string, string> {
   const key = apiKey() ?? memoryKey;
-  return { accept: 'application/json', ...(key ? { authorization: `Bearer ${key}` } : {}), ...extra };
+  const unsafe = !['GET', 'HEAD', 'OPTIONS'].includes(method.toUpperCase());
+  return {
+    accept: 'application/json',
+    ...(key ? { authorization: `Bearer ${key}` } : {}),
+    ...(unsafe && csrfToken ? { 'x-csrf-token': csrfToken } : {}),
+    ...extra,
+  };
+}
+
+/** What GET /auth/session says: signed in or not, and whether this Trove signs people in (OpenID Connect). */
+export interface AuthSession {
+  signedIn: boolean;
+  user: { name: string; admin: boolean } | null;
+  csrf: string | null;
+  signIn: boolean;
+  issuer: string | null;
+}
+
+/** GET /auth/session; null when this Trove has no sign-in routes. */
+export async function authSession(): Promise<AuthSession | null> {
+  try {
+    const response = await fetch('/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    if (!response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return null;
+    const session = (await response.json()) as AuthSession;
+    setCsrfToken(session.csrf);
+    return session;
+  } catch {
+    return null;
+  }
+}
+
+/** POST /auth/logout with the session's CSRF token. */
+export async function signOut(): Promise<void> {
+  const response = await fetch('/auth/logout', { method: 'POST', headers: headers({}, 'POST'), credentials: 'same-origin' });
+  if (!response.ok) throw await errorOf(response);
+  setCsrfToken(null);
 }
 
 /** The one sentence of a Trove error body (`{statusCode, error, message}`). */
@@ -74,7 +115,7 @@ async function errorOf(response: Response): Promise<ApiError> {
 export async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
   const response = await fetch(path, {
     method,
-    headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }),
+    headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }, method),
     body: body === undefined ? undefined : JSON.stringify(body),
     signal,
   });
@@ -164,7 +205,9 @@ export function importStore(file: File, format: ImportFormat, onProgress: (fract
     const xhr = new XMLHttpRequest();
     const query = new URLSearchParams({ format, ...(format === 'vscode' ? { name: file.name } : {}) });
     xhr.open('POST', `/trove/import?${query}`);
-    for (const [name, value] of Object.entries(headers({ 'content-type': format === 'ndjson' ? 'application/x-ndjson' : 'application/octet-stream' }))) {
+    for (const [name, value] of Object.entries(
+      headers({ 'content-type': format === 'ndjson' ? 'application/x-ndjson' : 'application/octet-stream' }, 'POST'),
+    )) {
       xhr.setRequestHeader(name, value);
     }
     xhr.upload.onprogress = (event) => event.lengthComputable && onProgress(event.loaded / event.total);
