@@ -244,7 +244,6 @@ export class RecordImporter {
         tags: linked(tagLinks, tags),
         websites: linked(websiteLinks, websites),
         summaries: [],
-        sensitives: [],
       } as AssetAggregate;
       return { id, change: 'created', aggregate };
     });
