@@ -1,6 +1,6 @@
 import type { QueryClient } from '@tanstack/react-query';
 import { useEffect } from 'react';
-import { onKeyChange, openSocket } from '../lib/api';
+import { markDeleted, onKeyChange, openSocket } from '../lib/api';
 
 /**
  * Live updates from Trove's change streams: a stream's first frame (the current identifiers)
@@ -62,8 +62,14 @@ function follow(path: string, changed: (ids: string[]) => void): () => void {
         return;
       }
       try {
-        const frame = JSON.parse(String(event.data)) as { iterable?: Array<Record<string, { id?: string }>> };
-        for (const item of frame.iterable ?? []) for (const value of Object.values(item)) if (value?.id) batch.add(value.id);
+        const frame = JSON.parse(String(event.data)) as { iterable?: Array<Record<string, { id?: string } | boolean>> };
+        for (const item of frame.iterable ?? [])
+          for (const value of Object.values(item))
+            if (typeof value === 'object' && value?.id) {
+              // A deleted record is not read again (its refetch would only answer 410).
+              if (item.deleted === true) markDeleted(value.id);
+              batch.add(value.id);
+            }
       } catch {
         /* not JSON: ignore */
       }

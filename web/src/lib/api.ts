@@ -125,6 +125,25 @@ export async function request<T>(method: string, path: string, body?: unknown, s
   return (type.includes('json') ? await response.json() : await response.text()) as T;
 }
 
+/**
+ * Records this page knows are deleted (it deleted them, or a change stream said so): reading one
+ * again answers like Trove's 410 without asking it, so a refetch racing a delete (the stream's frame
+ * can arrive before the delete's own answer) costs no request and no console error.
+ */
+const deleted = new Set<string>();
+export function markDeleted(id: string): void {
+  deleted.add(id);
+}
+const gone =
+  (id: string) =>
+  <T>(answer: T): T => {
+    deleted.add(id);
+    return answer;
+  };
+function unlessDeleted<T>(id: string, what: string, read: () => Promise<T>): Promise<T> {
+  return deleted.has(id) ? Promise.reject(new ApiError(410, `${what} ${id} no longer exists`)) : read();
+}
+
 export interface Page<T> {
   iterable: T[];
   next_cursor: string | null;
@@ -136,7 +155,7 @@ export const api = {
 
   assetsPage: (cursor: string | null, limit: number, signal?: AbortSignal) =>
     request<Page<Asset>>('GET', `/assets?limit=${limit}&transferables=false${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, signal),
-  asset: (id: string) => request<Asset>('GET', `/asset/${encodeURIComponent(id)}?transferables=true`),
+  asset: (id: string) => unlessDeleted(id, 'asset', () => request<Asset>('GET', `/asset/${encodeURIComponent(id)}?transferables=true`)),
   search: (query: string, filters: { language?: string; tag?: string }, signal?: AbortSignal) => {
     const iterable = [...(filters.language ? [{ classification: filters.language }] : []), ...(filters.tag ? [{ tags: [filters.tag] }] : [])];
     return request<{ results: { iterable: SearchHit[] } }>(
@@ -165,13 +184,16 @@ export const api = {
       ...(edit.tags ? { tags: { iterable: edit.tags.map((text) => ({ text })) } } : {}),
       ...(edit.format ? { formats: { iterable: [{ id: edit.format.id, fragment: { string: { raw: edit.format.raw } } }] } } : {}),
     }),
-  deleteAsset: (id: string) => request<string>('POST', `/assets/${encodeURIComponent(id)}/delete`),
+  deleteAsset: (id: string) => request<string>('POST', `/assets/${encodeURIComponent(id)}/delete`).then(gone(id)),
 
   conversations: () => request<Page<Conversation>>('GET', '/conversations?limit=200').then((r) => r.iterable),
-  conversation: (id: string) => request<Conversation>('GET', `/conversation/${encodeURIComponent(id)}`),
-  messages: (id: string) => request<{ iterable: ConversationMessage[] }>('GET', `/conversation/${encodeURIComponent(id)}/messages`).then((r) => r.iterable),
+  conversation: (id: string) => unlessDeleted(id, 'conversation', () => request<Conversation>('GET', `/conversation/${encodeURIComponent(id)}`)),
+  messages: (id: string) =>
+    unlessDeleted(id, 'conversation', () =>
+      request<{ iterable: ConversationMessage[] }>('GET', `/conversation/${encodeURIComponent(id)}/messages`).then((r) => r.iterable),
+    ),
   renameConversation: (conversation: Conversation, name: string) => request<Conversation>('POST', '/conversation/update', { ...conversation, name }),
-  deleteConversation: (id: string) => request<string>('POST', `/conversations/${encodeURIComponent(id)}/delete`),
+  deleteConversation: (id: string) => request<string>('POST', `/conversations/${encodeURIComponent(id)}/delete`).then(gone(id)),
   /** A new chat grounded in one snippet (Drive's "Ask Copilot about this"). */
   chatAbout: (assetId: string) =>
     request<{ conversation: Conversation }>('POST', `/conversations/create/from_asset/${encodeURIComponent(assetId)}`).then((r) => r.conversation),
