@@ -232,7 +232,7 @@ class RestartableServer implements TroveServer {
         return store;
       });
       this.front.sessions = new SignIn(this.config, this.front, () => this.callbackUrl());
-      this.front.install(app.getHttpServer());
+      this.front.install(app);
       await app.listen(this.listenPort, this.config.host);
     } catch (error) {
       await this.closeFront();

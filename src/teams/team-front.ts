@@ -1,13 +1,15 @@
-import { Logger } from '@nestjs/common';
+import { Logger, type INestApplicationContext } from '@nestjs/common';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppConfig } from '../common/config/app-config';
-import { PUBLIC_PATHS, PUBLIC_PREFIX, presentedKey } from '../common/http/access';
+import { PUBLIC_PATHS, PUBLIC_PREFIX, presentedKey, presentedSpace } from '../common/http/access';
 import { errorBody } from '../common/errors/error-body';
-import { TeamCaller, auditAction, readOnlyRequest, setCaller } from '../common/http/team-caller';
+import { Forbidden, NotFound } from '../common/errors/domain-errors';
+import { StoreLabel, TeamCaller, auditAction, readOnlyRequest, setCaller } from '../common/http/team-caller';
 import { AuditLog } from './audit-log';
 import { ControlStore, Membership, User } from './control-store';
 import { StoreApps, storeSchema, type OpenStore, type RequestHandler, type StoreAppFactory, type UpgradeHandler } from './store-apps';
@@ -19,8 +21,8 @@ const POLL_MS = 1000;
 const MISS_REFRESH_MS = 200;
 /** The per-user base URL: `/u/<token>/...` is `/...` with that token (clients that cannot send headers). */
 const USER_PREFIX = /^\/u\/(trove_[A-Za-z0-9_-]{20,100})(?=\/|\?|$)/;
-/** The header that selects a shared space for a request (its name or id). */
-export const SPACE_HEADER = 'x-trove-space';
+/** `X-Trove-Space: *`: the caller's own store, its searches looking in every space too. */
+const EVERYWHERE = '*';
 /** The web app's session cookie (OpenID Connect sign-in, docs/TEAMS.md). */
 export const SESSION_COOKIE = 'trove_session';
 /** Routes that act on the process, not a store: only admins, and answered by the process's own app. */
@@ -32,8 +34,8 @@ const METRICS = '/metrics';
 const FAILURES_MS = 10_000;
 /** How long a store's measured size is trusted (the quota is checked against it). */
 const SIZE_TTL_MS = 10_000;
-/** What a full store may still do: reads, deletes and exports (to make room or leave). */
-const FREES_OR_READS = new Set([null, 'delete', 'export']);
+/** What a full store may still do: reads, deletes, exports (to make room or leave) and copies out of it. */
+const FREES_OR_READS = new Set([null, 'delete', 'export', 'copy']);
 
 /** Where sign-in happens (the OIDC routes of sign-in.ts): public, served by the front itself. */
 export const AUTH_PREFIX = '/auth/';
@@ -103,6 +105,8 @@ export class TeamFront {
   /** Failed authentications not yet written, by client address: one audit entry per address every FAILURES_MS. */
   private readonly failures = new Map<string, { count: number; since: number; route: string; method: string | null }>();
   private storeApps: StoreApps | null = null;
+  /** The process's own app (the store `''`, adopted by the first user). */
+  private ownApp: INestApplicationContext | null = null;
   sessions: Sessions | null = null;
 
   private constructor(
@@ -195,7 +199,9 @@ export class TeamFront {
    * handler, the WebSocket adapter's upgrade handler): call it after `app.init()`, before
    * `listen`, so that no request ever reaches the app around it.
    */
-  install(server: Server): void {
+  install(app: NestFastifyApplication): void {
+    const server = app.getHttpServer() as Server;
+    this.ownApp = app;
     const requests = server.listeners('request') as RequestHandler[];
     const upgrades = server.listeners('upgrade') as UpgradeHandler[];
     server.removeAllListeners('request');
@@ -352,10 +358,17 @@ export class TeamFront {
     }
     if (PROCESS_ROUTES.test(path)) return { store: '', caller: this.caller(user, user.store, 'owner', client, base) };
 
-    const wanted = request.headers[SPACE_HEADER];
-    if (typeof wanted === 'string' && wanted.trim()) {
-      const membership = (this.memberships.get(user.id) ?? []).find((m) => m.space.name === wanted.trim() || m.space.id === wanted.trim());
-      if (!membership) return { status: 404, message: `no space "${wanted.trim()}" that you belong to` };
+    const wanted = presentedSpace(request.headers);
+    let everywhere = false;
+    if (wanted === EVERYWHERE) {
+      // A look across stores is a read of the caller's own store that also reads the spaces.
+      if (upgrade || !readOnlyRequest(request.method ?? 'GET', path)) {
+        return { status: 400, message: `X-Trove-Space: ${EVERYWHERE} is for searches; name one space (or none) to change or follow one` };
+      }
+      everywhere = true;
+    } else if (wanted) {
+      const membership = (this.memberships.get(user.id) ?? []).find((m) => m.space.name === wanted || m.space.id === wanted);
+      if (!membership) return { status: 404, message: `no space "${wanted}" that you belong to` };
       const method = request.method ?? 'GET';
       if (membership.role === 'reader' && !upgrade && !readOnlyRequest(method, path)) {
         return { status: 403, message: `you are a reader of "${membership.space.name}": only its editors change it` };
@@ -374,7 +387,9 @@ export class TeamFront {
         };
       }
     }
-    return { store: user.store, caller: this.caller(user, user.store, 'owner', client, base) };
+    const caller = this.caller(user, user.store, 'owner', client, base);
+    caller.everywhere = everywhere;
+    return { store: user.store, caller };
   }
 
   /** The bytes a user's store takes on disk (SQLite: its files; PostgreSQL: its schema), measured at most every 10 s. */
@@ -406,7 +421,58 @@ export class TeamFront {
       store,
       role,
       audit: (record) => this.audit.append({ userId: user.id, userName: user.name, client, store, ...record }),
+      everywhere: false,
+      stores: () => this.readable(user).map((s) => s.label),
+      inEachStore: (work) => this.inEachStore(user, work),
+      inSpace: (space, write, work) => this.inSpace(user, space, write, work),
     };
+  }
+
+  /** The stores a user may read, labelled: their own, then their spaces by name. */
+  private readable(user: User): Array<{ key: string; label: StoreLabel }> {
+    const spaces = [...(this.memberships.get(user.id) ?? [])].sort((a, b) => a.space.name.localeCompare(b.space.name));
+    return [
+      { key: user.store, label: { space: null, name: 'mine', role: 'owner' as const } },
+      ...spaces.map((m) => ({ key: m.space.store, label: { space: m.space.id, name: m.space.name, role: m.role } })),
+    ];
+  }
+
+  private async inEachStore<T>(user: User, work: (app: INestApplicationContext) => Promise<T>): Promise<Array<{ store: StoreLabel; value: T }>> {
+    const answers = await Promise.all(
+      this.readable(user).map(async ({ key, label }): Promise<{ store: StoreLabel; value: T } | null> => {
+        try {
+          const value: T = await this.withStore(key, work);
+          return { store: label, value };
+        } catch (error) {
+          this.logger.warn(`a look in ${label.space ? `space ${label.name}` : 'the own store'} failed: ${(error as Error).message}`);
+          return null;
+        }
+      }),
+    );
+    return answers.filter((a): a is { store: StoreLabel; value: T } => a !== null);
+  }
+
+  private async inSpace<T>(
+    user: User,
+    wanted: string,
+    write: boolean,
+    work: (app: INestApplicationContext, label: StoreLabel, store: string) => Promise<T>,
+  ): Promise<T> {
+    const membership = (this.memberships.get(user.id) ?? []).find((m) => m.space.name === wanted.trim() || m.space.id === wanted.trim());
+    if (!membership) throw new NotFound(`no space "${wanted.trim()}" that you belong to`);
+    if (write && membership.role !== 'editor') throw new Forbidden(`you are a reader of "${membership.space.name}": only its editors change it`);
+    const label: StoreLabel = { space: membership.space.id, name: membership.space.name, role: membership.role };
+    return this.withStore(membership.space.store, (app) => work(app, label, membership.space.store));
+  }
+
+  /** `work` with a store's app, the store held open meanwhile. */
+  private async withStore<T>(key: string, work: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+    const store = await this.stores.acquire(key);
+    try {
+      return await work(store.app ?? this.ownApp!);
+    } finally {
+      this.stores.release(store);
+    }
   }
 
   private async userOfToken(token: string): Promise<User | null> {

@@ -24,7 +24,7 @@ function opensOnTheList(): boolean {
   }
   const state = parseState(saved, 'drive');
   const opening = view === 'app' ? (stateFromHash(location.hash)?.view ?? state?.view ?? 'drive') : view;
-  return opening === 'drive' && !state?.query && !state?.language && !state?.tag;
+  return opening === 'drive' && !state?.query && !state?.language && !state?.tag && !state?.space;
 }
 
 if (opensOnTheList()) {

@@ -25,6 +25,8 @@ export const METRICS_ROUTE = '/metrics';
  * `trove.key.<the key, base64url>`, and the server picks `trove` (ws picks the first offered).
  */
 const KEY_PROTOCOL = /^trove\.key\.([A-Za-z0-9_-]+)$/;
+/** On a team deployment, `trove.space.<name, base64url>` is the WebSocket's `X-Trove-Space` header. */
+const SPACE_PROTOCOL = /^trove\.space\.([A-Za-z0-9_-]+)$/;
 
 const digest = (value: string): Buffer => createHash('sha256').update(value).digest();
 
@@ -42,6 +44,23 @@ export function presentedKey(headers: IncomingHttpHeaders): string | null {
     for (const protocol of protocols.split(',')) {
       const match = KEY_PROTOCOL.exec(protocol.trim());
       if (match) return Buffer.from(match[1], 'base64url').toString('utf8') || null;
+    }
+  }
+  return null;
+}
+
+/** The header that selects a shared space of a team deployment for a request (its name or id, or `*`). */
+export const SPACE_HEADER = 'x-trove-space';
+
+/** The space a request asks for: its `X-Trove-Space` header, or a WebSocket's `trove.space.<base64url>` subprotocol. */
+export function presentedSpace(headers: IncomingHttpHeaders): string | null {
+  const header = headers[SPACE_HEADER];
+  if (typeof header === 'string') return header.trim() || null;
+  const protocols = headers['sec-websocket-protocol'];
+  if (typeof protocols === 'string') {
+    for (const protocol of protocols.split(',')) {
+      const match = SPACE_PROTOCOL.exec(protocol.trim());
+      if (match) return Buffer.from(match[1], 'base64url').toString('utf8').trim() || null;
     }
   }
   return null;

@@ -1,3 +1,4 @@
+import type { INestApplicationContext } from '@nestjs/common';
 import type { IncomingMessage } from 'node:http';
 
 /** What a store's app records of a request in the audit log (the team front adds who, when and where). */
@@ -7,6 +8,17 @@ export interface AuditRecord {
   route: string;
   record: string | null;
   status: number;
+  /** The store the action changed when it is not the request's (a copy into a space). */
+  store?: string;
+}
+
+/** Where a record of a look across stores comes from: the caller's own store, or a shared space. */
+export interface StoreLabel {
+  /** The space's id; null for the caller's own store. */
+  space: string | null;
+  /** The space's name; `mine` for the caller's own store. */
+  name: string;
+  role: 'owner' | 'reader' | 'editor';
 }
 
 /**
@@ -26,6 +38,24 @@ export interface TeamCaller {
   basePath: string;
   /** Appends an entry for this request to the audit log. */
   audit(record: AuditRecord): void;
+  /**
+   * `X-Trove-Space: *`: the request works in the caller's own store, and its searches look in
+   * every shared space the caller belongs to as well (each result labelled with its store).
+   */
+  everywhere: boolean;
+  /** The stores the caller may read, labelled: their own first, then each space they belong to by name. */
+  stores(): StoreLabel[];
+  /**
+   * Runs `work` with the app of each store the caller may read: their own first, then each space
+   * they belong to (opened if need be, kept open while `work` runs). A store whose work fails is
+   * left out of the answer (and logged): one broken space does not hide the others.
+   */
+  inEachStore<T>(work: (app: INestApplicationContext) => Promise<T>): Promise<Array<{ store: StoreLabel; value: T }>>;
+  /**
+   * Runs `work` with the app of the space named (its name or id); a NotFound error when the
+   * caller does not belong to it, Forbidden when `write` and they are one of its readers.
+   */
+  inSpace<T>(space: string, write: boolean, work: (app: INestApplicationContext, label: StoreLabel, store: string) => Promise<T>): Promise<T>;
 }
 
 const CALLER = Symbol('trove.caller');
@@ -43,8 +73,12 @@ export function basePathOf(request: IncomingMessage): string {
   return callerOf(request)?.basePath ?? '';
 }
 
-/** Reads and searches that use POST: not written to the audit log, and a space's readers may send them. */
-const READ_POST = /^\/(?:assets\/search|search\/|qgpt\/(?:relevance|question|hints|reprompt|persons)|workstream_summaries\/search|[^/]+\/suggestions?\b)/;
+/**
+ * Reads and searches that use POST: a space's readers may send them, and they are not written to
+ * the audit log (but a copy out of a store, which changes only the space it goes to, is).
+ */
+const READ_POST =
+  /^\/(?:asset\/[^/]+\/copy$|assets\/search|search\/|qgpt\/(?:relevance|question|hints|reprompt|persons)|workstream_summaries\/search|[^/]+\/suggestions?\b)/;
 
 /** The request reads only (a space's readers may send it). */
 export function readOnlyRequest(method: string, path: string): boolean {
@@ -58,6 +92,7 @@ export function readOnlyRequest(method: string, path: string): boolean {
  */
 export function auditAction(method: string, route: string): string | null {
   if (/export/.test(route)) return 'export';
+  if (method === 'POST' && /\/copy\b/.test(route)) return 'copy';
   if (method === 'GET' || method === 'HEAD' || method === 'OPTIONS') return null;
   if (readOnlyRequest(method, route) || /^\/model_context_protocol\//.test(route)) return null;
   if (/import/.test(route)) return 'import';
@@ -65,4 +100,22 @@ export function auditAction(method: string, route: string): string | null {
   if (/create|^\/[a-z_]+s$/.test(route) && method === 'POST') return 'create';
   if (/update|rename|reclassify/.test(route) || method === 'PUT' || method === 'PATCH') return 'update';
   return 'change';
+}
+
+/**
+ * The answers of one search run in several stores as one list, best first, each item labelled
+ * with the store it comes from (`space`). Every store ranks with the same engine and scores in
+ * the same range, so the scores are compared as they are; a tie keeps the stores' order (the
+ * caller's own first) and each store's own order.
+ */
+export function mergeAcrossStores<T extends object>(
+  answers: Array<{ store: StoreLabel; value: T[] }>,
+  score: (item: T) => number,
+  limit = Number.POSITIVE_INFINITY,
+): Array<T & { space: StoreLabel }> {
+  return answers
+    .flatMap(({ store, value }, s) => value.map((item, rank) => ({ item: { ...item, space: store }, s, rank, score: score(item) })))
+    .sort((a, b) => b.score - a.score || a.s - b.s || a.rank - b.rank)
+    .slice(0, limit)
+    .map((entry) => entry.item);
 }

@@ -1,7 +1,12 @@
-import { Body, Controller, Get, HttpCode, Param, Post, Query } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Param, Post, Query, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
+import { InvalidInput } from '../../common/errors/domain-errors';
+import { callerOf } from '../../common/http/team-caller';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiNoContentResponse, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Flag, uuidParam, withContent } from '../../common/wire/flags';
+import { CreateAssetCommand } from './commands/create-asset.command';
+import { CopiedAssetWire, CopyToSpaceDto, copySeed } from './copy-to-space';
 import { AssetLinkKind, ChangeAssetLinkCommand } from './commands/change-asset-link.command';
 import { IncrementAssetScoresCommand } from './commands/increment-asset-scores.command';
 import { ReclassifyAssetCommand } from './commands/reclassify-asset.command';
@@ -33,6 +38,25 @@ export class AssetController {
   @ApiBody({ type: AssetDto, required: false })
   update(@Body() asset: AssetDto, @Flag('transferables') transferables?: boolean): Promise<AssetWire> {
     return this.commands.execute(new UpdateAssetCommand(asset, withContent(transferables)));
+  }
+
+  @Post(':asset/copy')
+  @HttpCode(201)
+  @ApiOperation({
+    operationId: 'assetCopyToSpace',
+    summary: 'Copies a snippet into a shared space you edit (team deployments, docs/TEAMS.md): its text, language, name, description, tags and links',
+  })
+  @ApiBody({ type: CopyToSpaceDto })
+  async copy(@Param('asset', uuidParam('asset')) asset: string, @Body() body: CopyToSpaceDto, @Req() request: FastifyRequest): Promise<CopiedAssetWire> {
+    const caller = callerOf(request.raw);
+    if (!caller) throw new InvalidInput('copying into a space needs a team deployment (docs/TEAMS.md); this Trove has no users');
+    const seed = copySeed(await this.queries.execute<GetAssetQuery, AssetWire>(new GetAssetQuery(asset, true, true)));
+    return caller.inSpace(body.space, true, async (app, space, spaceStore) => {
+      const copy = await app.get(CommandBus).execute<CreateAssetCommand, AssetWire>(new CreateAssetCommand(seed, true));
+      // The copy's own entry, in the space (the request's entry names the original in the caller's store).
+      caller.audit({ action: 'create', method: 'POST', route: '/asset/:asset/copy', record: copy.id, status: 201, store: spaceStore });
+      return { asset: copy, space };
+    });
   }
 
   @Get(':asset')

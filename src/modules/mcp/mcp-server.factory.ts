@@ -5,7 +5,8 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { isUUID } from 'class-validator';
 import { z } from 'zod';
-import { DomainError } from '../../common/errors/domain-errors';
+import { DomainError, InvalidInput } from '../../common/errors/domain-errors';
+import { mergeAcrossStores, type StoreLabel, type TeamCaller } from '../../common/http/team-caller';
 import { validateInput } from '../../common/validation/input';
 import { CreateAssetCommand } from '../assets/commands/create-asset.command';
 import { CreateWorkstreamSummaryCommand } from '../assets/commands/create-workstream-summary.command';
@@ -16,7 +17,7 @@ import { AssetAggregate } from '../assets/wire/asset.wire';
 import { AskMemoryQuery, MemoryAnswer } from './queries/ask-memory.query';
 import { ReadConversationQuery, RecentConversationsQuery } from './queries/conversations.query';
 import { RecentMemoriesQuery } from './queries/memories.query';
-import { GetSnippetQuery, RecentSnippetsQuery, SearchSnippetsQuery } from './queries/snippets.query';
+import { GetSnippetQuery, RecentSnippetsQuery, SearchSnippetsQuery, type SnippetHit } from './queries/snippets.query';
 import { TROVE_VERSION } from '../../version';
 
 /** The resources a client lists (each kind): the most recent ones; any id can be read. */
@@ -61,6 +62,10 @@ const CREATE_PIECES_MEMORY = {
 const SEARCH_SNIPPETS = {
   query: required(1000).describe('Words, identifiers or a phrase; typos are tolerated'),
   limit: z.number().int().min(1).max(50).optional().describe('At most this many results (default 10)'),
+  everywhere: z
+    .boolean()
+    .optional()
+    .describe("On a team deployment: also search the shared spaces you belong to (each result names its space; read one with get_snippet's space)"),
 };
 
 const SAVE_SNIPPET = {
@@ -74,6 +79,10 @@ const SAVE_SNIPPET = {
 
 const LIST_CONVERSATIONS = { limit: z.number().int().min(1).max(100).optional().describe('At most this many, most recent first (default 20)') };
 const BY_ID = { id: uuid };
+const SNIPPET_BY_ID = {
+  ...BY_ID,
+  space: text(200).optional().describe('On a team deployment: the shared space the snippet is in (as search_snippets named it)'),
+};
 
 /**
  * Builds the MCP server of one session (SSE) or one request (Streamable HTTP): Pieces' tools
@@ -90,7 +99,8 @@ export class McpServerFactory {
     private readonly queries: QueryBus,
   ) {}
 
-  create(): McpServer {
+  /** `caller`: who the session or request comes from on a team deployment (their spaces are searched too when asked). */
+  create(caller?: TeamCaller): McpServer {
     const server = new McpServer(
       { name: 'trove', title: 'Trove', version: TROVE_VERSION },
       {
@@ -100,12 +110,12 @@ export class McpServerFactory {
           'Ask it with ask_pieces_ltm before answering questions about past work; save what was done with create_pieces_memory.',
       },
     );
-    this.tools(server);
+    this.tools(server, caller);
     this.resources(server);
     return server;
   }
 
-  private tools(server: McpServer): void {
+  private tools(server: McpServer, caller: TeamCaller | undefined): void {
     server.registerTool(
       'ask_pieces_ltm',
       {
@@ -170,10 +180,16 @@ export class McpServerFactory {
       },
       (args) =>
         this.run('search_snippets', async () => {
-          const hits = await this.queries.execute(new SearchSnippetsQuery(args.query.trim(), args.limit ?? 10));
-          if (hits.length === 0) return `No saved snippet matches “${args.query.trim()}”.`;
+          const limit = args.limit ?? 10;
+          const search = new SearchSnippetsQuery(args.query.trim(), limit);
+          const everywhere = Boolean(caller && (args.everywhere ?? caller.everywhere));
+          const hits: Array<SnippetHit & { space?: StoreLabel }> = everywhere
+            ? mergeAcrossStores(await caller!.inEachStore((app) => app.get(QueryBus).execute(search)), (hit) => hit.score, limit)
+            : await this.queries.execute(search);
+          if (hits.length === 0) return `No saved snippet matches “${args.query.trim()}”${everywhere ? ' in your store or your spaces' : ''}.`;
+          const where = (hit: { space?: StoreLabel }) => (hit.space?.space ? `, in space “${hit.space.name}”` : everywhere ? ', yours' : '');
           return hits
-            .map((h, i) => `${i + 1}. **${h.name}** (${h.language}, id ${h.id}, score ${round(h.score)})\n${fenced(h.preview, h.language)}`)
+            .map((h, i) => `${i + 1}. **${h.name}** (${h.language}, id ${h.id}${where(h)}, score ${round(h.score)})\n${fenced(h.preview, h.language)}`)
             .join('\n\n');
         }),
     );
@@ -183,10 +199,17 @@ export class McpServerFactory {
       {
         title: 'Read a saved snippet',
         description: 'Reads one saved snippet in full: name, language, description, tags, links and its text.',
-        inputSchema: BY_ID,
+        inputSchema: SNIPPET_BY_ID,
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
-      (args) => this.run('get_snippet', async () => snippetMarkdown(await this.queries.execute(new GetSnippetQuery(args.id.toLowerCase())))),
+      (args) =>
+        this.run('get_snippet', async () => {
+          const read = new GetSnippetQuery(args.id.toLowerCase());
+          const space = args.space?.trim();
+          if (!space) return snippetMarkdown(await this.queries.execute(read));
+          if (!caller) throw new InvalidInput('space names a shared space of a team deployment; this Trove has no users');
+          return caller.inSpace(space, false, async (app) => snippetMarkdown(await app.get(QueryBus).execute(read)));
+        }),
     );
 
     server.registerTool(

@@ -68,7 +68,7 @@ export class McpController {
       `${basePathOf(request.raw)}/model_context_protocol/${version}/messages`,
       reply.raw,
       () => hijack(reply),
-      (transport) => this.servers.create().connect(transport),
+      (transport) => this.servers.create(callerOf(request.raw)).connect(transport),
     );
   }
 
@@ -138,7 +138,7 @@ export class McpController {
 
   /** One Streamable HTTP request, answered by a server of its own (JSON responses, no session). */
   private async streamable(request: FastifyRequest, reply: FastifyReply): Promise<void> {
-    const server = this.servers.create();
+    const server = this.servers.create(callerOf(request.raw));
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined, enableJsonResponse: true });
     reply.raw.on('close', () => {
       void transport.close();

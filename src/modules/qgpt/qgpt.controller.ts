@@ -1,6 +1,8 @@
-import { BadRequestException, Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { BadRequestException, Body, Controller, HttpCode, Post, Req } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { callerOf, mergeAcrossStores } from '../../common/http/team-caller';
 import { Flag } from '../../common/wire/flags';
 import { QGPTHintsInputDto, QGPTPersonsRelatedInputDto, QGPTQuestionInputDto, QGPTRelevanceInputDto, QGPTRepromptInputDto } from './dto/qgpt.dto';
 import { HintsQuery } from './queries/hints.query';
@@ -28,8 +30,21 @@ export class QgptController {
     summary: 'The most relevant snippets of one query space (paths, seeds, assets or the database), optionally answered',
   })
   @ApiBody({ type: QGPTRelevanceInputDto, required: false })
-  relevance(@Body() input: QGPTRelevanceInputDto): Promise<QGPTRelevanceOutputWire> {
-    return this.queries.execute(new RelevanceQuery(required(input, 'QGPTRelevanceInput')));
+  async relevance(@Body() input: QGPTRelevanceInputDto, @Req() request: FastifyRequest): Promise<QGPTRelevanceOutputWire> {
+    const query = new RelevanceQuery(required(input, 'QGPTRelevanceInput'));
+    const caller = callerOf(request.raw);
+    if (!caller?.everywhere) return this.queries.execute(query);
+    // Across stores: one list of the best passages of each, and the answer (when asked) of the
+    // store the best passage comes from.
+    const answers = await caller.inEachStore((app) => app.get(QueryBus).execute<RelevanceQuery, QGPTRelevanceOutputWire>(query));
+    const longest = Math.max(0, ...answers.map((a) => a.value.relevant.iterable.length));
+    const iterable = mergeAcrossStores(
+      answers.map(({ store, value }) => ({ store, value: value.relevant.iterable })),
+      (seed) => seed.score,
+      longest,
+    );
+    const best = answers.find((a) => iterable[0] && a.store.space === iterable[0].space.space);
+    return { relevant: { iterable }, ...(best?.value.answer ? { answer: best.value.answer } : {}) };
   }
 
   @Post('question')

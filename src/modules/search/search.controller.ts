@@ -1,4 +1,5 @@
-import { Body, Controller, Get, HttpCode, Post, UseInterceptors } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Post, Req, UseInterceptors } from '@nestjs/common';
+import type { FastifyRequest } from 'fastify';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Flag, QueryText, withContent } from '../../common/wire/flags';
@@ -6,6 +7,7 @@ import { AssetsDto } from '../assets/dto/asset.dto';
 import { AssetsWire } from '../assets/wire/asset.wire';
 import { SeededAssetsRecommendationDto } from './dto/recommendation.dto';
 import { AssetsSearchWithFiltersInputDto } from './dto/search-with-filters.dto';
+import { searchedAcrossStores } from './across-stores';
 import { GetBodyInterceptor } from './get-body.interceptor';
 import { RecommendedAssetsQuery } from './queries/recommended-assets.query';
 import { RelatedAssetsQuery } from './queries/related-assets.query';
@@ -30,20 +32,29 @@ export class SearchController {
     @QueryText(['searchable_tags', 'searchableTags']) tags: string | undefined,
     @Flag('transferables') transferables?: boolean,
     @Flag('pseudo') pseudo?: boolean,
+    @Req() request?: FastifyRequest,
   ): Promise<SearchedAssetsWire> {
-    return this.queries.execute(new SearchAssetsQuery(query, tags, withContent(transferables), pseudo === true));
+    const search = new SearchAssetsQuery(query, tags, withContent(transferables), pseudo === true);
+    return searchedAcrossStores(request!, this.queries, (queries) => queries.execute(search));
   }
 
   @Post('search')
   @HttpCode(200)
   @ApiOperation({ operationId: 'assetsSearchWithFilters', summary: 'Fuzzy query within a search space (uuids), narrowed by filters combined with AND (or OR)' })
   @ApiBody({ type: AssetsSearchWithFiltersInputDto, required: false })
-  searchWithFilters(
+  async searchWithFilters(
     @Body() input: AssetsSearchWithFiltersInputDto,
     @Flag('transferables') transferables?: boolean,
     @Flag('pseudo') pseudo?: boolean,
+    @Req() request?: FastifyRequest,
   ): Promise<AssetsSearchWithFiltersOutputWire> {
-    return this.queries.execute(new SearchWithFiltersQuery(input, withContent(transferables), pseudo === true));
+    const search = new SearchWithFiltersQuery(input, withContent(transferables), pseudo === true);
+    const results = await searchedAcrossStores(
+      request!,
+      this.queries,
+      async (queries) => (await queries.execute<SearchWithFiltersQuery, AssetsSearchWithFiltersOutputWire>(search)).results,
+    );
+    return { results };
   }
 
   @Get('related')

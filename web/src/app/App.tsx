@@ -1,6 +1,6 @@
 import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
-import { authSession, onUnauthorized, setApiKey, signOut, type AuthSession } from '../lib/api';
+import { authSession, onUnauthorized, setApiKey, setSpace, signOut, type AuthSession } from '../lib/api';
 import type { Host } from '../lib/host';
 import { hashOf, parseState, sanitizeState, serializeState, stateFromHash, type AppState, type View } from '../lib/state';
 import type { Application } from '../lib/types';
@@ -72,6 +72,8 @@ export function App({ role, host, application, initialState, subscribeTheme }: P
   const toastId = useRef(0);
 
   const update = useCallback((patch: Partial<AppState>) => setState((s) => sanitizeState({ ...s, ...patch }, s.view)), []);
+  // The space every request of this render's queries carries: set before the views below render and ask.
+  setSpace(state.space ?? null);
 
   const notify = useCallback((message: string, kind: 'info' | 'error' = 'info') => {
     const id = ++toastId.current;

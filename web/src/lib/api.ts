@@ -4,7 +4,7 @@
  * one, lives in sessionStorage and travels in a header (over WebSockets, as a subprotocol): never
  * in a URL.
  */
-import type { Asset, Conversation, ConversationMessage, Model, Application, SearchHit, RelevantSeed } from './types';
+import type { Asset, Conversation, ConversationMessage, Model, Application, SearchHit, RelevantSeed, StoreLabel } from './types';
 
 const KEY_STORAGE = 'trove.apiKey';
 
@@ -39,7 +39,18 @@ export function setApiKey(key: string | null): void {
 }
 let memoryKey: string | null = null;
 
-/** Called when the key changes (the streams reconnect with it). */
+/**
+ * The shared space of a team deployment the app works in (its name; null: the user's own
+ * store): every request carries it as `X-Trove-Space`, the streams as a subprotocol.
+ */
+let currentSpace: string | null = null;
+export function setSpace(space: string | null): void {
+  if (space === currentSpace) return;
+  currentSpace = space;
+  for (const listener of keyListeners) listener();
+}
+
+/** Called when the key or the space changes (the streams reconnect with it). */
 export function onKeyChange(listener: () => void): () => void {
   keyListeners.push(listener);
   return () => (keyListeners = keyListeners.filter((l) => l !== listener));
@@ -63,6 +74,7 @@ function headers(extra: Record<string, string> = {}, method = 'GET'): Record<str
     accept: 'application/json',
     ...(key ? { authorization: `Bearer ${key}` } : {}),
     ...(unsafe && csrfToken ? { 'x-csrf-token': csrfToken } : {}),
+    ...(currentSpace ? { 'x-trove-space': currentSpace } : {}),
     ...extra,
   };
 }
@@ -112,10 +124,10 @@ async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, message);
 }
 
-export async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal): Promise<T> {
+export async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal, extra: Record<string, string> = {}): Promise<T> {
   const response = await fetch(path, {
     method,
-    headers: headers(body === undefined ? {} : { 'content-type': 'application/json' }, method),
+    headers: headers({ ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra }, method),
     body: body === undefined ? undefined : JSON.stringify(body),
     signal,
   });
@@ -156,15 +168,20 @@ export const api = {
   assetsPage: (cursor: string | null, limit: number, signal?: AbortSignal) =>
     request<Page<Asset>>('GET', `/assets?limit=${limit}&transferables=false${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, signal),
   asset: (id: string) => unlessDeleted(id, 'asset', () => request<Asset>('GET', `/asset/${encodeURIComponent(id)}?transferables=true`)),
-  search: (query: string, filters: { language?: string; tag?: string }, signal?: AbortSignal) => {
+  /** `everywhere`: in the user's own store and every space they belong to (`X-Trove-Space: *`), each hit labelled. */
+  search: (query: string, filters: { language?: string; tag?: string }, signal?: AbortSignal, everywhere = false) => {
     const iterable = [...(filters.language ? [{ classification: filters.language }] : []), ...(filters.tag ? [{ tags: [filters.tag] }] : [])];
     return request<{ results: { iterable: SearchHit[] } }>(
       'POST',
       '/assets/search?transferables=false',
       { ...(query.trim() ? { query } : {}), ...(iterable.length ? { filters: { iterable } } : {}) },
       signal,
+      everywhere ? { 'x-trove-space': '*' } : {},
     ).then((r) => r.results.iterable);
   },
+  /** The stores this user may read: their own, then their spaces (team deployments). */
+  stores: () => request<{ iterable: StoreLabel[]; team: boolean }>('GET', '/trove/spaces'),
+  copyToSpace: (id: string, space: string) => request<{ asset: Asset; space: StoreLabel }>('POST', `/asset/${encodeURIComponent(id)}/copy`, { space }),
   related: (id: string) => request<{ iterable: Asset[] }>('POST', '/assets/related', { iterable: [{ id }] }).then((r) => r.iterable),
   activities: (id: string) =>
     request<{ iterable: Array<{ id: string; event?: Record<string, unknown>; created: { value: string }; application?: Application }> }>(
@@ -252,10 +269,13 @@ export function importStore(file: File, format: ImportFormat, onProgress: (fract
 export function openSocket(path: string): WebSocket {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
   const key = apiKey() ?? memoryKey;
-  if (!key) return new WebSocket(url);
-  const encoded = btoa(String.fromCharCode(...new TextEncoder().encode(key)))
+  const protocols = [...(key ? [`trove.key.${base64url(key)}`] : []), ...(currentSpace ? [`trove.space.${base64url(currentSpace)}`] : [])];
+  return protocols.length ? new WebSocket(url, ['trove', ...protocols]) : new WebSocket(url);
+}
+
+function base64url(text: string): string {
+  return btoa(String.fromCharCode(...new TextEncoder().encode(text)))
     .replace(/\+/g, '-')
     .replace(/\//g, '_')
     .replace(/=+$/, '');
-  return new WebSocket(url, ['trove', `trove.key.${encoded}`]);
 }

@@ -16,6 +16,10 @@ export interface AppState {
   tag?: string;
   application?: string;
   model?: string;
+  /** On a team deployment: the shared space Drive shows (its name); none for the user's own snippets. */
+  space?: string;
+  /** Drive's searches look in the user's own store and every space they belong to. */
+  everywhere?: boolean;
 }
 
 const VIEWS: View[] = ['drive', 'copilot', 'settings'];
@@ -36,8 +40,10 @@ export function sanitizeState(value: unknown, fallbackView: View): AppState {
     ['tag', text(input.tag)],
     ['application', text(input.application)],
     ['model', text(input.model)],
+    ['space', text(input.space)],
   ];
   for (const [key, v] of entries) if (v !== undefined) (state as unknown as Record<string, string>)[key] = v;
+  if (input.everywhere === true) state.everywhere = true;
   return state;
 }
 

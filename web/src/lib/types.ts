@@ -50,11 +50,21 @@ export interface Asset {
   annotations?: { iterable: Annotation[] };
 }
 
+/** Where a result of a search across a team's stores comes from (GET /trove/spaces lists them). */
+export interface StoreLabel {
+  /** The space's id; null for the user's own store. */
+  space: string | null;
+  name: string;
+  role: 'owner' | 'reader' | 'editor';
+}
+
 export interface SearchHit {
   asset?: Asset;
   identifier: string;
   score?: number;
   exact?: boolean;
+  /** In a search across stores only. */
+  space?: StoreLabel;
 }
 
 export interface RelevantSeed {

@@ -4,10 +4,11 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { useApp } from '../app/context';
 import { api } from '../lib/api';
 import { assetApplication, assetLanguage, assetName, languageName, LANGUAGES, relativeTime } from '../lib/format';
-import type { Asset } from '../lib/types';
+import type { Asset, StoreLabel } from '../lib/types';
 import { NewSnippet } from './NewSnippet';
 import { SnippetView } from './SnippetView';
 import { useSnippets } from './useSnippets';
+import { useStores } from './useStores';
 
 const ROW = 60;
 
@@ -16,7 +17,9 @@ export function Drive() {
   const { state, update } = useApp();
   const [creating, setCreating] = useState(false);
   const query = state.query ?? '';
-  const list = useSnippets(query, state.language, state.tag, state.application);
+  const { team, stores, current } = useStores();
+  const everywhere = team && state.everywhere === true;
+  const list = useSnippets(query, state, { space: state.space, everywhere });
   const applications = useQuery({ queryKey: ['applications'], queryFn: api.applications, staleTime: 60_000 });
   const tags = useMemo(() => {
     const counts = new Map<string, number>();
@@ -47,17 +50,38 @@ export function Drive() {
               if (e.key === 'ArrowDown') (document.querySelector('.list[role="listbox"]') as HTMLElement | null)?.focus();
             }}
           />
-          <button
-            type="button"
-            className="primary"
-            onClick={() => {
-              setCreating(true);
-              update({ snippet: undefined });
-            }}
-          >
-            New
-          </button>
+          {current.role !== 'reader' && (
+            <button
+              type="button"
+              className="primary"
+              onClick={() => {
+                setCreating(true);
+                update({ snippet: undefined });
+              }}
+            >
+              New
+            </button>
+          )}
         </div>
+        {team && (
+          <div className="filters spaces">
+            <select
+              aria-label="Library"
+              value={current.space ? current.name : ''}
+              onChange={(e) => update({ space: e.target.value || undefined, snippet: undefined })}
+            >
+              {stores.map((s) => (
+                <option key={s.space ?? ''} value={s.space ? s.name : ''}>
+                  {s.space ? `${s.name}${s.role === 'reader' ? ' (read only)' : ''}` : 'My snippets'}
+                </option>
+              ))}
+            </select>
+            <label className="check">
+              <input type="checkbox" checked={everywhere} onChange={(e) => update({ everywhere: e.target.checked || undefined })} />
+              Search all my spaces
+            </label>
+          </div>
+        )}
         <div className="filters">
           <select aria-label="Language" value={state.language ?? ''} onChange={(e) => update({ language: e.target.value || undefined })}>
             <option value="">All languages</option>
@@ -103,9 +127,14 @@ export function Drive() {
           loadMore={list.loadMore}
           searching={list.searching}
           selected={open}
+          labels={list.labels}
+          current={current}
           onOpen={(id) => {
             setCreating(false);
-            update({ snippet: id });
+            // A result from another store opens there (Drive then shows that store).
+            const from = list.labels.get(id);
+            if (from && from.space !== current.space) update({ snippet: id, space: from.space ? from.name : undefined });
+            else update({ snippet: id });
           }}
         />
       </section>
@@ -144,10 +173,12 @@ interface ListProps {
   loadMore: () => void;
   searching: boolean;
   selected?: string;
+  labels: Map<string, StoreLabel>;
+  current: StoreLabel;
   onOpen: (id: string) => void;
 }
 
-function SnippetList({ items, loading, error, hasMore, loadMore, searching, selected, onOpen }: ListProps) {
+function SnippetList({ items, loading, error, hasMore, loadMore, searching, selected, labels, current, onOpen }: ListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   // TanStack Virtual's functions are not memoizable (React Compiler skips this component, which is what it should do).
@@ -216,6 +247,8 @@ function SnippetList({ items, loading, error, hasMore, loadMore, searching, sele
           const asset = items[row.index];
           const tags = asset.tags?.iterable ?? [];
           const app = assetApplication(asset);
+          const from = labels.get(asset.id);
+          const elsewhere = from && from.space !== current.space ? (from.space ? `in ${from.name}` : 'in my snippets') : null;
           return (
             <div
               key={asset.id}
@@ -235,6 +268,7 @@ function SnippetList({ items, loading, error, hasMore, loadMore, searching, sele
               </div>
               <div className="row-meta">
                 <span className="lang">{languageName(assetLanguage(asset))}</span>
+                {elsewhere && <span className="chip small space-chip">{elsewhere}</span>}
                 {tags.slice(0, 3).map((t) => (
                   <span key={t.id} className="chip small">
                     {t.text}

@@ -5,10 +5,21 @@ import { Code } from '../components/Code';
 import { api } from '../lib/api';
 import { assetDescription, assetLanguage, assetName, assetText, languageName, mainFormat, relativeTime, safeHttpUrl } from '../lib/format';
 import type { Asset } from '../lib/types';
+import { useStores } from './useStores';
 
 /** One snippet: its code highlighted, name, description, tags, websites, related snippets and activity; edit, delete, insert, copy, ask. */
 export function SnippetView({ id, onClose }: { id: string; onClose: () => void }) {
   const { host, role, update, notify, copy } = useApp();
+  const { current, copyTargets } = useStores();
+  const [target, setTarget] = useState('');
+  const copyTo = useMutation({
+    mutationFn: (space: string) => api.copyToSpace(id, space),
+    onSuccess: (copied) => {
+      notify(`Copied to ${copied.space.name}`);
+      setTarget('');
+    },
+    onError: (error: Error) => notify(error.message, 'error'),
+  });
   const client = useQueryClient();
   const asset = useQuery({ queryKey: ['asset', id], queryFn: () => api.asset(id) });
   const [editing, setEditing] = useState(false);
@@ -50,7 +61,8 @@ export function SnippetView({ id, onClose }: { id: string; onClose: () => void }
   }
   const a = asset.data;
   const text = assetText(a);
-  const canAsk = role === 'app' || host.can('focusCopilotConversation');
+  // A chat about a snippet is saved in the store it is in: not by one of a space's readers.
+  const canAsk = (role === 'app' || host.can('focusCopilotConversation')) && current.role !== 'reader';
   if (editing) return <EditSnippet asset={a} onDone={() => setEditing(false)} />;
   return (
     <article className="detail" aria-labelledby="snippet-title">
@@ -88,10 +100,27 @@ export function SnippetView({ id, onClose }: { id: string; onClose: () => void }
             Ask Copilot about this
           </button>
         )}
-        <button type="button" onClick={() => setEditing(true)}>
-          Edit
-        </button>
-        {confirming ? (
+        {copyTargets.length > 0 && (
+          <span className="copy-to" role="group" aria-label="Copy to a space">
+            <select aria-label="Space to copy to" value={target} onChange={(e) => setTarget(e.target.value)}>
+              <option value="">Copy to a space…</option>
+              {copyTargets.map((s) => (
+                <option key={s.space} value={s.name}>
+                  {s.name}
+                </option>
+              ))}
+            </select>
+            <button type="button" onClick={() => copyTo.mutate(target)} disabled={!target || copyTo.isPending}>
+              Copy to space
+            </button>
+          </span>
+        )}
+        {current.role !== 'reader' && (
+          <button type="button" onClick={() => setEditing(true)}>
+            Edit
+          </button>
+        )}
+        {current.role === 'reader' ? null : confirming ? (
           <span className="confirm" role="group" aria-label="Confirm delete">
             <button type="button" className="danger" onClick={() => remove.mutate()} disabled={remove.isPending}>
               Delete for good

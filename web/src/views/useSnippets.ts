@@ -3,7 +3,7 @@ import { useEffect, useMemo, useState } from 'react';
 import { api } from '../lib/api';
 import { FIRST_PAGE, takeFirstPage } from '../prefetch';
 import { assetApplication } from '../lib/format';
-import type { Asset } from '../lib/types';
+import type { Asset, StoreLabel } from '../lib/types';
 
 /** The first page fills a screen (and comes fast: src/prefetch.ts asks for it at start); the next ones are larger. */
 const PAGE = 200;
@@ -19,14 +19,14 @@ export function useDebounced<T>(value: T, ms: number): T {
   return debounced;
 }
 
-/** Drive's listing query (its first page may already be on its way: src/prefetch.ts). */
-const snippetPages = {
-  queryKey: ['assets'],
+/** Drive's listing query of one store (the own store's first page may already be on its way: src/prefetch.ts). */
+const snippetPages = (space: string | undefined) => ({
+  queryKey: ['assets', space ?? ''],
   queryFn: ({ pageParam, signal }: { pageParam: string | null; signal?: AbortSignal }) =>
-    (pageParam === null && takeFirstPage()) || api.assetsPage(pageParam, pageParam ? PAGE : FIRST_PAGE, signal),
+    (pageParam === null && !space && takeFirstPage()) || api.assetsPage(pageParam, pageParam ? PAGE : FIRST_PAGE, signal),
   initialPageParam: null as string | null,
   getNextPageParam: (last: { next_cursor: string | null }) => last.next_cursor,
-};
+});
 
 export interface SnippetList {
   items: Asset[];
@@ -36,6 +36,8 @@ export interface SnippetList {
   hasMore: boolean;
   loadMore: () => void;
   searching: boolean;
+  /** Where each result comes from, in a search across stores. */
+  labels: Map<string, StoreLabel>;
 }
 
 /**
@@ -43,17 +45,22 @@ export interface SnippetList {
  * query or a language / tag filter, the search's results (`POST /assets/search`, the same
  * typo-tolerant search as `/assets/search`). The application filter applies to what is loaded.
  */
-export function useSnippets(query: string, language: string | undefined, tag: string | undefined, application: string | undefined): SnippetList {
+export function useSnippets(
+  query: string,
+  filters: { language?: string; tag?: string; application?: string },
+  where: { space?: string; everywhere: boolean },
+): SnippetList {
+  const { language, tag, application } = filters;
   const q = useDebounced(query.trim(), DEBOUNCE_MS);
   const searching = Boolean(q || language || tag);
   const client = useQueryClient();
-  const pages = useInfiniteQuery({ ...snippetPages, enabled: !searching });
+  const pages = useInfiniteQuery({ ...snippetPages(where.space), enabled: !searching });
   useEffect(() => {
     void client.cancelQueries({ queryKey: ['search'], predicate: (query) => query.queryKey[1] !== q });
   }, [client, q]);
   const search = useQuery({
-    queryKey: ['search', q, language ?? '', tag ?? ''],
-    queryFn: ({ signal }) => api.search(q, { language, tag }, signal),
+    queryKey: ['search', q, language ?? '', tag ?? '', where.space ?? '', where.everywhere],
+    queryFn: ({ signal }) => api.search(q, { language, tag }, signal, where.everywhere),
     enabled: searching,
     placeholderData: keepPreviousData,
   });
@@ -63,6 +70,10 @@ export function useSnippets(query: string, language: string | undefined, tag: st
     [searching, search.data, pages.data],
   );
   const items = useMemo(() => (application ? all.filter((a) => assetApplication(a) === application) : all), [all, application]);
+  const labels = useMemo(
+    () => new Map(searching ? (search.data ?? []).flatMap((hit) => (hit.space ? [[hit.identifier, hit.space] as const] : [])) : []),
+    [searching, search.data],
+  );
   return {
     items,
     loading: searching ? search.isPending : pages.isPending,
@@ -72,5 +83,6 @@ export function useSnippets(query: string, language: string | undefined, tag: st
       if (!searching && pages.hasNextPage && !pages.isFetchingNextPage) void pages.fetchNextPage();
     },
     searching,
+    labels,
   };
 }

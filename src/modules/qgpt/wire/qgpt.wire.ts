@@ -1,3 +1,4 @@
+import { StoreLabelWire } from '../../../common/wire/store-label.wire';
 import { ApplicationWire } from '../../system/wire/application.wire';
 
 export class QGPTTransferableStringWire {
@@ -31,6 +32,8 @@ export class RelevantQGPTSeedWire {
   asset?: QGPTReferencedAssetWire;
   /** 0..1, how well it matches the query (Trove's addition; clients ignore it). */
   score: number;
+  /** Where it comes from, in a look across stores (`X-Trove-Space: *`) only. */
+  space?: StoreLabelWire;
 }
 export class RelevantQGPTSeedsWire {
   iterable: RelevantQGPTSeedWire[];

@@ -1,5 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { SearchedMatchEnum } from '../../../common/wire/enums';
+import { StoreLabelWire } from '../../../common/wire/store-label.wire';
 import { AssetWire, assetWire } from '../../assets/wire/asset.wire';
 import { SearchHit } from '../search-engine.service';
 
@@ -13,6 +14,8 @@ export class SearchedAssetWire {
   match: string;
   /** The asset's id. */
   identifier: string;
+  /** Where it comes from, in a search across stores (`X-Trove-Space: *`) only. */
+  space?: StoreLabelWire;
 }
 
 export class SearchedAssetsWire {
