@@ -378,18 +378,21 @@ export class TeamFront {
       }
       return { store: membership.space.store, caller: this.caller(user, membership.space.store, membership.role, client, base) };
     }
-    if (this.config.userQuotaMb > 0 && !upgrade && !FREES_OR_READS.has(auditAction(request.method ?? 'GET', path))) {
-      const bytes = await this.storeBytes(user.store);
-      if (bytes > this.config.userQuotaMb * 1024 * 1024) {
-        return {
-          status: 413,
-          message: `your store is full: ${(bytes / 1048576).toFixed(1)} MB of a ${this.config.userQuotaMb} MB quota; delete something first`,
-        };
-      }
+    if (!upgrade && !FREES_OR_READS.has(auditAction(request.method ?? 'GET', path))) {
+      const refusal = await this.quotaRefusal(user.store);
+      if (refusal) return { status: 413, message: refusal };
     }
     const caller = this.caller(user, user.store, 'owner', client, base);
     caller.everywhere = everywhere;
     return { store: user.store, caller };
+  }
+
+  /** Why a write to a user's own store is refused (over TROVE_USER_QUOTA_MB), or null. */
+  private async quotaRefusal(store: string): Promise<string | null> {
+    if (this.config.userQuotaMb <= 0) return null;
+    const bytes = await this.storeBytes(store);
+    if (bytes <= this.config.userQuotaMb * 1024 * 1024) return null;
+    return `your store is full: ${(bytes / 1048576).toFixed(1)} MB of a ${this.config.userQuotaMb} MB quota; delete something first`;
   }
 
   /** The bytes a user's store takes on disk (SQLite: its files; PostgreSQL: its schema), measured at most every 10 s. */
@@ -422,6 +425,8 @@ export class TeamFront {
       role,
       audit: (record) => this.audit.append({ userId: user.id, userName: user.name, client, store, ...record }),
       everywhere: false,
+      // Spaces have no quota of their own: the quota is a user's.
+      quotaRefusal: () => (store === user.store ? this.quotaRefusal(store) : Promise.resolve(null)),
       stores: () => this.readable(user).map((s) => s.label),
       inEachStore: (work) => this.inEachStore(user, work),
       inSpace: (space, write, work) => this.inSpace(user, space, write, work),

@@ -216,7 +216,7 @@ describe('the browser app', () => {
 
 describe('the browser app with API keys', () => {
   let keyed: TestServer;
-  afterAll(() => keyed?.close());
+  afterAll(() => keyed?.close(), 60_000);
 
   it('asks for the key, keeps it out of the URL, and uses it for HTTP and the change streams', async () => {
     keyed = await startTestServer({ TROVE_API_KEYS: KEY });

@@ -171,6 +171,21 @@ describe('a team deployment: searching across spaces and copying into one', () =
       expect((lab as CallToolResult).isError).toBe(true);
       expect(textOf(lab)).toMatch(/no space "lab" that you belong to/);
       expect(textOf(lab)).not.toContain('lab_experiment');
+      // A save over MCP is one audit entry, naming the snippet it made (never its content).
+      const saved = textOf(await client.callTool({ name: 'save_snippet', arguments: { content: `const ${WORD}Mcp = 1;` } }));
+      const id = /id ([0-9a-f-]{36})/.exec(saved)![1];
+      let entries = '';
+      for (let i = 0; i < 50 && !entries.includes(id); i++) {
+        if (i) await new Promise((r) => setTimeout(r, 200));
+        entries = (await trove(server, ['audit', '--json', '--user', 'carol', '--since', '1h'])).stdout;
+      }
+      const entry = entries
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as Record<string, unknown>)
+        .find((e) => e.record === id);
+      expect(entry).toMatchObject({ action: 'create', method: 'MCP', route: 'mcp:save_snippet', userName: 'carol' });
+      expect(entries).not.toContain(`${WORD}Mcp`);
     } finally {
       await client.close();
     }

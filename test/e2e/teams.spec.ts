@@ -435,6 +435,19 @@ describe('a team deployment: stores open on demand and close when idle; a storag
     expectError(full, 413, new RegExp(`your store is full: .* MB of a ${QUOTA_MB} MB quota`));
     expect((await http(server.baseUrl, 'GET', '/assets', undefined, bearer(frank))).status).toBe(200);
     expect((await http(server.baseUrl, 'POST', '/assets/search', { query: 'x' }, bearer(frank))).status).toBe(200);
+    // MCP's saving tools answer the same refusal; its reading tools go on.
+    const before = (await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, bearer(frank))).json;
+    const client = await mcpClient(server, bearer(frank));
+    try {
+      const saved = await client.callTool({ name: 'save_snippet', arguments: { content: 'const overQuota = 1;' } });
+      expect([(saved as CallToolResult).isError, textOf(saved)]).toEqual([true, expect.stringMatching(/your store is full/)]);
+      const memory = await client.callTool({ name: 'create_pieces_memory', arguments: { summary_description: 'full', summary: 'a memory past the quota' } });
+      expect((memory as CallToolResult).isError).toBe(true);
+      expect((await client.callTool({ name: 'search_snippets', arguments: { query: 'x' } })).isError).toBeFalsy();
+    } finally {
+      await client.close();
+    }
+    expect((await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, bearer(frank))).json).toEqual(before);
     expect((await http(server.baseUrl, 'POST', `/assets/${ids[0]}/delete`, undefined, bearer(frank))).status).toBe(200);
     // Another user's store is not theirs to fill.
     expect((await http(server.baseUrl, 'POST', '/assets/create', textSeed('const mine = 1;'), bearer(admin))).status).toBe(200);

@@ -43,6 +43,12 @@ export interface TeamCaller {
    * every shared space the caller belongs to as well (each result labelled with its store).
    */
   everywhere: boolean;
+  /**
+   * Null while the store the request works in may grow; else the sentence a write is refused
+   * with (TROVE_USER_QUOTA_MB): what MCP's saving tools check, the front having let the MCP
+   * request through (it cannot tell their reads from their writes).
+   */
+  quotaRefusal(): Promise<string | null>;
   /** The stores the caller may read, labelled: their own first, then each space they belong to by name. */
   stores(): StoreLabel[];
   /**

@@ -5,7 +5,7 @@ import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
 import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { isUUID } from 'class-validator';
 import { z } from 'zod';
-import { DomainError, InvalidInput } from '../../common/errors/domain-errors';
+import { DomainError, Forbidden, InvalidInput } from '../../common/errors/domain-errors';
 import { mergeAcrossStores, type StoreLabel, type TeamCaller } from '../../common/http/team-caller';
 import { validateInput } from '../../common/validation/input';
 import { CreateAssetCommand } from '../assets/commands/create-asset.command';
@@ -84,6 +84,17 @@ const SNIPPET_BY_ID = {
   space: text(200).optional().describe('On a team deployment: the shared space the snippet is in (as search_snippets named it)'),
 };
 
+/** A team user's MCP write into a full store is refused as its HTTP twin is (413 there). */
+async function refuseOverQuota(caller: TeamCaller | undefined): Promise<void> {
+  const refusal = await caller?.quotaRefusal();
+  if (refusal) throw new Forbidden(refusal);
+}
+
+/** A team user's MCP write in the audit log: one entry per tool call that saved (the MCP request itself is not audited). */
+function audited(caller: TeamCaller | undefined, tool: string, record: string): void {
+  caller?.audit({ action: 'create', method: 'MCP', route: `mcp:${tool}`, record, status: 200 });
+}
+
 /**
  * Builds the MCP server of one session (SSE) or one request (Streamable HTTP): Pieces' tools
  * (ask_pieces_ltm, create_pieces_memory), Trove's own, and snippets and memories as resources.
@@ -155,6 +166,7 @@ export class McpServerFactory {
       },
       (args) =>
         this.run('create_pieces_memory', async () => {
+          await refuseOverQuota(caller);
           const saved = await this.commands.execute(
             new CreateWorkstreamSummaryCommand({
               name: args.summary_description.trim(),
@@ -166,6 +178,7 @@ export class McpServerFactory {
               about: args.time?.trim() || undefined,
             }),
           );
+          audited(caller, 'create_pieces_memory', saved.id);
           return `Saved the memory “${saved.name}” (id ${saved.id}); read it as trove://memories/${saved.id}.`;
         }),
     );
@@ -222,6 +235,7 @@ export class McpServerFactory {
       },
       (args) =>
         this.run('save_snippet', async () => {
+          await refuseOverQuota(caller);
           const seed = await validateInput(SeedDto, {
             type: 'SEEDED_ASSET',
             asset: {
@@ -235,6 +249,7 @@ export class McpServerFactory {
             },
           });
           const asset = await this.commands.execute(new CreateAssetCommand(seed, false));
+          audited(caller, 'save_snippet', asset.id);
           return `Saved the snippet “${asset.name ?? 'Unnamed snippet'}” (id ${asset.id}); read it with get_snippet or as trove://snippets/${asset.id}.`;
         }),
     );
