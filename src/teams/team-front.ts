@@ -63,6 +63,11 @@ function sendJson(response: ServerResponse, status: number, message: string, hea
   response.end(body);
 }
 
+function hasBody(request: IncomingMessage): boolean {
+  const length = request.headers['content-length'];
+  return (length !== undefined && length !== '0') || request.headers['transfer-encoding'] !== undefined;
+}
+
 function refuseUpgrade(socket: Duplex, status: number, message: string): void {
   const body = JSON.stringify(errorBody(status, message));
   socket.end(
@@ -276,6 +281,12 @@ export class TeamFront {
     const decision = await this.decide(request, false);
     if (decision.status) {
       const headers: Record<string, string> = decision.status === 401 ? { 'www-authenticate': 'Bearer' } : {};
+      // The refused request's body is never read: the connection cannot carry another request
+      // after this answer (the client's next one on it would be read from inside this body).
+      if (hasBody(request)) {
+        headers.connection = 'close';
+        request.resume();
+      }
       return sendJson(response, decision.status, decision.message!, headers);
     }
     const store = await this.stores.acquire(decision.store!);

@@ -1,7 +1,8 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { oidcEnv, startProvider, trove, type TestProvider } from '../e2e/support/oidc';
+import { oidcEnv, startProvider, type TestProvider } from '../e2e/support/oidc';
+import { trove } from '../e2e/support/team';
 import { startTestServer, type TestServer } from '../e2e/support/server';
 import { ensureWebBuilt } from '../support/web-build';
 import { SCREENSHOTS, launchBrowser, until, watch, type PageWatch } from './support/browser';

@@ -1,9 +1,8 @@
 import type { Browser, Page } from 'playwright-core';
-import { run } from '../../src/cli/main';
 import { ensureWebBuilt } from '../support/web-build';
 import { http } from '../e2e/support/http';
 import { startTestServer, type TestServer } from '../e2e/support/server';
-import { trove } from '../e2e/support/team';
+import { addUser as addTeamUser, trove } from '../e2e/support/team';
 import { SCREENSHOTS, axeViolations, launchBrowser, until } from './support/browser';
 
 // The web app on a team deployment: each person enters their own token and sees their own store
@@ -12,20 +11,7 @@ import { SCREENSHOTS, axeViolations, launchBrowser, until } from './support/brow
 let server: TestServer;
 let browser: Browser;
 
-async function addUser(name: string): Promise<string> {
-  let out = '';
-  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    out += chunk.toString();
-    return true;
-  });
-  try {
-    const store = server.config.databaseUrl ? ['--database-url', server.config.databaseUrl] : ['--data-dir', server.config.dataDir];
-    expect(await run(['node', 'trove', 'users', 'add', name, ...store])).toBe(0);
-  } finally {
-    write.mockRestore();
-  }
-  return out.trim().split('\n').pop()!;
-}
+const addUser = (name: string): Promise<string> => addTeamUser(server, name);
 
 const create = async (token: string, raw: string) =>
   (

@@ -1,5 +1,6 @@
 import { expectError, rawResponse } from './support/http';
-import { Jar, oidcEnv, signInByHttp, startProvider, trove, type TestProvider } from './support/oidc';
+import { Jar, oidcEnv, signInByHttp, startProvider, type TestProvider } from './support/oidc';
+import { trove } from './support/team';
 import { startTestServer, type TestServer } from './support/server';
 
 // Sign-in for people (docs/TEAMS.md, "Sign-in (OpenID Connect)") over HTTP, against a real

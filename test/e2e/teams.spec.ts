@@ -6,38 +6,12 @@ import fc from 'fast-check';
 import { randomBytes, randomUUID } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { run } from '../../src/cli/main';
 import { expectError, http, RawResponse } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer, testDatabaseUrl } from './support/server';
+import { addUser, bearer, trove } from './support/team';
 import { StreamClient, upgradeAnswer } from './support/ws';
 
-/** `trove <args>` in this process, against the server's store; resolves with its exit code and stdout. */
-async function trove(server: TestServer, args: string[]): Promise<{ code: number | 'serving'; stdout: string }> {
-  const store = server.config.databaseUrl ? ['--database-url', server.config.databaseUrl] : ['--data-dir', server.config.dataDir];
-  let stdout = '';
-  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += chunk.toString();
-    return true;
-  });
-  try {
-    const code = await run(['node', 'trove', ...args, ...store]);
-    return { code, stdout };
-  } finally {
-    write.mockRestore();
-  }
-}
-
-/** Adds a user with `trove users add` and answers the token it printed on its last line. */
-async function addUser(server: TestServer, name: string, admin = false): Promise<string> {
-  const result = await trove(server, ['users', 'add', name, ...(admin ? ['--admin'] : [])]);
-  expect(result.code).toBe(0);
-  const token = result.stdout.trim().split('\n').pop()!;
-  expect(token).toMatch(/^trove_[A-Za-z0-9_-]{43}$/);
-  return token;
-}
-
-const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 const sdkOf = (server: TestServer, token: string) => new Configuration({ basePath: server.baseUrl, headers: bearer(token) });
 const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string =>
   ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
@@ -433,6 +407,8 @@ describe('a team deployment: stores open on demand and close when idle; a storag
     );
     expect([ids.length >= 2, full.status]).toEqual([true, 413]);
     expectError(full, 413, new RegExp(`your store is full: .* MB of a ${QUOTA_MB} MB quota`));
+    // Its body was never read: the connection ends with the answer (a next request on it would be read from that body).
+    expect(full.headers.get('connection')).toBe('close');
     expect((await http(server.baseUrl, 'GET', '/assets', undefined, bearer(frank))).status).toBe(200);
     expect((await http(server.baseUrl, 'POST', '/assets/search', { query: 'x' }, bearer(frank))).status).toBe(200);
     // MCP's saving tools answer the same refusal; its reading tools go on.

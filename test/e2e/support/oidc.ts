@@ -1,8 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
-import { run } from '../../../src/cli/main';
-import type { TestServer } from './server';
 
 /** A real OpenID provider (test/support/oidc-provider.mjs, oidc-provider) in a child process. */
 export interface TestProvider {
@@ -54,22 +52,6 @@ export async function startProvider(): Promise<TestProvider> {
 /** The OIDC settings of a Trove that signs people in at this provider. */
 export function oidcEnv(provider: TestProvider, extra: Record<string, string> = {}): Record<string, string> {
   return { TROVE_OIDC_ISSUER: provider.issuer, TROVE_OIDC_CLIENT_ID: provider.clientId, TROVE_OIDC_CLIENT_SECRET: provider.clientSecret, ...extra };
-}
-
-/** `trove <args>` in this process, against the server's store; resolves with its exit code and stdout. */
-export async function trove(server: TestServer, args: string[]): Promise<{ code: number | 'serving'; stdout: string }> {
-  const store = server.config.databaseUrl ? ['--database-url', server.config.databaseUrl] : ['--data-dir', server.config.dataDir];
-  let stdout = '';
-  const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
-    stdout += chunk.toString();
-    return true;
-  });
-  try {
-    const code = await run(['node', 'trove', ...args, ...store]);
-    return { code, stdout };
-  } finally {
-    write.mockRestore();
-  }
 }
 
 /** A cookie jar by name only (the provider and Trove both live on 127.0.0.1; names differ). */
