@@ -175,6 +175,35 @@ describe('agent memory that recalls', () => {
       const answer = await ask('What happened yesterday?');
       expect(memoryIds(answer.sources)).toContain(ids.yesterday);
     });
+
+    it('memory search over HTTP prefers the memory about the time its query names; its scores stay best first', async () => {
+      const search = async (query: string) => {
+        const res = await http(server.baseUrl, 'POST', '/workstream_summaries/search?limit=10', { engines: { iterable: [{ query }] } });
+        expect(res.status).toBe(200);
+        const hits: Array<{ identifier: string; similarity: number }> = res.json.iterable;
+        for (let i = 1; i < hits.length; i++) expect(hits[i].similarity).toBeLessThanOrEqual(hits[i - 1].similarity);
+        return hits.map((h) => h.identifier);
+      };
+      expect((await search('capybara herd last May'))[0]).toBe(ids.lastMay);
+      expect((await search('capybara herd in 2023'))[0]).toBe(ids.y2023);
+      expect((await search('capybara herd yesterday'))[0]).toBe(ids.yesterday);
+      // The words alone: every capybara memory, by its words (the time words are not searched for).
+      expect((await search('capybara herd')).length).toBe(5);
+      // A query of time words alone is searched as it is (nothing says "2023").
+      expect(await search('in 2023')).not.toContain(ids.lastMay);
+    });
+
+    it('a day named without its year is the latest that has begun (not the nearest, which can be ahead)', async () => {
+      // 300 days ago: its day of the year is 65 days ahead, so the nearest one is next year's.
+      const day = new Date(now - 300 * DAY);
+      const named = `${day.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' })} ${day.getUTCDate()}`;
+      const id = await remember('Okapi feeding', 'Fed the okapi pair with acacia leaves and noted their weights.', { time: iso(day.getTime()) });
+      await remember('Okapi feeding again', 'Fed the okapi pair with willow leaves and noted their weights.', { time: iso(now - 3 * DAY) });
+      const answer = await ask(`What did we feed the okapi pair on ${named}?`);
+      expect(memoryIds(answer.sources)[0]).toBe(id);
+      const res = await http(server.baseUrl, 'POST', '/workstream_summaries/search', { engines: { iterable: [{ query: `okapi pair on ${named}` }] } });
+      expect(res.json.iterable[0].identifier).toBe(id);
+    });
   });
 
   describe('duplicates', () => {

@@ -69,6 +69,21 @@ describe('passage ranking (BM25 + coverage)', () => {
     expect(rankPassages('how do I retry with backoff when a connection fails?', passages)).toEqual(ranked);
   });
 
+  it('blends a passage with its closeness to the question, except for a document the closeness is not for (null): its words alone', () => {
+    const docs: Passage[] = [
+      { doc: 0, text: 'retry backoff' },
+      { doc: 1, text: 'retry backoff' },
+    ];
+    const lexical = rankPassages('retry backoff', docs);
+    // Document 1 is prose (null): ranked by its words, as without any closeness; document 0 is
+    // blended half and half with a closeness of 0.2.
+    const semantic = { weight: 0.5, similarity: (_terms: string[], doc: number) => (doc === 1 ? null : 0.2) };
+    const blended = rankPassages('retry backoff', docs, [], [], semantic);
+    const byDoc = new Map(blended.map((p) => [p.doc, p.score]));
+    expect(byDoc.get(1)).toBe(lexical.find((p) => p.doc === 1)!.score);
+    expect(byDoc.get(0)).toBeCloseTo(0.5 * lexical.find((p) => p.doc === 0)!.score + 0.5 * 0.2, 3);
+  });
+
   it('lets priors of the documents decide between passages equally good, and keeps the input order on ties', () => {
     const twins: Passage[] = [
       { doc: 0, text: 'retry backoff' },

@@ -19,6 +19,8 @@ export interface Document {
   conversationId?: string;
   /** The store's own spelling of query words it did not know (search's typo corrections), when retrieved. */
   corrections?: string[];
+  /** Prose (a memory, a conversation's message): ranked by its words, not by the code embedding. */
+  prose?: boolean;
 }
 
 /** A passage relevance returned: a document's text (or part of it) with its score. */

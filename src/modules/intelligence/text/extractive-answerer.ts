@@ -133,7 +133,7 @@ export function rankPassages(
   passages: Passage[],
   priors: number[] = [],
   names: Array<string | undefined> = [],
-  semantic?: { similarity: (terms: string[]) => number; weight: number },
+  semantic?: { similarity: (terms: string[], doc: number) => number | null; weight: number },
 ): ScoredPassage[] {
   const asked = [...new Set(contentTerms(query))];
   if (asked.length === 0 || passages.length === 0) return [];
@@ -202,12 +202,14 @@ export function rankPassages(
     .map((p, i) => {
       const { bm25, coverage } = raw[i];
       // With an embedding, a passage that shares no word with the question can still be close to it.
-      const close = semantic ? semantic.weight * Math.max(0, semantic.similarity(termLists[i])) : 0;
+      // A document the embedding is not for (null: prose) is ranked by its words alone.
+      const near = semantic ? semantic.similarity(termLists[i], p.doc) : null;
+      const close = semantic && near !== null ? semantic.weight * Math.max(0, near) : 0;
       const name = bm25 > 0 || asksJoined(p.doc) ? nameMatchOf(p.doc) : 0;
       if (bm25 === 0 && name === 0) return { ...p, score: Math.round(close * 1e4) / 1e4 };
       const prior = priors[p.doc] ?? 0;
       const lexical = W_COVERAGE * coverage + W_BM25 * (bm25 / maxBm25) + W_PRIOR * prior + NAME_WEIGHT * name;
-      const score = semantic ? (1 - semantic.weight) * lexical + close : lexical;
+      const score = semantic && near !== null ? (1 - semantic.weight) * lexical + close : lexical;
       return { ...p, score: Math.round(score * 1e4) / 1e4 };
     })
     .map((p, i) => ({ p, i }))

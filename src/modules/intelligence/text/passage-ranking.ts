@@ -13,6 +13,8 @@ export interface RankedDocument {
   title?: string;
   /** The store's own spelling of query words it did not know (search's typo corrections). */
   corrections?: string[];
+  /** Prose (an agent's memory, a conversation): ranked by its words alone, not by the code embedding. */
+  prose?: boolean;
 }
 
 /** The text a stored snippet is ranked by: its name (when it has one) over its text. */
@@ -38,7 +40,8 @@ export function rankDocumentPassages(
   const lexicalQuery = corrections.length ? `${query} ${corrections.join(' ')}` : query;
   const semantic = closeness && {
     weight: SEMANTIC_WEIGHT,
-    similarity: (terms: string[]) => {
+    similarity: (terms: string[], doc: number) => {
+      if (docs[doc].prose) return null;
       const vector = closeness.embedding.codeTerms(terms);
       return vector ? similarity(closeness.asked, vector) : 0;
     },

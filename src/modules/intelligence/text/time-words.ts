@@ -53,17 +53,21 @@ export function namedTimes(text: string, now: Date = new Date()): NamedTime[] {
   }
   const out: NamedTime[] = [];
   for (const r of results) {
-    const range = spanOf(r.start, r.text);
+    // A day or month named without its year ("on May 2nd", "in March") is the latest one that has
+    // begun: a memory is about the past, and chrono takes the nearest one, which can be ahead.
+    const back = !r.start.isCertain('year') && r.start.isCertain('month') && (spanOf(r.start, r.text)?.from.getTime() ?? 0) > now.getTime() ? 1 : 0;
+    const range = spanOf(r.start, r.text, back);
     if (!range) continue;
-    const end = r.end ? spanOf(r.end, r.text) : null;
+    const end = r.end ? spanOf(r.end, r.text, back) : null;
     out.push({ from: range.from, to: end && end.to > range.from ? end.to : range.to, text: r.text });
   }
   return out;
 }
 
-function spanOf(c: chrono.ParsedComponents, text: string): { from: Date; to: Date } | null {
-  const year = c.get('year');
-  if (year === null || year === undefined) return null;
+function spanOf(c: chrono.ParsedComponents, text: string, yearsBack = 0): { from: Date; to: Date } | null {
+  const got = c.get('year');
+  if (got === null || got === undefined) return null;
+  const year = got - yearsBack;
   const month = c.get('month');
   const day = c.get('day');
   if (c.isCertain('day') && month) {

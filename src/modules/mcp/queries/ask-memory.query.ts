@@ -135,7 +135,7 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
       for (const message of await this.conversations.messagesMatching(em, words, MESSAGES)) {
         const title = `conversation “${message.conversationName ?? 'Untitled'}”, ${message.role.toLowerCase()} message`;
         candidates.push({
-          doc: { text: message.text, conversationId: message.conversationId, retrieved: true, title, generic: 'TEXT', specific: 'md' },
+          doc: { text: message.text, conversationId: message.conversationId, retrieved: true, title, generic: 'TEXT', specific: 'md', prose: true },
           prior: 0.5,
           time: message.createdAt,
           heading: title,
@@ -243,7 +243,9 @@ function memoryDocument(hit: MemoryRecord): Document {
   const text = [hit.name, hit.description ?? '', hit.text, hit.project ? `Project: ${hit.project}` : '', ...hit.files, ...hit.links]
     .filter(Boolean)
     .join('\n\n');
-  return { text, memoryId: hit.id, retrieved: true, title: hit.name, generic: 'TEXT', specific: 'md' };
+  // Prose: Trove's offline embedding is of code (docstrings to functions); on an agent's memories it
+  // moved the answering turns down (docs/MODELS.md, "Agent memory recall").
+  return { text, memoryId: hit.id, retrieved: true, title: hit.name, generic: 'TEXT', specific: 'md', prose: true };
 }
 
 function sourceKey(doc: Document): [MemorySource['kind'], string] {
