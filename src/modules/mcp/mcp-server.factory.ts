@@ -12,6 +12,7 @@ import { CreateWorkstreamSummaryCommand } from '../assets/commands/create-workst
 import { ExportWorkstreamSummaryQuery } from '../assets/queries/export-workstream-summary.query';
 import { SeedDto } from '../assets/dto/seed.dto';
 import { exportContent, fenced, renderMarkdown } from '../assets/export/asset-export';
+import { withSecretsMasked } from '../assets/sensitives/secret-detector';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { AskMemoryQuery, MemoryAnswer } from './queries/ask-memory.query';
 import { ReadConversationQuery, RecentConversationsQuery } from './queries/conversations.query';
@@ -58,10 +59,18 @@ const CREATE_PIECES_MEMORY = {
     .describe('When what it records happened (ISO-8601 date or date and time, e.g. 2025-05-14 or 2025-05-14T09:30:00Z); when it is saved if left out'),
 };
 
+/** Snippet tools mask the secrets Trove found in a text (`AKIA************T3VB`) unless asked for them. */
+const REVEAL_SECRETS = z
+  .boolean()
+  .optional()
+  .describe('Show the secrets found in the text (keys, tokens, passwords) instead of their masks; only when the user asked for them');
+
 const SEARCH_SNIPPETS = {
   query: required(1000).describe('Words, identifiers or a phrase; typos are tolerated'),
   limit: z.number().int().min(1).max(50).optional().describe('At most this many results (default 10)'),
+  reveal_secrets: REVEAL_SECRETS,
 };
+const GET_SNIPPET = { id: uuid, reveal_secrets: REVEAL_SECRETS };
 
 const SAVE_SNIPPET = {
   content: required(1_000_000).describe('The snippet text (code or prose)'),
@@ -170,7 +179,7 @@ export class McpServerFactory {
       },
       (args) =>
         this.run('search_snippets', async () => {
-          const hits = await this.queries.execute(new SearchSnippetsQuery(args.query.trim(), args.limit ?? 10));
+          const hits = await this.queries.execute(new SearchSnippetsQuery(args.query.trim(), args.limit ?? 10, args.reveal_secrets === true));
           if (hits.length === 0) return `No saved snippet matches “${args.query.trim()}”.`;
           return hits
             .map((h, i) => `${i + 1}. **${h.name}** (${h.language}, id ${h.id}, score ${round(h.score)})\n${fenced(h.preview, h.language)}`)
@@ -182,11 +191,15 @@ export class McpServerFactory {
       'get_snippet',
       {
         title: 'Read a saved snippet',
-        description: 'Reads one saved snippet in full: name, language, description, tags, links and its text.',
-        inputSchema: BY_ID,
+        description:
+          'Reads one saved snippet in full: name, language, description, tags, links and its text (secrets found in it masked unless reveal_secrets is true).',
+        inputSchema: GET_SNIPPET,
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
-      (args) => this.run('get_snippet', async () => snippetMarkdown(await this.queries.execute(new GetSnippetQuery(args.id.toLowerCase())))),
+      (args) =>
+        this.run('get_snippet', async () =>
+          snippetMarkdown(await this.queries.execute(new GetSnippetQuery(args.id.toLowerCase())), args.reveal_secrets === true),
+        ),
     );
 
     server.registerTool(
@@ -327,4 +340,16 @@ function answerText(answer: MemoryAnswer): string {
 }
 
 /** A snippet as Markdown: the export's document (title, description, fenced text, tags, links). */
-const snippetMarkdown = (a: AssetAggregate): string => renderMarkdown(exportContent(a));
+/**
+ * A snippet as Markdown; the secrets found in it masked unless `reveal`, with a line saying so
+ * (the resource reads take no argument: always masked).
+ */
+function snippetMarkdown(a: AssetAggregate, reveal = false): string {
+  const markdown = renderMarkdown(exportContent(reveal ? a : withSecretsMasked(a)));
+  if (a.sensitives.length === 0) return markdown;
+  const kinds = [...new Set(a.sensitives.map((s) => s.name))].join(', ');
+  const note = reveal
+    ? `This snippet holds ${a.sensitives.length} secret(s) (${kinds}), shown as asked.`
+    : `This snippet holds ${a.sensitives.length} secret(s) (${kinds}), masked here; call get_snippet with reveal_secrets: true only if the user needs them.`;
+  return `${markdown}\n\n> ${note}\n`;
+}

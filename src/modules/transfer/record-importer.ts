@@ -244,6 +244,7 @@ export class RecordImporter {
         tags: linked(tagLinks, tags),
         websites: linked(websiteLinks, websites),
         summaries: [],
+        sensitives: [],
       } as AssetAggregate;
       return { id, change: 'created', aggregate };
     });

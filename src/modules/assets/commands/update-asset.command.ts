@@ -51,7 +51,7 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
       classified.set(format.id, explicit ? { generic: edit.generic ?? format.generic, specific: edit.specific! } : await this.detector.detect(edit.text));
     }
 
-    return this.uow.run(async ({ em, changed }) => {
+    const updated = await this.uow.run(async ({ em, changed }) => {
       const asset = await this.reader.require(em, dto.id);
       const now = nowIso();
       const fields: Parameters<AssetWriter['updateAsset']>[2] = { updatedAt: now };
@@ -84,7 +84,9 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
       if (original) await this.enrichment.follow(em, asset.id, original.text, original);
       const aggregate = await this.reader.one(em, asset.id);
       changed({ id: asset.id, change: 'updated', aggregate, activity: { kind: 'updated' } });
-      return assetWire(aggregate, transferables);
+      return aggregate;
     });
+    // Made after the unit of work's projections ran: they bring the sensitives in step with the text.
+    return assetWire(updated, transferables);
   }
 }
