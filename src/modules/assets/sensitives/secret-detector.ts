@@ -81,7 +81,22 @@ export function mask(value: string): string {
  * the first in text order (a tie: the longer) kept. Nothing here logs: a finding's message from
  * secretlint quotes the secret, so only its rule and range are read.
  */
-export async function detectSecrets(text: string): Promise<DetectedSecret[]> {
+export function detectSecrets(text: string): Promise<DetectedSecret[]> {
+  // A save scans its text twice (its sensitives, and its name and tags made without them): once.
+  const known = recent.get(text);
+  if (known) return known;
+  const pending = scan(text);
+  recent.set(text, pending);
+  if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
+  pending.catch(() => recent.delete(text));
+  return pending;
+}
+
+/** The texts scanned last, and what was found in them. */
+const recent = new Map<string, Promise<DetectedSecret[]>>();
+const RECENT = 32;
+
+async function scan(text: string): Promise<DetectedSecret[]> {
   const content = text.length > SCANNED_CHARS ? text.slice(0, SCANNED_CHARS) : text;
   if (!content.trim()) return [];
   const result = await lintSource({ source: { filePath: 'snippet', content, contentType: 'text', ext: '' }, options: { config: CONFIG, maskSecrets: true } });
