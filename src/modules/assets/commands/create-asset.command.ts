@@ -12,6 +12,7 @@ import { seedText } from '../asset-text';
 import { AssetWriter } from '../asset.writer';
 import { SeedDto } from '../dto/seed.dto';
 import { FormatClassifier } from '../format-classifier';
+import { prepareSecrets } from '../sensitives/secret-detector';
 import { AssetAggregate, AssetWire, assetWire } from '../wire/asset.wire';
 
 export class CreateAssetCommand extends Command<AssetWire> {
@@ -66,6 +67,9 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     const automatic = AssetEnrichment.asInputs(generated);
     const tags = metadata?.tags?.length ? metadata.tags : automatic.tags;
     const annotations = [...(metadata?.annotations ?? []), ...automatic.annotations];
+    // The secrets scan of the text, before the unit of work (suggest made it already for code and
+    // text): its projection finds it made, and no save queued behind this one waits on it.
+    await prepareSecrets([text]);
     const id = randomUUID();
     const now = nowIso();
 

@@ -1,4 +1,5 @@
 import { lintSource } from '@secretlint/core';
+import { secretLintProfiler } from '@secretlint/profiler';
 import { creator as recommended } from '@secretlint/secretlint-rule-preset-recommend';
 import type { SecretLintCoreConfig } from '@secretlint/types';
 import type { FormatEntity } from '../format.entity';
@@ -9,6 +10,17 @@ import { Finding, SensitiveCategory, SensitiveSeverity, entropyOf, extraFindings
 export const SCANNED_CHARS = 1_000_000;
 
 const CONFIG: SecretLintCoreConfig = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+
+// secretlint's profiler (a singleton of @secretlint/profiler) marks the start and end of every
+// rule of every lint in the process's performance timeline and keeps each mark in an array it
+// searches on every end mark: never cleared, so each scan costs more than the last (a save's
+// scan took milliseconds after a few thousand saves, an import of 3,000 snippets minutes).
+// Upstream: secretlint issues #1633 and #1653, fixed by `setEnabled(false)` in 13.0.5, which
+// needs Node 22 (Trove runs on 20.19). Until then its marks are turned off here, which is what
+// that fix does; nothing reads them.
+const profiler = secretLintProfiler as typeof secretLintProfiler & { setEnabled?: (enabled: boolean) => void };
+if (typeof profiler.setEnabled === 'function') profiler.setEnabled(false);
+else profiler.mark = () => undefined;
 
 /** What a secretlint finding is, by rule (and message) id: never from its message, which quotes the secret. */
 interface Kind {
@@ -82,23 +94,71 @@ export function mask(value: string): string {
  * secretlint quotes the secret, so only its rule and range are read.
  */
 export function detectSecrets(text: string): Promise<DetectedSecret[]> {
-  // A save scans its text twice (its sensitives, and its name and tags made without them): once.
+  // A save scans its text twice (its sensitives, and its name and tags made without them), and
+  // a use case scans before its unit of work what its projection reads in it (prepareSecrets): once.
   const known = recent.get(text);
   if (known) return known;
   const pending = scan(text);
   recent.set(text, pending);
-  if (recent.size > RECENT) recent.delete(recent.keys().next().value as string);
-  pending.catch(() => recent.delete(text));
+  recentChars += text.length;
+  while (recent.size > RECENT || (recentChars > RECENT_CHARS && recent.size > 1)) {
+    const oldest = recent.keys().next().value as string;
+    recent.delete(oldest);
+    recentChars -= oldest.length;
+  }
+  pending.catch(() => {
+    if (recent.get(text) === pending && recent.delete(text)) recentChars -= text.length;
+  });
   return pending;
 }
 
-/** The texts scanned last, and what was found in them. */
-const recent = new Map<string, Promise<DetectedSecret[]>>();
-const RECENT = 32;
+/**
+ * Scans texts now, before the unit of work that saves them: the unit of work's projection
+ * (AssetSecrets) then finds their results made (detectSecrets' memo), and a save queued behind
+ * it in the writer never waits on a scan. An import's batch holds up to BATCH_RECORDS records:
+ * the memo keeps that many texts.
+ */
+export async function prepareSecrets(texts: Iterable<string>): Promise<void> {
+  await Promise.all([...new Set(texts)].map((text) => detectSecrets(text)));
+}
 
-async function scan(text: string): Promise<DetectedSecret[]> {
-  const content = text.length > SCANNED_CHARS ? text.slice(0, SCANNED_CHARS) : text;
-  if (!content.trim()) return [];
+/** The texts scanned last, and what was found in them (at most RECENT texts, RECENT_CHARS characters). */
+const recent = new Map<string, Promise<DetectedSecret[]>>();
+const RECENT = 4096;
+const RECENT_CHARS = 16_000_000;
+let recentChars = 0;
+
+/**
+ * Anchors that every rule of the preset needs to match something (see hasCandidate): a URL
+ * carrying a user (basic auth, database connection strings, GitHub's x-oauth-basic), a PEM or
+ * service-account private key, npm's `_authToken=`, Docker's `"auths"`, a 12-digit AWS account id,
+ * a Slack webhook.
+ */
+const ANCHOR = /:\/\/[^\s/@]{0,300}@|PRIVATE KEY|private_key|_authToken|"auths?"|hooks\.slack\.com|(?<!\d)\d{12}(?!\d)/;
+/** Runs of token characters long enough to be a key or token of the preset's rules (their shortest: 16 random characters). */
+const RUN = /[A-Za-z0-9_+/=.-]{16,}/g;
+
+/**
+ * Whether `text` holds anything secretlint's preset could report: one of its anchors, or a run
+ * of token characters that looks random (letters and digits, or both cases with two capitals
+ * together: `hf_` tokens are letters only) rather than a word, a path or a rule of dashes. Most
+ * snippets hold neither and are not linted at all; eval/secrets.js measures what this costs in
+ * recall (the preset run on every text, `prefilter: false`) and how many texts it lets through.
+ */
+export function hasCandidate(text: string): boolean {
+  if (ANCHOR.test(text)) return true;
+  RUN.lastIndex = 0;
+  for (let m = RUN.exec(text); m; m = RUN.exec(text)) {
+    const run = m[0];
+    const letters = /[A-Za-z]/.test(run);
+    if (letters && /\d/.test(run)) return true;
+    if (/[A-Z]{2}/.test(run) && (run.match(/[A-Z]/g)?.length ?? 0) >= 4 && (run.match(/[a-z]/g)?.length ?? 0) >= 4) return true;
+  }
+  return false;
+}
+
+/** The preset's findings in `content`. */
+async function linted(content: string): Promise<Finding[]> {
   const result = await lintSource({ source: { filePath: 'snippet', content, contentType: 'text', ext: '' }, options: { config: CONFIG, maskSecrets: true } });
   const findings: Finding[] = [];
   for (const message of result.messages) {
@@ -108,6 +168,17 @@ async function scan(text: string): Promise<DetectedSecret[]> {
     const kind = kindOf(message.ruleId, message.messageId);
     findings.push({ rule: message.ruleId, start, end, ...kind, description: `Found by secretlint's ${message.ruleId.replace(/^@secretlint\//, '')} rule.` });
   }
+  return findings;
+}
+
+/**
+ * The secrets in `text`, without the memo of detectSecrets. `prefilter: false` runs the preset on
+ * every text (eval/secrets.js compares the two).
+ */
+export async function scan(text: string, options: { prefilter?: boolean } = {}): Promise<DetectedSecret[]> {
+  const content = text.length > SCANNED_CHARS ? text.slice(0, SCANNED_CHARS) : text;
+  if (!content.trim()) return [];
+  const findings = options.prefilter === false || hasCandidate(content) ? await linted(content) : [];
   findings.push(...extraFindings(content));
   findings.sort((a, b) => a.start - b.start || b.end - a.end);
   const kept: DetectedSecret[] = [];
