@@ -6,7 +6,8 @@
 //   - import: `GET /trove/export` of a store of `--import` snippets (windows of 10-40 lines of this
 //     checkout's src/ files, 1 in 20 with a secret of eval/secrets-corpus.js's heldout split) into a
 //     fresh store with `POST /trove/import`: its wall time.
-// One line of JSON per run. With `--compare DIST_A DIST_B [--rounds 3]` it runs itself for each
+// Also the process's CPU time per create and for the import (it moves less with the machine's
+// load than wall time). One line of JSON per run. With `--compare DIST_A DIST_B [--rounds 3]` it runs itself for each
 // build in turns (A, B, A, B, ...: this machine's pace drifts) and prints each run and the medians.
 //
 //   npx nest build && node bench/saves.js --compare /path/to/other/checkout/dist dist --rounds 3
@@ -97,6 +98,7 @@ async function run(dist) {
     // Warm-up (first requests compile code paths), not measured.
     for (let i = 0; i < 20; i++) await post(source.base, '/assets/create', seed(`const warm${i} = ${i};`));
     const times = [];
+    const cpu0 = process.cpuUsage();
     for (let i = 0; i < CREATES; i++) {
       const raw = [
         `export function total${i}(items: Item[]): number {`,
@@ -111,6 +113,9 @@ async function run(dist) {
     }
     result.createP50 = +quantile(times, 0.5).toFixed(2);
     result.createP95 = +quantile(times, 0.95).toFixed(2);
+    // CPU time of this process (server and client) per create: moves less with the machine's load than the wall time.
+    const cpu = process.cpuUsage(cpu0);
+    result.createCpuMs = +((cpu.user + cpu.system) / 1000 / CREATES).toFixed(2);
     // The import's source store: its own snippets only.
   } finally {
     await source.close();
@@ -126,8 +131,11 @@ async function run(dist) {
   const into = await boot(dist);
   try {
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     await post(into.base, '/trove/import', exported, 'application/x-ndjson');
     result.importSeconds = +((performance.now() - t0) / 1000).toFixed(3);
+    const cpu = process.cpuUsage(cpu0);
+    result.importCpuSeconds = +((cpu.user + cpu.system) / 1e6).toFixed(3);
     result.imported = IMPORTED;
   } finally {
     await into.close();
@@ -148,7 +156,10 @@ function compare(a, b, rounds) {
   }
   for (const dist of [a, b]) {
     const m = (k) => median(runs[dist].map((x) => x[k]));
-    console.log(`${dist}: median create p50 ${m('createP50')} ms, p95 ${m('createP95')} ms; import of ${IMPORTED}: ${m('importSeconds')} s`);
+    console.log(
+      `${dist}: median create p50 ${m('createP50')} ms, p95 ${m('createP95')} ms, CPU ${m('createCpuMs')} ms a create; ` +
+        `import of ${IMPORTED}: ${m('importSeconds')} s (CPU ${m('importCpuSeconds')} s)`,
+    );
   }
 }
 
