@@ -11,7 +11,7 @@
 // build in turns (A, B, A, B, ...: this machine's pace drifts) and prints each run and the medians.
 //
 //   npx nest build && node bench/saves.js --compare /path/to/other/checkout/dist dist --rounds 3
-//   node bench/saves.js [--dist dist] [--creates 300] [--import 300]
+//   node bench/saves.js [--dist dist] [--creates 300] [--import 300]   (--import 0: creates only)
 'use strict';
 const { spawnSync } = require('node:child_process');
 const { mkdtempSync, rmSync, readdirSync, readFileSync, statSync } = require('node:fs');
@@ -120,6 +120,7 @@ async function run(dist) {
   } finally {
     await source.close();
   }
+  if (IMPORTED === 0) return result;
   const from = await boot(dist);
   let exported;
   try {
