@@ -19,8 +19,8 @@ const SERIAL = [
   'test/scale/',
 ];
 
-/** Dependencies published as ES modules only (openid-client and what it imports). */
-const ESM_ONLY = ['openid-client', 'oauth4webapi', 'jose'];
+/** Dependencies published as ES modules only (secretlint; openid-client and what it imports). */
+const ESM_ONLY = ['@secretlint', 'openid-client', 'oauth4webapi', 'jose'];
 
 const root = require('node:path').join(__dirname, '..');
 

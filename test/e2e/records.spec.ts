@@ -32,7 +32,7 @@ import { StreamClient } from './support/ws';
 /**
  * The records Trove holds besides assets and conversations, as the SDK's collections and records
  * (issue 42): tags, websites, annotations, activities, anchors and their points, ranges, messages,
- * formats; persons and sensitives (none). Created, read back through the official SDK (its
+ * formats; persons (none) and sensitives (none without secrets). Created, read back through the official SDK (its
  * `XFromJSON`) and against the wire schemas, linked both ways, announced where they change an
  * asset or a conversation, refused (4xx, nothing written) when wrong. SQLite and PostgreSQL.
  */
@@ -418,7 +418,7 @@ describe('records as collections of their own', () => {
     });
   });
 
-  describe('persons and sensitives (Trove holds none)', () => {
+  describe('persons (Trove holds none) and sensitives (none in a store without secrets; sensitives.spec.ts)', () => {
     it('lists none, answers 404 for an id, and their streams send an empty first frame', async () => {
       expectWire('NoRecords', (await get('/persons')).json);
       expectWire('NoRecords', (await get('/sensitives')).json);
@@ -426,7 +426,7 @@ describe('records as collections of their own', () => {
       expect((await new SensitivesApi(server.sdk).sensitivesSnapshot()).iterable).toEqual([]);
       expect((await post('/persons/search', { engines: { iterable: [{ query: 'x' }] } })).json).toEqual({ iterable: [] });
       expectError(await get(`/person/${UNKNOWN}`), 404, /Trove keeps no person records/);
-      expectError(await get(`/sensitive/${UNKNOWN}`), 404, /detects no sensitive information/);
+      expectError(await get(`/sensitive/${UNKNOWN}`), 404, /sensitive 0a0b0c0d-0000-4000-8000-00000000dead not found/);
       for (const path of ['/persons/stream/identifiers', '/sensitives/stream/identifiers']) {
         const client = await StreamClient.open(server.baseUrl, path);
         expect(await client.next()).toEqual({ iterable: [] });

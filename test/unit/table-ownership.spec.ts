@@ -20,6 +20,7 @@ const OWNERS: Record<string, string[]> = {
     'asset_workstream_summaries',
     'activities',
     'asset_enrichments',
+    'sensitives',
   ],
   'modules/search': [
     'search_analysis',

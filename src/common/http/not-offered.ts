@@ -20,7 +20,8 @@ const ANALYSES = 'Trove keeps text snippets only: it runs no image, OCR or code 
 const PERSONS = 'Trove keeps no person records: in Pieces they come from cloud accounts and integrations, which Trove does not have';
 const HINTS = 'Trove keeps no hint records: suggested questions are made on demand by POST /qgpt/hints';
 const RELATIONSHIPS = 'Trove keeps no relationship graph between records';
-const SENSITIVES = 'Trove does not detect sensitive information yet, so it keeps no sensitive records (GET /sensitives lists none)';
+const SENSITIVES =
+  'Trove finds secrets in assets itself, at every change of their text (GET /sensitives lists them, POST /sensitives/{sensitive}/delete dismisses one): a client neither creates nor edits them';
 const DISCOVERY =
   'Trove saves the snippets a client sends (POST /assets/create) and generates their tags itself; it offers no bulk discovery from files or web pages';
 const GENERATION = "Trove's language engine does not offer this generation (persona details and technical-language segmentation are Pieces cloud models)";

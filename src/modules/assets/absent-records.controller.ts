@@ -4,7 +4,7 @@ import { NotFound } from '../../common/errors/domain-errors';
 import { Flag, uuidParam } from '../../common/wire/flags';
 import { SearchInputDto } from './dto/workstream-summary.dto';
 
-/** An empty collection (`Persons`, `Sensitives`, their searches). */
+/** An empty collection (`Persons`, their search; the search of `Sensitives`). */
 class NoRecordsWire {
   @ApiProperty({ type: [Object], maxItems: 0, description: 'always empty' })
   iterable: never[];
@@ -12,10 +12,10 @@ class NoRecordsWire {
 
 /**
  * Collections of records Trove holds none of, answered as they are: persons (in Pieces they come
- * from cloud accounts and integrations, which Trove does not have) and sensitives (Trove detects
- * no sensitive information yet; a later release adds detection). The collections and searches
- * are empty, a single record is a 404, and the identifier streams send their empty first frame;
- * creating one is a 501 that says why (src/common/http/not-offered.ts).
+ * from cloud accounts and integrations, which Trove does not have): the collection and its
+ * search are empty, a single record is a 404, and the identifier stream sends its empty first
+ * frame; creating one is a 501 that says why (src/common/http/not-offered.ts). The search of
+ * sensitives is empty too (Trove lists them with GET /sensitives: SensitivesController).
  */
 @ApiTags('Persons and sensitives')
 @Controller()
@@ -42,21 +42,9 @@ export class AbsentRecordsController {
     return { iterable: [] };
   }
 
-  @Get('sensitives')
-  @ApiOperation({ operationId: 'sensitivesSnapshot', summary: 'Trove detects no sensitive information yet: always empty' })
-  sensitives(): NoRecordsWire {
-    return { iterable: [] };
-  }
-
-  @Get('sensitive/:sensitive')
-  @ApiOperation({ operationId: 'sensitiveSnapshot', summary: 'Always 404: Trove detects no sensitive information yet' })
-  sensitive(@Param('sensitive', uuidParam('sensitive')) sensitive: string): never {
-    throw new NotFound(`sensitive ${sensitive} not found: Trove detects no sensitive information yet`);
-  }
-
   @Post('sensitives/search')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'searchSensitives', summary: 'Trove detects no sensitive information yet: always empty' })
+  @ApiOperation({ operationId: 'searchSensitives', summary: 'Not searched: always empty (GET /sensitives lists them)' })
   @ApiBody({ type: SearchInputDto, required: false })
   searchSensitives(@Body() input: SearchInputDto): NoRecordsWire {
     void input;

@@ -5,6 +5,7 @@ import { tagKey } from './asset-text';
 import { AssetReader } from './asset.reader';
 import { AnnotationInput, AssetWriter } from './asset.writer';
 import { SeededAssetMetadataDto } from './dto/seed.dto';
+import { withoutSecrets } from './sensitives/secret-detector';
 
 /** Tags suggested for a new asset, at most. */
 const SUGGESTED_TAGS = 5;
@@ -58,9 +59,13 @@ export class AssetEnrichment {
     };
   }
 
-  /** What Trove would generate from `text` for the parts asked for (nothing for binary content). */
-  suggest(text: string, label: Label, parts: Parts): Generated {
-    if (!text.trim() || (label.generic !== 'CODE' && label.generic !== 'TEXT')) return { tags: [] };
+  /**
+   * What Trove would generate from `text` for the parts asked for (nothing for binary content).
+   * The secrets found in the text are left out first: no name, description or tag quotes a part of one.
+   */
+  async suggest(raw: string, label: Label, parts: Parts): Promise<Generated> {
+    if (!raw.trim() || (label.generic !== 'CODE' && label.generic !== 'TEXT')) return { tags: [] };
+    const text = await withoutSecrets(raw);
     return {
       name: parts.name ? this.terms.suggestName(text, label.specific) : undefined,
       description: parts.description ? this.terms.describeSnippet(text, label.generic, label.specific) : undefined,
@@ -114,7 +119,7 @@ export class AssetEnrichment {
       description: descriptions.length === 0 || descriptions.some((a) => a.text === before.description),
       tags: shownTags.length === 0 || shownTags.some((t) => generatedTags.has(tagKey(t))),
     };
-    const next = this.suggest(text, label, ours);
+    const next = await this.suggest(text, label, ours);
 
     if (next.name && next.name !== name) await this.writer.updateAsset(em, assetId, { name: next.name });
     if (next.description) {

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { EntityManager, In } from 'typeorm';
+import { EntityManager, In, IsNull } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
 import { KeyedRow, Keyset, KeysetSource, keysetPage, keysetSlice, keysetWalk, keysetWalkIds } from '../../common/database/keyset';
 import { Database } from '../../common/database/database.service';
@@ -13,6 +13,7 @@ import { AssetEntity } from './asset.entity';
 import { AssetLinkKind } from './asset.writer';
 import { FormatEntity } from './format.entity';
 import { TagEntity } from './tag.entity';
+import { SensitiveEntity } from './sensitive.entity';
 import { WebsiteEntity } from './website.entity';
 import { WorkstreamSummaryEntity } from './workstream-summary.entity';
 import { AssetAggregate } from './wire/asset.wire';
@@ -61,7 +62,10 @@ function buildAggregateSql(em: EntityManager, where: string): string {
        FROM asset_websites l JOIN websites w ON w.id = l.website_id WHERE l.asset_id = a.id
      UNION ALL
      SELECT ${link('summary', SUMMARY_COLUMNS)}, l.created_at, s.id
-       FROM asset_workstream_summaries l JOIN workstream_summaries s ON s.id = l.workstream_summary_id WHERE l.asset_id = a.id AND s.deleted_at IS NULL`,
+       FROM asset_workstream_summaries l JOIN workstream_summaries s ON s.id = l.workstream_summary_id WHERE l.asset_id = a.id AND s.deleted_at IS NULL
+     UNION ALL
+     SELECT ${link('sensitive', columns(SensitiveEntity, 'z'))}, z.created_at, z.id
+       FROM sensitives z WHERE z.asset_id = a.id AND z.dismissed_at IS NULL`,
   );
   // Tags by id and version (`updated_at`), in link order (the asset_tags_order index covers the
   // order; each tag is one primary-key lookup): the records are shared, so AssetReader keeps them
@@ -158,12 +162,15 @@ function aggregateOf(em: EntityManager, row: Row, asset: AssetEntity, tags: RowT
     tags: tagsOf(row, tags),
     websites: [],
     summaries: [],
+    sensitives: [],
   };
   for (const link of parsed<Row[]>(row.links_json, [])) {
     if (link.kind === 'annotation') aggregate.annotations.push(hydrate(em, AnnotationEntity, link));
     else if (link.kind === 'website') aggregate.websites.push(hydrate(em, WebsiteEntity, link));
+    else if (link.kind === 'sensitive') aggregate.sensitives.push(hydrate(em, SensitiveEntity, link));
     else aggregate.summaries.push(hydrate(em, WorkstreamSummaryEntity, link));
   }
+  if (aggregate.sensitives.length > 1) aggregate.sensitives.sort((x, y) => x.matchStart - y.matchStart);
   return aggregate;
 }
 
@@ -301,6 +308,21 @@ export class AssetReader {
   }
 
   /** What enrichment generated for the asset, if anything. */
+  /** Every sensitive row of an asset, dismissed ones too (AssetSecrets reconciles them with the text). */
+  sensitivesOf(em: EntityManager, assetId: string): Promise<SensitiveEntity[]> {
+    return em.find(SensitiveEntity, { where: { assetId } });
+  }
+
+  /** Every sensitive not dismissed, oldest first, an asset's in text order. */
+  liveSensitives(em: EntityManager): Promise<SensitiveEntity[]> {
+    return em.find(SensitiveEntity, { where: { dismissedAt: IsNull() }, order: { createdAt: 'ASC', assetId: 'ASC', matchStart: 'ASC', id: 'ASC' } });
+  }
+
+  /** One sensitive not dismissed, or null. */
+  liveSensitive(em: EntityManager, id: string): Promise<SensitiveEntity | null> {
+    return em.findOne(SensitiveEntity, { where: { id, dismissedAt: IsNull() } });
+  }
+
   enrichmentOf(em: EntityManager, assetId: string): Promise<AssetEnrichmentEntity | null> {
     return em.findOne(AssetEnrichmentEntity, { where: { assetId } });
   }

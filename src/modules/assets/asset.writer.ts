@@ -11,6 +11,7 @@ import { AnnotationEntity } from './annotation.entity';
 import { AssetEnrichmentEntity } from './asset-enrichment.entity';
 import { AssetEntity } from './asset.entity';
 import { FormatEntity } from './format.entity';
+import { SensitiveEntity } from './sensitive.entity';
 import { AssetTagEntity, TagEntity } from './tag.entity';
 import { AssetWebsiteEntity, WebsiteEntity } from './website.entity';
 import { AssetWorkstreamSummaryEntity, WorkstreamSummaryEntity } from './workstream-summary.entity';
@@ -113,7 +114,7 @@ export class AssetWriter {
 
   /** Empties a deleted asset and keeps its row as a tombstone (later reads answer 410). */
   async tombstone(em: EntityManager, id: string): Promise<void> {
-    for (const entity of [FormatEntity, AnnotationEntity, AssetTagEntity, AssetWebsiteEntity, AssetWorkstreamSummaryEntity, ActivityEntity]) {
+    for (const entity of [FormatEntity, AnnotationEntity, AssetTagEntity, AssetWebsiteEntity, AssetWorkstreamSummaryEntity, ActivityEntity, SensitiveEntity]) {
       await em.delete(entity, { assetId: id });
     }
     const now = nowIso();
@@ -190,6 +191,27 @@ export class AssetWriter {
   /** What enrichment generated for an asset after a change of its content. */
   async saveEnrichment(em: EntityManager, row: Omit<AssetEnrichmentEntity, 'asset'>): Promise<void> {
     await em.upsert(AssetEnrichmentEntity, row, ['assetId']);
+  }
+
+  /** A secret found in an asset's text (AssetSecrets). */
+  async insertSensitive(em: EntityManager, row: Omit<SensitiveEntity, 'asset'>): Promise<void> {
+    await this.db.insert(em, SensitiveEntity, row);
+  }
+
+  /** A sensitive's place in its asset's text, after an edit moved it. */
+  async moveSensitive(em: EntityManager, id: string, matchStart: number, matchEnd: number, updatedAt: string): Promise<void> {
+    await em.update(SensitiveEntity, { id }, { matchStart, matchEnd, updatedAt });
+  }
+
+  /** Sensitives no longer in their asset's text. */
+  async deleteSensitives(em: EntityManager, ids: string[]): Promise<void> {
+    for (const part of chunksOf(ids)) await em.delete(SensitiveEntity, { id: In(part) });
+  }
+
+  /** Marks a sensitive dismissed (the user says it is no secret): it stays so while its value is in the asset. */
+  async dismissSensitive(em: EntityManager, id: string): Promise<void> {
+    const now = nowIso();
+    await em.update(SensitiveEntity, { id }, { dismissedAt: now, updatedAt: now });
   }
 
   async updateAnnotationText(em: EntityManager, id: string, text: string): Promise<void> {

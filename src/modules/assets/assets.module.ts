@@ -56,6 +56,9 @@ import { TagsController } from './tags.controller';
 import { AbsentRecordsController } from './absent-records.controller';
 import { ReclassifyFormatHandler } from './commands/reclassify-format.command';
 import { ListFormatsHandler } from './queries/list-formats.query';
+import { SensitivesController } from './sensitives.controller';
+import { AssetSecrets } from './sensitives/asset-secrets';
+import { SensitiveRecords } from './sensitives/sensitive-records';
 
 const commandHandlers = [
   CreateAssetHandler,
@@ -110,6 +113,7 @@ const eventHandlers = [RecordAssetActivityHandler];
     TagsController,
     ActivitiesController,
     AbsentRecordsController,
+    SensitivesController,
   ],
   providers: [
     AssetReader,
@@ -122,10 +126,12 @@ const eventHandlers = [RecordAssetActivityHandler];
     WorkstreamSummaryUnitOfWork,
     AssetEnrichment,
     FormatClassifier,
+    AssetSecrets,
+    SensitiveRecords,
     ...commandHandlers,
     ...queryHandlers,
     ...eventHandlers,
   ],
-  exports: [AssetReader, RecordsReader, AssetProjections, WorkstreamSummaryReader, FormatClassifier, RecordAssetActivityHandler],
+  exports: [AssetReader, RecordsReader, AssetSecrets, AssetProjections, WorkstreamSummaryReader, FormatClassifier, RecordAssetActivityHandler],
 })
 export class AssetsModule {}

@@ -13,6 +13,7 @@ import { CreateWorkstreamSummaryCommand } from '../assets/commands/create-workst
 import { ExportWorkstreamSummaryQuery } from '../assets/queries/export-workstream-summary.query';
 import { SeedDto } from '../assets/dto/seed.dto';
 import { exportContent, fenced, renderMarkdown } from '../assets/export/asset-export';
+import { withSecretsMasked } from '../assets/sensitives/secret-detector';
 import { AssetAggregate } from '../assets/wire/asset.wire';
 import { AskMemoryQuery, MemoryAnswer } from './queries/ask-memory.query';
 import { ReadConversationQuery, RecentConversationsQuery } from './queries/conversations.query';
@@ -59,6 +60,12 @@ const CREATE_PIECES_MEMORY = {
     .describe('When what it records happened (ISO-8601 date or date and time, e.g. 2025-05-14 or 2025-05-14T09:30:00Z); when it is saved if left out'),
 };
 
+/** Snippet tools mask the secrets Trove found in a text (`AKIA************T3VB`) unless asked for them. */
+const REVEAL_SECRETS = z
+  .boolean()
+  .optional()
+  .describe('Show the secrets found in the text (keys, tokens, passwords) instead of their masks; only when the user asked for them');
+
 const SEARCH_SNIPPETS = {
   query: required(1000).describe('Words, identifiers or a phrase; typos are tolerated'),
   limit: z.number().int().min(1).max(50).optional().describe('At most this many results (default 10)'),
@@ -66,6 +73,12 @@ const SEARCH_SNIPPETS = {
     .boolean()
     .optional()
     .describe("On a team deployment: also search the shared spaces you belong to (each result names its space; read one with get_snippet's space)"),
+  reveal_secrets: REVEAL_SECRETS,
+};
+const GET_SNIPPET = {
+  id: uuid,
+  reveal_secrets: REVEAL_SECRETS,
+  space: text(200).optional().describe('On a team deployment: the shared space the snippet is in (as search_snippets named it)'),
 };
 
 const SAVE_SNIPPET = {
@@ -79,10 +92,6 @@ const SAVE_SNIPPET = {
 
 const LIST_CONVERSATIONS = { limit: z.number().int().min(1).max(100).optional().describe('At most this many, most recent first (default 20)') };
 const BY_ID = { id: uuid };
-const SNIPPET_BY_ID = {
-  ...BY_ID,
-  space: text(200).optional().describe('On a team deployment: the shared space the snippet is in (as search_snippets named it)'),
-};
 
 /** A team user's MCP write into a full store is refused as its HTTP twin is (413 there). */
 async function refuseOverQuota(caller: TeamCaller | undefined): Promise<void> {
@@ -194,7 +203,7 @@ export class McpServerFactory {
       (args) =>
         this.run('search_snippets', async () => {
           const limit = args.limit ?? 10;
-          const search = new SearchSnippetsQuery(args.query.trim(), limit);
+          const search = new SearchSnippetsQuery(args.query.trim(), limit, args.reveal_secrets === true);
           const everywhere = Boolean(caller && (args.everywhere ?? caller.everywhere));
           const hits: Array<SnippetHit & { space?: StoreLabel }> = everywhere
             ? mergeAcrossStores(await caller!.inEachStore((app) => app.get(QueryBus).execute(search)), (hit) => hit.score, limit)
@@ -211,17 +220,19 @@ export class McpServerFactory {
       'get_snippet',
       {
         title: 'Read a saved snippet',
-        description: 'Reads one saved snippet in full: name, language, description, tags, links and its text.',
-        inputSchema: SNIPPET_BY_ID,
+        description:
+          'Reads one saved snippet in full: name, language, description, tags, links and its text (secrets found in it masked unless reveal_secrets is true).',
+        inputSchema: GET_SNIPPET,
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
       (args) =>
         this.run('get_snippet', async () => {
           const read = new GetSnippetQuery(args.id.toLowerCase());
+          const reveal = args.reveal_secrets === true;
           const space = args.space?.trim();
-          if (!space) return snippetMarkdown(await this.queries.execute(read));
+          if (!space) return snippetMarkdown(await this.queries.execute(read), reveal);
           if (!caller) throw new InvalidInput('space names a shared space of a team deployment; this Trove has no users');
-          return caller.inSpace(space, false, async (app) => snippetMarkdown(await app.get(QueryBus).execute(read)));
+          return caller.inSpace(space, false, async (app) => snippetMarkdown(await app.get(QueryBus).execute(read), reveal));
         }),
     );
 
@@ -365,4 +376,16 @@ function answerText(answer: MemoryAnswer): string {
 }
 
 /** A snippet as Markdown: the export's document (title, description, fenced text, tags, links). */
-const snippetMarkdown = (a: AssetAggregate): string => renderMarkdown(exportContent(a));
+/**
+ * A snippet as Markdown; the secrets found in it masked unless `reveal`, with a line saying so
+ * (the resource reads take no argument: always masked).
+ */
+function snippetMarkdown(a: AssetAggregate, reveal = false): string {
+  const markdown = renderMarkdown(exportContent(reveal ? a : withSecretsMasked(a)));
+  if (a.sensitives.length === 0) return markdown;
+  const kinds = [...new Set(a.sensitives.map((s) => s.name))].join(', ');
+  const note = reveal
+    ? `This snippet holds ${a.sensitives.length} secret(s) (${kinds}), shown as asked.`
+    : `This snippet holds ${a.sensitives.length} secret(s) (${kinds}), masked here; call get_snippet with reveal_secrets: true only if the user needs them.`;
+  return `${markdown}\n\n> ${note}\n`;
+}

@@ -65,7 +65,7 @@ export class StreamTopics {
     });
     this.register({ name: 'anchors', key: 'anchor', page: walked(ConversationReader.ANCHORS) });
     this.register({ name: 'ranges', key: 'range', page: walked(ConversationReader.RANGES) });
-    // Trove keeps no persons and detects no sensitive information yet: these streams list none, and nothing changes them.
+    // Trove keeps no persons; sensitives change with their asset, announced on the assets streams: these streams list none, and nothing changes them.
     const none = async (): Promise<Paged<string>> => ({ items: [], next: null });
     this.register({ name: 'persons', key: 'person', page: none });
     this.register({ name: 'sensitives', key: 'sensitive', page: none });

@@ -3,6 +3,7 @@ import type { AnnotationEntity } from '../assets/annotation.entity';
 import type { AssetEntity } from '../assets/asset.entity';
 import { AssetChange, AssetProjections } from '../assets/asset-unit-of-work';
 import type { FormatEntity } from '../assets/format.entity';
+import { prepareSecrets } from '../assets/sensitives/secret-detector';
 import type { TagEntity } from '../assets/tag.entity';
 import type { WebsiteEntity } from '../assets/website.entity';
 import type { AssetAggregate } from '../assets/wire/asset.wire';
@@ -111,6 +112,9 @@ export class RecordImporter {
     this.batch = new Map();
     this.batchRecords = 0;
     this.batchBytes = 0;
+    // The secrets scan of the batch's texts, before its transaction (the projection that stores
+    // them finds them made): the writer's queue does not wait on it.
+    await prepareSecrets(this.firstTexts(batch));
     const outcome = await this.parts.uow.run(({ em, changed }) => this.write(em, batch, changed));
     // A batch that created no root of a section is inside the group the previous one cut: it stays carried.
     if (outcome.roots.asset.size) this.carried.asset = outcome.roots.asset;
@@ -124,6 +128,17 @@ export class RecordImporter {
     }
     this.done += records;
     this.onBatch?.(this.done);
+  }
+
+  /** The text of each asset's first format in the batch (what AssetSecrets scans). */
+  private firstTexts(batch: Map<string, Row[]>): string[] {
+    const first = new Map<string, FormatEntity>();
+    for (const row of batch.get('format') ?? []) {
+      const format = RecordSchema.entity<FormatEntity>(this.parts.schema.get('format'), row);
+      const known = first.get(format.assetId);
+      if (!known || format.position < known.position || (format.position === known.position && format.id < known.id)) first.set(format.assetId, format);
+    }
+    return [...first.values()].map((f) => f.raw ?? '');
   }
 
   private async write(em: EntityManager, batch: Map<string, Row[]>, changed: (change: ImportedRecord) => void): Promise<BatchOutcome> {
@@ -244,6 +259,7 @@ export class RecordImporter {
         tags: linked(tagLinks, tags),
         websites: linked(websiteLinks, websites),
         summaries: [],
+        sensitives: [],
       } as AssetAggregate;
       return { id, change: 'created', aggregate };
     });

@@ -70,6 +70,11 @@ export function assetName(asset: Asset): string {
   return asset.name?.trim() || 'Unnamed snippet';
 }
 
+/** The kinds of the secrets Trove found in the snippet ("AWS access key id", ...), each once. */
+export function secretNames(asset: Asset): string[] {
+  return [...new Set((asset.sensitives?.iterable ?? []).map((s) => s.name))];
+}
+
 export function assetDescription(asset: Asset): string | undefined {
   return asset.annotations?.iterable?.find((a) => a.type === 'DESCRIPTION')?.text;
 }

@@ -48,6 +48,16 @@ export interface Asset {
   tags?: { iterable: Tag[] };
   websites?: { iterable: Website[] };
   annotations?: { iterable: Annotation[] };
+  /** Secrets Trove found in the text (never the secret: `text` is its mask). */
+  sensitives?: { iterable: Sensitive[] };
+}
+
+export interface Sensitive {
+  id: string;
+  category: string;
+  severity: string;
+  name: string;
+  text: string;
 }
 
 /** Where a result of a search across a team's stores comes from (GET /trove/spaces lists them). */

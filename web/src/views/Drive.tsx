@@ -3,7 +3,7 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useApp } from '../app/context';
 import { api } from '../lib/api';
-import { assetApplication, assetLanguage, assetName, languageName, LANGUAGES, relativeTime } from '../lib/format';
+import { assetApplication, assetLanguage, assetName, languageName, LANGUAGES, relativeTime, secretNames } from '../lib/format';
 import type { Asset, StoreLabel } from '../lib/types';
 import { NewSnippet } from './NewSnippet';
 import { SnippetView } from './SnippetView';
@@ -269,6 +269,11 @@ function SnippetList({ items, loading, error, hasMore, loadMore, searching, sele
               <div className="row-meta">
                 <span className="lang">{languageName(assetLanguage(asset))}</span>
                 {elsewhere && <span className="chip small space-chip">{elsewhere}</span>}
+                {secretNames(asset).length > 0 && (
+                  <span className="chip small secret" title={`Holds a secret: ${secretNames(asset).join(', ')}`} aria-label="Holds a secret">
+                    Secret
+                  </span>
+                )}
                 {tags.slice(0, 3).map((t) => (
                   <span key={t.id} className="chip small">
                     {t.text}

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { useApp } from '../app/context';
 import { Code } from '../components/Code';
 import { api } from '../lib/api';
-import { assetDescription, assetLanguage, assetName, assetText, languageName, mainFormat, relativeTime, safeHttpUrl } from '../lib/format';
+import { assetDescription, assetLanguage, assetName, assetText, languageName, mainFormat, relativeTime, safeHttpUrl, secretNames } from '../lib/format';
 import type { Asset } from '../lib/types';
 import { useStores } from './useStores';
 
@@ -24,6 +24,7 @@ export function SnippetView({ id, onClose }: { id: string; onClose: () => void }
   const asset = useQuery({ queryKey: ['asset', id], queryFn: () => api.asset(id) });
   const [editing, setEditing] = useState(false);
   const [confirming, setConfirming] = useState(false);
+  const [copyConfirming, setCopyConfirming] = useState(false);
   const remove = useMutation({
     mutationFn: () => api.deleteAsset(id),
     onSuccess: () => {
@@ -63,6 +64,12 @@ export function SnippetView({ id, onClose }: { id: string; onClose: () => void }
   const text = assetText(a);
   // A chat about a snippet is saved in the store it is in: not by one of a space's readers.
   const canAsk = (role === 'app' || host.can('focusCopilotConversation')) && current.role !== 'reader';
+  const secrets = secretNames(a);
+  const doCopy = () =>
+    copy(text).then(
+      () => notify('Copied'),
+      (e: Error) => notify(e.message, 'error'),
+    );
   if (editing) return <EditSnippet asset={a} onDone={() => setEditing(false)} />;
   return (
     <article className="detail" aria-labelledby="snippet-title">
@@ -77,6 +84,11 @@ export function SnippetView({ id, onClose }: { id: string; onClose: () => void }
         <span className="muted">Saved {relativeTime(a.created.value)}</span>
         {mainFormat(a)?.application?.name && <span className="muted">from {mainFormat(a)!.application!.name}</span>}
       </div>
+      {secrets.length > 0 && (
+        <p className="notice warning secret-warning" role="note">
+          This snippet holds {secrets.length === 1 ? 'a secret' : 'secrets'} ({secrets.join(', ')}): mind where you paste it.
+        </p>
+      )}
       {assetDescription(a) && <p className="description">{assetDescription(a)}</p>}
       <div className="actions" role="toolbar" aria-label="Snippet actions">
         {host.can('insertAtCursor') && (
@@ -84,17 +96,27 @@ export function SnippetView({ id, onClose }: { id: string; onClose: () => void }
             Insert
           </button>
         )}
-        <button
-          type="button"
-          onClick={() =>
-            copy(text).then(
-              () => notify('Copied'),
-              (e: Error) => notify(e.message, 'error'),
-            )
-          }
-        >
-          Copy
-        </button>
+        {copyConfirming ? (
+          <span className="confirm" role="group" aria-label="Confirm copy">
+            <button
+              type="button"
+              className="danger"
+              onClick={() => {
+                setCopyConfirming(false);
+                doCopy();
+              }}
+            >
+              Copy with the secret
+            </button>
+            <button type="button" onClick={() => setCopyConfirming(false)}>
+              Cancel
+            </button>
+          </span>
+        ) : (
+          <button type="button" onClick={() => (secrets.length > 0 ? setCopyConfirming(true) : doCopy())}>
+            Copy
+          </button>
+        )}
         {canAsk && (
           <button type="button" onClick={() => ask.mutate()} disabled={ask.isPending}>
             Ask Copilot about this

@@ -12,7 +12,8 @@ import { seedText } from '../asset-text';
 import { AssetWriter } from '../asset.writer';
 import { SeedDto } from '../dto/seed.dto';
 import { FormatClassifier } from '../format-classifier';
-import { AssetWire, assetWire } from '../wire/asset.wire';
+import { prepareSecrets } from '../sensitives/secret-detector';
+import { AssetAggregate, AssetWire, assetWire } from '../wire/asset.wire';
 
 export class CreateAssetCommand extends Command<AssetWire> {
   constructor(
@@ -62,21 +63,24 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     const formatId = randomUUID();
     const metadata = seeded.metadata;
     // What the client did not give, made offline now.
-    const generated = this.enrichment.suggest(text, classification, AssetEnrichment.lacking(metadata));
+    const generated = await this.enrichment.suggest(text, classification, AssetEnrichment.lacking(metadata));
     const automatic = AssetEnrichment.asInputs(generated);
     const tags = metadata?.tags?.length ? metadata.tags : automatic.tags;
     const annotations = [...(metadata?.annotations ?? []), ...automatic.annotations];
+    // The secrets scan of the text, before the unit of work (suggest made it already for code and
+    // text): its projection finds it made, and no save queued behind this one waits on it.
+    await prepareSecrets([text]);
     const id = randomUUID();
     const now = nowIso();
 
     let applicationId = '';
     let replayed = false;
-    const created = await this.uow.run(
+    const created = await this.uow.run<{ wire?: AssetWire; aggregate?: AssetAggregate }>(
       async ({ em, changed }) => {
         const earlier = idempotent && (await this.idempotency.find(em, idempotent));
         if (earlier) {
           replayed = true;
-          return assetWire(await this.reader.one(em, earlier), transferables);
+          return { wire: assetWire(await this.reader.one(em, earlier), transferables) };
         }
         applicationId = await this.applications.resolveId(em, seeded.application);
         await this.writer.insertAsset(em, {
@@ -118,12 +122,13 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
         const aggregate = await this.reader.one(em, id);
         if (idempotent) await this.idempotency.record(em, idempotent, id);
         changed({ id, change: 'created', aggregate, activity: { kind: 'created', applicationId } });
-        return assetWire(aggregate, transferables);
+        // Made after the unit of work's projections ran: they add the sensitives found in the text.
+        return { aggregate };
       },
       { independent: !idempotent },
     );
-    if (replayed) return created;
+    if (replayed || created.wire) return created.wire!;
     this.applications.remember(seeded.application, applicationId);
-    return created;
+    return assetWire(created.aggregate!, transferables);
   }
 }

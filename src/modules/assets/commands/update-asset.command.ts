@@ -9,6 +9,7 @@ import { textOf } from '../asset-text';
 import { AssetReader } from '../asset.reader';
 import { AssetWriter } from '../asset.writer';
 import { AssetDto } from '../dto/asset.dto';
+import { prepareSecrets } from '../sensitives/secret-detector';
 import { AssetWire, assetWire } from '../wire/asset.wire';
 
 /** Applies a round-tripped Asset: name, mechanism, favorited, pseudo, format text, annotations, tags, websites. */
@@ -44,14 +45,18 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
     // Detection runs outside the transaction: it may take milliseconds, writers should not wait on it.
     const current = await this.db.read((em) => this.reader.one(em, dto.id));
     const classified = new Map<string, { generic: string; specific: string }>();
+    const changedTexts: string[] = [];
     for (const format of current.formats) {
       const edit = edits.get(format.id);
       if (edit?.text === undefined || edit.text === format.raw) continue;
       const explicit = edit.specific && edit.specific !== format.specific;
       classified.set(format.id, explicit ? { generic: edit.generic ?? format.generic, specific: edit.specific! } : await this.detector.detect(edit.text));
+      changedTexts.push(edit.text);
     }
+    // So is the secrets scan of the new texts (the projection that stores it finds it made).
+    await prepareSecrets(changedTexts);
 
-    return this.uow.run(async ({ em, changed }) => {
+    const updated = await this.uow.run(async ({ em, changed }) => {
       const asset = await this.reader.require(em, dto.id);
       const now = nowIso();
       const fields: Parameters<AssetWriter['updateAsset']>[2] = { updatedAt: now };
@@ -84,7 +89,9 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
       if (original) await this.enrichment.follow(em, asset.id, original.text, original);
       const aggregate = await this.reader.one(em, asset.id);
       changed({ id: asset.id, change: 'updated', aggregate, activity: { kind: 'updated' } });
-      return assetWire(aggregate, transferables);
+      return aggregate;
     });
+    // Made after the unit of work's projections ran: they bring the sensitives in step with the text.
+    return assetWire(updated, transferables);
   }
 }

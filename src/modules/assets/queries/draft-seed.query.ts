@@ -43,7 +43,7 @@ export class DraftSeedHandler implements IQueryHandler<DraftSeedQuery> {
 
     const metadata = asset.metadata;
     const lacks = AssetEnrichment.lacking(metadata);
-    const suggested = this.enrichment.suggest(text, classification, { ...lacks, tags: true });
+    const suggested = await this.enrichment.suggest(text, classification, { ...lacks, tags: true });
     const name = metadata?.name?.trim() || suggested.name;
     const tags: SeededAssetTagDto[] = [...(metadata?.tags ?? [])];
     const seen = new Set(tags.map((t) => tagKey(t.text)));

@@ -4,6 +4,7 @@ import { ApplicationWire, applicationWire } from '../../system/wire/application.
 import { AnnotationEntity } from '../annotation.entity';
 import { AssetEntity } from '../asset.entity';
 import { FormatEntity } from '../format.entity';
+import { SensitiveEntity } from '../sensitive.entity';
 import { TagEntity } from '../tag.entity';
 import { WebsiteEntity } from '../website.entity';
 import { WorkstreamSummaryEntity } from '../workstream-summary.entity';
@@ -17,6 +18,8 @@ export interface AssetAggregate {
   tags: TagEntity[];
   websites: WebsiteEntity[];
   summaries: WorkstreamSummaryEntity[];
+  /** The secrets found in its text that the user did not dismiss, in text order. */
+  sensitives: SensitiveEntity[];
 }
 
 class ClassificationWire {
@@ -138,6 +141,8 @@ export class AssetWire extends AssetBase {
   tags: TagsWire;
   websites: WebsitesWire;
   summaries: WorkstreamSummariesWire;
+  /** The secrets found in its text (SDK Sensitives), present when there are any. */
+  sensitives?: SensitivesWire;
 }
 export class AssetsWire {
   iterable: AssetWire[];
@@ -328,6 +333,7 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
       tags: new LinkedCollection(aggregate.tags.map(tagWire)),
       websites: new LinkedCollection(aggregate.websites.map(websiteWire)),
       summaries: { iterable: aggregate.summaries.map(summaryReferenceWire) },
+      sensitives: aggregate.sensitives.length ? { iterable: aggregate.sensitives.map(sensitiveWire) } : undefined,
     },
     assetJson,
   );
@@ -352,7 +358,8 @@ function assetJson(wire: AssetWire): string {
   const annotations = linkedCollectionJson(quotedIds(a.iterable), JSON.stringify(a.iterable));
   const tags = linkedCollectionJson(t.iterable.map(tagKey), `[${t.iterable.map(tagText).join(',')}]`);
   const websites = linkedCollectionJson(quotedIds(w.iterable), JSON.stringify(w.iterable));
-  const links = `"annotations":${annotations},"tags":${tags},"websites":${websites},"summaries":${JSON.stringify(wire.summaries)}}`;
+  const sensitives = wire.sensitives ? `,"sensitives":${JSON.stringify(wire.sensitives)}` : '';
+  const links = `"annotations":${annotations},"tags":${tags},"websites":${websites},"summaries":${JSON.stringify(wire.summaries)}${sensitives}}`;
   return `${flattened.slice(0, flattened.indexOf(',"formats":'))},"formats":{"iterable":[${formats.join(',')}]},"preview":{"base":${original}},"original":${original},${links}`;
 }
 
@@ -362,4 +369,49 @@ export function formatsWire(aggregate: AssetAggregate, withContent: boolean): Fo
 
 export class PseudoAssetsWire {
   identifiers: FlattenedAssetsWire;
+}
+
+class TextLocationWire {
+  text: string;
+  start: number;
+  end: number;
+}
+class SensitiveMetadataWire {
+  match?: { group: TextLocationWire };
+  entropy?: number;
+}
+/** A secret found in an asset (SDK Sensitive): its kind and where it is; `text` is the secret masked, never the secret. */
+export class SensitiveWire {
+  id: string;
+  created: GroupedTimestamp;
+  updated: GroupedTimestamp;
+  asset: Identified;
+  text: string;
+  mechanism: string;
+  category: string;
+  severity: string;
+  name: string;
+  description: string;
+  metadata: SensitiveMetadataWire;
+  interactions: number;
+}
+export class SensitivesWire {
+  iterable: SensitiveWire[];
+}
+
+export function sensitiveWire(s: SensitiveEntity): SensitiveWire {
+  return {
+    id: s.id,
+    created: groupedTimestamp(s.createdAt),
+    updated: groupedTimestamp(s.updatedAt),
+    asset: { id: s.assetId },
+    text: s.text,
+    mechanism: s.mechanism,
+    category: s.category,
+    severity: s.severity,
+    name: s.name,
+    description: s.description,
+    metadata: { match: { group: { text: s.text, start: s.matchStart, end: s.matchEnd } }, entropy: s.entropy ?? undefined },
+    interactions: 0,
+  };
 }

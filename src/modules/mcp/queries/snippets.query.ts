@@ -1,6 +1,7 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { Database } from '../../../common/database/database.service';
 import { AssetReader } from '../../assets/asset.reader';
+import { withSecretsMasked } from '../../assets/sensitives/secret-detector';
 import { AssetAggregate } from '../../assets/wire/asset.wire';
 import { SearchEngine } from '../../search/search-engine.service';
 
@@ -18,6 +19,8 @@ export class SearchSnippetsQuery extends Query<SnippetHit[]> {
   constructor(
     readonly query: string,
     readonly limit: number,
+    /** The previews show the secrets found in them instead of their masks. */
+    readonly revealSecrets = false,
   ) {
     super();
   }
@@ -46,10 +49,10 @@ export class SearchSnippetsHandler implements IQueryHandler<SearchSnippetsQuery>
     private readonly search: SearchEngine,
   ) {}
 
-  async execute({ query, limit }: SearchSnippetsQuery): Promise<SnippetHit[]> {
+  async execute({ query, limit, revealSecrets }: SearchSnippetsQuery): Promise<SnippetHit[]> {
     const hits = await this.db.read((em) => this.search.search(em, { query, scope: { pseudo: false }, limit }));
     return hits.slice(0, limit).map((h) => {
-      const first = h.aggregate.formats[0];
+      const first = (revealSecrets ? h.aggregate : withSecretsMasked(h.aggregate)).formats[0];
       return {
         id: h.aggregate.asset.id,
         name: h.aggregate.asset.name ?? 'Unnamed snippet',

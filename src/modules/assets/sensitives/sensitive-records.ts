@@ -1,0 +1,51 @@
+import { Injectable } from '@nestjs/common';
+import { Database } from '../../../common/database/database.service';
+import { NotFound } from '../../../common/errors/domain-errors';
+import { nowIso } from '../../../common/wire/common.wire';
+import { AssetUnitOfWork } from '../asset-unit-of-work';
+import { AssetReader } from '../asset.reader';
+import { AssetWriter } from '../asset.writer';
+import { SensitiveWire, SensitivesWire, sensitiveWire } from '../wire/asset.wire';
+
+/** The sensitives Trove found in assets (AssetSecrets): read, and dismissed by the user. */
+@Injectable()
+export class SensitiveRecords {
+  constructor(
+    private readonly db: Database,
+    private readonly reader: AssetReader,
+    private readonly writer: AssetWriter,
+    private readonly uow: AssetUnitOfWork,
+  ) {}
+
+  /** Every sensitive not dismissed, oldest first, an asset's in text order (a deleted asset's went with it). */
+  list(): Promise<SensitivesWire> {
+    return this.db.read(async (em) => {
+      const rows = await this.reader.liveSensitives(em);
+      return { iterable: rows.map(sensitiveWire) };
+    });
+  }
+
+  /** One sensitive, or 404 (never found, gone from its text, or dismissed). */
+  get(id: string): Promise<SensitiveWire> {
+    return this.db.read(async (em) => {
+      const row = await this.reader.liveSensitive(em, id);
+      if (!row) throw new NotFound(`sensitive ${id} not found`);
+      return sensitiveWire(row);
+    });
+  }
+
+  /**
+   * Dismisses a sensitive (the user says it is not a secret): it leaves the listings and its
+   * asset, and stays dismissed while the same value is in the text. Its asset is changed (its
+   * wire form lost the sensitive): the asset's stream announces it.
+   */
+  async dismiss(id: string): Promise<void> {
+    await this.uow.run(async ({ em, changed }) => {
+      const row = await this.reader.liveSensitive(em, id);
+      if (!row) throw new NotFound(`sensitive ${id} not found`);
+      await this.writer.dismissSensitive(em, id);
+      await this.writer.updateAsset(em, row.assetId, { updatedAt: nowIso() });
+      changed({ id: row.assetId, change: 'updated' });
+    });
+  }
+}
