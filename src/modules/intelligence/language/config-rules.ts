@@ -1,4 +1,10 @@
-import type { RuleMatch } from './rules';
+import type { LanguageCode } from './languages';
+
+/** A format and the rule that found it (as rules.ts's RuleMatch). */
+interface RuleMatch {
+  code: LanguageCode;
+  rule: string;
+}
 
 /**
  * Configuration formats the classifier was never trained on (nginx, Apache, Makefile, HCL) or

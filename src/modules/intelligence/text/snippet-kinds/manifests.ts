@@ -37,7 +37,7 @@ function packageManifest(doc: Doc, manager: string, file: string): SnippetKind |
   ].filter(Boolean);
   return kind(
     `${name}${version ? ` ${version}` : ''} (${file})`,
-    `${/^[aeiou]/i.test(manager) ? 'An' : 'A'} ${manager} manifest of ${name}${version ? ` ${version}` : ''}${what.length ? `: ${what.join(', ')}` : ''}`,
+    `${/^(?:[aeiou]|npm)/i.test(manager) ? 'An' : 'A'} ${manager} manifest of ${name}${version ? ` ${version}` : ''}${what.length ? `: ${what.join(', ')}` : ''}`,
     [manager.split(' ')[0], 'manifest', name.replace(/^@[^/]+\//, '')],
   );
 }

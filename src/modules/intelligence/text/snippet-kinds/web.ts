@@ -1,5 +1,5 @@
 import { parseDocument } from 'htmlparser2';
-import { Lexer, type Token, type Tokens } from 'marked';
+import MarkdownIt from 'markdown-it';
 import postcss from 'postcss';
 import { SnippetKind, kind, listOf, shortList, shown } from './kind';
 
@@ -13,7 +13,7 @@ interface Element {
 
 /**
  * Web snippets: CSS by its selectors (postcss), HTML by its form or its component (htmlparser2),
- * Markdown by its heading (marked's lexer), a JavaScript `fetch` by its method and URL.
+ * Markdown by its heading (markdown-it's tokens), a JavaScript `fetch` by its method and URL.
  */
 
 export function understandCss(text: string): SnippetKind | undefined {
@@ -108,34 +108,31 @@ export function understandHtml(text: string): SnippetKind | undefined {
   );
 }
 
-function inlineText(token: Tokens.Heading): string {
-  return token.tokens
-    .map((t: Token) => ('text' in t ? String(t.text) : ''))
-    .join('')
-    .trim();
-}
+const markdown = new MarkdownIt();
 
 export function understandMarkdown(text: string): SnippetKind | undefined {
-  let tokens: Token[];
+  let tokens: ReturnType<typeof markdown.parse>;
   try {
-    tokens = new Lexer().lex(text.slice(0, 100_000));
+    tokens = markdown.parse(text.slice(0, 100_000), {});
   } catch {
     return undefined;
   }
-  const headings = tokens.filter((t): t is Tokens.Heading => t.type === 'heading');
+  // a heading: its open token, then its inline token (whose children are its text and code spans)
+  const headings = tokens.flatMap((t, i) => {
+    if (t.type !== 'heading_open') return [];
+    const words = (tokens[i + 1]?.children ?? []).filter((c) => c.type === 'text' || c.type === 'code_inline').map((c) => c.content);
+    const heading = words.join('').replace(/\s+/g, ' ').trim();
+    return heading ? [{ depth: Number(t.tag.slice(1)), heading }] : [];
+  });
   if (!headings.length) return undefined;
   const top = Math.min(...headings.map((h) => h.depth));
   const title = headings.find((h) => h.depth === top)!;
-  const heading = inlineText(title);
-  if (!heading) return undefined;
-  const sections = headings
-    .filter((h) => h !== title && h.depth <= top + 1)
-    .map(inlineText)
-    .filter(Boolean);
+  const heading = title.heading;
+  const sections = headings.filter((h) => h !== title && h.depth <= top + 1).map((h) => h.heading);
   const code = tokens
-    .filter((t): t is Tokens.Code => t.type === 'code')
-    .map((t) => t.lang)
-    .filter((l): l is string => !!l);
+    .filter((t) => t.type === 'fence')
+    .map((t) => t.info.trim().split(/\s+/)[0])
+    .filter(Boolean);
   return kind(
     heading,
     `Markdown document "${shown(heading, 60)}"${sections.length ? ` with sections ${listOf(sections, 3)}` : ''}${code.length ? `, with ${listOf([...new Set(code)], 2)} examples` : ''}`,
