@@ -19,16 +19,16 @@ function meaningful(text: string): string[] {
   return text.split('\n').filter((l) => l.trim() && !/^\s*#/.test(l));
 }
 
-const NGINX_BLOCK =
-  /^[ \t]*(?:server|http|events|stream|upstream[ \t]+[\w.-]+|location[ \t]+[^{\n;]+|map[ \t]+\S+[ \t]+\S+|if[ \t]+\([^)\n]*\))[ \t]*\{[ \t]*$/m;
+/** A block of nginx's own: `server {`, `http {`, `location /api/ {`, `upstream app {` (not `if (...) {`, which code shares). */
+const NGINX_BLOCK = /^[ \t]*(?:server|http|events|stream|upstream[ \t]+[\w.-]+|location[ \t]+(?:[=~^*]+[ \t]*)?\/[^{\n;]*)[ \t]*\{[ \t]*$/m;
+/** Directives only nginx has (not `return x;`, `include x;`, `index x;`, which read as code too). */
 const NGINX_DIRECTIVE =
-  /^[ \t]*(?:listen|server_name|proxy_pass|proxy_set_header|proxy_http_version|root|index|try_files|rewrite|access_log|error_log|worker_processes|worker_connections|ssl_certificate(?:_key)?|ssl_protocols|client_max_body_size|gzip(?:_types)?|add_header|fastcgi_pass|fastcgi_param|sendfile|keepalive_timeout|include|default_type|expires|alias|deny|allow|limit_req(?:_zone)?|upstream|return|charset|autoindex|resolver|proxy_redirect|proxy_buffering|proxy_read_timeout|uwsgi_pass)[ \t]+[^;\n]*;[ \t]*(?:#.*)?$/gm;
+  /^[ \t]*(listen|server_name|proxy_pass|proxy_set_header|proxy_http_version|proxy_redirect|proxy_buffering|proxy_read_timeout|try_files|worker_processes|worker_connections|ssl_certificate(?:_key)?|ssl_protocols|client_max_body_size|gzip(?:_types)?|add_header|fastcgi_pass|fastcgi_param|fastcgi_index|sendfile|keepalive_timeout|access_log|error_log|default_type|limit_req(?:_zone)?|uwsgi_pass|uwsgi_param|autoindex)[ \t]+[^;\n(){}=]*;[ \t]*(?:#.*)?$/gm;
 
 function isNginx(text: string): boolean {
   if (!NGINX_BLOCK.test(text)) return false;
-  const directives = text.match(NGINX_DIRECTIVE)?.length ?? 0;
-  // (C, Perl and CSS end lines with `;` too, but never with these directive words at the margin)
-  return directives >= 2 && !/^[ \t]*(?:#include|int |void |my |sub |function )/m.test(text);
+  const directives = new Set([...text.matchAll(NGINX_DIRECTIVE)].map((m) => m[1]));
+  return directives.size >= 2;
 }
 
 const APACHE_SECTION = /^[ \t]*<(?:VirtualHost|Directory|DirectoryMatch|Location|LocationMatch|Files|FilesMatch|IfModule|IfDefine|Proxy)\b[^>\n]*>[ \t]*$/m;

@@ -23,7 +23,8 @@ const BY_LANGUAGE: Readonly<Record<string, (text: string) => SnippetKind | undef
   yaml: understandYaml,
   yml: understandYaml,
   json: understandJson,
-  toml: understandToml,
+  // (an INI file with a quoted value reads as TOML to the detector; TOML's parser turns it down)
+  toml: (text) => understandToml(text) ?? understandIni(text),
   ini: understandIni,
   dockerfile: understandDockerfile,
   'hljs-dockerfile': understandDockerfile,

@@ -50,15 +50,27 @@ function tagsOf(tags: readonly string[]): string[] {
   return out;
 }
 
-/** A kind with its name and description clipped, its description one sentence ending in a full stop. */
-export function kind(name: string | undefined, description: string, tags: readonly string[]): SnippetKind {
-  const sentence = description
+/** A sentence cut to `max` characters at a word, without the punctuation the cut leaves at its end. */
+function sentenceOf(text: string, max: number): string {
+  let sentence = text
     .replace(/\s+/g, ' ')
     .trim()
     .replace(/[.\s]+$/, '');
+  if (sentence.length > max) {
+    const cut = sentence.lastIndexOf(' ', max);
+    sentence = sentence.slice(0, cut > max / 2 ? cut : max).replace(/[\s,;:(…-]+$/, '');
+    // (a parenthesis the cut opened and did not close)
+    if ((sentence.match(/\(/g)?.length ?? 0) > (sentence.match(/\)/g)?.length ?? 0))
+      sentence = sentence.slice(0, sentence.lastIndexOf('(')).replace(/[\s,;:]+$/, '');
+  }
+  return sentence.charAt(0).toUpperCase() + sentence.slice(1);
+}
+
+/** A kind with its name clipped and its description one sentence ending in a full stop. */
+export function kind(name: string | undefined, description: string, tags: readonly string[]): SnippetKind {
   return {
     name: name === undefined ? undefined : clip(name, MAX_NAME),
-    description: `${clip(sentence.charAt(0).toUpperCase() + sentence.slice(1), MAX_DESCRIPTION - 1).replace(/…$/, '')}.`,
+    description: `${sentenceOf(description, MAX_DESCRIPTION - 1)}.`,
     tags: tagsOf(tags),
   };
 }

@@ -31,7 +31,6 @@ function packageManifest(doc: Doc, manager: string, file: string): SnippetKind |
   const dependencies = [...keysOf(doc.dependencies), ...keysOf(doc.require)].filter((d) => d !== 'php' && !d.startsWith('ext-'));
   const scripts = keysOf(doc.scripts);
   const what = [
-    str(doc.description) ? `"${shown(str(doc.description)!, 60)}"` : '',
     scripts.length ? `scripts ${listOf(scripts, 3)}` : '',
     dependencies.length ? `${dependencies.length} ${dependencies.length === 1 ? 'dependency' : 'dependencies'} (${shortList(dependencies, 3)})` : '',
   ].filter(Boolean);

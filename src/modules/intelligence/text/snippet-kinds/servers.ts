@@ -56,7 +56,7 @@ export function understandDockerfile(text: string): SnippetKind | undefined {
 }
 
 export function understandMakefile(text: string): SnippetKind | undefined {
-  const targets = [...text.matchAll(/^([A-Za-z0-9_][\w./%-]*(?:[ \t]+[A-Za-z0-9_][\w./-]*)*)[ \t]*:(?!=)/gm)]
+  const targets = [...text.matchAll(/^([A-Za-z0-9_][\w./%-]*(?:[ \t]+[A-Za-z0-9_][\w./-]*){0,20})[ \t]*:(?!=)/gm)]
     .flatMap((m) => m[1].split(/\s+/))
     .filter((t) => !t.startsWith('.') && !t.includes('%'));
   if (!targets.length) return undefined;
@@ -79,7 +79,7 @@ export function understandHcl(text: string): SnippetKind | undefined {
 
 /** A directive's value in an nginx block: `server_name a.example b.example;`. */
 function directives(text: string, name: string): string[] {
-  return [...text.matchAll(new RegExp(String.raw`(?:^|[{;\s])${name}[ \t]+([^;{]+)[;{]`, 'gm'))].map((m) => m[1].trim());
+  return [...text.matchAll(new RegExp(String.raw`(?:^|[{;])[ \t]*${name}[ \t]+([^;{\n]+)[;{]`, 'gm'))].map((m) => m[1].trim());
 }
 
 export function understandNginx(text: string): SnippetKind | undefined {

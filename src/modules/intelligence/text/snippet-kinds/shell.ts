@@ -1,5 +1,5 @@
 import { parse as parseShell } from 'shell-quote';
-import { SnippetKind, kind, listOf, shown } from './kind';
+import { SnippetKind, kind, listOf, shortList, shown } from './kind';
 
 /**
  * Shell commands and pipelines, HTTP calls with curl, wget and HTTPie: the tool and what it does
@@ -170,19 +170,25 @@ export function understandShell(text: string): SnippetKind | undefined {
   const lines = logicalLines(text.slice(0, 20_000));
   if (!lines.length) return undefined;
   const parsed = lines
-    .slice(0, 200)
+    .slice(0, 60)
     .map(splitLine)
     .filter((l): l is Line => !!l);
   const commands = parsed.flatMap((l) => l.commands);
   if (!commands.length) return undefined;
-  const tools = commands.map(tool).filter((t) => /^[\w.+-]+$/.test(t) && !/^(?:echo|printf|cd|export|true|false|test|\[)$/.test(t));
+  const tools = commands.map(tool).filter((t) => /^[\w.+-]+$/.test(t) && !/^(?:echo|printf|cd|export|true|false|test|exit|return|set|shift|\[)$/.test(t));
   const isScript = lines.length > 6 || lines.some((l) => CONTROL.test(l));
   if (isScript) {
     const lineCount = text.split('\n').filter((l) => l.trim()).length;
-    const used = [...new Set(tools.filter((t) => !CONTROL.test(t)))];
+    // the commands it runs most, then first
+    const counts = new Map<string, number>();
+    for (const t of tools) if (!CONTROL.test(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
+    const used = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!);
     const http = commands.map(httpCall).find(Boolean);
+    // a script's header comment names it (as code-terms.ts reads it); else the commands it runs do
+    const header = /^(?:#![^\n]*\n)?(?:[ \t]*\n)*#(?!!)[ \t]*([^\n]*)/.exec(text)?.[1] ?? '';
+    const documented = /[A-Za-z]{3,}[^\n]*\s[A-Za-z]{2,}/.test(header) && !/copyright|licen[cs]e|shellcheck|-\*-|vim?:/i.test(header);
     return kind(
-      undefined,
+      documented || !used.length ? undefined : `shell script: ${shortList(used, 3)}`,
       `Shell script of ${lineCount} lines${used.length ? ` running ${listOf(used, 4)}` : ''}${http ? `, calling ${http.method} ${shown(http.url, 60)}` : ''}`,
       ['shell', ...used.slice(0, 4)],
     );

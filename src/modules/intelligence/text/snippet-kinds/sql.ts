@@ -12,7 +12,10 @@ const mysql = new MysqlParser();
 
 /** At most this much of the text is parsed, in at most this many statements. */
 const MAX_SQL = 6_000;
-const MAX_STATEMENTS = 12;
+const MAX_STATEMENTS = 4;
+/** A statement longer than this is not parsed (a generated insert of a thousand rows); nor are more after this many milliseconds. */
+const MAX_STATEMENT = 2_000;
+const BUDGET_MS = 6;
 
 interface Statement {
   type: string;
@@ -47,16 +50,21 @@ function columnName(column: unknown): string | undefined {
   return undefined;
 }
 
-/** The tables a statement reads or writes, in order: node-sql-parser's `type::db::table` list. */
-function tablesOf(parser: PostgresParser, sql: string): string[] {
-  try {
-    return parser
-      .tableList(sql)
-      .map((entry) => entry.split('::').pop() ?? '')
-      .filter((t) => t && t !== 'null');
-  } catch {
-    return [];
+/** The tables of a statement's AST, in order: its `from`, `table` and joined tables, also in subqueries. */
+function tablesOf(node: unknown, into: string[] = [], depth = 0): string[] {
+  if (depth > 12 || !isNode(node)) return into;
+  if (Array.isArray(node)) {
+    for (const item of node) tablesOf(item, into, depth + 1);
+    return into;
   }
+  for (const key of ['table', 'from', 'name']) {
+    const value = node[key];
+    for (const entry of Array.isArray(value) ? value : value ? [value] : []) {
+      if (isNode(entry) && typeof entry.table === 'string' && !into.includes(entry.table)) into.push(entry.table);
+    }
+  }
+  for (const [key, value] of Object.entries(node)) if (key !== 'table' && isNode(value)) tablesOf(value, into, depth + 1);
+  return into;
 }
 
 function parse(sql: string): Statement[] | undefined {
@@ -69,7 +77,6 @@ function parse(sql: string): Statement[] | undefined {
     }
     const nodes = (Array.isArray(ast) ? ast : [ast]).filter(isNode);
     if (!nodes.length) continue;
-    const tables = tablesOf(parser, sql);
     return nodes.map((node) => {
       const list = (value: unknown) => (Array.isArray(value) ? value : []);
       const columns = node.type === 'select' ? list(node.columns) : node.type === 'update' ? list(node.set) : list(node.columns);
@@ -79,7 +86,7 @@ function parse(sql: string): Statement[] | undefined {
         columns: columns
           .map((c) => (isNode(c) && node.type === 'update' ? columnName({ type: 'column_ref', column: c.column }) : columnName(c)))
           .filter((c): c is string => !!c),
-        tables,
+        tables: tablesOf(node),
         groupBy: list(isNode(node.groupby) ? node.groupby.columns : node.groupby)
           .map(columnName)
           .filter((c): c is string => !!c),
@@ -92,7 +99,7 @@ function parse(sql: string): Statement[] | undefined {
   return undefined;
 }
 
-/** The statements of a script, without comments, at most MAX_STATEMENTS of them. */
+/** The statements of a script's first MAX_SQL characters, without comments. */
 function statementsOf(text: string): string[] {
   const body = text
     .slice(0, MAX_SQL)
@@ -101,8 +108,7 @@ function statementsOf(text: string): string[] {
   return body
     .split(/;[ \t]*(?:\n|$)/)
     .map((s) => s.trim())
-    .filter(Boolean)
-    .slice(0, MAX_STATEMENTS);
+    .filter(Boolean);
 }
 
 const VERBS: Record<string, string> = {
@@ -118,11 +124,17 @@ const VERBS: Record<string, string> = {
 
 export function understandSql(text: string): SnippetKind | undefined {
   const statements: Statement[] = [];
-  for (const sql of statementsOf(text)) statements.push(...(parse(sql) ?? []));
+  const start = performance.now();
+  const all = statementsOf(text);
+  for (const sql of all.slice(0, MAX_STATEMENTS)) {
+    if (performance.now() - start > BUDGET_MS) break;
+    // (session settings, `SET NAMES utf8`, `BEGIN`, `USE db`, say nothing of what a script does)
+    if (sql.length <= MAX_STATEMENT && !/^(?:SET|USE|BEGIN|START|COMMIT|LOCK|UNLOCK|\\)\b/i.test(sql)) statements.push(...(parse(sql) ?? []));
+  }
   const first = statements[0];
   if (!first) return undefined;
   const tables = [...new Set(statements.flatMap((s) => s.tables))];
-  const more = statements.length > 1 ? ` and ${statements.length - 1} more ${statements.length === 2 ? 'statement' : 'statements'}` : '';
+  const more = all.length > 1 ? ` and ${all.length - 1} more ${all.length === 2 ? 'statement' : 'statements'}` : '';
   const from = tables.length ? tables : first.tables;
   const tags = ['sql', first.type, ...from.slice(0, 3)];
   if (first.type === 'select') {

@@ -19,7 +19,9 @@ interface Element {
 export function understandCss(text: string): SnippetKind | undefined {
   let root: postcss.Root;
   try {
-    root = postcss.parse(text.slice(0, 100_000));
+    // (the first rules name a stylesheet; a whole framework's would cost a save too much)
+    const head = text.slice(0, 12_000);
+    root = postcss.parse(text.length > head.length ? head.slice(0, head.lastIndexOf('}') + 1) : head);
   } catch {
     return undefined;
   }
@@ -128,7 +130,11 @@ export function understandMarkdown(text: string): SnippetKind | undefined {
   const top = Math.min(...headings.map((h) => h.depth));
   const title = headings.find((h) => h.depth === top)!;
   const heading = title.heading;
-  const sections = headings.filter((h) => h !== title && h.depth <= top + 1).map((h) => h.heading);
+  // (a section whose heading is a sentence or more, "Why? Try it.", is left out: the description is one sentence)
+  const sections = headings
+    .filter((h) => h !== title && h.depth <= top + 1)
+    .map((h) => h.heading.replace(/[.:!?]+$/, ''))
+    .filter((h) => !/[.!?]\s/.test(h));
   const code = tokens
     .filter((t) => t.type === 'fence')
     .map((t) => t.info.trim().split(/\s+/)[0])
