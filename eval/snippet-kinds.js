@@ -17,7 +17,7 @@
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 
 const args = process.argv.slice(2);
 const opt = (name, fallback) => {
@@ -110,7 +110,7 @@ function collect() {
     const text = fs.readFileSync(file, 'utf8');
     if (text.includes('\u0000')) continue;
     perPackageKind.set(key, n + 1);
-    const half = crypto.createHash('sha1').update(source).digest()[0] % 2 === 0 ? 'dev' : 'heldout';
+    const half = createHash('sha1').update(source).digest()[0] % 2 === 0 ? 'dev' : 'heldout';
     rows.push({ source, file, kind: kind[0], expected: kind[1], split: half, text });
   }
   return rows;
