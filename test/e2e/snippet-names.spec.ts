@@ -143,7 +143,11 @@ describe('snippet names: what a snippet that defines nothing is about', () => {
 
   it.each(EXAMPLES)('$what saved without a name is named, described and tagged after what it is', async ({ raw, language, name, description, tags }) => {
     const created = await assets.assetsCreateNewAsset({ seed: textSeed(raw) });
-    const saved = await settled(created.id, language);
+    // (when the models refine the language after the answer, the generated parts follow it)
+    const saved = await until(
+      () => asset.assetSnapshot({ asset: created.id, transferables: false }),
+      (a: Asset) => a.original.reference?.classification.specific === language && name.test(a.name ?? ''),
+    );
     expect(saved.original.reference?.classification.specific).toBe(language);
     expect(Object.values(ClassificationSpecificEnum)).toContain(saved.original.reference?.classification.specific);
     expect(saved.name).toMatch(name);

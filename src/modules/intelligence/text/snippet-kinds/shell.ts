@@ -176,6 +176,10 @@ export function understandShell(text: string): SnippetKind | undefined {
   const commands = parsed.flatMap((l) => l.commands);
   if (!commands.length) return undefined;
   const tools = commands.map(tool).filter((t) => /^[\w.+-]+$/.test(t) && !/^(?:echo|printf|cd|export|true|false|test|exit|return|set|shift|\[)$/.test(t));
+  // a header comment (not a licence's) says what the snippet is for: code-terms.ts names and describes it by it
+  const header =
+    /^(?:#![^\n]*\n)?(?:[ \t]*(?:#[^\n]*(?:copyright|licen[cs]e|shellcheck|-\*-|vim?:)[^\n]*)?\n)*[ \t]*#(?!!)[ \t]*([^\n]*)/i.exec(text)?.[1] ?? '';
+  if (/[A-Za-z]{3,}[^\n]*\s[A-Za-z]{2,}/.test(header)) return undefined;
   const isScript = lines.length > 6 || lines.some((l) => CONTROL.test(l));
   if (isScript) {
     const lineCount = text.split('\n').filter((l) => l.trim()).length;
@@ -184,11 +188,8 @@ export function understandShell(text: string): SnippetKind | undefined {
     for (const t of tools) if (!CONTROL.test(t)) counts.set(t, (counts.get(t) ?? 0) + 1);
     const used = [...counts.keys()].sort((a, b) => counts.get(b)! - counts.get(a)!);
     const http = commands.map(httpCall).find(Boolean);
-    // a script's header comment names it (as code-terms.ts reads it); else the commands it runs do
-    const header = /^(?:#![^\n]*\n)?(?:[ \t]*\n)*#(?!!)[ \t]*([^\n]*)/.exec(text)?.[1] ?? '';
-    const documented = /[A-Za-z]{3,}[^\n]*\s[A-Za-z]{2,}/.test(header) && !/copyright|licen[cs]e|shellcheck|-\*-|vim?:/i.test(header);
     return kind(
-      documented || !used.length ? undefined : `shell script: ${shortList(used, 3)}`,
+      used.length ? `shell script: ${shortList(used, 3)}` : undefined,
       `Shell script of ${lineCount} lines${used.length ? ` running ${listOf(used, 4)}` : ''}${http ? `, calling ${http.method} ${shown(http.url, 60)}` : ''}`,
       ['shell', ...used.slice(0, 4)],
     );
@@ -209,10 +210,8 @@ export function understandShell(text: string): SnippetKind | undefined {
   if (http) {
     return kind(main.name, `HTTP ${http.method} request to ${shown(http.url, 100)} with ${http.tool}${http.sends ? `, sending ${http.sends}` : ''}`, main.tags);
   }
-  if (commands.length === 1) return kind(main.name, `Shell command that ${main.what}`, ['shell', ...main.tags]);
-  const names = commands.map((c) => commandName(c).name.split(' ').slice(0, 2).join(' '));
-  return kind(`${main.name}${commands.length > 1 ? ` + ${commands.length - 1} more` : ''}`, `Shell commands: ${listOf(names, 4)}`, [
-    'shell',
-    ...tools.slice(0, 3),
-  ]);
+  // a container run is named by its image and name; other commands as typed, by their first line
+  // (code-terms.ts: `npm install --save-dev typescript`), which says what they do as well as a rewording
+  if (commands.length === 1 && main.tags.includes('container')) return kind(main.name, `Shell command that ${main.what}`, ['shell', ...main.tags]);
+  return undefined;
 }
