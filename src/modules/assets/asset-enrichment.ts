@@ -1,6 +1,7 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CodeTerms } from '../intelligence/code-terms';
+import { understandSnippet } from '../intelligence/text/snippet-kinds';
 import { tagKey } from './asset-text';
 import { AssetReader } from './asset.reader';
 import { AnnotationInput, AssetWriter } from './asset.writer';
@@ -66,11 +67,19 @@ export class AssetEnrichment {
   async suggest(raw: string, label: Label, parts: Parts): Promise<Generated> {
     if (!raw.trim() || (label.generic !== 'CODE' && label.generic !== 'TEXT')) return { tags: [] };
     const text = await withoutSecrets(raw);
+    // A query, a command, a manifest, a stylesheet, a page: named after what it is about.
+    const kind = parts.name || parts.description || parts.tags ? understandSnippet(text, label.specific) : undefined;
     return {
-      name: parts.name ? this.terms.suggestName(text, label.specific) : undefined,
-      description: parts.description ? this.terms.describeSnippet(text, label.generic, label.specific) : undefined,
-      tags: parts.tags ? this.terms.suggestTags(text, label.specific, SUGGESTED_TAGS) : [],
+      name: parts.name ? (kind?.name ?? this.terms.suggestName(text, label.specific)) : undefined,
+      description: parts.description ? (kind?.description ?? this.terms.describeSnippet(text, label.generic, label.specific)) : undefined,
+      tags: parts.tags ? (kind ? this.kindTags(kind.tags, label.specific) : this.terms.suggestTags(text, label.specific, SUGGESTED_TAGS)) : [],
     };
+  }
+
+  /** A kind's tags after the language's, as the other tags are. */
+  private kindTags(tags: string[], language: string): string[] {
+    const label = this.terms.languageLabel(language)?.toLowerCase();
+    return [...new Set([...(label && label !== 'text' ? [label] : []), ...tags])].slice(0, SUGGESTED_TAGS);
   }
 
   /** The description and tags of `generated` in the form the writer takes, marked AUTOMATIC. */

@@ -1,3 +1,4 @@
+import { matchConfigFormat } from './config-rules';
 import { LanguageCode } from './languages';
 
 /**
@@ -195,6 +196,10 @@ export function matchRules(text: string, full: string = text): RuleMatch | null 
 
   // PowerShell's comment-based help (`.PARAMETER Uri`, `.SYNOPSIS`) or its `<# ... #>` block comments
   if (POWERSHELL_HELP.test(text) || (/^[ \t]*<#/m.test(text) && /#>[ \t]*$/m.test(text))) return { code: 'ps1', rule: 'powershell-comment' };
+
+  // nginx, Apache, Dockerfile, HCL, Makefile, .env: their structure settles them (config-rules.ts)
+  const config = matchConfigFormat(text);
+  if (config) return config;
 
   // YAML front matter followed by a Markdown / prose body: a Markdown document (Jekyll, Hugo, ...).
   // one way to match each line (key, indented continuation, blank): no backtracking blow-up

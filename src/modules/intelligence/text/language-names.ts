@@ -59,6 +59,10 @@ const LANGUAGE_NAMES: ReadonlyMap<string, string> = new Map(
     exs: 'Elixir',
     clj: 'Clojure',
     dockerfile: 'Dockerfile',
+    'hljs-dockerfile': 'Dockerfile',
+    'hljs-nginx': 'nginx',
+    'hljs-apache': 'Apache',
+    'hljs-makefile': 'Makefile',
     /** Prose: callers that label code leave it out (see TEXT_LANGUAGE). */
     txt: 'Text',
     text: 'Text',
