@@ -79,3 +79,36 @@ export function kind(name: string | undefined, description: string, tags: readon
 export function shown(value: string, max = 40): string {
   return clip(value, max);
 }
+
+/** A parsed JSON object or YAML mapping. */
+export type Doc = Record<string, unknown>;
+
+export function isDoc(value: unknown): value is Doc {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+export function keysOf(value: unknown): string[] {
+  return isDoc(value) ? Object.keys(value) : [];
+}
+
+/** A string or a number as text; anything else undefined. */
+export function str(value: unknown): string | undefined {
+  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
+}
+
+/** A JSON or YAML document of no known kind: named by its `name` or `title` and its top-level keys. */
+export function keyedDocument(doc: Doc, format: 'JSON' | 'YAML', noun: string): SnippetKind | undefined {
+  const keys = Object.keys(doc);
+  if (!keys.length) return undefined;
+  const title = str(doc.name) ?? str(doc.title);
+  return kind(
+    title
+      ? `${shown(title)}: ${shortList(
+          keys.filter((k) => k !== 'name' && k !== 'title'),
+          3,
+        )}`
+      : `${format}: ${shortList(keys, 4)}`,
+    `${noun}${title ? ` "${shown(title)}"` : ''} with keys ${listOf(keys, 4)}`,
+    [format.toLowerCase(), ...keys.slice(0, 3)],
+  );
+}

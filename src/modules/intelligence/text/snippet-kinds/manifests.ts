@@ -1,7 +1,7 @@
 import { parse as parseEnv } from 'dotenv';
 import { parse as parseIni } from 'ini';
 import { parse as parseToml } from 'smol-toml';
-import { SnippetKind, kind, listOf, shortList, shown } from './kind';
+import { Doc, SnippetKind, isDoc, keyedDocument, keysOf, kind, listOf, shortList, str } from './kind';
 
 /**
  * Package manifests and key-value configuration: package.json and composer.json by their
@@ -9,19 +9,6 @@ import { SnippetKind, kind, listOf, shortList, shown } from './kind';
  * sections and keys, .env by its variables (never their values: they are often secrets). Each read
  * by its parser (JSON.parse, smol-toml, ini, dotenv).
  */
-type Doc = Record<string, unknown>;
-
-function isDoc(value: unknown): value is Doc {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-}
-
-function keysOf(value: unknown): string[] {
-  return isDoc(value) ? Object.keys(value) : [];
-}
 
 /** A package's manifest: its name and version, scripts and dependencies. */
 function packageManifest(doc: Doc, manager: string, file: string): SnippetKind | undefined {
@@ -69,19 +56,7 @@ export function understandJson(text: string): SnippetKind | undefined {
     const options = Object.keys(doc.compilerOptions);
     return kind(`tsconfig: ${shortList(options, 3)}`, `TypeScript compiler configuration setting ${listOf(options, 4)}`, ['typescript', 'tsconfig']);
   }
-  const keys = Object.keys(doc);
-  if (!keys.length) return undefined;
-  const title = str(doc.name) ?? str(doc.title);
-  return kind(
-    title
-      ? `${shown(title)}: ${shortList(
-          keys.filter((k) => k !== 'name' && k !== 'title'),
-          3,
-        )}`
-      : `JSON: ${shortList(keys, 4)}`,
-    `JSON object${title ? ` "${shown(title)}"` : ''} with keys ${listOf(keys, 4)}`,
-    ['json', ...keys.slice(0, 3)],
-  );
+  return keyedDocument(doc, 'JSON', 'JSON object');
 }
 
 export function understandToml(text: string): SnippetKind | undefined {

@@ -1,24 +1,11 @@
 import { loadAll } from 'js-yaml';
-import { SnippetKind, kind, listOf, shortList, shown } from './kind';
+import { Doc, SnippetKind, isDoc, keyedDocument, keysOf, kind, listOf, shortList, str } from './kind';
 
 /**
  * YAML manifests, read by js-yaml: Kubernetes objects (kind and name), Compose files (their
  * services), CI workflows (GitHub Actions, GitLab CI: their jobs), Ansible plays, OpenAPI
  * documents; any other YAML by its top-level keys.
  */
-type Doc = Record<string, unknown>;
-
-function isDoc(value: unknown): value is Doc {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function keysOf(value: unknown): string[] {
-  return isDoc(value) ? Object.keys(value) : [];
-}
-
-function str(value: unknown): string | undefined {
-  return typeof value === 'string' || typeof value === 'number' ? String(value) : undefined;
-}
 
 /** The images a pod template (or a pod) runs. */
 function imagesOf(spec: unknown): string[] {
@@ -135,17 +122,5 @@ export function understandYaml(text: string): SnippetKind | undefined {
   if (!doc) return undefined;
   const found = compose(doc) ?? githubActions(doc) ?? openApi(doc) ?? gitlabCi(doc);
   if (found) return found;
-  const keys = Object.keys(doc);
-  if (!keys.length) return undefined;
-  const title = str(doc.name) ?? str(doc.title);
-  return kind(
-    title
-      ? `${shown(title)}: ${shortList(
-          keys.filter((k) => k !== 'name' && k !== 'title'),
-          3,
-        )}`
-      : `YAML: ${shortList(keys, 4)}`,
-    `YAML document${title ? ` "${shown(title)}"` : ''} with keys ${listOf(keys, 4)}`,
-    ['yaml', ...keys.slice(0, 3)],
-  );
+  return keyedDocument(doc, 'YAML', 'YAML document');
 }
