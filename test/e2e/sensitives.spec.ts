@@ -58,6 +58,17 @@ describe('sensitives: secrets found in assets', () => {
     expect(found.map((s) => s.category).sort()).toEqual(['ACCESS_KEY', 'URL']);
     const key = found.find((s) => s.category === 'ACCESS_KEY')!;
     expect(key).toMatchObject({ asset: { id: created.id }, severity: 'HIGH', mechanism: 'AUTOMATIC', name: 'AWS access key id', text: 'AKIA************T3VB' });
+    // The SDKs' Sensitive.asset is a FlattenedAsset: the Python SDK (the Pieces CLI's) refuses the asset without its required fields.
+    const format = created.formats.iterable[0].id;
+    expect(key.asset).toMatchObject({
+      id: created.id,
+      creator: expect.any(String),
+      created: { value: expect.any(String) },
+      updated: { value: expect.any(String) },
+      formats: { iterable: [{ id: format }] },
+      preview: { base: format },
+      original: format,
+    });
     // Where it is: the offsets of the secret in the text.
     expect(CONFIG.slice(key.metadata.match.group.start, key.metadata.match.group.end)).toBe(AWS_KEY);
     const url = found.find((s) => s.category === 'URL')!;

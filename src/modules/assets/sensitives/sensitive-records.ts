@@ -5,7 +5,9 @@ import { nowIso } from '../../../common/wire/common.wire';
 import { AssetUnitOfWork } from '../asset-unit-of-work';
 import { AssetReader } from '../asset.reader';
 import { AssetWriter } from '../asset.writer';
-import { SensitiveWire, SensitivesWire, sensitiveWire } from '../wire/asset.wire';
+import type { EntityManager } from 'typeorm';
+import { SensitiveEntity } from '../sensitive.entity';
+import { SensitiveWire, SensitivesWire, flattenedAssetWire, sensitiveWire } from '../wire/asset.wire';
 
 /** The sensitives Trove found in assets (AssetSecrets): read, and dismissed by the user. */
 @Injectable()
@@ -20,8 +22,7 @@ export class SensitiveRecords {
   /** Every sensitive not dismissed, oldest first, an asset's in text order (a deleted asset's went with it). */
   list(): Promise<SensitivesWire> {
     return this.db.read(async (em) => {
-      const rows = await this.reader.liveSensitives(em);
-      return { iterable: rows.map(sensitiveWire) };
+      return { iterable: await this.wires(em, await this.reader.liveSensitives(em)) };
     });
   }
 
@@ -30,7 +31,17 @@ export class SensitiveRecords {
     return this.db.read(async (em) => {
       const row = await this.reader.liveSensitive(em, id);
       if (!row) throw new NotFound(`sensitive ${id} not found`);
-      return sensitiveWire(row);
+      return (await this.wires(em, [row]))[0];
+    });
+  }
+
+  /** The rows' wire forms, each with its asset's FlattenedAsset (the assets read in one go). */
+  private async wires(em: EntityManager, rows: SensitiveEntity[]): Promise<SensitiveWire[]> {
+    const assets = await this.reader.liveAggregates(em, [...new Set(rows.map((r) => r.assetId))]);
+    const flattened = new Map(assets.map((a) => [a.asset.id, flattenedAssetWire(a)]));
+    return rows.flatMap((row) => {
+      const asset = flattened.get(row.assetId);
+      return asset ? [sensitiveWire(row, asset)] : [];
     });
   }
 

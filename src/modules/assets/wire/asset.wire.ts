@@ -333,7 +333,7 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
       tags: new LinkedCollection(aggregate.tags.map(tagWire)),
       websites: new LinkedCollection(aggregate.websites.map(websiteWire)),
       summaries: { iterable: aggregate.summaries.map(summaryReferenceWire) },
-      sensitives: aggregate.sensitives.length ? { iterable: aggregate.sensitives.map(sensitiveWire) } : undefined,
+      sensitives: aggregate.sensitives.length ? { iterable: aggregate.sensitives.map((s) => sensitiveWire(s, flattened)) } : undefined,
     },
     assetJson,
   );
@@ -385,7 +385,7 @@ export class SensitiveWire {
   id: string;
   created: GroupedTimestamp;
   updated: GroupedTimestamp;
-  asset: Identified;
+  asset: FlattenedAssetWire;
   text: string;
   mechanism: string;
   category: string;
@@ -399,12 +399,13 @@ export class SensitivesWire {
   iterable: SensitiveWire[];
 }
 
-export function sensitiveWire(s: SensitiveEntity): SensitiveWire {
+/** `asset`: the FlattenedAsset of the asset it was found in (the SDK's Sensitive requires the whole reference). */
+export function sensitiveWire(s: SensitiveEntity, asset: FlattenedAssetWire): SensitiveWire {
   return {
     id: s.id,
     created: groupedTimestamp(s.createdAt),
     updated: groupedTimestamp(s.updatedAt),
-    asset: { id: s.assetId },
+    asset,
     text: s.text,
     mechanism: s.mechanism,
     category: s.category,
