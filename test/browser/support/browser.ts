@@ -35,7 +35,9 @@ export function watch(page: Page): PageWatch {
   page.on('pageerror', (error) => found.errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
     if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 40[14]/.test(message.text())) {
-      found.errors.push(`console: ${message.text()}`);
+      // The resource a failed load names (the console text does not say which).
+      const url = message.location().url;
+      found.errors.push(`console: ${message.text()}${url ? ` (${url.replace(/^https?:\/\/[^/]+/, '')})` : ''}`);
     }
   });
   page.on('dialog', (dialog) => {

@@ -138,22 +138,36 @@ export async function request<T>(method: string, path: string, body?: unknown, s
 }
 
 /**
- * Records this page knows are deleted (it deleted them, or a change stream said so): reading one
- * again answers like Trove's 410 without asking it, so a refetch racing a delete (the stream's frame
- * can arrive before the delete's own answer) costs no request and no console error.
+ * Records this page knows are deleted (it is deleting them, or a change stream said so): reading
+ * one again answers like Trove's 410 without asking it, and a delete aborts the reads of its record
+ * still under way. A read racing a delete (a refetch the stream's frame started, a slow read of the
+ * snippet's activity) would otherwise come back 410 and be logged as a failed load.
  */
 const deleted = new Set<string>();
+const reading = new Map<string, Set<AbortController>>();
 export function markDeleted(id: string): void {
   deleted.add(id);
+  for (const read of reading.get(id) ?? []) read.abort();
 }
-const gone =
-  (id: string) =>
-  <T>(answer: T): T => {
-    deleted.add(id);
-    return answer;
-  };
-function unlessDeleted<T>(id: string, what: string, read: () => Promise<T>): Promise<T> {
-  return deleted.has(id) ? Promise.reject(new ApiError(410, `${what} ${id} no longer exists`)) : read();
+function unlessDeleted<T>(id: string, what: string, read: (signal: AbortSignal) => Promise<T>): Promise<T> {
+  if (deleted.has(id)) return Promise.reject(new ApiError(410, `${what} ${id} no longer exists`));
+  const controller = new AbortController();
+  const reads = reading.get(id) ?? new Set<AbortController>();
+  reading.set(id, reads.add(controller));
+  return read(controller.signal).finally(() => {
+    reads.delete(controller);
+    if (!reads.size) reading.delete(id);
+  });
+}
+/** Deletes a record: its reads stop first; if the delete fails, it may be read again. */
+async function deleteRecord(id: string, path: string): Promise<string> {
+  markDeleted(id);
+  try {
+    return await request<string>('POST', path);
+  } catch (error) {
+    deleted.delete(id);
+    throw error;
+  }
 }
 
 export interface Page<T> {
@@ -167,7 +181,8 @@ export const api = {
 
   assetsPage: (cursor: string | null, limit: number, signal?: AbortSignal) =>
     request<Page<Asset>>('GET', `/assets?limit=${limit}&transferables=false${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, signal),
-  asset: (id: string) => unlessDeleted(id, 'asset', () => request<Asset>('GET', `/asset/${encodeURIComponent(id)}?transferables=true`)),
+  asset: (id: string) =>
+    unlessDeleted(id, 'asset', (signal) => request<Asset>('GET', `/asset/${encodeURIComponent(id)}?transferables=true`, undefined, signal)),
   /** `everywhere`: in the user's own store and every space they belong to (`X-Trove-Space: *`), each hit labelled. */
   search: (query: string, filters: { language?: string; tag?: string }, signal?: AbortSignal, everywhere = false) => {
     const iterable = [...(filters.language ? [{ classification: filters.language }] : []), ...(filters.tag ? [{ tags: [filters.tag] }] : [])];
@@ -182,11 +197,16 @@ export const api = {
   /** The stores this user may read: their own, then their spaces (team deployments). */
   stores: () => request<{ iterable: StoreLabel[]; team: boolean }>('GET', '/trove/spaces'),
   copyToSpace: (id: string, space: string) => request<{ asset: Asset; space: StoreLabel }>('POST', `/asset/${encodeURIComponent(id)}/copy`, { space }),
-  related: (id: string) => request<{ iterable: Asset[] }>('POST', '/assets/related', { iterable: [{ id }] }).then((r) => r.iterable),
+  related: (id: string) =>
+    unlessDeleted(id, 'asset', (signal) => request<{ iterable: Asset[] }>('POST', '/assets/related', { iterable: [{ id }] }, signal)).then((r) => r.iterable),
   activities: (id: string) =>
-    request<{ iterable: Array<{ id: string; event?: Record<string, unknown>; created: { value: string }; application?: Application }> }>(
-      'GET',
-      `/asset/${encodeURIComponent(id)}/activities`,
+    unlessDeleted(id, 'asset', (signal) =>
+      request<{ iterable: Array<{ id: string; event?: Record<string, unknown>; created: { value: string }; application?: Application }> }>(
+        'GET',
+        `/asset/${encodeURIComponent(id)}/activities`,
+        undefined,
+        signal,
+      ),
     ).then((r) => r.iterable),
   createAsset: (raw: string, application: Application | null) =>
     request<Asset>('POST', '/assets/create', {
@@ -201,16 +221,17 @@ export const api = {
       ...(edit.tags ? { tags: { iterable: edit.tags.map((text) => ({ text })) } } : {}),
       ...(edit.format ? { formats: { iterable: [{ id: edit.format.id, fragment: { string: { raw: edit.format.raw } } }] } } : {}),
     }),
-  deleteAsset: (id: string) => request<string>('POST', `/assets/${encodeURIComponent(id)}/delete`).then(gone(id)),
+  deleteAsset: (id: string) => deleteRecord(id, `/assets/${encodeURIComponent(id)}/delete`),
 
   conversations: () => request<Page<Conversation>>('GET', '/conversations?limit=200').then((r) => r.iterable),
-  conversation: (id: string) => unlessDeleted(id, 'conversation', () => request<Conversation>('GET', `/conversation/${encodeURIComponent(id)}`)),
+  conversation: (id: string) =>
+    unlessDeleted(id, 'conversation', (signal) => request<Conversation>('GET', `/conversation/${encodeURIComponent(id)}`, undefined, signal)),
   messages: (id: string) =>
-    unlessDeleted(id, 'conversation', () =>
-      request<{ iterable: ConversationMessage[] }>('GET', `/conversation/${encodeURIComponent(id)}/messages`).then((r) => r.iterable),
-    ),
+    unlessDeleted(id, 'conversation', (signal) =>
+      request<{ iterable: ConversationMessage[] }>('GET', `/conversation/${encodeURIComponent(id)}/messages`, undefined, signal),
+    ).then((r) => r.iterable),
   renameConversation: (conversation: Conversation, name: string) => request<Conversation>('POST', '/conversation/update', { ...conversation, name }),
-  deleteConversation: (id: string) => request<string>('POST', `/conversations/${encodeURIComponent(id)}/delete`).then(gone(id)),
+  deleteConversation: (id: string) => deleteRecord(id, `/conversations/${encodeURIComponent(id)}/delete`),
   /** A new chat grounded in one snippet (Drive's "Ask Copilot about this"). */
   chatAbout: (assetId: string) =>
     request<{ conversation: Conversation }>('POST', `/conversations/create/from_asset/${encodeURIComponent(assetId)}`).then((r) => r.conversation),
