@@ -111,7 +111,9 @@ describe('sign-in with OpenID Connect', () => {
         .filter(Boolean)
         .map((line) => JSON.parse(line) as { action: string; user?: string; userName?: string });
     let entries: Awaited<ReturnType<typeof actions>> = [];
-    for (let i = 0; i < 50 && !entries.some((e) => e.action === 'sign-out'); i++) {
+    // The log is written in batches, and each sign-in's entry on its own timing: wait for all of them.
+    const count = (action: string) => entries.filter((e) => e.action === action).length;
+    for (let i = 0; i < 50 && (count('sign-out') < 1 || count('sign-in') < 2 || count('auth.failed') < 3); i++) {
       await new Promise((resolve) => setTimeout(resolve, 100));
       entries = await actions(open);
     }
