@@ -64,6 +64,8 @@ describe('POST /os/terminate in local mode: the process shuts down as on SIGINT 
     const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })));
     await healthy(baseUrl, 60_000);
     const portFile = piecesPortFile(process.platform, home)!;
+    // The port is announced once the server has warmed up, a moment after it first answers.
+    for (let i = 0; i < 100 && !existsSync(portFile); i++) await new Promise((resolve) => setTimeout(resolve, 100));
     expect(readFileSync(portFile, 'utf8')).toBe(String(port));
     const stream = await StreamClient.open(baseUrl, '/assets/stream/identifiers');
     await stream.next();
