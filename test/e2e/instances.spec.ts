@@ -48,27 +48,41 @@ describe('several instances on one database', () => {
 
   // PostgreSQL only: on SQLite there is no LISTEN connection to lose.
   if (testDatabaseUrl) {
-    it('LISTEN connections lost just before an instance closes are not opened again after it has closed', async () => {
-      const url = first.config.databaseUrl!;
+    it('instances of one process share one LISTEN connection, which comes back when lost and is not opened again once they have closed', async () => {
+      // A URL of its own (its application_name), so that the first instance's connection is not this one.
+      const url = `${first.config.databaseUrl!}${first.config.databaseUrl!.includes('?') ? '&' : '?'}application_name=trove-listen-test`;
       const admin = new Client({ connectionString: url });
       await admin.connect();
       const listening = async () =>
-        (await admin.query<{ pid: number }>("SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND query LIKE 'LISTEN %'")).rows.map(
-          (r) => r.pid,
-        );
+        (
+          await admin.query<{ pid: number }>(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'trove-listen-test' AND query LIKE 'LISTEN %'",
+          )
+        ).rows.map((r) => r.pid);
+      const until = async (want: number) => {
+        const deadline = Date.now() + 5_000;
+        while ((await listening()).length !== want && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        return listening();
+      };
       try {
-        const others = new Set(await listening());
-        const app = await createApp(testConfig({ DATABASE_URL: url, TROVE_DATA_DIR: first.config.dataDir, TROVE_LOG_LEVEL: 'error' }));
-        await app.listen(0, '127.0.0.1');
-        const own = (await listening()).filter((pid) => !others.has(pid));
-        expect(own).toHaveLength(2); // change streams and MCP sessions
-        // Both drop (PostgreSQL restarted, a failover), and the instance shuts down while it waits to reconnect.
+        const config = () => testConfig({ DATABASE_URL: url, TROVE_DATA_DIR: first.config.dataDir, TROVE_LOG_LEVEL: 'error' });
+        const apps = [await createApp(config()), await createApp(config())];
+        for (const app of apps) await app.listen(0, '127.0.0.1');
+        // Two instances, each with its change streams and MCP sessions listening: one connection.
+        const own = await until(1);
+        expect(own).toHaveLength(1);
+        // It drops (PostgreSQL restarted, a failover): a second later it listens again.
         await admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [own]);
+        const back = await until(1);
+        expect(back).toHaveLength(1);
+        expect(back).not.toEqual(own);
+        // It drops again, and the instances shut down while it waits to reconnect.
+        await admin.query('SELECT pg_terminate_backend(pid) FROM unnest($1::int[]) AS pid', [back]);
         await new Promise((resolve) => setTimeout(resolve, 300));
-        await app.close();
-        // Past the reconnection delay (1 s): nothing of the closed instance listens again.
+        await Promise.all(apps.map((app) => app.close()));
+        // Past the reconnection delay (1 s): nothing of the closed instances listens again.
         await new Promise((resolve) => setTimeout(resolve, 1_500));
-        expect((await listening()).filter((pid) => !others.has(pid))).toEqual([]);
+        expect(await listening()).toEqual([]);
       } finally {
         await admin.end();
       }

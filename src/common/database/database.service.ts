@@ -369,6 +369,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
       }
       for (const step of this.commitSteps) await this.query(em, step);
       await this.query(em, 'COMMIT');
+      this.checkpointer?.noteCommit();
       markRunnerTransaction(runner, false);
     } catch (error) {
       await this.abort(runner);
