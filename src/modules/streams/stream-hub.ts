@@ -5,11 +5,13 @@ import { WebSocket } from 'ws';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
 import { Keyset } from '../../common/database/keyset';
-import { RawSocket, checkSocket, frameText, rawSocketOf, writePreframed } from '../../common/streams/ws-internals';
+import { checkSocket } from '../../common/streams/ws-internals';
 import { StreamEvent } from '../../common/events/outbox';
 import { AssetReader } from '../assets/asset.reader';
 import { OutboxReader } from '../../common/events/outbox.reader';
 import { StreamTopics, StreamView, assetsView, identifiersView } from './stream-topics';
+import { FirstFrames, FirstPage } from './first-frames';
+import { CLOSE, Outlet, Prepared, StreamWriter } from './stream-writer';
 import { MODEL_DOWNLOAD_PATH } from '../../common/http/ws-adapter';
 import { ModelDownloads } from '../models/model-downloads';
 import { LocalUser } from '../system/local-user';
@@ -36,68 +38,13 @@ export const STREAM_PATHS = {
   modelDownload: MODEL_DOWNLOAD_PATH,
 } as const;
 
-/** Close codes. 1001 going away (shutdown), 1008 bad query, 1011 server error, 1013 slow consumer. */
-const CLOSE = { shutdown: 1001, policy: 1008, error: 1011, slow: 1013, resync: 4000 } as const;
-
 /** Outbox events read per query, by the tailer and by a catching-up socket. */
 const BATCH = 500;
 /** How long shutdown waits for clients to answer the 1001 close before cutting them off. */
 const CLOSE_GRACE_MS = 1000;
-/** How long a first frame may be handed to newly opened sockets after it was read. */
-const SNAPSHOT_REUSE_MS = 1000;
-/** How long a catching-up socket may keep more than the bound waiting before it is closed with 1013. */
-const DRAIN_WAIT_MS = 10_000;
-
-/** The first page of a view's first frame with the outbox head it reflects, read in one consistent snapshot. */
-interface FirstPage {
-  head: number;
-  /** The whole first frame when the page holds every item (`next` null), else the page's items. */
-  body: string;
-  items: string[];
-  next: Keyset | null;
-}
-
-interface SnapshotEntry {
-  /** When the read finished (null while in flight) and the head it reflects. */
-  at: number | null;
-  head: number;
-  result: Promise<FirstPage>;
-}
-
-interface Subscriber {
-  socket: WebSocket;
+interface Subscriber extends Outlet {
   view: StreamView;
-  /** `?ids=true`: every frame carries `event_id`. */
-  ids: boolean;
-  /** Id of the last outbox event this socket has been given (or that its first frame covers). */
-  cursor: number;
-  /** Live sockets get frames from the tailer; the others are reading the outbox themselves. */
-  live: boolean;
   catchingUp: boolean;
-}
-
-/**
- * One frame of one view for one event, serialised and framed (WebSocket header + payload)
- * once, then written as is to every socket of the view.
- */
-class Prepared {
-  private plain?: Buffer;
-  private withId?: Buffer;
-  constructor(
-    readonly body: string,
-    readonly eventId: number,
-  ) {}
-  framed(ids: boolean): Buffer {
-    if (!ids) return (this.plain ??= frameText(this.body));
-    return (this.withId ??= frameText(withEventId(this.body, this.eventId)));
-  }
-}
-
-/** A corked socket is flushed once this much is waiting in it (so `bufferedAmount` stays a measure of the reader's backlog). */
-const CORK_FLUSH_BYTES = 64 * 1024;
-
-function withEventId(body: string, eventId: number): string {
-  return `${body.slice(0, -1)},"event_id":${eventId}}`;
 }
 
 /**
@@ -110,7 +57,7 @@ function withEventId(body: string, eventId: number): string {
  * ("catching up") until it has reached the tail position, and only then goes live. Position
  * and sends change in one synchronous step, so a socket never misses nor repeats an event
  * across that switch. A socket whose send buffer is over the bound is closed with 1013 and
- * told where to resume.
+ * told where to resume (StreamWriter).
  */
 @Injectable()
 export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -134,14 +81,10 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   /** Woken while no socket watched a view: `position` may lag the outbox (see `tailOnce`). */
   private behind = false;
   private heartbeat: NodeJS.Timeout | null = null;
-  /** The latest first frame of each view (see `snapshot`); `at` is null while it is being read. */
-  private readonly snapshots = new Map<StreamView, SnapshotEntry>();
-  /** The sockets corked while a batch is handed out, with the bytes written to each since. */
-  private corked: Map<RawSocket, number> | null = null;
+  private readonly firstFrames: FirstFrames;
+  private readonly writer: StreamWriter;
   /** Openings and catch-ups in flight: shutdown waits for them before the database closes. */
   private readonly inflight = new Set<Promise<void>>();
-  /** For tests and benchmarks: sockets closed for being slow, and the largest send buffer seen. */
-  readonly stats = { slowClosed: 0, peakBuffered: 0 };
 
   constructor(
     private readonly config: AppConfig,
@@ -152,6 +95,8 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     user: LocalUser,
     private readonly downloads: ModelDownloads,
   ) {
+    this.firstFrames = new FirstFrames(db, outbox);
+    this.writer = new StreamWriter(config.wsSendBuffer);
     this.singles = {
       [STREAM_PATHS.user]: () => JSON.stringify(userProfileWire(user.id)),
       [STREAM_PATHS.ltmStatus]: () => JSON.stringify(ltmStatusWire()),
@@ -210,6 +155,11 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private track(work: Promise<void>, sub: Subscriber): void {
     const tracked = work.catch((error) => this.fail(sub, error)).finally(() => this.inflight.delete(tracked));
     this.inflight.add(tracked);
+  }
+
+  /** For tests and benchmarks: sockets closed for being slow, and the largest send buffer seen. */
+  get stats(): { slowClosed: number; peakBuffered: number } {
+    return this.writer.stats;
   }
 
   /** Number of open stream sockets (for tests and benchmarks). */
@@ -303,49 +253,11 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     this.tailing = this.tail().finally(() => (this.tailing = null));
   }
 
-  /**
-   * The first page of a view's first frame with the outbox head it reflects, read in one
-   * consistent snapshot. When that page is the whole first frame (most stores), sockets opening
-   * together share one read (a reconnect storm of a thousand clients costs one query, not a
-   * thousand), and a result is reused for SNAPSHOT_REUSE_MS while no event has been handed out
-   * since. Any such pair is correct for any socket: it then reads the outbox from that head on.
-   * A larger first frame is walked by each socket at its own pace (see `sendInParts`).
-   */
-  private snapshot(view: StreamView): Promise<FirstPage> {
-    const cached = this.snapshots.get(view);
-    if (cached && (cached.at === null || (Date.now() - cached.at < SNAPSHOT_REUSE_MS && cached.head === this.position))) return cached.result;
-    const entry: SnapshotEntry = { at: null, head: -1, result: Promise.resolve({ head: 0, body: '', items: [], next: null }) };
-    entry.result = this.db
-      .readConsistent(async (em) => {
-        const head = await this.outbox.head(em);
-        const { items, next } = await view.page(em, null);
-        return { head, items, next, body: next ? '' : `{"iterable":[${items.join(',')}]}` };
-      })
-      .then(
-        (result) => {
-          entry.at = Date.now();
-          entry.head = result.head;
-          // Not kept longer than it may be reused (a first frame with content can be large), nor
-          // at all when it is only the first page of a larger one.
-          const forget = () => this.snapshots.get(view) === entry && this.snapshots.delete(view);
-          if (result.next) forget();
-          else setTimeout(forget, SNAPSHOT_REUSE_MS).unref();
-          return result;
-        },
-        (error) => {
-          if (this.snapshots.get(view) === entry) this.snapshots.delete(view);
-          throw error;
-        },
-      );
-    this.snapshots.set(view, entry);
-    return entry.result;
-  }
-
   private async open(sub: Subscriber, since: number | null): Promise<void> {
     if (since === null) {
-      const first = await this.snapshot(sub.view);
+      const first = await this.firstFrames.read(sub.view, this.position);
       sub.cursor = first.head;
-      if (first.next ? !(await this.sendInParts(sub, first)) : !this.send(sub, first.body, first.head)) return;
+      if (first.next ? !(await this.sendInParts(sub, first)) : !this.writer.send(sub, first.body, first.head)) return;
     } else {
       const head = await this.db.read((em) => this.outbox.head(em));
       if (since > head) return this.resync(sub, `event ${since} is unknown here (latest is ${head})`);
@@ -367,21 +279,13 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     let part = `{"iterable":[${first.items.join(',')}`;
     let next: Keyset | null = first.next;
     while (next) {
-      if (!(await this.fragment(sub, part, false))) return false;
+      if (!(await this.writer.fragment(sub, part, false))) return false;
       const after: Keyset = next;
       const page = await this.db.read((em) => sub.view.page(em, after));
       part = page.items.length ? `,${page.items.join(',')}` : '';
       next = page.next;
     }
-    return this.fragment(sub, `${part}]${sub.ids ? `,"event_id":${first.head}` : ''}}`, true);
-  }
-
-  /** One fragment of a first frame, once the socket has at most half the bound waiting. */
-  private async fragment(sub: Subscriber, text: string, fin: boolean): Promise<boolean> {
-    if (!(await this.drained(sub, 'too slow for the first frame; open again'))) return false;
-    sub.socket.send(text, { fin });
-    if (sub.socket.bufferedAmount > this.stats.peakBuffered) this.stats.peakBuffered = sub.socket.bufferedAmount;
-    return true;
+    return this.writer.fragment(sub, `${part}]${sub.ids ? `,"event_id":${first.head}` : ''}}`, true);
   }
 
   /** Sends the socket every event after its cursor from the outbox, then makes it live. */
@@ -406,8 +310,8 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
         for (let i = 0; i < events.length; i++) {
           const frame = frames[i];
           // Catching up reads at the socket's pace: wait for its buffer to drain, up to a limit.
-          if (frame !== null && !(await this.drained(sub))) return;
-          if (frame !== null && !this.send(sub, frame, events[i].id)) return;
+          if (frame !== null && !(await this.writer.drained(sub))) return;
+          if (frame !== null && !this.writer.send(sub, frame, events[i].id)) return;
           sub.cursor = events[i].id;
         }
         // Synchronously with the tailer's position: from here on the tailer hands over.
@@ -477,32 +381,18 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
       return { events, frames };
     });
     if (this.position !== from || !events.length) return false;
-    // Several events in one batch reach each socket in one write (writev) instead of one each.
-    const corked = events.length > 1 ? this.cork() : null;
-    this.corked = corked;
-    try {
+    const handOut = () => {
       for (let i = 0; i < events.length; i++) this.handOut(events[i], frames[i]);
       this.position = events[events.length - 1].id;
-    } finally {
-      this.corked = null;
-      for (const raw of corked?.keys() ?? []) raw.uncork();
-    }
+    };
+    // Several events in one batch reach each socket in one write (writev) instead of one each.
+    if (events.length > 1) this.writer.corkedWhile(this.subscribersOfAllViews(), handOut);
+    else handOut();
     return events.length === BATCH;
   }
 
-  /** Corks the TCP socket of every live subscriber; the map counts the bytes written since. */
-  private cork(): Map<RawSocket, number> {
-    const corked = new Map<RawSocket, number>();
-    for (const subs of this.byView.values()) {
-      for (const sub of subs) {
-        const raw = rawSocketOf(sub.socket);
-        if (sub.live && raw && !corked.has(raw)) {
-          raw.cork();
-          corked.set(raw, 0);
-        }
-      }
-    }
-    return corked;
+  private *subscribersOfAllViews(): Iterable<Subscriber> {
+    for (const subs of this.byView.values()) yield* subs;
   }
 
   /** `frames`: per view, the frame, or null when the event is not shown (a pseudo asset). */
@@ -521,66 +411,9 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
           this.track(this.catchUp(sub), sub);
           continue;
         }
-        if (this.send(sub, frame, event.id)) sub.cursor = event.id;
+        if (this.writer.send(sub, frame, event.id)) sub.cursor = event.id;
       }
     }
-  }
-
-  /**
-   * Sends one frame unless the socket already has more than the bound waiting (a slow or
-   * stalled reader): then it is closed with 1013 and the event id to resume from. A socket
-   * therefore never holds more than the bound plus one frame.
-   */
-  private send(sub: Subscriber, frame: string | Prepared, eventId: number): boolean {
-    const socket = sub.socket;
-    if (socket.readyState !== WebSocket.OPEN) return false;
-    if (socket.bufferedAmount > this.config.wsSendBuffer) {
-      this.stats.slowClosed += 1;
-      sub.live = false;
-      socket.close(CLOSE.slow, `too slow; resume with since=${sub.cursor}`);
-      return false;
-    }
-    if (typeof frame === 'string') socket.send(sub.ids ? withEventId(frame, eventId) : frame);
-    else {
-      const framed = frame.framed(sub.ids);
-      // Made once for every socket: written past `ws`, which would frame it again for each.
-      if (!writePreframed(socket, framed)) socket.send(Buffer.from(sub.ids ? withEventId(frame.body, eventId) : frame.body), { binary: false });
-      const raw = rawSocketOf(socket);
-      const pending = raw && this.corked?.get(raw);
-      if (raw && pending !== undefined && pending !== null) {
-        // Hand what this batch wrote to the kernel now and then: a fast reader's buffer must
-        // not look like a slow reader's backlog because it was corked.
-        if (pending + framed.length >= CORK_FLUSH_BYTES) {
-          raw.uncork();
-          raw.cork();
-          this.corked!.set(raw, 0);
-        } else {
-          this.corked!.set(raw, pending + framed.length);
-        }
-      }
-    }
-    if (socket.bufferedAmount > this.stats.peakBuffered) this.stats.peakBuffered = socket.bufferedAmount;
-    return true;
-  }
-
-  /**
-   * True once the socket has at most the bound waiting; a socket that stays over it for
-   * DRAIN_WAIT_MS is closed with 1013 (false).
-   */
-  private async drained(sub: Subscriber, reason = `too slow; resume with since=${sub.cursor}`): Promise<boolean> {
-    const socket = sub.socket;
-    const deadline = Date.now() + DRAIN_WAIT_MS;
-    // Wait down to half the bound (not just under it): fewer, larger bursts.
-    while (socket.readyState === WebSocket.OPEN && socket.bufferedAmount > this.config.wsSendBuffer / 2 && Date.now() < deadline) {
-      await new Promise((resolve) => setTimeout(resolve, 5));
-    }
-    if (socket.readyState !== WebSocket.OPEN) return false;
-    if (socket.bufferedAmount > this.config.wsSendBuffer) {
-      this.stats.slowClosed += 1;
-      socket.close(CLOSE.slow, reason);
-      return false;
-    }
-    return true;
   }
 
   private resync(sub: Subscriber, why: string): void {
