@@ -5,7 +5,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { RecordAssetActivityHandler } from '../../src/modules/assets/events/asset-activity.event';
-import { TransferService } from '../../src/modules/transfer/transfer.service';
+import { MarkdownExport } from '../../src/modules/transfer/markdown-export.service';
+import { StoreExport } from '../../src/modules/transfer/store-export.service';
+import { StoreImport } from '../../src/modules/transfer/store-import.service';
 import { expectError, http } from './support/http';
 import { textSeed } from './support/seeds';
 import { TestServer, startTestServer, testDatabaseUrl } from './support/server';
@@ -288,7 +290,7 @@ describe('whole-store export and import', () => {
     expect(parsed.records[firstFormat - 1].kind).toBe('asset');
     expect(parsed.records[firstFormat].record.asset_id).toBe(parsed.records[firstFormat - 1].record.id);
     // The store's checksum is the end line's.
-    expect(await source.app.get(TransferService).checksum()).toBe(parsed.end.checksum);
+    expect(await source.app.get(StoreExport).checksum()).toBe(parsed.end.checksum);
   });
 
   it('imports into a fresh store: the same records of every kind (counts and checksum), and the same reads through the SDK', async () => {
@@ -304,7 +306,7 @@ describe('whole-store export and import', () => {
         skipped: kind === 'application' ? 1 : 0,
       });
     }
-    const transfer = (server: TestServer) => server.app.get(TransferService);
+    const transfer = (server: TestServer) => server.app.get(StoreExport);
     expect(await transfer(target).counts()).toEqual(await transfer(source).counts());
     expect(await transfer(target).checksum()).toBe(parsed.end.checksum);
 
@@ -329,13 +331,13 @@ describe('whole-store export and import', () => {
   });
 
   it('importing the same export again creates nothing', async () => {
-    const counts = await target.app.get(TransferService).counts();
+    const counts = await target.app.get(StoreExport).counts();
     const res = await http(target.baseUrl, 'POST', '/trove/import', exported, NDJSON);
     expect(res.status).toBe(200);
     expect(Object.values(res.json.created).every((n) => n === 0)).toBe(true);
     expect(Object.values(res.json.skipped).reduce((a: number, b) => a + (b as number), 0)).toBe(parsed.records.length);
-    expect(await target.app.get(TransferService).counts()).toEqual(counts);
-    expect(await target.app.get(TransferService).checksum()).toBe(parsed.end.checksum);
+    expect(await target.app.get(StoreExport).counts()).toEqual(counts);
+    expect(await target.app.get(StoreExport).checksum()).toBe(parsed.end.checksum);
   });
 
   it('the service API imports a file stream and any stream, reporting progress', async () => {
@@ -345,12 +347,12 @@ describe('whole-store export and import', () => {
       const file = join(dir, 'export.ndjson');
       writeFileSync(file, exported);
       const progress: Array<[number, number | null]> = [];
-      const first = await fresh.app.get(TransferService).importNdjson(createReadStream(file), (done, total) => progress.push([done, total]));
+      const first = await fresh.app.get(StoreImport).importNdjson(createReadStream(file), (done, total) => progress.push([done, total]));
       expect(first.created.asset).toBe(parsed.end.counts.asset);
       expect(progress[progress.length - 1]).toEqual([parsed.records.length, parsed.records.length]);
-      const again = await fresh.app.get(TransferService).importNdjson(Readable.from([Buffer.from(exported)]));
+      const again = await fresh.app.get(StoreImport).importNdjson(Readable.from([Buffer.from(exported)]));
       expect(again.created.asset ?? 0).toBe(0);
-      expect(await fresh.app.get(TransferService).checksum()).toBe(parsed.end.checksum);
+      expect(await fresh.app.get(StoreExport).checksum()).toBe(parsed.end.checksum);
       rmSync(dir, { recursive: true, force: true });
     } finally {
       await fresh.close();
@@ -521,7 +523,7 @@ describe('export with bounded memory, and Markdown', () => {
       },
     });
     let done = 0;
-    const exporting = server.app.get(TransferService).exportNdjson(out, (n) => (done = n));
+    const exporting = server.app.get(StoreExport).exportNdjson(out, (n) => (done = n));
     await new Promise((r) => setTimeout(r, 500));
     const whileStalled = received;
     expect(whileStalled).toBeLessThan(1024 * 1024);
@@ -545,7 +547,7 @@ describe('export with bounded memory, and Markdown', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trove-md-'));
     try {
       const progress: number[] = [];
-      const { files } = await server.app.get(TransferService).exportMarkdown(dir, (n) => progress.push(n));
+      const { files } = await server.app.get(MarkdownExport).exportMarkdown(dir, (n) => progress.push(n));
       expect(files).toBe(3000);
       const names = readdirSync(dir);
       expect(new Set(names).size).toBe(3000);

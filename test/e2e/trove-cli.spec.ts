@@ -586,7 +586,7 @@ if (testDatabaseUrl) {
       const target = await freshPostgresDatabase('trove_cli');
       targets.push(target);
       const run = await trove(['restore', dump, '--database-url', target.url]);
-      expect(run.stderr).not.toMatch(/^trove:/m); // (pg may warn about the transfer service's queries; no error)
+      expect(run.stderr).not.toMatch(/^trove:/m); // (pg may warn about the transfer queries; no error)
       expect(run.code).toBe(0);
       expect(run.stdout).toMatch(/Verified: counts and checksum match the manifest/);
       expect(run.stdout).toContain(`Checksum: ${manifest.checksum}`);

@@ -2,7 +2,10 @@ import { createReadStream, createWriteStream, existsSync, readFileSync, readdirS
 import { basename, dirname, join, resolve } from 'node:path';
 import { AppConfig } from '../../common/config/app-config';
 import { TransferModule } from '../../modules/transfer/transfer.module';
-import { TransferService } from '../../modules/transfer/transfer.service';
+import { MarkdownExport } from '../../modules/transfer/markdown-export.service';
+import { SnippetImport } from '../../modules/transfer/snippet-import.service';
+import { StoreExport } from '../../modules/transfer/store-export.service';
+import { StoreImport } from '../../modules/transfer/store-import.service';
 import { withContext } from '../context';
 import { CliError, UsageError } from '../exit-codes';
 import { fsyncPath } from '../files';
@@ -36,15 +39,25 @@ function printSummary(title: string, summary: object, out: Output): void {
   }
 }
 
-/** The store's record counts and checksum as the transfer service computes them (comparable across SQLite and PostgreSQL). */
-async function printStoreTotals(service: TransferService, out: Output): Promise<void> {
-  out.line(`Records in the store: ${countsLine(await service.counts())}`);
-  out.line(`Records checksum: ${await service.checksum()}`);
+/** The store's record counts and checksum as the export computes them (comparable across SQLite and PostgreSQL). */
+async function printStoreTotals(service: Transfer, out: Output): Promise<void> {
+  out.line(`Records in the store: ${countsLine(await service.export.counts())}`);
+  out.line(`Records checksum: ${await service.export.checksum()}`);
 }
 
-/** Runs `work` with the transfer service of an application context on `config`'s store. */
-function withTransfer<T>(config: AppConfig, work: (service: TransferService) => Promise<T>): Promise<T> {
-  return withContext(config, [TransferModule], (app) => work(app.get(TransferService)));
+/** The transfer module's services, in an application context on the store. */
+interface Transfer {
+  export: StoreExport;
+  markdown: MarkdownExport;
+  import: StoreImport;
+  snippets: SnippetImport;
+}
+
+/** Runs `work` with the transfer services of an application context on `config`'s store. */
+function withTransfer<T>(config: AppConfig, work: (service: Transfer) => Promise<T>): Promise<T> {
+  return withContext(config, [TransferModule], (app) =>
+    work({ export: app.get(StoreExport), markdown: app.get(MarkdownExport), import: app.get(StoreImport), snippets: app.get(SnippetImport) }),
+  );
 }
 
 /** Waits until a file stream has flushed and closed. */
@@ -80,7 +93,7 @@ export async function exportStore(file: string, options: ExportOptions, stdout: 
       const partial = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
       const stream = createWriteStream(partial, { mode: 0o600 });
       try {
-        summary = await service.exportNdjson(stream, progress.update);
+        summary = await service.export.exportNdjson(stream, progress.update);
         await finished(stream);
         fsyncPath(partial);
         renameSync(partial, target);
@@ -93,7 +106,7 @@ export async function exportStore(file: string, options: ExportOptions, stdout: 
       }
     } else {
       try {
-        summary = await service.exportNdjson(process.stdout, progress.update);
+        summary = await service.export.exportNdjson(process.stdout, progress.update);
       } finally {
         progress.stop();
       }
@@ -103,7 +116,7 @@ export async function exportStore(file: string, options: ExportOptions, stdout: 
       const dir = resolve(options.markdown);
       const markdown = out.progress('Markdown');
       try {
-        const { files } = await service.exportMarkdown(dir, markdown.update);
+        const { files } = await service.markdown.exportMarkdown(dir, markdown.update);
         markdown.stop();
         out.line(`Wrote ${files} Markdown ${files === 1 ? 'file' : 'files'} to ${dir}`);
       } finally {
@@ -138,7 +151,7 @@ async function readStdin(): Promise<string> {
 
 /**
  * `trove import <file>`: records into the configured store, through the same use cases as the
- * HTTP API (the transfer service). On SQLite it refuses while another process (a server) has the
+ * HTTP API (the transfer module's services). On SQLite it refuses while another process (a server) has the
  * store open: stop the server, import, start it again. PostgreSQL takes several writers: the
  * import runs beside the servers, whose change streams see the new records.
  */
@@ -156,14 +169,14 @@ export async function importStore(file: string, options: ImportOptions, out: Out
     if (options.format === 'ndjson') {
       const progress = out.progress('Importing');
       try {
-        summary = await service.importNdjson(source ? createReadStream(source) : process.stdin, progress.update);
+        summary = await service.import.importNdjson(source ? createReadStream(source) : process.stdin, progress.update);
       } finally {
         progress.stop();
       }
     } else if (options.format === 'vscode') {
-      summary = await service.importVsCode(vsCodeFiles(source!));
+      summary = await service.snippets.importVsCode(vsCodeFiles(source!));
     } else {
-      summary = await service.importMassCode(source ? readFileSync(source, 'utf8') : await readStdin());
+      summary = await service.snippets.importMassCode(source ? readFileSync(source, 'utf8') : await readStdin());
     }
     printSummary('Imported:', summary, out);
     await printStoreTotals(service, out);

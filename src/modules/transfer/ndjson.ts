@@ -29,7 +29,7 @@ export interface ExportEnd {
   counts: Record<string, number>;
   /** SHA-256 (hex) of the record lines, each with its "\n": the bytes between the first and the last line. */
   sha256: string;
-  /** The store's checksum (TransferService.checksum): equal for two stores holding the same records. */
+  /** The store's checksum (StoreExport.checksum): equal for two stores holding the same records. */
   checksum: string;
 }
 
@@ -197,7 +197,7 @@ export class NdjsonVerifier {
  * Writes an export's lines to a stream in chunks, waiting whenever the stream asks to (its
  * `write` answers false) until it drains, and fails as soon as the stream is closed or errs (a
  * client that went away). Keeps the SHA-256 of the record lines and the store checksum (over the
- * canonical lines: see TransferService.checksum) as it goes.
+ * canonical lines: see StoreExport.checksum) as it goes.
  */
 export class ExportWriter {
   private chunk = '';

@@ -3,7 +3,7 @@ import { EntityManager } from 'typeorm';
 import { AppConfig } from '../../common/config/app-config';
 import { Database } from '../../common/database/database.service';
 import { SqliteConnection, openSqlite } from '../../common/database/sqlite-driver';
-import { KindSchema } from './record-schema';
+import { KindSchema, RecordSchema } from './record-schema';
 import { KindSpec } from './record-kinds';
 
 type Row = Record<string, unknown>;
@@ -59,6 +59,7 @@ class SqliteSnapshot implements Snapshot {
 @Injectable()
 export class TransferStore {
   private readonly statements = new Map<string, string>();
+  private schemaOf: RecordSchema | null = null;
 
   constructor(
     private readonly db: Database,
@@ -67,6 +68,11 @@ export class TransferStore {
 
   get dialect(): 'sqlite' | 'postgres' {
     return this.db.dialect;
+  }
+
+  /** The exported tables' columns, from the entities' metadata (made once, when first needed). */
+  get schema(): RecordSchema {
+    return (this.schemaOf ??= new RecordSchema(this.db.dataSource));
   }
 
   /** A consistent read-only view of the store; close it when done. */

@@ -1,7 +1,9 @@
 import { Command, CommandHandler, ICommandHandler } from '@nestjs/cqrs';
 import { AppConfig } from '../../../common/config/app-config';
 import { DomainError, InvalidInput } from '../../../common/errors/domain-errors';
-import { ImportSummary, TransferService } from '../transfer.service';
+import { ImportSummary } from '../import-runs';
+import { SnippetImport } from '../snippet-import.service';
+import { StoreImport } from '../store-import.service';
 import { drain, markDrained, readerOf } from '../upload';
 
 export const IMPORT_FORMATS = ['ndjson', 'vscode', 'masscode'] as const;
@@ -26,22 +28,23 @@ export class ImportStoreCommand extends Command<ImportSummary> {
 @CommandHandler(ImportStoreCommand)
 export class ImportStoreHandler implements ICommandHandler<ImportStoreCommand> {
   constructor(
-    private readonly transfer: TransferService,
+    private readonly imports: StoreImport,
+    private readonly snippets: SnippetImport,
     private readonly config: AppConfig,
   ) {}
 
   async execute({ format, name, body }: ImportStoreCommand): Promise<ImportSummary> {
     if (body === undefined || body === null) throw new InvalidInput('send the file to import as the request body');
     if (format === 'ndjson') {
-      const upload = await this.transfer.spoolVerified(body as NodeJS.ReadableStream, this.config.importLimit);
+      const upload = await this.imports.spoolVerified(body as NodeJS.ReadableStream, this.config.importLimit);
       try {
-        return await this.transfer.importVerified(upload.path, upload.end);
+        return await this.imports.importVerified(upload.path, upload.end);
       } finally {
         await upload.discard();
       }
     }
     const text = isStream(body) ? await readText(body, Math.min(SNIPPET_FILE_LIMIT, this.config.importLimit)) : JSON.stringify(body);
-    return format === 'vscode' ? this.transfer.importVsCode([{ name, text }]) : this.transfer.importMassCode(text);
+    return format === 'vscode' ? this.snippets.importVsCode([{ name, text }]) : this.snippets.importMassCode(text);
   }
 }
 

@@ -1,14 +1,14 @@
 import { StreamableFile } from '@nestjs/common';
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { PassThrough } from 'node:stream';
-import { TransferService } from '../transfer.service';
+import { StoreExport } from '../store-export.service';
 
 /** The whole store as NDJSON, streamed (GET /trove/export). */
 export class ExportStoreQuery extends Query<StreamableFile> {}
 
 @QueryHandler(ExportStoreQuery)
 export class ExportStoreHandler implements IQueryHandler<ExportStoreQuery> {
-  constructor(private readonly transfer: TransferService) {}
+  constructor(private readonly exports: StoreExport) {}
 
   /**
    * The snapshot is taken and counted before the answer starts, so a failing store still answers
@@ -17,7 +17,7 @@ export class ExportStoreHandler implements IQueryHandler<ExportStoreQuery> {
    * ends it.
    */
   async execute(): Promise<StreamableFile> {
-    const open = await this.transfer.openExport();
+    const open = await this.exports.openExport();
     const body = new PassThrough({ highWaterMark: 256 * 1024 });
     open.run(body).then(
       () => body.end(),

@@ -1,6 +1,6 @@
 import { ApiProperty } from '@nestjs/swagger';
 
-/** What POST /trove/import did (TransferService's ImportSummary). */
+/** What POST /trove/import did (import-runs.ts' ImportSummary). */
 export class ImportSummaryWire {
   /** The format read: `ndjson` (a Trove export), `vscode` (a VS Code snippet file) or `masscode` (massCode's db.json). */
   @ApiProperty({ enum: ['ndjson', 'vscode', 'masscode'] })
