@@ -2,7 +2,7 @@
 // imported in < 10 min): writes a Trove export of BENCH_ASSETS generated assets (the corpus of
 // bench/search.js, bench/lib/corpus.js; shared tags and websites first, then each asset with its
 // format, a description on every other one, its tags and website), imports it into a fresh store
-// through TransferService (as `trove import` and POST /trove/import do), exports it back, and
+// through StoreImport (as `trove import` and POST /trove/import do), exports it back, and
 // reports the times, the rates and the process's peak RSS.
 //
 //   npm run build && node bench/transfer.js
@@ -118,11 +118,13 @@ async function main() {
   }
   const { createApp } = require(join(dist, 'bootstrap'));
   const { loadConfig } = require(join(dist, 'common', 'config', 'app-config'));
-  const { TransferService } = require(join(dist, 'modules', 'transfer', 'transfer.service'));
+  const { StoreExport } = require(join(dist, 'modules', 'transfer', 'store-export.service'));
+  const { StoreImport } = require(join(dist, 'modules', 'transfer', 'store-import.service'));
+  const { MarkdownExport } = require(join(dist, 'modules', 'transfer', 'markdown-export.service'));
   const dataDir = join(work, 'store');
   const app = await createApp(loadConfig({ ...process.env, TROVE_DATA_DIR: dataDir, TROVE_LOG_LEVEL: 'warn', DATABASE_URL: process.env.DATABASE_URL ?? '' }));
   await app.init();
-  const transfer = app.get(TransferService);
+  const transfer = { import: app.get(StoreImport), export: app.get(StoreExport), markdown: app.get(MarkdownExport) };
   let peak = 0;
   const sampler = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 200);
   let last = Date.now();
@@ -134,7 +136,7 @@ async function main() {
   try {
     peak = process.memoryUsage().rss;
     let t = Date.now();
-    const imported = await transfer.importNdjson(createReadStream(file), progress('import'));
+    const imported = await transfer.import.importNdjson(createReadStream(file), progress('import'));
     const importS = (Date.now() - t) / 1000;
     console.log(
       `import: ${imported.created.asset} assets (${imported.records} records) in ${importS.toFixed(1)} s, ${Math.round(imported.created.asset / importS)} assets/s; peak RSS ${mb(peak)}`,
@@ -144,7 +146,7 @@ async function main() {
     t = Date.now();
     const outPath = join(work, 'again.ndjson');
     const out = createWriteStream(outPath);
-    const summary = await transfer.exportNdjson(out, progress('export'));
+    const summary = await transfer.export.exportNdjson(out, progress('export'));
     out.end();
     await once(out, 'finish');
     const exportS = (Date.now() - t) / 1000;
@@ -154,7 +156,7 @@ async function main() {
     );
     if (process.env.BENCH_MARKDOWN === '1') {
       t = Date.now();
-      const { files } = await transfer.exportMarkdown(join(work, 'markdown'));
+      const { files } = await transfer.markdown.exportMarkdown(join(work, 'markdown'));
       console.log(`markdown: ${files} files in ${((Date.now() - t) / 1000).toFixed(1)} s`);
     }
   } finally {
