@@ -2,11 +2,12 @@ import { BeforeApplicationShutdown, Injectable, OnApplicationShutdown, OnModuleI
 import { InjectDataSource } from '@nestjs/typeorm';
 import { Semaphore } from 'async-mutex';
 import { createHash } from 'node:crypto';
-import { DataSource, DataSourceOptions, EntityManager, QueryRunner } from 'typeorm';
-import { isStorageUnavailable } from '../errors/error-body';
+import { DataSource, DataSourceOptions, EntityManager } from 'typeorm';
 import { SQLITE_PRAGMAS, SQLITE_READER_PRAGMAS } from './database.options';
 import { POSTGRES, SQLITE, SqlDialect } from './sql-dialect';
-import { SqliteStatement, checkSqliteInternals, markRunnerTransaction, rawConnection } from './sqlite-driver';
+import { GroupCommit } from './group-commit';
+import { StatementCache } from './statement-cache';
+import { checkSqliteInternals } from './sqlite-driver';
 import { WalCheckpointer } from './wal-checkpointer';
 
 /**
@@ -16,37 +17,9 @@ import { WalCheckpointer } from './wal-checkpointer';
 const WRITER = 32;
 /** Key of the PostgreSQL advisory lock held while migrating ("trove" in ASCII). */
 const MIGRATION_LOCK = 0x74726f7665;
-/** Most units of work committed together by one SQLite COMMIT. */
-const MAX_BATCH = 64;
-
-/** Prepared SQLite statements kept for reuse (the SQL texts are a fixed set in the code). */
-const MAX_STATEMENTS = 200;
-/** Prepared copies of each statement, used in turn. */
-const STATEMENT_COPIES = 4;
 
 type Work<T> = (em: EntityManager) => Promise<T>;
 type Step = () => Promise<unknown>;
-
-interface Unit {
-  work: Work<unknown>;
-  /** May run interleaved with the other independent units of its batch (see `transaction`). */
-  independent: boolean;
-  /** Runs again after its batch was rolled back for another unit's failure. */
-  again?: boolean;
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-}
-
-/** The batch cut into runs of units that run together: consecutive independent units, any other alone. */
-function independentRuns(batch: Unit[]): Unit[][] {
-  const runs: Unit[][] = [];
-  for (const unit of batch) {
-    const last = runs[runs.length - 1];
-    if (unit.independent && last?.[0].independent) last.push(unit);
-    else runs.push([unit]);
-  }
-  return runs;
-}
 
 /**
  * The only way handlers touch the database.
@@ -58,34 +31,35 @@ function independentRuns(batch: Unit[]): Unit[][] {
  * would see uncommitted rows. So `read` runs on a second, query-only connection to the same
  * file: in WAL mode it sees only committed transactions and never waits for a writer (nor a
  * writer for it). `readConsistent`, whose statements must all see one state, shares a
- * semaphore on the writing connection with the writers, which take it whole.
- * Writers are also group-committed: units of work that queue up while a COMMIT is in
- * flight run together in the next transaction, independent ones interleaved (a unit that
- * fails is rejected alone, the others run again; see commitBatch), and all are acknowledged
- * only after their common COMMIT (one fsync with synchronous=FULL) succeeds. Nothing is
- * acknowledged before it is durable.
+ * semaphore on the writing connection with the writers, which take it whole. Writers are
+ * group-committed (GroupCommit); statements are prepared once (StatementCache).
  */
 @Injectable()
 export class Database implements OnModuleInit, BeforeApplicationShutdown, OnApplicationShutdown {
   private readonly lock: Semaphore | null;
-  private readonly pending: Unit[] = [];
-  /** SQLite: statements the write batch in progress runs once, just before its COMMIT (see beforeCommit). */
-  private readonly commitSteps = new Set<string>();
-  /** Prepared statements per SQLite connection (the writer's and the reader's). */
-  private readonly statements = new Map<DataSource, Map<string, SqliteStatement[]>>();
+  /** SQLite only: the writers' queue. */
+  private readonly writes: GroupCommit | null;
+  private readonly statements = new StatementCache();
   /** SQLite only: the query-only connection `read` uses. */
   private reader: DataSource | null = null;
   /** SQLite only: checkpoints the WAL from a third connection, off the writer's COMMITs. */
   private checkpointer: WalCheckpointer | null = null;
-  private nextCopy = 0;
   private closing = false;
-  private draining = false;
 
   /** PostgreSQL: the team store's schema (database.options.ts), null for the process's own store. */
   private readonly schema: string | null;
 
   constructor(@InjectDataSource() readonly dataSource: DataSource) {
     this.lock = dataSource.options.type === 'sqlite' ? new Semaphore(WRITER) : null;
+    this.writes = this.lock
+      ? new GroupCommit(
+          dataSource,
+          this.lock,
+          WRITER,
+          (em, sql) => this.query(em, sql),
+          () => this.checkpointer?.noteCommit(),
+        )
+      : null;
     this.schema = dataSource.options.type === 'postgres' ? (dataSource.options.schema ?? null) : null;
   }
 
@@ -124,7 +98,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
 
   /** SQLite: units of work waiting for the next write batch (the metrics' queue depth); PostgreSQL has no such queue. */
   get queuedWrites(): number {
-    return this.pending.length;
+    return this.writes?.queued ?? 0;
   }
 
   /** The database is open (its connection, or PostgreSQL's pool, is initialised). */
@@ -150,7 +124,6 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   /** SQLite refuses to close with prepared statements open: finalize them first. */
   beforeApplicationShutdown(): void {
     this.closing = true;
-    for (const cache of this.statements.values()) for (const pool of cache.values()) pool.forEach((statement) => statement.finalize());
     this.statements.clear();
   }
 
@@ -218,11 +191,8 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
    * for the event loop, instead of the connection idling on every round trip.
    */
   transaction<T>(work: Work<T>, options: { independent?: boolean } = {}): Promise<T> {
-    if (!this.lock) return this.dataSource.transaction((em) => work(em));
-    return new Promise<T>((resolve, reject) => {
-      this.pending.push({ work, independent: options.independent === true, resolve: resolve as (value: unknown) => void, reject });
-      if (!this.draining) void this.drain();
-    });
+    if (!this.writes) return this.dataSource.transaction((em) => work(em));
+    return this.writes.run(work, options.independent === true);
   }
 
   /**
@@ -232,8 +202,8 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
    * full-text index. A failing step fails the batch.
    */
   beforeCommit(sql: string): void {
-    if (!this.lock) throw new Error('beforeCommit: PostgreSQL transactions are not write batches');
-    this.commitSteps.add(sql);
+    if (!this.writes) throw new Error('beforeCommit: PostgreSQL transactions are not write batches');
+    this.writes.beforeCommit(sql);
   }
 
   /**
@@ -244,25 +214,7 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
    */
   query<T = Record<string, unknown>>(em: EntityManager, sql: string, params: unknown[] = []): Promise<T[]> {
     if (!this.lock || this.closing) return em.query(sql, params);
-    const source = em.connection;
-    let cache = this.statements.get(source);
-    if (!cache) this.statements.set(source, (cache = new Map()));
-    let pool = cache.get(sql);
-    if (!pool) {
-      if (cache.size >= MAX_STATEMENTS) {
-        const [oldest, stale] = cache.entries().next().value!;
-        cache.delete(oldest);
-        stale.forEach((statement) => statement.finalize());
-      }
-      pool = [];
-      cache.set(sql, pool);
-    }
-    // node-sqlite3 runs the calls of one statement object strictly one after another, each
-    // waiting for a round trip through the event loop: statements used again get a few copies,
-    // used in turn (one-off statements, e.g. with an IN list, cost a single prepare).
-    if (pool.length < STATEMENT_COPIES) pool.push(rawConnection(source).prepare(sql));
-    const statement = pool[(this.nextCopy = (this.nextCopy + 1) % pool.length)];
-    return new Promise<T[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+    return this.statements.all<T>(em, sql, params);
   }
 
   /**
@@ -316,93 +268,5 @@ export class Database implements OnModuleInit, BeforeApplicationShutdown, OnAppl
   readConsistent<T>(work: Work<T>): Promise<T> {
     if (this.lock) return this.lock.runExclusive(() => work(this.dataSource.manager), 1);
     return this.dataSource.transaction('REPEATABLE READ', (em) => work(em));
-  }
-
-  private async drain(): Promise<void> {
-    this.draining = true;
-    try {
-      while (this.pending.length) {
-        const batch = this.pending.splice(0, MAX_BATCH);
-        await this.lock!.runExclusive(() => this.commitBatch(batch), WRITER);
-      }
-    } finally {
-      this.draining = false;
-    }
-  }
-
-  private async commitBatch(batch: Unit[]): Promise<void> {
-    const runner = this.dataSource.createQueryRunner();
-    const outcomes: { unit: Unit; ok: boolean; value?: unknown; error?: unknown }[] = [];
-    // Savepoints cost two statements per unit, so a batch first runs without them. When one of
-    // its units then fails, the batch is rolled back, that unit alone is rejected and the others
-    // run again in a later batch, each in its own SAVEPOINT (a unit that fails there rolls back
-    // alone). Every unit's work must therefore be safe to run again after a rollback.
-    const savepoints = batch.length > 1 && batch.some((unit) => unit.again);
-    try {
-      const em = runner.manager;
-      await this.begin(runner, em);
-      for (const run of savepoints ? batch.map((unit) => [unit]) : independentRuns(batch)) {
-        if (savepoints) await this.query(em, 'SAVEPOINT unit');
-        const settled = await Promise.allSettled(run.map((unit) => unit.work(em)));
-        // A broken storage poisons the whole transaction: fail the batch, acknowledge nothing.
-        const broken = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && isStorageUnavailable(s.reason));
-        if (broken) throw broken.reason;
-        const failed = settled.findIndex((s) => s.status === 'rejected');
-        if (failed < 0) {
-          if (savepoints) await this.query(em, 'RELEASE unit');
-          settled.forEach((s, j) => outcomes.push({ unit: run[j], ok: true, value: (s as PromiseFulfilledResult<unknown>).value }));
-          continue;
-        }
-        const unit = run[failed];
-        const error = (settled[failed] as PromiseRejectedResult).reason;
-        if (!savepoints) {
-          await this.abort(runner);
-          unit.reject(error);
-          const others = batch.filter((other) => other !== unit);
-          for (const other of others) other.again = true;
-          this.pending.unshift(...others);
-          return;
-        }
-        await this.query(em, 'ROLLBACK TO unit'); // this unit only
-        await this.query(em, 'RELEASE unit');
-        outcomes.push({ unit, ok: false, error });
-      }
-      for (const step of this.commitSteps) await this.query(em, step);
-      await this.query(em, 'COMMIT');
-      this.checkpointer?.noteCommit();
-      markRunnerTransaction(runner, false);
-    } catch (error) {
-      await this.abort(runner);
-      for (const unit of batch) unit.reject(error);
-      return;
-    }
-    for (const outcome of outcomes) {
-      if (outcome.ok) outcome.unit.resolve(outcome.value);
-      else outcome.unit.reject(outcome.error);
-    }
-  }
-
-  /**
-   * BEGIN (and COMMIT) as prepared statements: TypeORM's `startTransaction` prepares each anew,
-   * one more round trip through the event loop per batch, where it waits behind the requests
-   * being parsed. TypeORM's runner is then told it is in a transaction, so that its own methods
-   * (`em.save`) do not try to start one.
-   * IMMEDIATE: the write lock is taken at BEGIN, waiting for it (busy_timeout) while another
-   * process writes to the same file. A deferred transaction that reads first would instead fail
-   * at its first write with SQLITE_BUSY whenever another process committed in between.
-   */
-  private async begin(runner: QueryRunner, em: EntityManager): Promise<void> {
-    this.commitSteps.clear();
-    await this.query(em, 'BEGIN IMMEDIATE');
-    markRunnerTransaction(runner, true);
-  }
-
-  /**
-   * Rolls everything back, even when SQLite already did (a failed COMMIT, a full disk). Through
-   * `query`, not TypeORM's runner, which would log the expected "no transaction is active".
-   */
-  private async abort(runner: QueryRunner): Promise<void> {
-    await this.query(runner.manager, 'ROLLBACK').catch(() => undefined);
-    markRunnerTransaction(runner, false);
   }
 }
