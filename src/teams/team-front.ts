@@ -1,8 +1,6 @@
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { timingSafeEqual } from 'node:crypto';
-import { statSync } from 'node:fs';
-import { join } from 'node:path';
 import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppConfig } from '../common/config/app-config';
@@ -11,14 +9,15 @@ import { errorBody } from '../common/errors/error-body';
 import { Forbidden, NotFound } from '../common/errors/domain-errors';
 import { StoreLabel, TeamCaller, auditAction, readOnlyRequest, setCaller } from '../common/http/team-caller';
 import { AuditLog } from './audit-log';
-import { ControlStore, Membership, User } from './control-store';
-import { StoreApps, storeSchema, type OpenStore, type RequestHandler, type StoreAppFactory, type UpgradeHandler } from './store-apps';
+import { AuthFailures } from './auth-failures';
+import { ControlStore, User } from './control-store';
+import { StoreQuota } from './store-quota';
+import { TeamDirectory } from './team-directory';
+import { StoreApps, type OpenStore, type RequestHandler, type StoreAppFactory, type UpgradeHandler } from './store-apps';
 import { TOKEN_PREFIX, tokenDigest } from './tokens';
 
 /** How often the directory (users, tokens, spaces) is checked for changes made by `trove users ...`. */
 const POLL_MS = 1000;
-/** An unknown token makes the front look at the directory at once, at most this often. */
-const MISS_REFRESH_MS = 200;
 /** The per-user base URL: `/u/<token>/...` is `/...` with that token (clients that cannot send headers). */
 const USER_PREFIX = /^\/u\/(trove_[A-Za-z0-9_-]{20,100})(?=\/|\?|$)/;
 /** `X-Trove-Space: *`: the caller's own store, its searches looking in every space too. */
@@ -30,10 +29,6 @@ const ADMIN_ONLY = new Set(['/os/restart', '/os/terminate']);
 /** Routes answered by the process's own app for any signed-in user: the applets' listeners go through this front too. */
 const PROCESS_ROUTES = /^\/os\/applet\//;
 const METRICS = '/metrics';
-/** Failed authentications of one address are written together this often (the first at once). */
-const FAILURES_MS = 10_000;
-/** How long a store's measured size is trusted (the quota is checked against it). */
-const SIZE_TTL_MS = 10_000;
 /** What a full store may still do: reads, deletes, exports (to make room or leave) and copies out of it. */
 const FREES_OR_READS = new Set([null, 'delete', 'export', 'copy']);
 
@@ -96,19 +91,12 @@ interface Decision {
  */
 export class TeamFront {
   private readonly logger = new Logger('Team');
-  private byDigest = new Map<string, User>();
-  private byId = new Map<string, User>();
-  private memberships = new Map<string, Membership[]>();
-  private version = -1;
-  private lastMissRefresh = 0;
-  private missRefreshing: Promise<void> | null = null;
-  private refreshing: Promise<void> | null = null;
+  private readonly directory: TeamDirectory;
+  private readonly failures: AuthFailures;
+  private readonly quota: StoreQuota;
   private readonly poll: NodeJS.Timeout;
-  private readonly sizes = new Map<string, { bytes: number; at: number }>();
   /** The digest of TROVE_METRICS_TOKEN, if set. */
   private readonly metricsToken: string | null;
-  /** Failed authentications not yet written, by client address: one audit entry per address every FAILURES_MS. */
-  private readonly failures = new Map<string, { count: number; since: number; route: string; method: string | null }>();
   private storeApps: StoreApps | null = null;
   /** The process's own app (the store `''`, adopted by the first user). */
   private ownApp: INestApplicationContext | null = null;
@@ -120,45 +108,14 @@ export class TeamFront {
     private readonly factory: StoreAppFactory,
     readonly audit: AuditLog,
   ) {
+    this.directory = new TeamDirectory(control);
+    this.failures = new AuthFailures(audit);
+    this.quota = new StoreQuota(config, control);
     this.poll = setInterval(() => {
-      void this.refresh();
-      this.writeFailures(false);
+      void this.directory.refresh();
+      this.failures.write(false);
     }, POLL_MS).unref();
     this.metricsToken = config.metricsToken ? tokenDigest(config.metricsToken) : null;
-  }
-
-  /**
-   * Failed authentications are written one entry per client address every FAILURES_MS (the
-   * first at once), with how many there were: a flood of bad tokens cannot flood the log.
-   */
-  private failed(client: string, method: string | null, route: string): void {
-    const known = this.failures.get(client);
-    if (known) {
-      known.count++;
-      return;
-    }
-    this.audit.append({ userId: null, userName: null, action: 'auth.failed', method, route, record: null, status: 401, client, store: null });
-    this.failures.set(client, { count: 0, since: Date.now(), route, method });
-  }
-
-  private writeFailures(all: boolean): void {
-    const before = Date.now() - FAILURES_MS;
-    for (const [client, entry] of this.failures) {
-      if (!all && entry.since > before) continue;
-      this.failures.delete(client);
-      if (entry.count === 0) continue;
-      this.audit.append({
-        userId: null,
-        userName: null,
-        action: 'auth.failed',
-        method: entry.method,
-        route: entry.route,
-        record: `${entry.count} more since ${new Date(entry.since).toISOString()}`,
-        status: 401,
-        client,
-        store: null,
-      });
-    }
   }
 
   /** Opens the team directory (made empty if new) and reads it. */
@@ -176,27 +133,7 @@ export class TeamFront {
 
   /** Users exist: the front authenticates every request. */
   get active(): boolean {
-    return this.byId.size > 0;
-  }
-
-  /** Picks up what `trove users|spaces` changed (the directory's version moved). */
-  refresh(): Promise<void> {
-    this.refreshing ??= (async () => {
-      try {
-        const version = await this.control.version();
-        if (version === this.version) return;
-        const [users, memberships] = await Promise.all([this.control.tokenDigests(), this.control.memberships()]);
-        this.byDigest = users;
-        this.byId = new Map([...users.values()].map((u) => [u.id, u]));
-        for (const user of await this.control.users()) this.byId.set(user.id, user);
-        this.memberships = memberships;
-        if (this.version >= 0) this.logger.log(`directory changed: ${this.byId.size} users`);
-        this.version = version;
-      } catch (error) {
-        this.logger.warn(`the team directory could not be read: ${(error as Error).message}`);
-      }
-    })().finally(() => (this.refreshing = null));
-    return this.refreshing;
+    return this.directory.hasUsers;
   }
 
   /**
@@ -238,7 +175,7 @@ export class TeamFront {
 
   async close(): Promise<void> {
     clearInterval(this.poll);
-    this.writeFailures(true);
+    this.failures.write(true);
     await this.storeApps?.closeAll();
     await this.audit.close();
     await this.control.close();
@@ -252,28 +189,11 @@ export class TeamFront {
     return Boolean(request.url?.startsWith(`/u/${TOKEN_PREFIX}`) || presentedKey(request.headers)?.startsWith(TOKEN_PREFIX));
   }
 
-  /** While no user is known, after a look at the directory (at most every MISS_REFRESH_MS). */
+  /** While no user is known, after a look at the directory (at most every 200 ms: TeamDirectory.refreshForMiss). */
   private async stillNoUsers(): Promise<boolean> {
     if (this.active) return false;
-    await this.refreshForMiss();
+    await this.directory.refreshForMiss();
     return !this.active;
-  }
-
-  /**
-   * A look at the directory for a token the front does not know: at most one every
-   * MISS_REFRESH_MS, which every such request waits for (a flood of bad tokens costs the
-   * directory five reads a second, and a token made a moment ago is never refused).
-   */
-  private refreshForMiss(): Promise<void> {
-    this.missRefreshing ??= (async () => {
-      const wait = this.lastMissRefresh + MISS_REFRESH_MS - Date.now();
-      if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
-      this.lastMissRefresh = Date.now();
-      // A read already under way may have begun before the token was made: a fresh one after it.
-      await this.refreshing;
-      await this.refresh();
-    })().finally(() => (this.missRefreshing = null));
-    return this.missRefreshing;
   }
 
   private async request(request: IncomingMessage, response: ServerResponse, own: RequestHandler): Promise<void> {
@@ -330,7 +250,7 @@ export class TeamFront {
     if (path === METRICS && token && this.metricsToken && timingSafeEqual(Buffer.from(tokenDigest(token)), Buffer.from(this.metricsToken))) {
       return { store: '' };
     }
-    let user = token ? await this.userOfToken(token) : null;
+    let user = token ? await this.directory.userOf(token) : null;
     if (!user && !token) {
       const id = cookie(request.headers, SESSION_COOKIE);
       const session = id && this.sessions ? await this.sessions.lookup(id) : null;
@@ -343,17 +263,7 @@ export class TeamFront {
     }
     const client = request.socket.remoteAddress ?? null;
     if (!user) {
-      this.audit.append({
-        userId: null,
-        userName: null,
-        action: 'auth.failed',
-        method: request.method ?? null,
-        route: path,
-        record: null,
-        status: 401,
-        client,
-        store: null,
-      });
+      this.failures.failed(client ?? 'unknown', request.method ?? null, path);
       return {
         status: 401,
         message: token ? 'the token is not valid' : "this Trove has users: send a user's token (Authorization: Bearer <token> or X-API-Key: <token>)",
@@ -378,7 +288,7 @@ export class TeamFront {
       }
       everywhere = true;
     } else if (wanted) {
-      const membership = (this.memberships.get(user.id) ?? []).find((m) => m.space.name === wanted || m.space.id === wanted);
+      const membership = this.directory.membershipsOf(user.id).find((m) => m.space.name === wanted || m.space.id === wanted);
       if (!membership) return { status: 404, message: `no space "${wanted}" that you belong to` };
       const method = request.method ?? 'GET';
       if (membership.role === 'reader' && !upgrade && !readOnlyRequest(method, path)) {
@@ -390,40 +300,12 @@ export class TeamFront {
       return { store: membership.space.store, caller: this.caller(user, membership.space.store, membership.role, client, base) };
     }
     if (!upgrade && !FREES_OR_READS.has(auditAction(request.method ?? 'GET', path))) {
-      const refusal = await this.quotaRefusal(user.store);
+      const refusal = await this.quota.refusal(user.store);
       if (refusal) return { status: 413, message: refusal };
     }
     const caller = this.caller(user, user.store, 'owner', client, base);
     caller.everywhere = everywhere;
     return { store: user.store, caller };
-  }
-
-  /** Why a write to a user's own store is refused (over TROVE_USER_QUOTA_MB), or null. */
-  private async quotaRefusal(store: string): Promise<string | null> {
-    if (this.config.userQuotaMb <= 0) return null;
-    const bytes = await this.storeBytes(store);
-    if (bytes <= this.config.userQuotaMb * 1024 * 1024) return null;
-    return `your store is full: ${(bytes / 1048576).toFixed(1)} MB of a ${this.config.userQuotaMb} MB quota; delete something first`;
-  }
-
-  /** The bytes a user's store takes on disk (SQLite: its files; PostgreSQL: its schema), measured at most every 10 s. */
-  private async storeBytes(store: string): Promise<number> {
-    const known = this.sizes.get(store);
-    if (known && Date.now() - known.at < SIZE_TTL_MS) return known.bytes;
-    let bytes = 0;
-    if (this.config.dialect === 'sqlite') {
-      const dir = join(this.config.dataDir, store);
-      // The database file: what the WAL holds moves into it at the next checkpoint (one runs every few seconds).
-      try {
-        bytes = statSync(join(dir, 'trove.db')).size;
-      } catch {
-        // not made yet
-      }
-    } else {
-      bytes = await this.control.schemaBytes(store === '' ? 'public' : storeSchema(store));
-    }
-    this.sizes.set(store, { bytes, at: Date.now() });
-    return bytes;
   }
 
   private caller(user: User, store: string, role: TeamCaller['role'], client: string | null, basePath: string): TeamCaller {
@@ -437,7 +319,7 @@ export class TeamFront {
       audit: (record) => this.audit.append({ userId: user.id, userName: user.name, client, store, ...record }),
       everywhere: false,
       // Spaces have no quota of their own: the quota is a user's.
-      quotaRefusal: () => (store === user.store ? this.quotaRefusal(store) : Promise.resolve(null)),
+      quotaRefusal: () => (store === user.store ? this.quota.refusal(store) : Promise.resolve(null)),
       stores: () => this.readable(user).map((s) => s.label),
       inEachStore: (work) => this.inEachStore(user, work),
       inSpace: (space, write, work) => this.inSpace(user, space, write, work),
@@ -446,7 +328,7 @@ export class TeamFront {
 
   /** The stores a user may read, labelled: their own, then their spaces by name. */
   private readable(user: User): Array<{ key: string; label: StoreLabel }> {
-    const spaces = [...(this.memberships.get(user.id) ?? [])].sort((a, b) => a.space.name.localeCompare(b.space.name));
+    const spaces = [...this.directory.membershipsOf(user.id)].sort((a, b) => a.space.name.localeCompare(b.space.name));
     return [
       { key: user.store, label: { space: null, name: 'mine', role: 'owner' as const } },
       ...spaces.map((m) => ({ key: m.space.store, label: { space: m.space.id, name: m.space.name, role: m.role } })),
@@ -474,7 +356,7 @@ export class TeamFront {
     write: boolean,
     work: (app: INestApplicationContext, label: StoreLabel, store: string) => Promise<T>,
   ): Promise<T> {
-    const membership = (this.memberships.get(user.id) ?? []).find((m) => m.space.name === wanted.trim() || m.space.id === wanted.trim());
+    const membership = this.directory.membershipsOf(user.id).find((m) => m.space.name === wanted.trim() || m.space.id === wanted.trim());
     if (!membership) throw new NotFound(`no space "${wanted.trim()}" that you belong to`);
     if (write && membership.role !== 'editor') throw new Forbidden(`you are a reader of "${membership.space.name}": only its editors change it`);
     const label: StoreLabel = { space: membership.space.id, name: membership.space.name, role: membership.role };
@@ -491,17 +373,13 @@ export class TeamFront {
     }
   }
 
-  private async userOfToken(token: string): Promise<User | null> {
-    const digest = tokenDigest(token);
-    const known = this.byDigest.get(digest);
-    if (known) return known;
-    // A token made a moment ago (trove users add / token): look at the directory now, not at the next poll.
-    await this.refreshForMiss();
-    return this.byDigest.get(digest) ?? null;
-  }
-
   /** The user of an id (sessions name their user by id). */
   userById(id: string): User | null {
-    return this.byId.get(id) ?? null;
+    return this.directory.userById(id);
+  }
+
+  /** Picks up what `trove users|spaces` changed (the directory's version moved). */
+  refresh(): Promise<void> {
+    return this.directory.refresh();
   }
 }

@@ -329,6 +329,29 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
     expect(onlyBob.every((line) => JSON.parse(line).userName === 'bob' && JSON.parse(line).action === 'create')).toBe(true);
     expect((await trove(server, ['audit', '--since', 'yesterday-ish'])).code).toBe(2);
   });
+
+  it('writes a flood of bad tokens from one address as one entry at once and then their count, not an entry each', async () => {
+    const failures = async () =>
+      (await trove(server, ['audit', '--json', '--action', 'auth.failed'])).stdout
+        .trim()
+        .split('\n')
+        .filter(Boolean)
+        .map((line) => JSON.parse(line) as { record: string | null; client: string });
+    const before = (await failures()).length;
+    for (let i = 0; i < 30; i++) expectError(await http(server.baseUrl, 'GET', '/assets', undefined, bearer(`trove_${randomBytes(24).toString('hex')}`)), 401);
+    // At most one window (10 s) boundary fell inside the flood: one or two entries, not thirty.
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect((await failures()).length - before).toBeLessThanOrEqual(2);
+    // Then the window's count: the most of the flood in one entry.
+    const counted = await until(
+      failures,
+      (list) => list.some((e) => /^\d+ more since /.test(e.record ?? '') && Number(e.record!.split(' ')[0]) >= 14),
+      15_000,
+    );
+    const entry = counted.find((e) => /^\d+ more since /.test(e.record ?? '') && Number(e.record!.split(' ')[0]) >= 14)!;
+    expect(entry.client).toBe('127.0.0.1');
+    expect(counted.length - before).toBeLessThanOrEqual(4);
+  }, 30_000);
 });
 
 /** A fresh PostgreSQL schema (every table and index of the migrations) takes a few MB by itself. */
