@@ -4,7 +4,9 @@ import { ClassificationSpecificEnum } from '../../src/common/wire/enums';
 import { DetectionMode, LanguageClassification, LanguageDetector } from '../../src/modules/intelligence/language-detector.service';
 import { LanguageModel, languageModel } from '../../src/modules/intelligence/language/language-model';
 import { SUPPORTED_CODES } from '../../src/modules/intelligence/language/languages';
-import { isShellSession, refineDialect, ruledOut } from '../../src/modules/intelligence/language/rules';
+import { refineDialect } from '../../src/modules/intelligence/language/dialects';
+import { ruledOut } from '../../src/modules/intelligence/language/ruled-out';
+import { isShellSession } from '../../src/modules/intelligence/language/rules';
 
 /**
  * Accuracy of the offline language detector on a hand-written, labelled set of snippets

@@ -4,7 +4,10 @@ import { BlendWeights, DEFAULT_WEIGHTS, blendScores, hljsScores, ranked } from '
 import { Scores, hljsRelevance } from './language/hljs-scorer';
 import { languageModel } from './language/language-model';
 import { LanguageCode, TEXT_CODES } from './language/languages';
-import { ProseFeatures, isShellSession, markdownScore, matchRules, proseFeatures, refineDialect, ruledOut } from './language/rules';
+import { refineDialect } from './language/dialects';
+import { ProseFeatures, markdownScore, proseFeatures } from './language/prose';
+import { ruledOut } from './language/ruled-out';
+import { isShellSession, matchRules } from './language/rules';
 
 export interface LanguageClassification {
   generic: Extract<ClassificationGenericEnum, 'CODE' | 'TEXT'>;

@@ -6,7 +6,7 @@ import { ClassificationSpecificEnum } from '../../../common/wire/enums';
  * - `code` is the wire value (a `ClassificationSpecificEnum`), mostly the usual file extension.
  * - `hljs` is the highlight.js grammar whose relevance counts for this language.
  *   One grammar may feed several codes (`xml` feeds `html` and `xml`, `ini` feeds `ini` and
- *   `toml`); the dialect refinements in rules.ts then pick between them.
+ *   `toml`); the dialect refinements in dialects.ts then pick between them.
  */
 interface LanguageSpec {
   code: ClassificationSpecificEnum;
