@@ -5,7 +5,7 @@ import { expectError, http, nodeRequest } from './support/http';
 import { useTestServer } from './support/server';
 import { StreamClient, refusedUpgrade } from './support/ws';
 
-// The applets, as the editor plugins use them (COMPATIBILITY.md, "The applets"): launch answers
+// The applets, as the editor plugins use them (docs/APP.md, "How the plugins reach it"): launch answers
 // a port of its own per applet (the plugins route messages by the origin's port), the page on
 // that port is the web app in that applet's role, and the port keeps every guard of Trove's own.
 

@@ -289,7 +289,7 @@ describe('conversations', () => {
       expectWire('Conversations', fromAsset.json);
       expect(fromAsset.json.iterable.map((c: any) => c.id)).toEqual([conv]);
 
-      // INTERFACE.md spelling
+      // the core interface's spelling
       const res = await post(`/conversation/${conv}/assets/delete/${assetId}`);
       expect(res.status).toBe(204);
       expect(res.text).toBe('');

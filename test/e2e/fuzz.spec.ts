@@ -4,7 +4,7 @@ import { nodeRequest } from './support/http';
 import { TestServer, startTestServer, testDatabaseUrl } from './support/server';
 
 /**
- * Property-based fuzzing of every operation the server documents (every INTERFACE.md operation
+ * Property-based fuzzing of every operation the server documents (every operation of the core interface
  * it serves): hostile path ids, query flags, bodies and content types. For every generated
  * request: never a 5xx, a status the operation documents, a body matching the documented
  * schema, and for every rejected request the database (outbox included) is unchanged.

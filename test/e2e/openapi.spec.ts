@@ -6,7 +6,7 @@ import { useTestServer } from './support/server';
 const root = join(__dirname, '..', '..');
 
 /**
- * Every operation of INTERFACE.md (the contract), as its endpoint tables list them: kept in the
+ * Every operation of the core interface (the contract): the operation groups Trove serves in full: kept in the
  * repository (fixtures/interface-operations.json) so that a plain clone tests itself.
  */
 function interfaceOperations(): { operationId: string; method: string; path: string }[] {
@@ -16,7 +16,7 @@ function interfaceOperations(): { operationId: string; method: string; path: str
   return all.filter((op) => !op.websocket).map((op) => ({ ...op, method: op.method.toLowerCase() }));
 }
 
-/** Operations of INTERFACE.md that later issues deliver; this list only ever shrinks. */
+/** Operations of the core interface that later issues deliver; this list only ever shrinks. */
 const NOT_YET: string[] = [];
 
 describe('OpenAPI document and Swagger UI', () => {
@@ -37,7 +37,7 @@ describe('OpenAPI document and Swagger UI', () => {
     expect(served).toEqual(committed);
   });
 
-  it('gives every operation of INTERFACE.md its operationId, on its method and path', () => {
+  it('gives every operation of the core interface its operationId, on its method and path', () => {
     expect(interfaceOperations().length).toBeGreaterThan(60);
     const missing: string[] = [];
     for (const op of interfaceOperations()) {

@@ -343,11 +343,7 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await failures()).length - before).toBeLessThanOrEqual(2);
     // Then the window's count: the most of the flood in one entry.
-    const counted = await until(
-      failures,
-      (list) => list.some((e) => /^\d+ more since /.test(e.record ?? '') && Number(e.record!.split(' ')[0]) >= 14),
-      15_000,
-    );
+    const counted = await until(failures, (list) => list.some((e) => /^\d+ more since /.test(e.record ?? '') && Number(e.record!.split(' ')[0]) >= 14), 15_000);
     const entry = counted.find((e) => /^\d+ more since /.test(e.record ?? '') && Number(e.record!.split(' ')[0]) >= 14)!;
     expect(entry.client).toBe('127.0.0.1');
     expect(counted.length - before).toBeLessThanOrEqual(4);

@@ -242,7 +242,7 @@ export function openApiDocument(app: NestFastifyApplication): OpenAPIObject {
     .setTitle('Trove')
     .setDescription(
       'Local-first store of snippets (assets), conversations, question answering and models. ' +
-        'Implements the Pieces OS client interface; see INTERFACE.md and COMPATIBILITY.md.',
+        "Implements the Pieces OS client interface (the official SDKs' operations); docs/CLIENTS.md in the repository says what each client calls.",
     )
     .setVersion(TROVE_VERSION)
     .build();

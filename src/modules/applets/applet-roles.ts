@@ -1,6 +1,6 @@
 /**
  * The applets Trove serves, by the plugins' OSAppletEnum type, and the view of the web app each
- * one opens (COMPATIBILITY.md, "The applets"). The browser app at `/` on Trove's own port is the
+ * one opens (docs/APP.md, "How the plugins reach it"). The browser app at `/` on Trove's own port is the
  * fourth role: all three views with navigation.
  */
 export const APPLET_VIEWS = {

@@ -10,7 +10,7 @@ import { ListActivitiesQuery } from './queries/list-activities.query';
 import { ActivitiesWire, ActivityWire } from './wire/activity.wire';
 
 /**
- * Activities as a collection, outside INTERFACE.md: the SDKs' ActivitiesApi and ActivityApi.
+ * Activities as a collection, beyond the core interface: the SDKs' ActivitiesApi and ActivityApi.
  * Trove records what happens to assets itself (GET /asset/{asset}/activities); clients report
  * more (Obsidian: what the user referenced, its install), and the examples list them all.
  */

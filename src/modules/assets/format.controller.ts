@@ -11,7 +11,7 @@ import { ListFormatsQuery } from './queries/list-formats.query';
 import { FormatWire, FormatsWire } from './wire/asset.wire';
 
 /**
- * /format/... and /formats/...: the formats of assets, outside INTERFACE.md, for the SDKs'
+ * /format/... and /formats/...: the formats of assets, beyond the core interface, for the SDKs'
  * FormatApi and FormatsApi (the Pieces CLI's `modify` reads a format and writes its new content
  * back; Obsidian relabels a format; Raycast reads an asset's content this way). The SDK names the
  * content flag `transferable` on /format/...; `transferables` is accepted too.

@@ -15,7 +15,7 @@ import { SearchLinkRecordsQuery } from './queries/search-link-records.query';
 import { ExistingMetadataWire, SearchedTagsWire, TagRecordWire, TagRecordsWire } from './wire/records.wire';
 
 /**
- * Tags as records of their own, outside INTERFACE.md: the SDKs' TagsApi and TagApi (the Python
+ * Tags as records of their own, beyond the core interface: the SDKs' TagsApi and TagApi (the Python
  * SDK's BasicTag creates, finds, renames, links and deletes them; Raycast reads each tag of an
  * asset by id). A tag is one record per text, linked to assets both ways: it lists its assets,
  * each asset lists it. `transferables` is accepted everywhere (a tag has no content to omit).

@@ -25,7 +25,7 @@ const APPLICATION = ApiParam({
   schema: { type: 'string', format: 'uuid' },
 });
 
-/** The integration handshake and what integrations report (INTERFACE.md "Connector"). */
+/** The integration handshake and what integrations report (the interface's Connector group). */
 @ApiTags('Connector')
 @Controller()
 export class ConnectorController {

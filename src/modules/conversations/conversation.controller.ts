@@ -18,7 +18,7 @@ import { ConversationMessagesWire, ConversationSummarizeOutputWire, Conversation
 /**
  * /conversation/...: one conversation, its messages, names, summaries, scores and links.
  * Link routes answer 204, are idempotent and answer 404 for unknown ids; anchors and
- * assets are unlinked under both spellings (`.../delete/...` of INTERFACE.md and
+ * assets are unlinked under both spellings (`.../delete/...` of the core interface and
  * `.../disassociate/...` of current clients).
  */
 @ApiTags('Conversation')

@@ -12,7 +12,7 @@ import { ConversationMessageWire } from './wire/conversation.wire';
 import { MessagesWire } from './wire/records.wire';
 
 /**
- * Messages, outside INTERFACE.md, for the SDKs' ConversationMessageApi and
+ * Messages, beyond the core interface, for the SDKs' ConversationMessageApi and
  * ConversationMessagesApi (`pieces chat N` reads every message of a chat this way; the copilot
  * SDKs store each question and answer with POST /messages/create). The SDK names the content
  * flag `transferable` on the single-message routes; `transferables` is accepted too.

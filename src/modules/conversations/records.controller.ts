@@ -19,8 +19,8 @@ import { AnnotationOfRecordWire } from './wire/conversation.wire';
 import { AnchorPointRecordWire, AnchorPointRecordsWire, AnchorRecordWire, AnchorRecordsWire, RangeWire, RangesWire } from './wire/records.wire';
 
 /**
- * Records conversations are grounded in, as collections and records of their own, outside
- * INTERFACE.md: anchors and their points (the SDKs' AnchorsApi, AnchorApi, AnchorPointsApi,
+ * Records conversations are grounded in, as collections and records of their own, beyond
+ * the core interface: anchors and their points (the SDKs' AnchorsApi, AnchorApi, AnchorPointsApi,
  * AnchorPointApi; `pieces ask -f` and Obsidian's context picker create one per file), ranges
  * (RangesApi, RangeApi: the Python SDK grounds each chat in the last minutes), and annotations
  * of conversations or assets (AnnotationsApi, AnnotationApi: Obsidian's annotation editor,

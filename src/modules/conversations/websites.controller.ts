@@ -14,7 +14,7 @@ import { GetGroundingRecordQuery } from './queries/get-grounding-record.query';
 import { ListGroundingRecordsQuery } from './queries/list-grounding-records.query';
 
 /**
- * Websites as records of their own, outside INTERFACE.md: the SDKs' WebsitesApi and WebsiteApi
+ * Websites as records of their own, beyond the core interface: the SDKs' WebsitesApi and WebsiteApi
  * (the Python SDK's BasicWebsite; Raycast reads each website of an asset by id). A website is one
  * record per URL, linked both ways to assets (the assets module's links) and to conversations
  * (this module's), which is why its routes are here. `transferables` is accepted everywhere.

@@ -7,7 +7,7 @@ import { LoadModelCommand } from './commands/load-model.command';
 import { GetModelQuery } from './queries/get-model.query';
 import { ModelWire } from './wire/model.wire';
 
-/** /model/{model}: one model, load, unload, download (the SDK's ModelApi; outside INTERFACE.md). */
+/** /model/{model}: one model, load, unload, download (the SDK's ModelApi; beyond the core interface). */
 @ApiTags('Model')
 @Controller('model')
 export class ModelController {

@@ -69,7 +69,7 @@ export class QgptEngine {
 
   /**
    * The documents of the query spaces the input names, together: local paths (given, or the
-   * files of anchors), seeds, assets and the whole store (`options.database`). INTERFACE.md asks for exactly one, but the
+   * files of anchors), seeds, assets and the whole store (`options.database`). the interface asks for exactly one, but the
    * official CLI sends none when nothing is attached to a question and several when files and
    * materials both are: no space means the whole store, several mean their union.
    * `searchQuery` is what the store is searched with (a follow-up made standalone by the caller).

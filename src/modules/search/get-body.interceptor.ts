@@ -32,7 +32,7 @@ function readRaw(raw: IncomingMessage): Promise<string> {
 }
 
 /**
- * INTERFACE.md sends some inputs as a JSON body on GET. Fastify never parses a GET body, so
+ * The interface sends some inputs as a JSON body on GET. Fastify never parses a GET body, so
  * this reads it (same rules as the JSON parser: empty means "no body", `__proto__` refused)
  * and hands it to `@Body()`, which the ValidationPipe then checks like any other body.
  */

@@ -7,7 +7,7 @@ import { SearchRouteQuery } from './queries/search-routes.query';
 import { SearchedAssetsWire } from './wire/searched-assets.wire';
 
 /**
- * /search/...: the SDKs' SearchApi, outside INTERFACE.md (`pieces search --mode fts` and the
+ * /search/...: the SDKs' SearchApi, beyond the core interface (`pieces search --mode fts` and the
  * tag search; `--mode ncs` is GET /search/neural_code, in the qgpt module, which owns the
  * passage ranking). A missing query or tag is a 400, as on GET /assets/search.
  */

@@ -12,7 +12,7 @@ const NO_PICKER =
   '(POST /anchors/create with their fullpath), or pick them in your editor and send their paths';
 
 /**
- * What the plugins ask of the desktop service about itself (outside INTERFACE.md), answered for
+ * What the plugins ask of the desktop service about itself (beyond the core interface), answered for
  * what Trove is: a server, updated through its own releases, that cannot show anything on the
  * user's desktop, and that only its local user may stop (docs/CLIENTS.md).
  */

@@ -11,8 +11,8 @@ import { AllocationCloudWire, UserProfileWire, noCloudWire, userProfileWire } fr
 import { WorkstreamPatternEngineStatusWire, ltmStatusWire } from './wire/ltm-status.wire';
 
 /**
- * What the Pieces clients ask of the desktop service and the Pieces account, outside
- * INTERFACE.md, answered for what Trove is: one local user who is always signed in, no Pieces
+ * What the Pieces clients ask of the desktop service and the Pieces account, beyond
+ * the core interface, answered for what Trove is: one local user who is always signed in, no Pieces
  * cloud (the applets are the applets module's). Each answer lets the official CLI say so without failing
  * (docs/CLIENTS.md lists what each command shows).
  */

@@ -11,7 +11,7 @@ import { ApplicationsWire } from './wire/application.wire';
 import { ReadinessWire } from './wire/readiness.wire';
 import { UserWire } from './wire/user.wire';
 
-/** Discovery endpoints real clients call before anything else (COMPATIBILITY.md). */
+/** Discovery endpoints real clients call before anything else (docs/CLIENTS.md). */
 @ApiTags('System')
 @Controller()
 export class SystemController {

@@ -6,7 +6,7 @@ import { SubscriptionsWire, UserProfileWire, UsersWire, userProfileWire } from '
 
 /**
  * The users and their plans as the SDK's UsersApi and SubscriptionsApi ask for them: Trove has
- * one local user, without an account, so no cloud plan (outside INTERFACE.md; docs/CLIENTS.md).
+ * one local user, without an account, so no cloud plan (beyond the core interface; docs/CLIENTS.md).
  */
 @ApiTags('System')
 @Controller()

@@ -2,7 +2,7 @@ import Ajv, { SchemaObject } from 'ajv';
 import addFormats from 'ajv-formats';
 
 /**
- * The required fields of COMPATIBILITY.md as JSON Schemas, with exact JSON types (the
+ * The fields real clients require (docs/CLIENTS.md, the SDKs' models) as JSON Schemas, with exact JSON types (the
  * Python SDK rejects "true" for a bool and 1.5 for an int). Responses are checked here,
  * independently of the server's own OpenAPI document.
  */
@@ -314,7 +314,7 @@ schemas.Seed = {
   },
 };
 
-// Conversations (COMPATIBILITY.md: Conversation, ConversationMessage; SDK: FlattenedConversations, ConversationMessages).
+// Conversations (the clients' Conversation, ConversationMessage; SDK: FlattenedConversations, ConversationMessages).
 const identified = { type: 'object', required: ['id'], properties: { id: uuid } };
 /** Anchor: a file or directory; each point's reference has the path (FlattenedAnchorPoint). */
 const anchor = {
@@ -602,12 +602,12 @@ const ajv = new Ajv({ allErrors: true, strict: false });
 addFormats(ajv);
 const validators = Object.fromEntries(Object.entries(schemas).map(([name, schema]) => [name, ajv.compile(schema)]));
 
-/** Fails with every violation when `value` is not a complete `model` in COMPATIBILITY.md's terms. */
+/** Fails with every violation when `value` is not a complete `model` in the clients' terms. */
 export function expectWire(model: keyof typeof schemas, value: unknown): void {
   const validate = validators[model];
   if (!validate(value)) {
     throw new Error(
-      `${model} does not match COMPATIBILITY.md:\n${ajv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(value).slice(0, 2000)}`,
+      `${model} does not match what the clients require:\n${ajv.errorsText(validate.errors, { separator: '\n' })}\n${JSON.stringify(value).slice(0, 2000)}`,
     );
   }
 }

@@ -1,6 +1,6 @@
 /**
  * The message protocol between an applet and the editor plugin that hosts it in an iframe
- * (COMPATIBILITY.md, "The applets"): the one place that knows the message types, the capability
+ * (docs/APP.md, "How the plugins reach it"): the one place that knows the message types, the capability
  * bits and the request/response pairing. Components ask `can()` before offering an action and
  * never call postMessage themselves.
  */

@@ -41,7 +41,7 @@ interface InFlight {
 type Input = Record<string, unknown>;
 
 /**
- * The /qgpt/stream protocol of COMPATIBILITY.md on one socket: many questions at once, each
+ * The /qgpt/stream protocol real clients speak (docs/CLIENTS.md) on one socket: many questions at once, each
  * answered as IN-PROGRESS chunks then COMPLETED (without `question`), or FAILED with
  * statusCode and errorMessage; `{stop: true, conversation?}` stops questions in flight
  * (STOPPED), `{reset: true}` stops them all (RESET). The question and the answer are stored

@@ -7,7 +7,7 @@ import { SearchEngine, SearchHit } from '../search-engine.service';
 import { SearchedAssetsWire, searchedAssetsWire } from '../wire/searched-assets.wire';
 
 /**
- * The SDKs' SearchApi (outside INTERFACE.md): `GET /search/full_text?query=` (exact words
+ * The SDKs' SearchApi (beyond the core interface): `GET /search/full_text?query=` (exact words
  * only, `pieces search --mode fts`) and `POST /search/tag_based` (assets with the given tags).
  * Results are SearchedAssets without the assets themselves: clients read the identifiers.
  */
