@@ -1,3 +1,4 @@
+import { loadConfig } from '../../src/common/config/app-config';
 import { FakeLlm, OPENAI_KEY, RecordedRequest, startFakeLlm } from './support/fake-llm';
 import { http } from './support/http';
 import { TestServer, startTestServer, useTestServer } from './support/server';
@@ -281,6 +282,18 @@ describe('model enrichment: a configured model names, describes and tags snippet
       await off.close();
       await offline.close();
     }
+  });
+
+  it('settings: the enrichment model defaults to the default model; off and offline mean none; bad values stop the start', () => {
+    expect(loadConfig({}).enrichmentModel).toBeNull();
+    expect(loadConfig({ TROVE_DEFAULT_MODEL: 'llama3.2:1b' }).enrichmentModel).toBe('llama3.2:1b');
+    expect(loadConfig({ TROVE_DEFAULT_MODEL: 'llama3.2:1b', TROVE_MODEL_ENRICHMENT: 'off' }).enrichmentModel).toBeNull();
+    expect(loadConfig({ TROVE_DEFAULT_MODEL: 'llama3.2:1b', TROVE_ENRICHMENT_MODEL: 'offline' }).enrichmentModel).toBeNull();
+    expect(loadConfig({ TROVE_ENRICHMENT_MODEL: 'qwen2.5:0.5b' }).enrichmentModel).toBe('qwen2.5:0.5b');
+    expect(loadConfig({}).enrichmentTimeoutMs).toBe(20_000);
+    expect(() => loadConfig({ TROVE_MODEL_ENRICHMENT: 'sometimes' })).toThrow(/TROVE_MODEL_ENRICHMENT must be on or off/);
+    expect(() => loadConfig({ TROVE_ENRICHMENT_MODEL: 'openai:gpt-4o-mini' })).toThrow(/TROVE_ENRICHMENT_MODEL names a model of openai but TROVE_OPENAI_URL/);
+    expect(() => loadConfig({ TROVE_ENRICHMENT_TIMEOUT_MS: '5' })).toThrow(/TROVE_ENRICHMENT_TIMEOUT_MS/);
   });
 
   it('TROVE_ENRICHMENT_MODEL picks another model than the default one (here Ollama’s)', async () => {

@@ -373,8 +373,9 @@ export function loadConfig(env: Env): AppConfig {
     openai: ['TROVE_OPENAI_URL', Boolean(config.openaiUrl)],
     llama_cpp: ['TROVE_GGUF_PATHS', config.ggufPaths.length > 0],
   };
-  if (enrichmentProvider && providerSetting[enrichmentProvider] && !providerSetting[enrichmentProvider][1]) {
-    problems.push(`TROVE_ENRICHMENT_MODEL names a ${enrichmentProvider} model but ${providerSetting[enrichmentProvider][0]} is not set`);
+  // The default model's provider is checked above.
+  if (env.TROVE_ENRICHMENT_MODEL?.trim() && enrichmentProvider && providerSetting[enrichmentProvider] && !providerSetting[enrichmentProvider][1]) {
+    problems.push(`TROVE_ENRICHMENT_MODEL names a model of ${enrichmentProvider} but ${providerSetting[enrichmentProvider][0]} is not set`);
   }
   config.enrichmentModel = modelEnrichment === 'off' || enrichmentModel === 'offline' ? null : enrichmentModel;
   config.enrichmentTimeoutMs = int('TROVE_ENRICHMENT_TIMEOUT_MS', 20_000, 100, 600_000);
