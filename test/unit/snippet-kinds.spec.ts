@@ -27,6 +27,23 @@ describe('snippet kinds', () => {
     expect(understandSnippet(`#!/bin/sh\n# Rotate the backups.\n${script.split('\n').slice(1).join('\n')}`, 'sh')?.name).toBeUndefined();
   });
 
+  it('shell: an HTTP call piped on is named by its method and URL, then the tools it goes through', () => {
+    const curl = understandSnippet('curl -fsSL -H "Accept: application/json" https://api.example.com/v1/items | jq .', 'sh');
+    expect(curl).toEqual({
+      name: 'GET https://api.example.com/v1/items | jq',
+      description: 'HTTP GET request to https://api.example.com/v1/items with curl, piped through jq.',
+      tags: ['http', 'curl', 'get', 'jq'],
+    });
+    const post = understandSnippet(
+      `curl -s -X POST -H "Content-Type: application/json" -d '{"a":1}' https://api.example.com/v1/items | jq .id | head -n 1`,
+      'sh',
+    );
+    expect(post?.name).toBe('POST https://api.example.com/v1/items | jq | head');
+    expect(post?.description).toBe('HTTP POST request to https://api.example.com/v1/items with curl, sending JSON, piped through jq and head.');
+    // a pipeline of other commands is named as typed
+    expect(understandSnippet('cat app.log | grep ERROR | wc -l', 'sh')?.name).toBe('cat app.log | grep ERROR | wc -l');
+  });
+
   it('a snippet that defines a function is left to the definitions namer', () => {
     expect(understandSnippet('greet() {\n  echo "hi $1"\n}\n', 'sh')).toBeUndefined();
     expect(understandSnippet('function load() {\n  return fetch("/api/items");\n}\n', 'js')).toBeUndefined();
