@@ -108,6 +108,9 @@ export class ModelEnrichment implements BeforeApplicationShutdown {
     }
     if (this.stopping) return;
     await this.uow.run(async ({ em, changed }) => {
+      // PostgreSQL: an edit committing meanwhile (another instance, another connection) is waited
+      // for and then read, so that it wins; SQLite's one writer runs units one at a time.
+      await this.reader.lock(em, [assetId]);
       if (!(await this.enrichment.adopt(em, assetId, job.raw, proposed))) return;
       changed({ id: assetId, change: 'updated', aggregate: await this.reader.one(em, assetId) });
     });
