@@ -27,6 +27,44 @@ describe('snippet kinds', () => {
     expect(understandSnippet(`#!/bin/sh\n# Rotate the backups.\n${script.split('\n').slice(1).join('\n')}`, 'sh')?.name).toBeUndefined();
   });
 
+  it('shell: an HTTP call piped on is named by its method and URL, then the tools it goes through', () => {
+    const curl = understandSnippet('curl -fsSL -H "Accept: application/json" https://api.example.com/v1/items | jq .', 'sh');
+    expect(curl).toEqual({
+      name: 'GET https://api.example.com/v1/items | jq',
+      description: 'HTTP GET request to https://api.example.com/v1/items with curl, piped through jq.',
+      tags: ['http', 'curl', 'get', 'jq'],
+    });
+    const post = understandSnippet(
+      `curl -s -X POST -H "Content-Type: application/json" -d '{"a":1}' https://api.example.com/v1/items | jq .id | head -n 1`,
+      'sh',
+    );
+    expect(post?.name).toBe('POST https://api.example.com/v1/items | jq | head');
+    expect(post?.description).toBe('HTTP POST request to https://api.example.com/v1/items with curl, sending JSON, piped through jq and head.');
+    // a pipeline of other commands is named as typed
+    expect(understandSnippet('cat app.log | grep ERROR | wc -l', 'sh')?.name).toBe('cat app.log | grep ERROR | wc -l');
+  });
+
+  it('logrotate: detected by its structure (plain text: no language of its own), named by the logs it rotates', () => {
+    const app = '/var/log/app/*.log {\n  daily\n  rotate 7\n  compress\n  delaycompress\n  missingok\n  notifempty\n  create 0640 app app\n}\n';
+    expect(matchConfigFormat(app)).toEqual({ code: 'txt', rule: 'logrotate' });
+    expect(understandSnippet(app, 'txt')).toEqual({
+      name: 'logrotate: /var/log/app/*.log (daily, keeps 7)',
+      description: 'Logrotate configuration rotating /var/log/app/*.log daily, keeping 7 compressed old logs.',
+      tags: ['logrotate', 'logs', 'daily'],
+    });
+    // labelled otherwise by a client (here as Go, what the classifier said before): read all the same
+    expect(understandSnippet(app, 'go')?.name).toBe('logrotate: /var/log/app/*.log (daily, keeps 7)');
+    const nginx =
+      '/var/log/nginx/access.log /var/log/nginx/error.log {\n    weekly\n    rotate 4\n    missingok\n    sharedscripts\n    postrotate\n        systemctl reload nginx\n    endscript\n}\n';
+    expect(matchConfigFormat(nginx)?.code).toBe('txt');
+    expect(understandSnippet(nginx, 'txt')?.description).toBe(
+      'Logrotate configuration rotating /var/log/nginx/access.log and /var/log/nginx/error.log weekly, keeping 4 old logs, with a postrotate script.',
+    );
+    // a block of code with words of logrotate's is not one
+    expect(matchConfigFormat('func main() {\n  daily := 1\n  rotate(7)\n}\n')).toBeNull();
+    expect(matchConfigFormat('/var/log/app/*.log {\n  daily\n}\n')).toBeNull();
+  });
+
   it('a snippet that defines a function is left to the definitions namer', () => {
     expect(understandSnippet('greet() {\n  echo "hi $1"\n}\n', 'sh')).toBeUndefined();
     expect(understandSnippet('function load() {\n  return fetch("/api/items");\n}\n', 'js')).toBeUndefined();

@@ -82,6 +82,14 @@ export class AppConfig {
   /** Time allowed for one provider call before it fails with 503 (TROVE_PROVIDER_TIMEOUT_MS). */
   providerTimeoutMs: number;
   /**
+   * The model that names, describes and tags snippets saved without them, after the save
+   * (TROVE_ENRICHMENT_MODEL, default TROVE_DEFAULT_MODEL); null when that is the offline engine
+   * or TROVE_MODEL_ENRICHMENT is `off`: the offline enrichment alone.
+   */
+  enrichmentModel: string | null;
+  /** Time one model enrichment may take before the offline result is left (TROVE_ENRICHMENT_TIMEOUT_MS). */
+  enrichmentTimeoutMs: number;
+  /**
    * Directories a relevance query may read local files under (TROVE_QGPT_ROOTS, comma-separated
    * absolute paths; `none`: no local files). Unset: the user's home directory when Trove
    * listens on a loopback address only (then `qgptHomeDefault`), none otherwise.
@@ -356,6 +364,21 @@ export function loadConfig(env: Env): AppConfig {
     else if (!needs[kind][1]) problems.push(`TROVE_EMBEDDING_MODEL names a ${kind} model but ${needs[kind][0]} is not set`);
   }
   config.providerTimeoutMs = int('TROVE_PROVIDER_TIMEOUT_MS', 120_000, 100, 3_600_000);
+  const modelEnrichment = (env.TROVE_MODEL_ENRICHMENT ?? '').trim().toLowerCase();
+  if (!['', 'on', 'off'].includes(modelEnrichment)) problems.push(`TROVE_MODEL_ENRICHMENT must be on or off (got "${env.TROVE_MODEL_ENRICHMENT}")`);
+  const enrichmentModel = env.TROVE_ENRICHMENT_MODEL?.trim() || config.defaultModel;
+  const enrichmentProvider = enrichmentModel.includes(':') ? enrichmentModel.split(':')[0] : null;
+  const providerSetting: Record<string, [string, boolean]> = {
+    ollama: ['TROVE_OLLAMA_URL', Boolean(config.ollamaUrl)],
+    openai: ['TROVE_OPENAI_URL', Boolean(config.openaiUrl)],
+    llama_cpp: ['TROVE_GGUF_PATHS', config.ggufPaths.length > 0],
+  };
+  // The default model's provider is checked above.
+  if (env.TROVE_ENRICHMENT_MODEL?.trim() && enrichmentProvider && providerSetting[enrichmentProvider] && !providerSetting[enrichmentProvider][1]) {
+    problems.push(`TROVE_ENRICHMENT_MODEL names a model of ${enrichmentProvider} but ${providerSetting[enrichmentProvider][0]} is not set`);
+  }
+  config.enrichmentModel = modelEnrichment === 'off' || enrichmentModel === 'offline' ? null : enrichmentModel;
+  config.enrichmentTimeoutMs = int('TROVE_ENRICHMENT_TIMEOUT_MS', 20_000, 100, 600_000);
   const roots = env.TROVE_QGPT_ROOTS?.trim();
   const loopback = isLoopbackHost(config.host);
   config.qgptHomeDefault = !roots && loopback;

@@ -2,11 +2,14 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { CodeTerms } from '../intelligence/code-terms';
 import { understandSnippet } from '../intelligence/text/snippet-kinds';
+import { SnippetMetadata } from '../intelligence/text/snippet-metadata';
+import type { AnnotationEntity } from './annotation.entity';
 import { tagKey } from './asset-text';
 import { AssetReader } from './asset.reader';
 import { AnnotationInput, AssetWriter } from './asset.writer';
 import { SeededAssetMetadataDto } from './dto/seed.dto';
 import { withoutSecrets } from './sensitives/secret-detector';
+import type { AssetAggregate } from './wire/asset.wire';
 
 /** Tags suggested for a new asset, at most. */
 const SUGGESTED_TAGS = 5;
@@ -108,11 +111,52 @@ export class AssetEnrichment {
    * Makes an asset's generated parts follow its content, inside the caller's transaction, after
    * its text or language changed (or its language was first detected): each part the asset
    * lacks, or still shows as Trove generated it, is generated from `text`; the user's own tags
-   * stay beside the generated ones. The caller reindexes and announces the asset.
+   * stay beside the generated ones. The caller reindexes and announces the asset (and queues the
+   * model's enrichment, ModelEnrichment, for the parts still generated).
    */
   async follow(em: EntityManager, assetId: string, text: string, label: Label): Promise<void> {
+    const standing = await this.standing(em, assetId);
+    if (!standing) return;
+    await this.write(em, assetId, standing, await this.suggest(text, label, standing.ours));
+  }
+
+  /**
+   * The parts of an asset a model is to generate, and what it generates them from: those it
+   * lacks or still shows as Trove generated them; null when there are none, or when its text
+   * is not code or prose.
+   */
+  async modelJob(em: EntityManager, assetId: string): Promise<{ raw: string; language: string | undefined; parts: Parts } | null> {
+    const standing = await this.standing(em, assetId);
+    const original = standing?.aggregate.formats.find((f) => f.position === 0);
+    if (!standing || !original || !original.raw.trim() || (original.generic !== 'CODE' && original.generic !== 'TEXT')) return null;
+    if (!standing.ours.name && !standing.ours.description && !standing.ours.tags) return null;
+    return { raw: original.raw, language: this.terms.languageLabel(original.specific), parts: standing.ours };
+  }
+
+  /**
+   * Applies what a model proposed for an asset, inside the caller's transaction, to the parts
+   * that still show what Trove generated (a user's edit made while the model was thinking wins),
+   * and records it as generated; only while its text is still `raw` (a later edit queues its own
+   * run). A part the model gave nothing for keeps what it shows. True when the asset changed:
+   * the caller reindexes and announces it.
+   */
+  async adopt(em: EntityManager, assetId: string, raw: string, proposed: SnippetMetadata): Promise<boolean> {
+    const standing = await this.standing(em, assetId);
+    const original = standing?.aggregate.formats.find((f) => f.position === 0);
+    if (!standing || original?.raw !== raw) return false;
+    const { ours, before, shownTags, generatedTags } = standing;
+    const next: Generated = {
+      name: ours.name ? (proposed.name ?? before.name) : undefined,
+      description: ours.description ? (proposed.description ?? before.description) : undefined,
+      tags: !ours.tags ? [] : proposed.tags.length ? this.kindTags(proposed.tags, original.specific) : shownTags.filter((t) => generatedTags.has(tagKey(t))),
+    };
+    return this.write(em, assetId, standing, next);
+  }
+
+  /** What an asset shows and what Trove generated for it; null for a deleted asset. */
+  private async standing(em: EntityManager, assetId: string): Promise<Standing | null> {
     const aggregate = await this.reader.live(em, assetId);
-    if (!aggregate) return;
+    if (!aggregate) return null;
     const record = await this.reader.enrichmentOf(em, assetId);
     const before: Generated = {
       name: record?.name ?? undefined,
@@ -128,13 +172,23 @@ export class AssetEnrichment {
       description: descriptions.length === 0 || descriptions.some((a) => a.text === before.description),
       tags: shownTags.length === 0 || shownTags.some((t) => generatedTags.has(tagKey(t))),
     };
-    const next = await this.suggest(text, label, ours);
+    return { aggregate, recorded: Boolean(record), before, ours, descriptions, shownTags, generatedTags };
+  }
 
-    if (next.name && next.name !== name) await this.writer.updateAsset(em, assetId, { name: next.name });
+  /** Writes `next` over the parts of `standing` that are Trove's, and records it as generated; true when the asset changed. */
+  private async write(em: EntityManager, assetId: string, standing: Standing, next: Generated): Promise<boolean> {
+    const { aggregate, before, ours, descriptions, shownTags, generatedTags } = standing;
+    const name = aggregate.asset.name;
+    let changed = false;
+    if (next.name && next.name !== name) {
+      await this.writer.updateAsset(em, assetId, { name: next.name });
+      changed = true;
+    }
     if (next.description) {
       const mine = descriptions.find((a) => a.text === before.description);
       if (!mine) await this.writer.addAnnotations(em, assetId, AssetEnrichment.asInputs({ description: next.description, tags: [] }).annotations);
       else if (mine.text !== next.description) await this.writer.updateAnnotationText(em, mine.id, next.description);
+      changed ||= mine?.text !== next.description;
     }
     let tags: string[] = [];
     if (ours.tags) {
@@ -144,10 +198,24 @@ export class AssetEnrichment {
       const all = [...users, ...tags];
       if (all.length !== shownTags.length || all.some((t, i) => t !== shownTags[i])) {
         await this.writer.setTags(em, assetId, [...users.map((text) => ({ text })), ...AssetEnrichment.asInputs({ tags }).tags]);
+        changed = true;
       }
     }
     // Nothing generated now or before (the user wrote every part): nothing to record.
-    if (!record && !next.name && !next.description && tags.length === 0) return;
+    if (!standing.recorded && !next.name && !next.description && tags.length === 0) return changed;
     await this.writer.saveEnrichment(em, { assetId, name: next.name ?? null, description: next.description ?? null, tags: JSON.stringify(tags) });
+    return changed;
   }
+}
+
+/** An asset as it stands, against what Trove generated for it. */
+interface Standing {
+  aggregate: AssetAggregate;
+  recorded: boolean;
+  before: Generated;
+  /** The parts that are Trove's: lacking, or showing what it generated. */
+  ours: Parts;
+  descriptions: AnnotationEntity[];
+  shownTags: string[];
+  generatedTags: Set<string>;
 }

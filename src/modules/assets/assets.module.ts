@@ -7,6 +7,7 @@ import { AssetEnrichment } from './asset-enrichment';
 import { AssetProjections, AssetUnitOfWork } from './asset-unit-of-work';
 import { AssetReader } from './asset.reader';
 import { FormatClassifier } from './format-classifier';
+import { ModelEnrichment } from './model-enrichment';
 import { AssetWriter } from './asset.writer';
 import { AssetsController } from './assets.controller';
 import { ChangeAssetLinkHandler } from './commands/change-asset-link.command';
@@ -125,6 +126,7 @@ const eventHandlers = [RecordAssetActivityHandler];
     WorkstreamSummaryWriter,
     WorkstreamSummaryUnitOfWork,
     AssetEnrichment,
+    ModelEnrichment,
     FormatClassifier,
     AssetSecrets,
     SensitiveRecords,
@@ -132,6 +134,6 @@ const eventHandlers = [RecordAssetActivityHandler];
     ...queryHandlers,
     ...eventHandlers,
   ],
-  exports: [AssetReader, RecordsReader, AssetSecrets, AssetProjections, WorkstreamSummaryReader, FormatClassifier, RecordAssetActivityHandler],
+  exports: [AssetReader, RecordsReader, AssetSecrets, AssetProjections, WorkstreamSummaryReader, FormatClassifier, ModelEnrichment, RecordAssetActivityHandler],
 })
 export class AssetsModule {}

@@ -5,6 +5,7 @@ import { AssetEnrichment } from './asset-enrichment';
 import { AssetUnitOfWork } from './asset-unit-of-work';
 import { AssetReader } from './asset.reader';
 import { AssetWriter } from './asset.writer';
+import { ModelEnrichment } from './model-enrichment';
 
 /**
  * Language detection for stored formats. Detection is synchronous and cheap (the classifier is
@@ -28,6 +29,7 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
     private readonly writer: AssetWriter,
     private readonly enrichment: AssetEnrichment,
     private readonly uow: AssetUnitOfWork,
+    private readonly modelEnrichment: ModelEnrichment,
   ) {}
 
   /** Formats waiting for their refinement (the metrics' queue depth). */
@@ -71,12 +73,14 @@ export class FormatClassifier implements OnApplicationBootstrap, BeforeApplicati
     const format = await this.db.read((em) => this.reader.pendingFormat(em, id));
     if (!format) return; // deleted, edited or already refined meanwhile
     const label = this.classify(format.raw);
-    await this.uow.run(async ({ em, changed }) => {
+    const labelled = await this.uow.run(async ({ em, changed }) => {
       // Only if nothing changed the text or the label since: an explicit edit wins.
-      if (!(await this.writer.labelPending(em, id, format.updatedAt, label))) return;
+      if (!(await this.writer.labelPending(em, id, format.updatedAt, label))) return false;
       // The name, description and tags its create left to this refinement (what the user set meanwhile is kept).
       if (format.position === 0) await this.enrichment.follow(em, format.assetId, format.raw, label);
       changed({ id: format.assetId, change: 'updated' }); // the index keeps each asset's languages for filters
+      return true;
     });
+    if (labelled && format.position === 0) this.modelEnrichment.later(format.assetId);
   }
 }

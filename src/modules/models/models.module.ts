@@ -26,6 +26,7 @@ import { CancelModelDownloadHandler, DownloadModelHandler } from './commands/dow
 import { ModelDownloads } from './model-downloads';
 import { ListModelsHandler } from './queries/list-models.query';
 import { RoutedTextGenerator } from './routed-text-generator';
+import { EnrichmentModelBinding } from './enrichment-model-binding';
 
 /** The configured providers: the offline engine always, the others when configured. */
 function providersFromConfig(config: AppConfig, outbound: OutboundHttp): ModelProvider[] {
@@ -57,6 +58,7 @@ function providersFromConfig(config: AppConfig, outbound: OutboundHttp): ModelPr
     ModelStore,
     ModelRegistry,
     RoutedTextGenerator,
+    EnrichmentModelBinding,
     { provide: TEXT_GENERATOR, useExisting: RoutedTextGenerator },
     ListModelsHandler,
     CreateModelHandler,

@@ -4,6 +4,7 @@ import { Database } from '../../common/database/database.service';
 import { Metrics } from '../../common/metrics/metrics';
 import { RecordAssetActivityHandler } from '../assets/events/asset-activity.event';
 import { FormatClassifier } from '../assets/format-classifier';
+import { ModelEnrichment } from '../assets/model-enrichment';
 import { McpSessions } from '../mcp/mcp-sessions';
 import { SearchIndex } from '../search/search-index.service';
 import { StreamHub } from '../streams/stream-hub';
@@ -13,7 +14,7 @@ import { StreamHub } from '../streams/stream-hub';
  * Prometheus scrapes (nothing is counted on the request path). Only queues that exist are
  * shown: SQLite's write queue (PostgreSQL takes each transaction on a pooled connection and
  * queues nothing of Trove's), the formats left to the classifier, the activities waiting for
- * their batch.
+ * their batch, the assets waiting for the enrichment model (only while one is configured).
  */
 @Injectable()
 export class StateGauges implements OnApplicationShutdown {
@@ -26,6 +27,7 @@ export class StateGauges implements OnApplicationShutdown {
     hub: StreamHub,
     mcp: McpSessions,
     classifier: FormatClassifier,
+    modelEnrichment: ModelEnrichment,
     activities: RecordAssetActivityHandler,
     search: SearchIndex,
   ) {
@@ -43,6 +45,7 @@ export class StateGauges implements OnApplicationShutdown {
           ['activities', activities.waiting],
         ];
         if (db.dialect === 'sqlite') depths.push(['database_writes', db.queuedWrites]);
+        if (modelEnrichment.enabled) depths.push(['model_enrichment', modelEnrichment.queued]);
         return depths;
       },
     };

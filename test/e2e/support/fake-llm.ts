@@ -35,6 +35,11 @@ export interface FakeLlm {
   chunks: string[];
   /** Milliseconds between streamed chunks. */
   delayMs: number;
+  /**
+   * When set, the chat endpoints (both APIs) stream what it returns for the request's body instead
+   * of `chunks`; null: `chunks`. It may wait (a slow model) and may throw (a 500).
+   */
+  answer: ((body: any) => string[] | Promise<string[]>) | null;
   requests: RecordedRequest[];
   /**
    * What /api/pull can download, by model name: the layers (digest and size) it streams progress
@@ -63,6 +68,7 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     loaded: new Set(['llama3.2:1b']),
     chunks: ['Hello', ' from', ' the', ' fake', ' model.'],
     delayMs: 5,
+    answer: null,
     requests: [],
     pullable: {},
     pullChunk: 256 * 1024 * 1024,
@@ -153,8 +159,9 @@ export async function startFakeLlm(): Promise<FakeLlm> {
     if (path === '/api/chat') {
       if (!fake.ollamaModels.includes(body.model)) return json(res, 404, { error: `model '${body.model}' not found` });
       fake.loaded.add(body.model);
+      const chunks = fake.answer ? await fake.answer(body) : fake.chunks;
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
-      for (const chunk of fake.chunks) {
+      for (const chunk of chunks) {
         if (res.destroyed) return;
         res.write(JSON.stringify({ model: body.model, message: { role: 'assistant', content: chunk }, done: false }) + '\n');
         await sleep(fake.delayMs);
@@ -175,11 +182,12 @@ export async function startFakeLlm(): Promise<FakeLlm> {
         });
       }
       if (path === '/v1/chat/completions') {
-        if (!body.stream) return json(res, 200, { choices: [{ message: { role: 'assistant', content: fake.chunks.join('') } }] });
+        const chunks = fake.answer ? await fake.answer(body) : fake.chunks;
+        if (!body.stream) return json(res, 200, { choices: [{ message: { role: 'assistant', content: chunks.join('') } }] });
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(': keep-alive\n\n');
         res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant' } }] })}\n\n`);
-        for (const chunk of fake.chunks) {
+        for (const chunk of chunks) {
           if (res.destroyed) return;
           res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { content: chunk } }] })}\n\n`);
           await sleep(fake.delayMs);

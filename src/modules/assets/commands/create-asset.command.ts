@@ -12,6 +12,7 @@ import { seedText } from '../asset-text';
 import { AssetWriter } from '../asset.writer';
 import { SeedDto } from '../dto/seed.dto';
 import { FormatClassifier } from '../format-classifier';
+import { ModelEnrichment } from '../model-enrichment';
 import { prepareSecrets } from '../sensitives/secret-detector';
 import { AssetAggregate, AssetWire, assetWire } from '../wire/asset.wire';
 
@@ -38,6 +39,7 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     private readonly idempotency: IdempotencyKeys,
     private readonly uow: AssetUnitOfWork,
     private readonly enrichment: AssetEnrichment,
+    private readonly modelEnrichment: ModelEnrichment,
   ) {}
 
   async execute({ seed, transferables, idempotencyKey }: CreateAssetCommand): Promise<AssetWire> {
@@ -129,6 +131,8 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     );
     if (replayed || created.wire) return created.wire!;
     this.applications.remember(seeded.application, applicationId);
+    // The model's name, description and tags, after this answer (the offline ones stand until then).
+    if (generated.name || generated.description || generated.tags.length) this.modelEnrichment.later(id);
     return assetWire(created.aggregate!, transferables);
   }
 }

@@ -8,6 +8,7 @@ import { AssetUnitOfWork } from '../asset-unit-of-work';
 import { AssetReader } from '../asset.reader';
 import { AssetWriter } from '../asset.writer';
 import { AssetReclassificationDto } from '../dto/asset-reclassification.dto';
+import { ModelEnrichment } from '../model-enrichment';
 import { AssetWire, assetWire } from '../wire/asset.wire';
 
 /** Codes that name binary content (images, media, office documents, archives, executables): text cannot be relabelled to them. */
@@ -113,6 +114,7 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
     private readonly reader: AssetReader,
     private readonly writer: AssetWriter,
     private readonly enrichment: AssetEnrichment,
+    private readonly modelEnrichment: ModelEnrichment,
     private readonly uow: AssetUnitOfWork,
   ) {}
 
@@ -123,7 +125,8 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
     const current = { generic: genericOf(ext), specific: ext };
     const assetId = input.asset.id;
 
-    return this.uow.run(async ({ em, changed }) => {
+    let followed = false;
+    const answer = await this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, assetId);
       const formats = (await this.reader.formats(em, assetId)).filter((f) => !formatId || f.id === formatId);
       if (formatId && formats.length === 0) throw new InvalidInput(`format ${formatId} is not a format of asset ${assetId}`);
@@ -135,10 +138,14 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
       // The generated name, description and tags follow the new language (the user's own stay).
       const original = relabelled.find((f) => f.position === 0);
       if (original) await this.enrichment.follow(em, assetId, original.raw, current);
+      followed = original !== undefined;
       const aggregate = await this.reader.one(em, assetId);
       const previous = { generic: relabelled[0].generic, specific: relabelled[0].specific };
       changed({ id: assetId, change: 'updated', aggregate, activity: { kind: 'reclassified', metadata: { previous, current } } });
       return assetWire(aggregate, transferables);
     });
+    // The model's name, description and tags for the new language, after this answer.
+    if (followed) this.modelEnrichment.later(assetId);
+    return answer;
   }
 }

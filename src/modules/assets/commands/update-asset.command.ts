@@ -9,6 +9,7 @@ import { textOf } from '../asset-text';
 import { AssetReader } from '../asset.reader';
 import { AssetWriter } from '../asset.writer';
 import { AssetDto } from '../dto/asset.dto';
+import { ModelEnrichment } from '../model-enrichment';
 import { prepareSecrets } from '../sensitives/secret-detector';
 import { AssetWire, assetWire } from '../wire/asset.wire';
 
@@ -30,6 +31,7 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
     private readonly writer: AssetWriter,
     private readonly detector: LanguageDetector,
     private readonly enrichment: AssetEnrichment,
+    private readonly modelEnrichment: ModelEnrichment,
     private readonly uow: AssetUnitOfWork,
   ) {}
 
@@ -56,6 +58,7 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
     // So is the secrets scan of the new texts (the projection that stores it finds it made).
     await prepareSecrets(changedTexts);
 
+    let followed = false;
     const updated = await this.uow.run(async ({ em, changed }) => {
       const asset = await this.reader.require(em, dto.id);
       const now = nowIso();
@@ -87,10 +90,13 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
       if (dto.websites) await this.writer.setWebsites(em, asset.id, dto.websites.iterable);
       // New content: the generated name, description and tags follow it (the user's own stay).
       if (original) await this.enrichment.follow(em, asset.id, original.text, original);
+      followed = original !== null;
       const aggregate = await this.reader.one(em, asset.id);
       changed({ id: asset.id, change: 'updated', aggregate, activity: { kind: 'updated' } });
       return aggregate;
     });
+    // ... and the model's, after this answer, for the parts still generated.
+    if (followed) this.modelEnrichment.later(dto.id);
     // Made after the unit of work's projections ran: they bring the sensitives in step with the text.
     return assetWire(updated, transferables);
   }

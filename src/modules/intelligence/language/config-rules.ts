@@ -79,9 +79,24 @@ function isDotenv(text: string): boolean {
   return lines.length >= 2 && lines.every((l) => /^(?:export[ \t]+)?[A-Z][A-Z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s"'`$;|&]*)[ \t]*(?:#.*)?$/.test(l));
 }
 
+/** logrotate's directives (logrotate.conf(5)); `rotate 7`, `create 0640 app app`, `size 100M` take values. */
+const LOGROTATE_DIRECTIVE =
+  /^[ \t]*(daily|weekly|monthly|yearly|hourly|rotate|compress|nocompress|delaycompress|nodelaycompress|missingok|nomissingok|notifempty|ifempty|create|nocreate|copytruncate|nocopytruncate|dateext|nodateext|dateformat|sharedscripts|nosharedscripts|postrotate|prerotate|firstaction|lastaction|endscript|size|minsize|maxsize|maxage|olddir|su|compresscmd|compressext|compressoptions|extension|mail|nomail|start|shred|tabooext)\b[^\n{};=]*$/gm;
+
+/**
+ * A logrotate configuration: one or more blocks opened by log file paths or globs
+ * (`/var/log/app/*.log {`), holding at least two of logrotate's directives.
+ */
+export function isLogrotate(text: string): boolean {
+  if (!/^[ \t]*(?:\/[^\s{]+|"[^"\n]+")(?:[ \t]+(?:\/[^\s{]+|"[^"\n]+"))*[ \t]*\{[ \t]*$/m.test(text) || !/^[ \t]*\}[ \t]*$/m.test(text)) return false;
+  const directives = new Set([...text.matchAll(LOGROTATE_DIRECTIVE)].map((m) => m[1]));
+  return directives.size >= 2;
+}
+
 /**
  * A configuration format, or null. `.env` is reported as shell: the SDK's language list
- * (ClassificationSpecificEnum) has no value for it, and a shell sources it.
+ * (ClassificationSpecificEnum) has no value for it, and a shell sources it. logrotate has none
+ * either: plain text.
  */
 export function matchConfigFormat(text: string): RuleMatch | null {
   if (isDockerfile(text)) return { code: 'dockerfile', rule: 'dockerfile-instructions' };
@@ -90,5 +105,7 @@ export function matchConfigFormat(text: string): RuleMatch | null {
   if (isHcl(text)) return { code: 'hcl', rule: 'hcl-blocks' };
   if (isMakefile(text)) return { code: 'hljs-makefile', rule: 'makefile-rules' };
   if (isDotenv(text)) return { code: 'sh', rule: 'dotenv' };
+  // (the SDK's language list has no value for logrotate: plain text, named by snippet-kinds)
+  if (isLogrotate(text)) return { code: 'txt', rule: 'logrotate' };
   return null;
 }

@@ -111,3 +111,25 @@ export function understandApache(text: string): SnippetKind | undefined {
     ['apache', 'server', ...hosts.slice(0, 2)],
   );
 }
+
+/** A logrotate configuration: the logs it rotates, how often and how many it keeps (config-rules.ts's isLogrotate found it). */
+export function understandLogrotate(text: string): SnippetKind | undefined {
+  const all = lines(text);
+  const paths = all.flatMap((l) => {
+    const open = /^(.*?)\s*\{$/.exec(l);
+    return open && /^(?:\/|")/.test(open[1]) ? (open[1].match(/"[^"]+"|\S+/g) ?? []).map((p) => p.replace(/^"|"$/g, '')) : [];
+  });
+  if (!paths.length) return undefined;
+  const directive = (name: string) => all.find((l) => new RegExp(`^${name}\\b`).test(l));
+  const every = ['hourly', 'daily', 'weekly', 'monthly', 'yearly'].find((d) => directive(d));
+  const kept = /^rotate\s+(\d+)/.exec(directive('rotate') ?? '')?.[1];
+  const size = /^(?:size|maxsize)\s+(\S+)/.exec(directive('size') ?? directive('maxsize') ?? '')?.[1];
+  const when = every ?? (size ? `at ${size}` : undefined);
+  const how = [when, kept ? `keeps ${kept}` : undefined].filter(Boolean).join(', ');
+  const compressed = directive('compress') ? ' compressed' : '';
+  return kind(
+    `logrotate: ${shortList(paths, 2)}${how ? ` (${how})` : ''}`,
+    `logrotate configuration rotating ${listOf(paths, 3)}${when ? ` ${when}` : ''}${kept ? `, keeping ${kept}${compressed} old logs` : ''}${directive('postrotate') ? ', with a postrotate script' : ''}`,
+    ['logrotate', 'logs', ...(every ? [every] : [])],
+  );
+}

@@ -199,6 +199,15 @@ export function understandShell(text: string): SnippetKind | undefined {
   const http = httpCall(first.commands[0]);
   if (first.commands.length > 1 && first.operators.every((op) => op === '|') && parsed.length === 1) {
     const stages = first.commands.map(tool);
+    // an HTTP call piped on (`curl -s URL | jq .`): named by its method and URL, then the tools it goes through
+    if (http) {
+      const through = stages.slice(1);
+      return kind(
+        [`${http.method} ${shown(http.url, 60)}`, ...through].join(' | '),
+        `HTTP ${http.method} request to ${shown(http.url, 100)} with ${http.tool}${http.sends ? `, sending ${http.sends}` : ''}, piped through ${listOf(through, 4)}`,
+        [...main.tags, ...through.slice(0, 2)],
+      );
+    }
     const operands = first.commands[0].slice(1).filter((w) => !w.startsWith('-'));
     const input = operands.length > 1 ? operands[operands.length - 1] : undefined;
     return kind(first.commands.map((c) => c.slice(0, 3).join(' ')).join(' | '), `Shell pipeline of ${listOf(stages, 4)}${input ? ` over ${input}` : ''}`, [
