@@ -1,4 +1,4 @@
-// Regenerates src/common/wire/sdk-operations.json (read by sdk-operations.ts beside it), the
+// Regenerates src/common/wire/sdk-operations-table.json (read by sdk-operations.ts beside it), the
 // table of every operation of the official TypeScript SDK (@pieces.app/pieces-os-client, MIT): its method, path template, operationId,
 // the SDK API class it belongs to and whether it is a WebSocket. Trove answers an SDK operation
 // it does not serve with a JSON 501 that names it (src/common/http/sdk-operations.ts).
@@ -74,7 +74,7 @@ function write() {
   const version = require('@pieces.app/pieces-os-client/package.json').version;
   // One operation a line: a diff after an SDK upgrade shows each operation added or removed.
   const out = `{\n  "sdk": ${JSON.stringify(version)},\n  "operations": [\n${rows.map((row) => `    ${JSON.stringify(row)}`).join(',\n')}\n  ]\n}\n`;
-  fs.writeFileSync(path.join(__dirname, '..', 'src', 'common', 'wire', 'sdk-operations.json'), out);
+  fs.writeFileSync(path.join(__dirname, '..', 'src', 'common', 'wire', 'sdk-operations-table.json'), out);
   return rows.length;
 }
 

@@ -1,8 +1,8 @@
-import table from './sdk-operations.json';
+import table from './sdk-operations-table.json';
 
 /**
  * Every operation of the official SDK (@pieces.app/pieces-os-client, MIT): the table
- * scripts/gen-sdk-operations.js generates into sdk-operations.json from the SDK's sources.
+ * scripts/gen-sdk-operations.js generates into sdk-operations-table.json from the SDK's sources.
  */
 export interface SdkOperation {
   operationId: string;
