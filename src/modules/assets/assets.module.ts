@@ -36,6 +36,7 @@ import { SearchWorkstreamSummariesHandler } from './queries/search-workstream-su
 import { WorkstreamSummaryUnitOfWork } from './workstream-summary-unit-of-work';
 import { WorkstreamSummaryController } from './workstream-summary.controller';
 import { WorkstreamSummaryReader } from './workstream-summary.reader';
+import { MemoryVectorSearch } from './memory-vector-search';
 import { WorkstreamSummaryWriter } from './workstream-summary.writer';
 import { WorkstreamSummariesController } from './workstream-summaries.controller';
 import { ActivitiesController } from './activities.controller';
@@ -122,6 +123,7 @@ const eventHandlers = [RecordAssetActivityHandler];
     AssetUnitOfWork,
     AssetProjections,
     WorkstreamSummaryReader,
+    MemoryVectorSearch,
     WorkstreamSummaryWriter,
     WorkstreamSummaryUnitOfWork,
     AssetEnrichment,
@@ -132,6 +134,15 @@ const eventHandlers = [RecordAssetActivityHandler];
     ...queryHandlers,
     ...eventHandlers,
   ],
-  exports: [AssetReader, RecordsReader, AssetSecrets, AssetProjections, WorkstreamSummaryReader, FormatClassifier, RecordAssetActivityHandler],
+  exports: [
+    AssetReader,
+    RecordsReader,
+    AssetSecrets,
+    AssetProjections,
+    WorkstreamSummaryReader,
+    MemoryVectorSearch,
+    FormatClassifier,
+    RecordAssetActivityHandler,
+  ],
 })
 export class AssetsModule {}
