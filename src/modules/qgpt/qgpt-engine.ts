@@ -149,9 +149,11 @@ export class QgptEngine {
       if (asked && lookup.includes(' ')) ids = fuseRanks([ids, await this.search.closestIds(em, asked, WIDE_CANDIDATES)], WIDE_CANDIDATES);
       // With an embedding model configured: the assets nearest to the question in it, over the
       // whole store (ModelVectorIndex), fused in the same way.
+      const near = new Set<string>();
       if (this.vectors.model) {
-        const near = (await this.vectors.nearest('asset', query, WIDE_CANDIDATES)).map((hit) => hit.id);
-        if (near.length) ids = fuseRanks([ids, near], asked ? WIDE_CANDIDATES : CANDIDATES);
+        const nearest = (await this.vectors.nearest('asset', query, WIDE_CANDIDATES)).map((hit) => hit.id);
+        for (const id of nearest) near.add(id);
+        if (nearest.length) ids = fuseRanks([ids, nearest], asked ? WIDE_CANDIDATES : CANDIDATES);
       }
       const corrections = [...new Set([...fuzzy.corrections.values()].flat())];
       if (ids.length === 0) return [];
@@ -183,6 +185,7 @@ export class QgptEngine {
                 generic: row.generic,
                 specific: row.specific,
                 ...(corrections.length ? { corrections } : {}),
+                ...(near.has(id) ? { near: true } : {}),
               },
             ]
           : [];
@@ -197,21 +200,22 @@ export class QgptEngine {
    * Trove's shipped code embedding (code-embedding.ts). With an embedding model configured
    * (TROVE_EMBEDDING_MODEL) the provider's vectors take the shipped embedding's place: the
    * lexical top passages are embedded with the query and re-ranked by half lexical score, half
-   * cosine similarity.
+   * cosine similarity. `lenient`: the embedding model failing leaves the lexical ranking (rather
+   * than failing with the provider's error).
    */
-  async scorePassages(query: string, docs: Document[], priors: number[]): Promise<ScoredPassage[]> {
+  async scorePassages(query: string, docs: Document[], priors: number[], options: { lenient?: boolean } = {}): Promise<ScoredPassage[]> {
     // Offline, the shipped code embedding weighs in: how close each passage is to the question.
     const embedding = this.config.embeddingModel ? null : codeEmbedding();
     const asked = embedding?.question(query);
     const ranked = rankDocumentPassages(query, docs, priors, asked && embedding ? { embedding, asked } : undefined);
     const embedder = this.config.embeddingModel ? await this.registry.resolve(this.config.embeddingModel) : null;
     if (!embedder || docs.length === 0) return ranked;
-    // The documents none of whose passages shares a word with the question (found by the model
-    // vector index, ModelVectorIndex) are re-ranked too, from a lexical score of 0: their
-    // closeness to the question is all they have.
+    // The documents the model vector index found (ModelVectorIndex) none of whose passages shares
+    // a word with the question are re-ranked too, from a lexical score of 0: their closeness to
+    // the question is all they have.
     const represented = new Set(ranked.map((p) => p.doc));
     const unranked = docs
-      .flatMap((d, i) => (represented.has(i) ? [] : passagesOf(d.text, i).slice(0, UNRANKED_PASSAGES)))
+      .flatMap((d, i) => (d.near && !represented.has(i) ? passagesOf(d.text, i).slice(0, UNRANKED_PASSAGES) : []))
       .slice(0, RERANK)
       .map((p) => ({ ...p, score: 0 }));
     const top = [...ranked.slice(0, RERANK), ...unranked];
@@ -220,9 +224,11 @@ export class QgptEngine {
     let vectors: number[][];
     try {
       [q, ...vectors] = await embedder.provider.embed(embedder.unique, [query, ...top.map((p) => p.text)]);
-    } catch {
-      // The model failing (down, slow, an error) leaves the lexical ranking as it is: never a failed answer.
-      return ranked;
+    } catch (error) {
+      // The provider's error is the request's (relevance answers its status), unless the caller
+      // would rather have the lexical ranking (ask_pieces_ltm: an agent's recall goes on without the model).
+      if (options.lenient) return ranked;
+      throw error;
     }
     return top
       .map((p, i) => ({ ...p, score: Math.round((0.5 * p.score + 0.5 * Math.max(0, cosine(q, vectors[i]))) * 1e4) / 1e4 }))

@@ -141,7 +141,11 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
           near.map((hit) => hit.id),
         ))
           add(record, 0);
-        for (const c of candidates) if (c.doc.memoryId && closeness.has(c.doc.memoryId)) c.near = closeness.get(c.doc.memoryId);
+        for (const c of candidates)
+          if (c.doc.memoryId && closeness.has(c.doc.memoryId)) {
+            c.near = closeness.get(c.doc.memoryId);
+            c.doc.near = true;
+          }
       }
       for (const time of times) {
         const [from, to] = [time.from.toISOString(), time.to.toISOString()];
@@ -207,6 +211,7 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
           retrieval,
           docs,
           candidates.map((c) => c.prior),
+          { lenient: true },
         )
       : [];
     const best = new Map<number, { text: string; score: number }>();
