@@ -202,6 +202,20 @@ describe('hybrid retrieval with a configured embedding model', () => {
     expect(await t.searchSnippets('maritime')).not.toContain(snippet);
   });
 
+  it('embeds a snippet again when its text changes', async () => {
+    const hashOf = async () =>
+      (await server.sql<{ content_hash: string }>(`SELECT content_hash FROM search_model_vectors WHERE record_id = '${ids.kitten}'`))[0]?.content_hash;
+    const before = await hashOf();
+    const asset = (await http(server.baseUrl, 'GET', `/asset/${ids.kitten}`)).json;
+    const format = (await http(server.baseUrl, 'GET', `/format/${asset.original.id}?transferable=true`)).json;
+    const raw = 'def strum(chords):\n    return guitar.play(chords)\n';
+    const res = await http(server.baseUrl, 'POST', '/format/update/value?transferable=false', JSON.stringify({ ...format, fragment: { string: { raw } } }));
+    expect(res.status).toBe(200);
+    await eventually('the new vector', hashOf, (hash) => hash !== undefined && hash !== before);
+    expect(await t.searchSnippets('melody')).toContain(ids.kitten);
+    expect(await t.searchSnippets('feline')).not.toContain(ids.kitten);
+  });
+
   it('resumes after a restart: what lost its vector is embedded again, the rest is not', async () => {
     await server.sql(`DELETE FROM search_model_vectors WHERE record_id = '${ids.car}'`);
     const before = fake.requests.length;
