@@ -257,6 +257,48 @@ describe('hybrid retrieval with a configured embedding model', () => {
   });
 });
 
+describe('hybrid retrieval on two instances of one store', () => {
+  const MODEL = 'openai:concepts-a';
+  let fake: FakeEmbeddings;
+  let first: TestServer;
+  let second: TestServer;
+  let client: Client;
+
+  beforeAll(async () => {
+    fake = await startFakeEmbeddings();
+    first = await startTestServer({ TROVE_OPENAI_URL: fake.openaiUrl, TROVE_EMBEDDING_MODEL: MODEL });
+    second = await startTestServer({ TROVE_OPENAI_URL: fake.openaiUrl, TROVE_EMBEDDING_MODEL: MODEL }, { shareWith: first });
+    client = await connect(first);
+  });
+  afterAll(async () => {
+    await client?.close();
+    await second?.close();
+    await first?.close();
+    await fake?.close();
+  });
+
+  it('finds on one instance what the other embedded', async () => {
+    const on = { first: tools(first, client), second: tools(second, client) };
+    // The second instance's index is in memory before the memory exists.
+    expect(await on.second.searchMemories('automobile servicing')).toEqual([]);
+    const car = await on.first.remember(CAR.title, CAR.summary);
+    await eventually(
+      'its vector',
+      () => on.first.vectors(MODEL),
+      (rows) => rows.some((r) => r.record_id === car),
+    );
+    expect(await on.first.searchMemories('automobile servicing')).toEqual([car]);
+    await eventually(
+      'found on the second instance',
+      () => on.second.searchMemories('automobile servicing'),
+      (found) => found[0] === car,
+      15_000,
+    );
+    // Embedded once, by the instance that saved it.
+    expect(fake.textsFor('concepts-a').filter((text) => text.includes('garage'))).toHaveLength(1);
+  });
+});
+
 describe('without an embedding model', () => {
   let fake: FakeEmbeddings;
   let server: TestServer;

@@ -13,7 +13,7 @@ export class ModelVectors1763702800000 implements MigrationInterface {
     await queryRunner.query(
       `CREATE TABLE "search_model_vectors" ("kind" varchar(16) NOT NULL, "record_id" varchar(36) NOT NULL, "model" varchar(256) NOT NULL, "content_hash" varchar(64) NOT NULL, "vector" blob NOT NULL, "updated_at" varchar(30) NOT NULL, PRIMARY KEY ("kind", "record_id", "model"))`,
     );
-    await queryRunner.query(`CREATE INDEX "search_model_vectors_model" ON "search_model_vectors" ("model", "kind")`);
+    await queryRunner.query(`CREATE INDEX "search_model_vectors_model" ON "search_model_vectors" ("model", "kind", "updated_at")`);
   }
 
   public async down(queryRunner: QueryRunner): Promise<void> {

@@ -20,6 +20,12 @@ const MAX_BACKOFF_MS = 60_000;
 const PAGE = 1_000;
 /** Least cosine of a record the index returns: below it a record has nothing to do with the query. */
 const MIN_SIMILARITY = 0.25;
+/**
+ * How often a search reads the vectors other instances wrote (PostgreSQL, several instances on one
+ * store), and how far back from the last one read (their clocks may differ a little).
+ */
+const REFRESH_MS = 5_000;
+const REFRESH_OVERLAP_MS = 60_000;
 /** Query vectors kept (a question is often searched several times at once: snippets, memories). */
 const QUERY_CACHE = 64;
 
@@ -110,6 +116,10 @@ interface Loaded {
   ready: Promise<void>;
   /** Ids set or removed while the stored vectors were being read (what was read of them is older). */
   touched: Set<string> | null;
+  /** The latest write time read (ISO-8601), and when the table was last read for newer ones. */
+  newest: string;
+  refreshed: number;
+  refreshing: Promise<void> | null;
 }
 
 /**
@@ -129,9 +139,9 @@ interface Loaded {
  * rows are under another model key) are embedded; vectors of records no longer live are removed.
  *
  * In memory, per kind, one Float32 matrix of the current model's unit vectors, read at the
- * first search and then kept in step by this instance's writes (brute-force cosine: about
- * 100,000 records of 768 dimensions in 300 MB and some tens of ms a query). Another instance's
- * writes reach it when it restarts. No model configured: nothing is queued, read or embedded.
+ * first search and then kept in step by this instance's writes and, every 5 s at most, by the
+ * rows other instances wrote (brute-force cosine: 100,000 records of 768 dimensions are 300 MB).
+ * No model configured: nothing is queued, read or embedded.
  */
 @Injectable()
 export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy {
@@ -235,13 +245,14 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
     let loaded = this.loaded.get(kind);
     if (!loaded) {
       const matrix = new VectorMatrix();
-      const state: Loaded = { matrix, touched: new Set(), ready: Promise.resolve() };
+      const state: Loaded = { matrix, touched: new Set(), ready: Promise.resolve(), newest: '', refreshed: Date.now(), refreshing: null };
       state.ready = (async () => {
         for (let after = ''; ;) {
           const rows = await this.db.read((em) => this.store.page(em, kind, model, after, PAGE, true));
           for (const row of rows) {
             const vector = state.touched!.has(row.id) ? null : unit(row.vector);
             if (vector) matrix.set(row.id, vector);
+            if (row.updated > state.newest) state.newest = row.updated;
           }
           if (rows.length < PAGE) break;
           after = rows[rows.length - 1].id;
@@ -252,7 +263,34 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
       this.loaded.set(kind, (loaded = state));
     }
     const ready = loaded;
-    return ready.ready.then(() => ready);
+    return ready.ready.then(() => this.refresh(kind, ready)).then(() => ready);
+  }
+
+  /**
+   * Vectors other instances wrote since the newest one read (every REFRESH_MS at most): a record
+   * they embedded is found here too. (One they removed stays until this instance restarts or
+   * removes it; searches read only live records, so a deleted one is never returned.)
+   */
+  private refresh(kind: VectorKind, loaded: Loaded): Promise<void> {
+    if (loaded.refreshing) return loaded.refreshing;
+    if (Date.now() - loaded.refreshed < REFRESH_MS) return Promise.resolve();
+    const model = this.model!;
+    loaded.refreshed = Date.now();
+    const since = loaded.newest ? new Date(Date.parse(loaded.newest) - REFRESH_OVERLAP_MS).toISOString() : '';
+    loaded.refreshing = this.db
+      .read((em) => this.store.writtenSince(em, kind, model, since, PAGE))
+      .then((rows) => {
+        for (const row of rows) {
+          const vector = unit(row.vector);
+          if (vector) loaded.matrix.set(row.id, vector);
+          if (row.updated > loaded.newest) loaded.newest = row.updated;
+        }
+        // More than a page written elsewhere: read them all again at the next search.
+        if (rows.length === PAGE) this.loaded.delete(kind);
+      })
+      .catch(() => undefined)
+      .finally(() => (loaded.refreshing = null));
+    return loaded.refreshing;
   }
 
   /** Applies a written or removed vector to the kind's matrix when it is in memory. */

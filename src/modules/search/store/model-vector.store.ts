@@ -8,12 +8,15 @@ export interface ModelVectorRow {
   id: string;
   hash: string;
   vector: Float32Array;
+  /** When it was written (ISO-8601). */
+  updated: string;
 }
 
 interface Row {
   record_id: string;
   content_hash: string;
   vector?: Buffer;
+  updated_at?: string;
 }
 
 /** A vector as stored: little-endian Float32, 4 bytes a dimension. */
@@ -41,11 +44,28 @@ export class ModelVectorStore {
     const p = (i: number) => this.db.param(i);
     const rows = await this.db.query<Row>(
       em,
-      `SELECT record_id, content_hash${vectors ? ', vector' : ''} FROM search_model_vectors
+      `SELECT record_id, content_hash, updated_at${vectors ? ', vector' : ''} FROM search_model_vectors
         WHERE model = ${p(1)} AND kind = ${p(2)} AND record_id > ${p(3)} ORDER BY record_id LIMIT ${p(4)}`,
       [model, kind, after, limit],
     );
-    return rows.map((r) => ({ id: r.record_id, hash: r.content_hash, vector: r.vector ? vectorOf(r.vector) : new Float32Array(0) }));
+    return rows.map((r) => ({
+      id: r.record_id,
+      hash: r.content_hash,
+      vector: r.vector ? vectorOf(r.vector) : new Float32Array(0),
+      updated: r.updated_at ?? '',
+    }));
+  }
+
+  /** Up to `limit` rows of one kind and model written at or after `since` (ISO-8601), with their vectors, oldest first. */
+  async writtenSince(em: EntityManager, kind: VectorKind, model: string, since: string, limit: number): Promise<ModelVectorRow[]> {
+    const p = (i: number) => this.db.param(i);
+    const rows = await this.db.query<Row>(
+      em,
+      `SELECT record_id, content_hash, vector, updated_at FROM search_model_vectors
+        WHERE model = ${p(1)} AND kind = ${p(2)} AND updated_at >= ${p(3)} ORDER BY updated_at, record_id LIMIT ${p(4)}`,
+      [model, kind, since, limit],
+    );
+    return rows.map((r) => ({ id: r.record_id, hash: r.content_hash, vector: vectorOf(r.vector!), updated: r.updated_at ?? '' }));
   }
 
   /** The content hashes stored for these records in the model, by record id. */
