@@ -157,6 +157,9 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
   private retryTimer: NodeJS.Timeout | null = null;
   private readonly queries = new Map<string, Promise<Float32Array | null>>();
   private stopping = false;
+  /** Resolves when the app closes: an embedding request under way is then left to end on its own. */
+  private stop: () => void = () => undefined;
+  private readonly stopped = new Promise<void>((resolve) => (this.stop = resolve));
   /** The walk of the store at start while it runs. */
   private resuming: Promise<void> | null = null;
 
@@ -193,6 +196,7 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
 
   async onModuleDestroy(): Promise<void> {
     this.stopping = true;
+    this.stop();
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.queue.clear();
     await this.resuming;
@@ -214,8 +218,11 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
   async nearest(kind: VectorKind, query: string, limit: number): Promise<Array<{ id: string; score: number }>> {
     const text = query.trim().slice(0, EMBED_CHARS);
     if (!this.model || !text || limit <= 0) return [];
-    const [vector, loaded] = await Promise.all([this.queryVector(text), this.load(kind).catch(() => null)]);
-    if (!vector || !loaded) return [];
+    const loaded = await this.load(kind).catch(() => null);
+    // Nothing embedded yet: no need to embed the query.
+    if (!loaded || loaded.matrix.size === 0) return [];
+    const vector = await this.queryVector(text);
+    if (!vector) return [];
     return loaded.matrix.nearest(vector, limit, MIN_SIMILARITY);
   }
 
@@ -338,10 +345,15 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
       return;
     }
     while (this.inFlight < CONCURRENCY && this.queue.size > 0) {
-      const batch = [...this.queue.entries()].slice(0, EMBED_BATCH);
-      for (const [key] of batch) this.queue.delete(key);
+      // The oldest EMBED_BATCH (not a copy of the whole queue: at start it holds every record).
+      const batch: Array<{ kind: VectorKind; id: string }> = [];
+      for (const [key, item] of this.queue) {
+        batch.push(item);
+        this.queue.delete(key);
+        if (batch.length === EMBED_BATCH) break;
+      }
       this.inFlight++;
-      const run = this.embedBatch(batch.map(([, item]) => item)).finally(() => {
+      const run = this.embedBatch(batch).finally(() => {
         this.inFlight--;
         this.running.delete(run);
         this.pump();
@@ -388,16 +400,20 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
         for (const g of gone) this.applied(g.kind, g.id, null);
       }
       if (!work.length || this.stopping) return;
-      let vectors: number[][];
+      let vectors: number[][] | null;
       try {
-        vectors = await this.embedding.embed(
-          work.map((w) => w.text),
-          this.config.providerTimeoutMs,
-        );
+        vectors = await Promise.race([
+          this.embedding.embed(
+            work.map((w) => w.text),
+            this.config.providerTimeoutMs,
+          ),
+          this.stopped.then(() => null),
+        ]);
       } catch (error) {
         this.failed(items, error);
         return;
       }
+      if (!vectors) return;
       this.failures = 0;
       const rows = work.flatMap((w, i) => {
         const vector = unit(vectors[i] ?? []);
