@@ -25,6 +25,7 @@ const OWNERS: Record<string, string[]> = {
   'modules/search': [
     'search_analysis',
     'search_vectors',
+    'search_model_vectors',
     'search_documents',
     'search_input',
     'search_staged',

@@ -79,6 +79,8 @@ export class AppConfig {
   defaultModel: string;
   /** Model that embeds relevance passages for re-ranking (TROVE_EMBEDDING_MODEL, `provider:name`); null: lexical ranking only. */
   embeddingModel: string | null;
+  /** How long a search waits for the embedding model to embed its query before it answers from the lexical index alone (TROVE_EMBEDDING_QUERY_TIMEOUT_MS). */
+  embeddingQueryTimeoutMs: number;
   /** Time allowed for one provider call before it fails with 503 (TROVE_PROVIDER_TIMEOUT_MS). */
   providerTimeoutMs: number;
   /**
@@ -379,6 +381,7 @@ export function loadConfig(env: Env): AppConfig {
   }
   config.enrichmentModel = modelEnrichment === 'off' || enrichmentModel === 'offline' ? null : enrichmentModel;
   config.enrichmentTimeoutMs = int('TROVE_ENRICHMENT_TIMEOUT_MS', 20_000, 100, 600_000);
+  config.embeddingQueryTimeoutMs = int('TROVE_EMBEDDING_QUERY_TIMEOUT_MS', 2_000, 50, 60_000);
   const roots = env.TROVE_QGPT_ROOTS?.trim();
   const loopback = isLoopbackHost(config.host);
   config.qgptHomeDefault = !roots && loopback;

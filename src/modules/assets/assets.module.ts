@@ -37,6 +37,7 @@ import { SearchWorkstreamSummariesHandler } from './queries/search-workstream-su
 import { WorkstreamSummaryUnitOfWork } from './workstream-summary-unit-of-work';
 import { WorkstreamSummaryController } from './workstream-summary.controller';
 import { WorkstreamSummaryReader } from './workstream-summary.reader';
+import { MemoryVectorSearch } from './memory-vector-search';
 import { WorkstreamSummaryWriter } from './workstream-summary.writer';
 import { WorkstreamSummariesController } from './workstream-summaries.controller';
 import { ActivitiesController } from './activities.controller';
@@ -123,6 +124,7 @@ const eventHandlers = [RecordAssetActivityHandler];
     AssetUnitOfWork,
     AssetProjections,
     WorkstreamSummaryReader,
+    MemoryVectorSearch,
     WorkstreamSummaryWriter,
     WorkstreamSummaryUnitOfWork,
     AssetEnrichment,
@@ -134,6 +136,16 @@ const eventHandlers = [RecordAssetActivityHandler];
     ...queryHandlers,
     ...eventHandlers,
   ],
-  exports: [AssetReader, RecordsReader, AssetSecrets, AssetProjections, WorkstreamSummaryReader, FormatClassifier, ModelEnrichment, RecordAssetActivityHandler],
+  exports: [
+    AssetReader,
+    RecordsReader,
+    AssetSecrets,
+    AssetProjections,
+    WorkstreamSummaryReader,
+    MemoryVectorSearch,
+    FormatClassifier,
+    ModelEnrichment,
+    RecordAssetActivityHandler,
+  ],
 })
 export class AssetsModule {}

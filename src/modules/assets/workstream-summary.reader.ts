@@ -2,7 +2,7 @@ import { Injectable } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
 import { Database } from '../../common/database/database.service';
-import { KeysetSource } from '../../common/database/keyset';
+import { KeysetSource, keysetWalkIds } from '../../common/database/keyset';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
 
 /** A workstream summary as a memory: what an agent saved (see WorkstreamSummaryEntity). Times are ISO-8601. */
@@ -267,6 +267,25 @@ export class WorkstreamSummaryReader {
     const ranks = rows.map((r) => Math.max(Number(r.rank) || 0, Number.MIN_VALUE));
     const best = Math.max(...ranks);
     return rows.map((row, i) => ({ ...(withAssets ? linkedOf(row) : recordOf(row)), score: Math.min(1, Math.max(ranks[i] / best, Number.MIN_VALUE)) }));
+  }
+
+  /** The live ones among `ids`, each with its linked assets, in no particular order. */
+  async liveLinked(em: EntityManager, ids: string[]): Promise<LinkedMemoryRecord[]> {
+    const out: LinkedMemoryRecord[] = [];
+    for (const part of chunks([...new Set(ids)])) {
+      const rows = await this.db.query<Row>(
+        em,
+        `SELECT ${COLUMNS}, ${this.assetsColumn()} AS assets_json FROM workstream_summaries s WHERE s.deleted_at IS NULL AND s.id IN (${this.db.params(part.length)})`,
+        part,
+      );
+      out.push(...rows.map(linkedOf));
+    }
+    return out;
+  }
+
+  /** Ids of every live memory, newest first, `pageSize` at a time (see keysetWalk). */
+  walkIds(pageSize: number): AsyncGenerator<string[]> {
+    return keysetWalkIds(this.db, WorkstreamSummaryReader.LISTING, pageSize);
   }
 
   /** Live memories about a time in [from, to) (ISO-8601), nearest its middle first, at most `limit`. */

@@ -16,6 +16,7 @@ import { CreateModelHandler } from './commands/create-model.command';
 import { DeleteModelCacheHandler } from './commands/delete-model-cache.command';
 import { DeleteModelHandler } from './commands/delete-model.command';
 import { UnloadModelsHandler } from './commands/unload-models.command';
+import { EmbeddingModelBinding } from './embedding-model-binding';
 import { ModelRegistry } from './model-registry';
 import { ModelStore } from './model.store';
 import { ModelsController } from './models.controller';
@@ -57,6 +58,7 @@ function providersFromConfig(config: AppConfig, outbound: OutboundHttp): ModelPr
     { provide: MODEL_PROVIDERS, inject: [AppConfig, OutboundHttp], useFactory: providersFromConfig },
     ModelStore,
     ModelRegistry,
+    EmbeddingModelBinding,
     RoutedTextGenerator,
     EnrichmentModelBinding,
     { provide: TEXT_GENERATOR, useExisting: RoutedTextGenerator },

@@ -18,6 +18,7 @@ import { ConversationReader } from '../conversations/conversation.reader';
 import { ModelRegistry, ResolvedModel } from '../models/model-registry';
 import { AppConfig } from '../../common/config/app-config';
 import { SearchEngine } from '../search/search-engine.service';
+import { ModelVectorIndex } from '../search/model-vector-index';
 import { ApplicationRegistry } from '../system/application.registry';
 import { ApplicationWire, applicationWire } from '../system/wire/application.wire';
 import { QGPTRelevanceInputDto, RelevantQGPTSeedDto } from './dto/qgpt.dto';
@@ -36,8 +37,10 @@ const CANDIDATES = 20;
 const WIDE_CANDIDATES = 50;
 /** Content words of a question that search's fuzzy ranking looks up. */
 const FUZZY_WORDS = 4;
-/** Lexical top passages re-ranked by embeddings. */
+/** Lexical top passages re-ranked by embeddings (and at most as many of documents no word of the question matched). */
 const RERANK = 30;
+/** Passages of each document no word of the question matched that are re-ranked by embeddings. */
+const UNRANKED_PASSAGES = 3;
 /** Context sent to a language model. */
 const CONTEXT_CHARS = 12_000;
 
@@ -65,6 +68,7 @@ export class QgptEngine {
     private readonly registry: ModelRegistry,
     private readonly config: AppConfig,
     private readonly conversations: ConversationReader,
+    private readonly vectors: ModelVectorIndex,
   ) {}
 
   /**
@@ -143,6 +147,14 @@ export class QgptEngine {
       // cannot find. Not for one word or name looked up (often misspelt): the vectors of other
       // code would crowd out the lexical matches of what it names.
       if (asked && lookup.includes(' ')) ids = fuseRanks([ids, await this.search.closestIds(em, asked, WIDE_CANDIDATES)], WIDE_CANDIDATES);
+      // With an embedding model configured: the assets nearest to the question in it, over the
+      // whole store (ModelVectorIndex), fused in the same way.
+      const near = new Set<string>();
+      if (this.vectors.model) {
+        const nearest = (await this.vectors.nearest('asset', query, WIDE_CANDIDATES)).map((hit) => hit.id);
+        for (const id of nearest) near.add(id);
+        if (nearest.length) ids = fuseRanks([ids, nearest], asked ? WIDE_CANDIDATES : CANDIDATES);
+      }
       const corrections = [...new Set([...fuzzy.corrections.values()].flat())];
       if (ids.length === 0) return [];
       // Only what the passages need: the name and the text of the first format.
@@ -173,6 +185,7 @@ export class QgptEngine {
                 generic: row.generic,
                 specific: row.specific,
                 ...(corrections.length ? { corrections } : {}),
+                ...(near.has(id) ? { near: true } : {}),
               },
             ]
           : [];
@@ -187,19 +200,39 @@ export class QgptEngine {
    * Trove's shipped code embedding (code-embedding.ts). With an embedding model configured
    * (TROVE_EMBEDDING_MODEL) the provider's vectors take the shipped embedding's place: the
    * lexical top passages are embedded with the query and re-ranked by half lexical score, half
-   * cosine similarity.
+   * cosine similarity. `lenient`: the embedding model failing leaves the lexical ranking (rather
+   * than failing with the provider's error).
    */
-  async scorePassages(query: string, docs: Document[], priors: number[]): Promise<ScoredPassage[]> {
+  async scorePassages(query: string, docs: Document[], priors: number[], options: { lenient?: boolean } = {}): Promise<ScoredPassage[]> {
     // Offline, the shipped code embedding weighs in: how close each passage is to the question.
     const embedding = this.config.embeddingModel ? null : codeEmbedding();
     const asked = embedding?.question(query);
     const ranked = rankDocumentPassages(query, docs, priors, asked && embedding ? { embedding, asked } : undefined);
     const embedder = this.config.embeddingModel ? await this.registry.resolve(this.config.embeddingModel) : null;
-    if (!embedder || ranked.length === 0) return ranked;
-    const top = ranked.slice(0, RERANK);
-    const [q, ...vectors] = await embedder.provider.embed(embedder.unique, [query, ...top.map((p) => p.text)]);
+    if (!embedder || docs.length === 0) return ranked;
+    // The documents the model vector index found (ModelVectorIndex) none of whose passages shares
+    // a word with the question are re-ranked too, from a lexical score of 0: their closeness to
+    // the question is all they have.
+    const represented = new Set(ranked.map((p) => p.doc));
+    const unranked = docs
+      .flatMap((d, i) => (d.near && !represented.has(i) ? passagesOf(d.text, i).slice(0, UNRANKED_PASSAGES) : []))
+      .slice(0, RERANK)
+      .map((p) => ({ ...p, score: 0 }));
+    const top = [...ranked.slice(0, RERANK), ...unranked];
+    if (top.length === 0) return ranked;
+    let q: number[];
+    let vectors: number[][];
+    try {
+      [q, ...vectors] = await embedder.provider.embed(embedder.unique, [query, ...top.map((p) => p.text)]);
+    } catch (error) {
+      // The provider's error is the request's (relevance answers its status), unless the caller
+      // would rather have the lexical ranking (ask_pieces_ltm: an agent's recall goes on without the model).
+      if (options.lenient) return ranked;
+      throw error;
+    }
     return top
       .map((p, i) => ({ ...p, score: Math.round((0.5 * p.score + 0.5 * Math.max(0, cosine(q, vectors[i]))) * 1e4) / 1e4 }))
+      .filter((p) => p.score > 0)
       .map((p, i) => ({ p, i }))
       .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
       .map(({ p }) => p);

@@ -21,6 +21,8 @@ export interface Document {
   corrections?: string[];
   /** Prose (a memory, a conversation's message): ranked by its words, not by the code embedding. */
   prose?: boolean;
+  /** Found by the embedding model's vector index (ModelVectorIndex): ranked by its closeness to the question even when no word of it matches. */
+  near?: boolean;
 }
 
 /** A passage relevance returned: a document's text (or part of it) with its score. */

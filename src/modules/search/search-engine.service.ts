@@ -1,7 +1,8 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Optional } from '@nestjs/common';
 import { EntityManager } from 'typeorm';
 import { AssetReader } from '../assets/asset.reader';
 import { AssetAggregate } from '../assets/wire/asset.wire';
+import { ModelVectorIndex } from './model-vector-index';
 import { SearchIndex } from './search-index.service';
 import { Scope, SearchStore, WordQuery } from './store/search-store';
 import { codeEmbedding } from '../intelligence/text/code-embedding';
@@ -101,6 +102,8 @@ export class SearchEngine {
   constructor(
     private readonly index: SearchIndex,
     private readonly reader: AssetReader,
+    /** Optional: the engine is also made by hand, without the embedding model's index (none configured). */
+    @Optional() private readonly vectors?: ModelVectorIndex,
   ) {}
 
   /**
@@ -217,6 +220,16 @@ export class SearchEngine {
         const close = await this.index.dense.closest(em, asked, limit);
         for (const id of close) if (!kinds.has(id)) kinds.set(id, new Set(['semantic']));
         lexical = fusedScores([fuzzy.map(([id]) => id), byTerms, close]).slice(0, limit);
+      }
+    }
+    // With an embedding model configured, over the whole store: the assets nearest to the query
+    // in the model (ModelVectorIndex), fused with the lexical ranking, so that a snippet sharing no
+    // word with the query is found.
+    if (this.vectors?.model && isWholeStore(scope)) {
+      const near = (await this.vectors.nearest('asset', query, limit)).map((hit) => hit.id);
+      if (near.length) {
+        for (const id of near) if (!kinds.has(id)) kinds.set(id, new Set(['semantic']));
+        lexical = fusedScores([lexical.map(([id]) => id), near]).slice(0, limit);
       }
     }
     const ids = lexical.map(([id]) => id);

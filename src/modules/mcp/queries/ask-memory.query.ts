@@ -7,6 +7,7 @@ import { contentTerms } from '../../intelligence/text/extractive-answerer';
 import { CANNOT_GENERATE, offlineRequest } from '../../intelligence/text/offline-requests';
 import { NamedTime, namedTimes, nearness, withoutTimes } from '../../intelligence/text/time-words';
 import { ModelRegistry } from '../../models/model-registry';
+import { ModelVectorIndex } from '../../search/model-vector-index';
 import { LocalFiles } from '../../qgpt/local-files';
 import { QgptEngine } from '../../qgpt/qgpt-engine';
 import { Document, Snippet } from '../../qgpt/snippet-cache';
@@ -29,6 +30,8 @@ const WHOLE_MEMORY = 2000;
  * (1 - TIME_WEIGHT) + TIME_WEIGHT * nearness (1 inside the time named, less the farther away).
  */
 const TIME_WEIGHT = 0.5;
+/** How much a memory's cosine to the question in the embedding model counts when no passage of it scored higher. */
+const NEAR_WEIGHT = 0.5;
 /** The score of a memory found only by the time it is about (no word of the question in it), times its nearness. */
 const TIME_ONLY = 0.2;
 
@@ -89,6 +92,8 @@ interface Candidate {
   body?: string;
   /** Found only by the time it is about. */
   byTime?: boolean;
+  /** Its cosine to the question in the embedding model, when the model vector index found it. */
+  near?: number;
 }
 
 @QueryHandler(AskMemoryQuery)
@@ -100,6 +105,7 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
     private readonly memories: WorkstreamSummaryReader,
     private readonly conversations: ConversationReader,
     private readonly files: LocalFiles,
+    private readonly vectors: ModelVectorIndex,
   ) {}
 
   async execute({ input }: AskMemoryQuery): Promise<MemoryAnswer> {
@@ -114,6 +120,9 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
     const snippets = await this.engine.database(retrieval);
     snippets.docs.forEach((doc, i) => candidates.push({ doc, prior: snippets.priors[i], heading: `snippet “${doc.title ?? 'Unnamed snippet'}”` }));
     const words = [...new Set(contentTerms(retrieval))].sort((a, b) => b.length - a.length).slice(0, MESSAGE_WORDS);
+    // With an embedding model configured: the memories nearest to the question in it, over all of
+    // them (found whatever words they share with it).
+    const near = await this.vectors.nearest('memory', retrieval, Math.max(MEMORIES, 2 * limit));
     await this.db.read(async (em) => {
       const seen = new Set<string>();
       const add = (hit: MemoryRecord, prior: number, byTime = false) => {
@@ -125,6 +134,19 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
       const pool = Math.max(MEMORIES, 2 * limit);
       const hits = await this.memories.search(em, retrieval, times.length ? TIME_POOL : pool);
       hits.slice(0, pool).forEach((hit) => add(hit, hit.score));
+      if (near.length) {
+        const closeness = new Map(near.map((hit) => [hit.id, hit.score]));
+        for (const record of await this.memories.liveLinked(
+          em,
+          near.map((hit) => hit.id),
+        ))
+          add(record, 0);
+        for (const c of candidates)
+          if (c.doc.memoryId && closeness.has(c.doc.memoryId)) {
+            c.near = closeness.get(c.doc.memoryId);
+            c.doc.near = true;
+          }
+      }
       for (const time of times) {
         const [from, to] = [time.from.toISOString(), time.to.toISOString()];
         const near = hits.filter((hit) => hit.about >= from && hit.about < to).slice(0, NEAR_MEMORIES);
@@ -189,6 +211,7 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
           retrieval,
           docs,
           candidates.map((c) => c.prior),
+          { lenient: true },
         )
       : [];
     const best = new Map<number, { text: string; score: number }>();
@@ -198,7 +221,10 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
     const entries: Array<{ i: number; text: string; score: number }> = [];
     candidates.forEach((c, i) => {
       const found = best.get(i);
-      if (found) entries.push({ i, text: found.text, score: timed(c, found.score) });
+      // A memory the model vector index found is worth at least its half of a passage's score
+      // (half words, half the model's cosine: QgptEngine.scorePassages), though no word of it matched.
+      if (c.near !== undefined) entries.push({ i, text: found?.text ?? c.doc.text, score: timed(c, Math.max(found?.score ?? 0, NEAR_WEIGHT * c.near)) });
+      else if (found) entries.push({ i, text: found.text, score: timed(c, found.score) });
       else if (c.byTime && c.time) entries.push({ i, text: c.doc.text, score: TIME_ONLY * nearness(c.time, times) });
     });
     entries.sort((a, b) => b.score - a.score || a.i - b.i);
