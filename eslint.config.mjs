@@ -47,6 +47,13 @@ export default tseslint.config(
     },
   },
   {
+    // Type-aware: a promise nobody awaits or catches, or one handed where nothing waits for it,
+    // loses its errors (an unhandled rejection ends the process).
+    files: ['src/**/*.ts', 'test/**/*.ts', 'web/src/**/*.{ts,tsx}'],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    rules: { '@typescript-eslint/no-floating-promises': 'error', '@typescript-eslint/no-misused-promises': 'error' },
+  },
+  {
     // Tests and benchmarks read untyped JSON from the wire.
     files: ['test/**', 'bench/**'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },

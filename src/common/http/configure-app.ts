@@ -190,7 +190,7 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
       return done(error as Error, undefined);
     }
     if (text.trim() === '') return done(null, undefined);
-    strictJson(request, text, (error, value) => {
+    void strictJson(request, text, (error, value) => {
       if (error) return done(error, undefined);
       try {
         checkJsonBounds(value, {

@@ -31,7 +31,7 @@ export class StreamClient {
       socket.once('error', reject);
       socket.once('unexpected-response', (_req, res) => reject(new Error(`HTTP ${res.statusCode}`)));
     });
-    this.closed.then(() => this.waiters.splice(0).forEach((wake) => wake()));
+    void this.closed.then(() => this.waiters.splice(0).forEach((wake) => wake()));
   }
 
   /** Opens `path` (with its query) on the server and waits for the connection. */

@@ -44,7 +44,7 @@ function CodeBlock({ language, text }: { language: string; text: string }) {
             type="button"
             className="small"
             onClick={() =>
-              copy(text).then(
+              void copy(text).then(
                 () => notify('Copied'),
                 (e: Error) => notify(e.message, 'error'),
               )

@@ -157,7 +157,7 @@ function Agents({ about }: { about?: About }) {
               className="small"
               aria-label={`Copy the ${c.name} configuration`}
               onClick={() =>
-                copy(c.text).then(
+                void copy(c.text).then(
                   () => notify('Copied'),
                   (e: Error) => notify(e.message, 'error'),
                 )

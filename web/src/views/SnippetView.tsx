@@ -103,7 +103,7 @@ export function SnippetView({ id, onClose }: { id: string; onClose: () => void }
               className="danger"
               onClick={() => {
                 setCopyConfirming(false);
-                doCopy();
+                void doCopy();
               }}
             >
               Copy with the secret
@@ -113,7 +113,7 @@ export function SnippetView({ id, onClose }: { id: string; onClose: () => void }
             </button>
           </span>
         ) : (
-          <button type="button" onClick={() => (secrets.length > 0 ? setCopyConfirming(true) : doCopy())}>
+          <button type="button" onClick={() => (secrets.length > 0 ? setCopyConfirming(true) : void doCopy())}>
             Copy
           </button>
         )}
