@@ -16,7 +16,10 @@ export default tseslint.config(
     settings: { 'import-x/resolver-next': [createTypeScriptImportResolver({ project: 'tsconfig.json' })] },
     rules: {
       'import-x/no-cycle': 'error',
-      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
+      '@typescript-eslint/no-unused-vars': [
+        'error',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' },
+      ],
     },
   },
   {
@@ -37,11 +40,13 @@ export default tseslint.config(
         {
           selector:
             "CallExpression[callee.object.name='em'][callee.property.name=/^(find|findBy|findOne|findOneBy|findOneOrFail|exists|count|insert|update|delete|upsert|save|remove|increment|createQueryBuilder|query)$/]",
-          message: 'Database access belongs in a repository of the module that owns the table (*.reader.ts, *.writer.ts, *.store.ts).',
+          message:
+            'Database access belongs in a repository of the module that owns the table (*.reader.ts, *.writer.ts, *.store.ts).',
         },
         {
           selector: "CallExpression[callee.object.property.name='db'][callee.property.name=/^(query|insert)$/]",
-          message: 'Database access belongs in a repository of the module that owns the table (*.reader.ts, *.writer.ts, *.store.ts).',
+          message:
+            'Database access belongs in a repository of the module that owns the table (*.reader.ts, *.writer.ts, *.store.ts).',
         },
       ],
     },

@@ -45,12 +45,28 @@ const start = (cwd, port, extra = {}) =>
   });
 const seed = JSON.stringify({
   type: 'SEEDED_ASSET',
-  asset: { format: { fragment: { string: { raw: 'export async function fetchUser(id: string) {\n  return fetch(`/api/users/${id}`);\n}' } } } },
+  asset: {
+    format: {
+      fragment: {
+        string: { raw: 'export async function fetchUser(id: string) {\n  return fetch(`/api/users/${id}`);\n}' },
+      },
+    },
+  },
 });
 async function ids(base) {
   const out = [];
   for (let i = 0; i < 200; i++)
-    out.push((await (await fetch(`${base}/assets/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: seed })).json()).id);
+    out.push(
+      (
+        await (
+          await fetch(`${base}/assets/create`, {
+            method: 'POST',
+            headers: { 'content-type': 'application/json' },
+            body: seed,
+          })
+        ).json()
+      ).id,
+    );
   return out;
 }
 function run(base, list, seconds, latencies) {
@@ -61,9 +77,12 @@ function run(base, list, seconds, latencies) {
         url: base,
         connections: 50,
         duration: seconds,
-        requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/asset/${list[next++ % list.length]}` }) }],
+        requests: [
+          { method: 'GET', setupRequest: (req) => ({ ...req, path: `/asset/${list[next++ % list.length]}` }) },
+        ],
       },
-      (err, result) => (err ? reject(err) : result.non2xx || result.errors ? reject(new Error('non-2xx')) : resolve(result)),
+      (err, result) =>
+        err ? reject(err) : result.non2xx || result.errors ? reject(new Error('non-2xx')) : resolve(result),
     );
     if (latencies) inst.on('response', (_c, _s, _b, t) => latencies.push(t));
   });
@@ -75,7 +94,8 @@ function run(base, list, seconds, latencies) {
     { name: 'before', cwd: baseDir, port: 39401 },
     { name: 'after', cwd: branchDir, port: 39402 },
   ];
-  if (process.env.AB_JSON) variants.push({ name: 'after, JSON logs', cwd: branchDir, port: 39403, extra: { TROVE_LOG_FORMAT: 'json' } });
+  if (process.env.AB_JSON)
+    variants.push({ name: 'after, JSON logs', cwd: branchDir, port: 39403, extra: { TROVE_LOG_FORMAT: 'json' } });
   if (process.env.AB_VARIANTS) {
     variants.length = 0;
     JSON.parse(process.env.AB_VARIANTS).forEach((v, i) => variants.push({ ...v, port: 39410 + i }));

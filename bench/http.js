@@ -32,7 +32,11 @@ const seed = JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fragment:
 async function preload(base) {
   const ids = [];
   for (let i = 0; i < PRELOAD; i++) {
-    const res = await fetch(`${base}/assets/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: seed });
+    const res = await fetch(`${base}/assets/create`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: seed,
+    });
     ids.push((await res.json()).id);
   }
   return ids;
@@ -41,11 +45,15 @@ async function preload(base) {
 /** One slice of load; every response's latency is appended to `latencies`. */
 function slice(url, options, latencies) {
   return new Promise((resolve, reject) => {
-    const instance = autocannon({ url, connections: CONNECTIONS, duration: SECONDS / ROUNDS, ...options }, (err, result) => {
-      if (err) return reject(err);
-      if (result.non2xx || result.errors) return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
-      resolve(result);
-    });
+    const instance = autocannon(
+      { url, connections: CONNECTIONS, duration: SECONDS / ROUNDS, ...options },
+      (err, result) => {
+        if (err) return reject(err);
+        if (result.non2xx || result.errors)
+          return reject(new Error(`${url}: ${result.non2xx} non-2xx, ${result.errors} errors`));
+        resolve(result);
+      },
+    );
     instance.on('response', (_client, _status, _bytes, responseTime) => latencies.push(responseTime));
   });
 }
@@ -62,7 +70,10 @@ async function compare(servers, options) {
     }
   }
   return Object.fromEntries(
-    Object.entries(totals).map(([name, t]) => [name, { rps: t.requests / t.seconds, p99: percentile(Float64Array.from(t.latencies).sort(), 99) }]),
+    Object.entries(totals).map(([name, t]) => [
+      name,
+      { rps: t.requests / t.seconds, p99: percentile(Float64Array.from(t.latencies).sort(), 99) },
+    ]),
   );
 }
 
@@ -70,7 +81,11 @@ async function compare(servers, options) {
   const dir = mkdtempSync(join(tmpdir(), 'trove-bench-'));
   const children = [];
   try {
-    const raw = await startProcess(['bench/raw-server.js'], { PORT: '39391', RAW_DB: join(dir, 'raw.db') }, /raw server ready/);
+    const raw = await startProcess(
+      ['bench/raw-server.js'],
+      { PORT: '39391', RAW_DB: join(dir, 'raw.db') },
+      /raw server ready/,
+    );
     children.push(raw);
     const trove = await startTrove({ PORT: '39392', TROVE_DATA_DIR: join(dir, 'trove'), TROVE_RATE_LIMIT: '0' });
     children.push(trove);
@@ -87,7 +102,12 @@ async function compare(servers, options) {
       if (process.env.BENCH_VERBOSE) console.log(`${server.name}: idle ${idle} s after the preload`);
     }
     const read = await compare(servers, (server) => ({
-      requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/asset/${server.ids[server.next++ % server.ids.length]}` }) }],
+      requests: [
+        {
+          method: 'GET',
+          setupRequest: (req) => ({ ...req, path: `/asset/${server.ids[server.next++ % server.ids.length]}` }),
+        },
+      ],
     }));
     const create = await compare(servers, (server) => ({
       url: `${server.base}/assets/create`,

@@ -20,11 +20,25 @@ const PORT = 39397;
 const base = `http://127.0.0.1:${PORT}`;
 const root = join(__dirname, '..');
 
-const WORDS = ['fetch', 'user', 'parse', 'config', 'render', 'socket', 'stream', 'cache', 'token', 'query', 'widget', 'retry'];
+const WORDS = [
+  'fetch',
+  'user',
+  'parse',
+  'config',
+  'render',
+  'socket',
+  'stream',
+  'cache',
+  'token',
+  'query',
+  'widget',
+  'retry',
+];
 const word = (i) => WORDS[i % WORDS.length];
 const snippet = (i) =>
   `export async function ${word(i)}${word(i * 7 + 3)}${i}(input: string): Promise<string> {\n  const value = await ${word(i + 1)}(input);\n  return value.trim();\n}\n`;
-const seed = (i) => JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: snippet(i) } } } } });
+const seed = (i) =>
+  JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: snippet(i) } } } } });
 
 const rssMb = (pid) => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))[1]) / 1024;
 
@@ -33,7 +47,14 @@ async function startServer(dataDir) {
   const child = spawn(process.execPath, [...NPM_START_FLAGS, 'dist/src/main.js'], {
     // as npm start runs it
     cwd: root,
-    env: { ...process.env, TROVE_PORT_FILE: 'off', PORT: String(PORT), TROVE_DATA_DIR: dataDir, TROVE_LOG_LEVEL: 'warn', TROVE_RATE_LIMIT: '0' },
+    env: {
+      ...process.env,
+      TROVE_PORT_FILE: 'off',
+      PORT: String(PORT),
+      TROVE_DATA_DIR: dataDir,
+      TROVE_LOG_LEVEL: 'warn',
+      TROVE_RATE_LIMIT: '0',
+    },
     stdio: 'ignore',
   });
   for (;;) {
@@ -55,7 +76,11 @@ async function startServer(dataDir) {
 
     const ids = [];
     for (let i = 0; i < PRELOAD; i++) {
-      const res = await fetch(`${base}/assets/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: seed(i) });
+      const res = await fetch(`${base}/assets/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: seed(i),
+      });
       ids.push((await res.json()).id);
     }
 
@@ -94,9 +119,21 @@ async function startServer(dataDir) {
                 const r = Math.random();
                 context.kind = r < 0.6 ? 'read' : r < 0.8 ? 'search' : 'create';
                 context.sent = process.hrtime.bigint();
-                if (context.kind === 'read') return { ...req, method: 'GET', path: `/asset/${ids[Math.floor(Math.random() * ids.length)]}` };
-                if (context.kind === 'search') return { ...req, method: 'GET', path: `/assets/search?query=${word(Math.floor(Math.random() * 100))}` };
-                return { ...req, method: 'POST', path: '/assets/create', headers: { 'content-type': 'application/json' }, body: seed(n++) };
+                if (context.kind === 'read')
+                  return { ...req, method: 'GET', path: `/asset/${ids[Math.floor(Math.random() * ids.length)]}` };
+                if (context.kind === 'search')
+                  return {
+                    ...req,
+                    method: 'GET',
+                    path: `/assets/search?query=${word(Math.floor(Math.random() * 100))}`,
+                  };
+                return {
+                  ...req,
+                  method: 'POST',
+                  path: '/assets/create',
+                  headers: { 'content-type': 'application/json' },
+                  body: seed(n++),
+                };
               },
               onResponse: (status, body, context) => {
                 statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -133,7 +170,9 @@ async function startServer(dataDir) {
     console.log('|---|---:|---:|---:|');
     for (const [kind, list] of Object.entries(latencies)) {
       const sorted = list.sort((a, b) => a - b);
-      console.log(`| ${kind} | ${sorted.length} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} |`);
+      console.log(
+        `| ${kind} | ${sorted.length} | ${percentile(sorted, 50).toFixed(1)} | ${percentile(sorted, 99).toFixed(1)} |`,
+      );
     }
     console.log(
       `\nthroughput ${(result.requests.total / SECONDS).toFixed(0)} req/s; statuses ${JSON.stringify(Object.fromEntries(statuses))}; 5xx: ${serverErrors}; socket errors: ${result.errors}, timeouts: ${result.timeouts}`,

@@ -51,7 +51,8 @@ async function main() {
     await app.close().catch(() => undefined);
     rmSync(dataDir, { recursive: true, force: true });
   };
-  const post = (path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path, body) =>
+    fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   // The corpus, as bench/qgpt.js loads it.
   const corpus = new Corpus(42);
@@ -59,7 +60,10 @@ async function main() {
   const first = await (
     await post('/assets/create', {
       asset: {
-        format: { fragment: { string: { raw: firstAsset.text } }, classification: { generic: firstAsset.generic, specific: firstAsset.specific } },
+        format: {
+          fragment: { string: { raw: firstAsset.text } },
+          classification: { generic: firstAsset.generic, specific: firstAsset.specific },
+        },
         metadata: { name: firstAsset.name },
       },
     })
@@ -72,7 +76,11 @@ async function main() {
     const n = Math.min(BATCH, SIZE - loaded);
     const batch = Array.from({ length: n }, () => ({ id: randomUUID(), ...corpus.asset() }));
     await db.transaction(async (em) => {
-      await insertAssets(em, pg, batch, { creator: first.creator, applicationId: first.formats.iterable[0].application.id, now: new Date().toISOString() });
+      await insertAssets(em, pg, batch, {
+        creator: first.creator,
+        applicationId: first.formats.iterable[0].application.id,
+        now: new Date().toISOString(),
+      });
       for (const a of batch) await index.reindex(em, a.id);
     });
     ids.push(...batch.map((a) => a.id));
@@ -129,10 +137,15 @@ async function main() {
     }
     await client.close();
   }
-  console.log(`\nMCP tool calls, ${SIZE} snippets + ${MEMORIES}+ memories, ${config.dialect}, ${CALLS} sequential calls each (ms):\n`);
+  console.log(
+    `\nMCP tool calls, ${SIZE} snippets + ${MEMORIES}+ memories, ${config.dialect}, ${CALLS} sequential calls each (ms):\n`,
+  );
   console.log('| transport | tool | p50 | p95 | p99 |');
   console.log('|---|---|---:|---:|---:|');
-  for (const r of rows) console.log(`| ${r.kind === 'sse' ? 'SSE' : 'Streamable HTTP'} | ${r.name} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} |`);
+  for (const r of rows)
+    console.log(
+      `| ${r.kind === 'sse' ? 'SSE' : 'Streamable HTTP'} | ${r.name} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} |`,
+    );
   await shutdown();
 }
 

@@ -61,7 +61,8 @@ function bm25(docs) {
       const list = postings.get(w);
       if (!list) continue;
       const idf = Math.log(1 + (N - list.length + 0.5) / (list.length + 0.5));
-      for (const [i, tf] of list) scores.set(i, (scores.get(i) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[i]) / avg)));
+      for (const [i, tf] of list)
+        scores.set(i, (scores.get(i) ?? 0) + (idf * tf * (k1 + 1)) / (tf + k1 * (1 - b + (b * lengths[i]) / avg)));
     }
     return [...scores.entries()]
       .sort((x, y) => y[1] - x[1] || x[0] - y[0])
@@ -80,7 +81,9 @@ async function main() {
     ? JSON.parse(readFileSync(process.env.BENCH_SET, 'utf8'))
     : makeConversations({ conversations: Number(process.env.BENCH_CONVERSATIONS ?? 10) });
   const split = process.env.BENCH_SPLIT ?? 'all';
-  const questions = set.questions.filter((q) => split === 'all' || (q.conversation ?? 0) % 2 === (split === 'even' ? 0 : 1));
+  const questions = set.questions.filter(
+    (q) => split === 'all' || (q.conversation ?? 0) % 2 === (split === 'even' ? 0 : 1),
+  );
   const dataDir = mkdtempSync(join(tmpdir(), 'trove-bench-memory-'));
   const config = loadConfig({
     ...process.env,
@@ -127,7 +130,10 @@ async function main() {
     const baseline = bm25(set.memories);
     const routes = {
       ask_pieces_ltm: async (q) => {
-        const res = await client.callTool({ name: 'ask_pieces_ltm', arguments: { question: q.question, chat_llm: 'bench', limit: DEPTH } });
+        const res = await client.callTool({
+          name: 'ask_pieces_ltm',
+          arguments: { question: q.question, chat_llm: 'bench', limit: DEPTH },
+        });
         const text = res.content.map((c) => c.text).join('');
         const sources = text.split('\n**Sources**\n')[1] ?? '';
         return [...sources.matchAll(/trove:\/\/memories\/([0-9a-f-]{36})/g)].map((m) => idOf.get(m[1]));
@@ -154,13 +160,19 @@ async function main() {
         results[name].push({ category: q.category ?? 'all', r: KS.map((k) => recall(ranked, q.answers, k)) });
       }
     }
-    const categories = ['all', ...new Set(questions.map((q) => q.category ?? 'all'))].filter((c, i, a) => a.indexOf(c) === i);
+    const categories = ['all', ...new Set(questions.map((q) => q.category ?? 'all'))].filter(
+      (c, i, a) => a.indexOf(c) === i,
+    );
     console.log(
       `memory recall: ${set.memories.length} memories, ${questions.length} questions (split ${split}; ${process.env.BENCH_SET ? process.env.BENCH_SET : 'synthetic set, bench/lib/conversations.js'})`,
     );
-    console.log(`ingest through MCP create_pieces_memory (sequential): ${(set.memories.length / ingestSeconds).toFixed(1)} memories/s`);
+    console.log(
+      `ingest through MCP create_pieces_memory (sequential): ${(set.memories.length / ingestSeconds).toFixed(1)} memories/s`,
+    );
     for (const category of categories) {
-      console.log(`\n${category} (${category === 'all' ? questions.length : questions.filter((q) => q.category === category).length} questions)`);
+      console.log(
+        `\n${category} (${category === 'all' ? questions.length : questions.filter((q) => q.category === category).length} questions)`,
+      );
       console.log('| route | R@5 | R@10 | R@25 |\n|---|---|---|---|');
       for (const name of Object.keys(routes)) {
         const rows = results[name].filter((x) => category === 'all' || x.category === category);
@@ -169,7 +181,9 @@ async function main() {
       }
     }
     const sorted = [...latency.ask_pieces_ltm].sort((a, b) => a - b);
-    console.log(`\nask_pieces_ltm latency (limit ${DEPTH}): p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms`);
+    console.log(
+      `\nask_pieces_ltm latency (limit ${DEPTH}): p50 ${percentile(sorted, 50).toFixed(1)} ms, p95 ${percentile(sorted, 95).toFixed(1)} ms`,
+    );
   } finally {
     await client.close().catch(() => undefined);
     await app.close().catch(() => undefined);
@@ -209,7 +223,9 @@ async function scale(app, client, base, size) {
       }
     });
   }
-  console.log(`speed at ${memories.length} memories (loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s, ${db.dialect})`);
+  console.log(
+    `speed at ${memories.length} memories (loaded in ${((performance.now() - t0) / 1000).toFixed(0)} s, ${db.dialect})`,
+  );
   const calls = Number(process.env.BENCH_CALLS ?? 200);
   const questions = Array.from({ length: calls }, (_, i) => set.questions[(i * 7919) % set.questions.length].question);
   const timed = async (name, run) => {
@@ -224,7 +240,11 @@ async function scale(app, client, base, size) {
     console.log(`| ${name} | ${[50, 95, 99].map((p) => percentile(times, p).toFixed(1)).join(' | ')} |`);
   };
   console.log('| call | p50 ms | p95 ms | p99 ms |\n|---|---|---|---|');
-  const ask = (limit) => (q) => client.callTool({ name: 'ask_pieces_ltm', arguments: { question: q, chat_llm: 'bench', ...(limit ? { limit } : {}) } });
+  const ask = (limit) => (q) =>
+    client.callTool({
+      name: 'ask_pieces_ltm',
+      arguments: { question: q, chat_llm: 'bench', ...(limit ? { limit } : {}) },
+    });
   await timed('ask_pieces_ltm', ask());
   await timed('ask_pieces_ltm, limit 25', ask(25));
   await timed('ask_pieces_ltm, limit 50', ask(50));

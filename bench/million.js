@@ -34,7 +34,16 @@
 // Prints one table of the issue's figures and writes them all as JSON (BENCH_RESULTS).
 'use strict';
 const { spawn, execFile, execFileSync } = require('node:child_process');
-const { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} = require('node:fs');
 const http = require('node:http');
 const { cpus, loadavg, tmpdir } = require('node:os');
 const { join, resolve } = require('node:path');
@@ -59,7 +68,9 @@ const LIST_TIMEOUT_MS = Number(process.env.BENCH_LIST_TIMEOUT ?? 300) * 1000;
 const SLOW_MS = Number(process.env.BENCH_SLOW_SECONDS ?? 30) * 1000;
 const SLOW_RATE = Number(process.env.BENCH_SLOW_RATE ?? 1_000_000);
 const RSS_LIMIT = Number(process.env.BENCH_RSS_LIMIT_MB ?? 3072) * 2 ** 20;
-const PHASES = new Set((process.env.BENCH_PHASES ?? 'load,size,startup,search,relevance,creates,listing').split(',').map((p) => p.trim()));
+const PHASES = new Set(
+  (process.env.BENCH_PHASES ?? 'load,size,startup,search,relevance,creates,listing').split(',').map((p) => p.trim()),
+);
 const ROOT = resolve(process.env.BENCH_ROOT ?? join(__dirname, '..'));
 const RESULTS = resolve(process.env.BENCH_RESULTS ?? join(__dirname, 'results', 'million.json'));
 const DIST = join(ROOT, 'dist', 'src');
@@ -105,7 +116,10 @@ function sqliteAll(path, sql, params = []) {
 async function countAssets(dataDir) {
   const path = join(dataDir, 'trove.db');
   if (!existsSync(path)) return { all: 0, live: 0 };
-  const [row] = await sqliteAll(path, `SELECT COUNT(*) AS n, SUM(deleted_at IS NULL AND pseudo = 0) AS live FROM assets`);
+  const [row] = await sqliteAll(
+    path,
+    `SELECT COUNT(*) AS n, SUM(deleted_at IS NULL AND pseudo = 0) AS live FROM assets`,
+  );
   return { all: Number(row.n), live: Number(row.live ?? 0) };
 }
 
@@ -129,7 +143,9 @@ function databaseSize(dataDir) {
 /** Loads the corpus to ASSETS (on from what `dataDir` holds); keeps the load time in million-load.json. */
 async function loadPhase(dataDir) {
   const statePath = join(dataDir, 'million-load.json');
-  const state = existsSync(statePath) ? JSON.parse(readFileSync(statePath, 'utf8')) : { seconds: 0, loaded: 0, runs: [] };
+  const state = existsSync(statePath)
+    ? JSON.parse(readFileSync(statePath, 'utf8'))
+    : { seconds: 0, loaded: 0, runs: [] };
   const present = await countAssets(dataDir);
   if (present.all >= ASSETS) {
     log(`corpus: ${present.all} assets in ${dataDir}, reused`);
@@ -172,7 +188,11 @@ async function loadPhase(dataDir) {
   } else {
     // Resuming: the generator skips what is already loaded, so the corpus is the same as in one go.
     for (let i = 0; i < loaded; i++) corpus.asset();
-    const [row] = await db.read((em) => em.query(`SELECT creator, application_id FROM formats WHERE application_id IS NOT NULL ORDER BY created_at LIMIT 1`));
+    const [row] = await db.read((em) =>
+      em.query(
+        `SELECT creator, application_id FROM formats WHERE application_id IS NOT NULL ORDER BY created_at LIMIT 1`,
+      ),
+    );
     creator = row.creator;
     applicationId = row.application_id;
     log(`corpus: resuming at ${loaded} assets (the app took ${bootSeconds.toFixed(1)} s to start on them)`);
@@ -193,12 +213,20 @@ async function loadPhase(dataDir) {
     readBack: 'batch',
     dist: DIST,
     progress: (n, seconds) => {
-      log(`  loaded ${n}/${ASSETS} (${Math.round((n - from) / seconds)}/s over this run, ${Math.round(databaseSize(dataDir).total / MB)} MB)`);
+      log(
+        `  loaded ${n}/${ASSETS} (${Math.round((n - from) / seconds)}/s over this run, ${Math.round(databaseSize(dataDir).total / MB)} MB)`,
+      );
       save({ seconds: before.seconds + seconds, loaded: before.loaded + (n - from) });
     },
   });
   await app.close();
-  state.runs.push({ at: new Date().toISOString(), from, to: result.loaded, seconds: round(result.seconds), rate: round(result.rate, 0) });
+  state.runs.push({
+    at: new Date().toISOString(),
+    from,
+    to: result.loaded,
+    seconds: round(result.seconds),
+    rate: round(result.rate, 0),
+  });
   state.seconds = before.seconds + result.seconds;
   state.loaded = before.loaded + (result.loaded - from);
   save({});
@@ -249,7 +277,9 @@ async function startServer(dataDir) {
     }
     await sleep(10);
   }
-  throw new Error(`the server exited (${JSON.stringify(server.exited)}) before answering: ${server.output.slice(-2000)}`);
+  throw new Error(
+    `the server exited (${JSON.stringify(server.exited)}) before answering: ${server.output.slice(-2000)}`,
+  );
 }
 
 async function stopServer(server) {
@@ -361,9 +391,13 @@ async function relevancePhase() {
 
 /** bench/lib/create-load.js against the server on PORT: { rate, p50, p99, non2xx, errors }. */
 async function createLoad() {
-  const { stdout } = await promisify(execFile)(process.execPath, [join(__dirname, 'lib', 'create-load.js'), BASE, '50', String(CREATE_SECONDS), '4242'], {
-    timeout: (CREATE_SECONDS + 120) * 1000,
-  });
+  const { stdout } = await promisify(execFile)(
+    process.execPath,
+    [join(__dirname, 'lib', 'create-load.js'), BASE, '50', String(CREATE_SECONDS), '4242'],
+    {
+      timeout: (CREATE_SECONDS + 120) * 1000,
+    },
+  );
   return JSON.parse(stdout.trim().split('\n').pop());
 }
 
@@ -376,7 +410,17 @@ async function createLoad() {
  */
 function listing(path, { rate = 0, readMs = Infinity, limitMs, keep = false }) {
   const t0 = performance.now();
-  const out = { status: null, headersMs: null, firstByteMs: null, totalMs: null, endMs: null, bytes: 0, finished: false, stopped: null, stop: null };
+  const out = {
+    status: null,
+    headersMs: null,
+    firstByteMs: null,
+    totalMs: null,
+    endMs: null,
+    bytes: 0,
+    finished: false,
+    stopped: null,
+    stop: null,
+  };
   const chunks = [];
   let settle;
   const done = new Promise((r) => (settle = r));
@@ -405,7 +449,8 @@ function listing(path, { rate = 0, readMs = Infinity, limitMs, keep = false }) {
       out.bytes += chunk.length;
       if (keep) chunks.push(chunk);
       const elapsed = performance.now() - t0;
-      if (elapsed - out.firstByteMs > readMs) return finish(['purpose', `stopped reading after ${Math.round(readMs / 1000)} s, on purpose`]);
+      if (elapsed - out.firstByteMs > readMs)
+        return finish(['purpose', `stopped reading after ${Math.round(readMs / 1000)} s, on purpose`]);
       if (rate > 0) {
         // hold the socket until the rate allows the bytes read so far
         const due = (out.bytes / rate) * 1000 - elapsed;
@@ -426,7 +471,9 @@ function listing(path, { rate = 0, readMs = Infinity, limitMs, keep = false }) {
 
 /** Starts bench/lib/probe-client.js on `ids`; stop() ends it and resolves its stats. */
 function probeClient(ids) {
-  const child = spawn(process.execPath, [join(__dirname, 'lib', 'probe-client.js'), BASE, '50', '5000'], { stdio: ['pipe', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, [join(__dirname, 'lib', 'probe-client.js'), BASE, '50', '5000'], {
+    stdio: ['pipe', 'pipe', 'inherit'],
+  });
   child.stdin.end(JSON.stringify(ids));
   let stdout = '';
   child.stdout.on('data', (d) => (stdout += d));
@@ -453,8 +500,17 @@ async function listingPhase(state, ids, liveAssets) {
       options: { rate: SLOW_RATE, readMs: SLOW_MS, limitMs: LIST_TIMEOUT_MS },
       slow: true,
     },
-    { name: 'GET /assets?transferables=false, fast consumer', path: '/assets?transferables=false', options: { limitMs: LIST_TIMEOUT_MS } },
-    { name: 'GET /assets/identifiers, fast consumer', path: '/assets/identifiers', options: { limitMs: LIST_TIMEOUT_MS, keep: true }, ids: true },
+    {
+      name: 'GET /assets?transferables=false, fast consumer',
+      path: '/assets?transferables=false',
+      options: { limitMs: LIST_TIMEOUT_MS },
+    },
+    {
+      name: 'GET /assets/identifiers, fast consumer',
+      path: '/assets/identifiers',
+      options: { limitMs: LIST_TIMEOUT_MS, keep: true },
+      ids: true,
+    },
   ];
   const rows = [];
   for (const c of cases.filter((c) => LISTINGS.test(c.name))) {
@@ -480,7 +536,10 @@ async function listingPhase(state, ids, liveAssets) {
       finished: out.finished,
       stopped: out.stopped,
       stop: out.stop,
-      mbPerS: out.firstByteMs !== null && out.endMs > out.firstByteMs ? round(out.bytes / MB / ((out.endMs - out.firstByteMs) / 1000)) : null,
+      mbPerS:
+        out.firstByteMs !== null && out.endMs > out.firstByteMs
+          ? round(out.bytes / MB / ((out.endMs - out.firstByteMs) / 1000))
+          : null,
       bytes: out.bytes,
       rssBeforeMb: round(rssBefore / MB),
       peakRssMb: round(rss.peak / MB),
@@ -536,8 +595,14 @@ async function serverReady(state, before) {
 
 function commitOf(root) {
   try {
-    const commit = execFileSync('git', ['-C', root, 'rev-parse', 'HEAD'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['-C', root, 'status', '--porcelain', '--', 'src'], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const commit = execFileSync('git', ['-C', root, 'rev-parse', 'HEAD'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const dirty = execFileSync('git', ['-C', root, 'status', '--porcelain', '--', 'src'], {
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return dirty ? `${commit} + uncommitted changes in src/` : commit;
   } catch {
     return existsSync(join(root, '.commit')) ? readFileSync(join(root, '.commit'), 'utf8').trim() : 'unknown';
@@ -572,15 +637,25 @@ async function main() {
     results.size = databaseSize(dataDir);
     if (PHASES.has('size')) {
       log('size: dbstat');
-      const rows = await sqliteAll(join(dataDir, 'trove.db'), `SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC`);
-      results.sizeByObject = rows.map((r) => ({ name: r.name, mb: round(r.bytes / MB), perAsset: Math.round(r.bytes / counts.all) }));
+      const rows = await sqliteAll(
+        join(dataDir, 'trove.db'),
+        `SELECT name, SUM(pgsize) AS bytes FROM dbstat GROUP BY name ORDER BY bytes DESC`,
+      );
+      results.sizeByObject = rows.map((r) => ({
+        name: r.name,
+        mb: round(r.bytes / MB),
+        perAsset: Math.round(r.bytes / counts.all),
+      }));
     }
     log(`corpus: ${counts.all} assets (${counts.live} live, not pseudo), ${(results.size.total / MB).toFixed(0)} MB`);
     if (counts.all === 0) throw new Error(`no corpus in ${dataDir}: run with BENCH_PHASES including load`);
     // ids for the second client of the listings, spread over the corpus (read before the server starts)
-    const ids = (await sqliteAll(join(dataDir, 'trove.db'), `SELECT id FROM assets WHERE deleted_at IS NULL AND pseudo = 0 ORDER BY random() LIMIT 500`)).map(
-      (r) => r.id,
-    );
+    const ids = (
+      await sqliteAll(
+        join(dataDir, 'trove.db'),
+        `SELECT id FROM assets WHERE deleted_at IS NULL AND pseudo = 0 ORDER BY random() LIMIT 500`,
+      )
+    ).map((r) => r.id);
 
     // Starts: the first may find work the load left (an index to check, a WAL to replay).
     results.starts = [];
@@ -588,7 +663,10 @@ async function main() {
     for (let i = 0; i < starts; i++) {
       await stopServer(state.server);
       state.server = await startServer(dataDir);
-      results.starts.push({ healthyMs: round(state.server.healthyMs, 0), listeningMs: round(state.server.listeningMs, 0) });
+      results.starts.push({
+        healthyMs: round(state.server.healthyMs, 0),
+        listeningMs: round(state.server.listeningMs, 0),
+      });
       log(`  start ${i + 1}: healthy after ${Math.round(state.server.healthyMs)} ms`);
     }
     const startMs = results.starts.map((s) => s.healthyMs).sort((a, b) => a - b);
@@ -601,8 +679,12 @@ async function main() {
       .split('\n')
       .filter((line) => /indexed|missing|refin|migrat|pending|took|listening/i.test(line))
       .slice(-10);
-    results.startupLog = startupLog.map((line) => line.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '').slice(0, 300));
-    log(`startup median ${results.startupMedianMs} ms, idle ${results.idleAfterStartS} s after, RSS ${results.idleRssMb} MB`);
+    results.startupLog = startupLog.map((line) =>
+      line.replace(new RegExp(`${String.fromCharCode(27)}\\[[0-9;]*m`, 'g'), '').slice(0, 300),
+    );
+    log(
+      `startup median ${results.startupMedianMs} ms, idle ${results.idleAfterStartS} s after, RSS ${results.idleRssMb} MB`,
+    );
 
     // The machine's 1-minute load average as each phase starts (other jobs share the cores).
     results.loadavg = { start: round(startLoad, 2), startup: round(loadavg()[0], 2) };
@@ -635,7 +717,11 @@ async function main() {
         await stopServer(state.server);
         state.server = await startServer(REFERENCE_DIR);
         await untilIdle(state.server.child, 120_000);
-        results.createsReference = { dataDir: REFERENCE_DIR, assets: (await countAssets(REFERENCE_DIR)).all, ...(await createLoad()) };
+        results.createsReference = {
+          dataDir: REFERENCE_DIR,
+          assets: (await countAssets(REFERENCE_DIR)).all,
+          ...(await createLoad()),
+        };
         log(`  creates at 50 connections on the reference corpus: ${JSON.stringify(results.createsReference)}`);
       }
     }
@@ -656,7 +742,8 @@ function report(r) {
   const ms = (n) => (n === null || n === undefined ? 'n/a' : `${round(n)} ms`);
   const met = (ok) => (ok === null ? '' : ok ? 'yes' : 'no');
   const rows = [];
-  const add = (figure, target, measured, ok = null) => rows.push(`| ${figure} | ${target} | ${measured} | ${met(ok)} |`);
+  const add = (figure, target, measured, ok = null) =>
+    rows.push(`| ${figure} | ${target} | ${measured} | ${met(ok)} |`);
   const assets = r.assets.toLocaleString('en-US');
   if (r.load)
     add(
@@ -689,10 +776,20 @@ function report(r) {
   add('idle RSS after start', 'reported', `${r.idleRssMb} MB (idle ${r.idleAfterStartS} s after the start)`);
   for (const s of r.search ?? []) {
     const target = WORD_CLASSES.test(s.name);
-    add(`search p50 / p99: ${s.name}`, target ? 'p99 < 50 ms' : '', `${s.p50} / ${s.p99} ms`, target ? s.p99 < TARGETS.searchP99 : null);
+    add(
+      `search p50 / p99: ${s.name}`,
+      target ? 'p99 < 50 ms' : '',
+      `${s.p50} / ${s.p99} ms`,
+      target ? s.p99 < TARGETS.searchP99 : null,
+    );
   }
   for (const q of r.relevance ?? [])
-    add(`relevance p50 / p95, options.question ${q.question}`, 'p95 < 100 ms', `${q.p50} / ${q.p95} ms`, q.p95 < TARGETS.relevanceP95);
+    add(
+      `relevance p50 / p95, options.question ${q.question}`,
+      'p95 < 100 ms',
+      `${q.p50} / ${q.p95} ms`,
+      q.p95 < TARGETS.relevanceP95,
+    );
   if (r.creates) {
     const ref = r.createsReference;
     add(

@@ -39,7 +39,8 @@ const fmt = (n) => n.toFixed(1);
 async function fakeOllama() {
   const server = createServer(async (req, res) => {
     for await (const _ of req); // the body is not used
-    if (req.url === '/api/tags') return res.end(JSON.stringify({ models: [{ name: 'bench', model: 'bench', size: 1, details: {} }] }));
+    if (req.url === '/api/tags')
+      return res.end(JSON.stringify({ models: [{ name: 'bench', model: 'bench', size: 1, details: {} }] }));
     if (req.url === '/api/ps') return res.end(JSON.stringify({ models: [] }));
     if (req.url === '/api/chat') {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
@@ -78,15 +79,26 @@ async function main() {
   const db = app.get(Database);
   const index = app.get(SearchIndex);
   const engine = app.get(QgptEngine);
-  const post = (path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path, body) =>
+    fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   const corpus = new Corpus(42);
   const firstAsset = corpus.asset();
   const first = await (
     await post('/assets/create', {
       asset: {
-        application: { id: '11111111-1111-4111-8111-111111111111', name: 'VS_CODE', version: '1.90.0', platform: 'LINUX', onboarded: true, privacy: 'OPEN' },
-        format: { fragment: { string: { raw: firstAsset.text } }, classification: { generic: firstAsset.generic, specific: firstAsset.specific } },
+        application: {
+          id: '11111111-1111-4111-8111-111111111111',
+          name: 'VS_CODE',
+          version: '1.90.0',
+          platform: 'LINUX',
+          onboarded: true,
+          privacy: 'OPEN',
+        },
+        format: {
+          fragment: { string: { raw: firstAsset.text } },
+          classification: { generic: firstAsset.generic, specific: firstAsset.specific },
+        },
         metadata: { name: firstAsset.name },
       },
     })
@@ -154,7 +166,10 @@ async function main() {
   const direct = [];
   for (let i = 0; i < STREAMS; i++) {
     const t0 = performance.now();
-    const res = await fetch(`${fake.url}/api/chat`, { method: 'POST', body: JSON.stringify({ model: 'bench', messages: [], stream: true }) });
+    const res = await fetch(`${fake.url}/api/chat`, {
+      method: 'POST',
+      body: JSON.stringify({ model: 'bench', messages: [], stream: true }),
+    });
     const reader = res.body.getReader();
     await reader.read();
     direct.push(performance.now() - t0);
@@ -185,7 +200,11 @@ async function main() {
         JSON.stringify({
           question: {
             query: 'q',
-            relevant: { iterable: [{ seed: { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'context' } } } } } }] },
+            relevant: {
+              iterable: [
+                { seed: { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'context' } } } } } },
+              ],
+            },
             model: 'ollama:bench',
           },
           request,
@@ -203,9 +222,13 @@ async function main() {
   out.push(
     `QGPT relevance over generated assets (bench/lib/corpus.js), ${config.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${cpus().length} cores (${cpus()[0].model.trim()}), Node ${process.version}.`,
   );
-  out.push('Engine: QgptEngine.space + rank (+ offlineAnswers) in process; HTTP: POST /qgpt/relevance over 127.0.0.1, one at a time.');
+  out.push(
+    'Engine: QgptEngine.space + rank (+ offlineAnswers) in process; HTTP: POST /qgpt/relevance over 127.0.0.1, one at a time.',
+  );
   out.push('');
-  out.push('| assets | options.question | engine p50 ms | engine p95 ms | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | snippets/query |');
+  out.push(
+    '| assets | options.question | engine p50 ms | engine p95 ms | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | snippets/query |',
+  );
   out.push('|---:|---|---:|---:|---:|---:|---:|---:|');
   for (const r of rows)
     out.push(
@@ -216,7 +239,9 @@ async function main() {
   out.push('');
   out.push('| path | p50 ms | p95 ms | p99 ms |');
   out.push('|---|---:|---:|---:|');
-  out.push(`| fake provider directly (HTTP) | ${fmt(percentile(direct, 50))} | ${fmt(percentile(direct, 95))} | ${fmt(percentile(direct, 99))} |`);
+  out.push(
+    `| fake provider directly (HTTP) | ${fmt(percentile(direct, 50))} | ${fmt(percentile(direct, 95))} | ${fmt(percentile(direct, 99))} |`,
+  );
   out.push(
     `| ws /qgpt/stream through Trove (stores the question first) | ${fmt(percentile(streamed, 50))} | ${fmt(percentile(streamed, 95))} | ${fmt(percentile(streamed, 99))} |`,
   );

@@ -13,9 +13,10 @@ let queue = Promise.resolve();
 const exclusive = (work) => (queue = queue.then(work, work));
 
 fastify.get('/asset/:id', async (request, reply) => {
-  const row = await get('SELECT a.id, a.name, a.created_at, f.id AS format_id, f.raw FROM assets a JOIN formats f ON f.asset_id = a.id WHERE a.id = ?', [
-    request.params.id,
-  ]);
+  const row = await get(
+    'SELECT a.id, a.name, a.created_at, f.id AS format_id, f.raw FROM assets a JOIN formats f ON f.asset_id = a.id WHERE a.id = ?',
+    [request.params.id],
+  );
   if (!row) return reply.code(404).send({ statusCode: 404 });
   return row;
 });
@@ -38,7 +39,9 @@ fastify.post('/assets/create', async (request) => {
   await run('PRAGMA synchronous = FULL');
   await run('PRAGMA foreign_keys = ON');
   await run('CREATE TABLE IF NOT EXISTS assets (id TEXT PRIMARY KEY, name TEXT, created_at TEXT NOT NULL)');
-  await run('CREATE TABLE IF NOT EXISTS formats (id TEXT PRIMARY KEY, asset_id TEXT NOT NULL REFERENCES assets(id), raw TEXT NOT NULL)');
+  await run(
+    'CREATE TABLE IF NOT EXISTS formats (id TEXT PRIMARY KEY, asset_id TEXT NOT NULL REFERENCES assets(id), raw TEXT NOT NULL)',
+  );
   await run('CREATE INDEX IF NOT EXISTS formats_asset ON formats(asset_id)');
   await fastify.listen({ port: Number(process.env.PORT), host: '127.0.0.1' });
   console.log('raw server ready');

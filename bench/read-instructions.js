@@ -45,14 +45,21 @@ function reads(ids, amount) {
         requests: [{ method: 'GET', setupRequest: (req) => ({ ...req, path: `/asset/${ids[next++ % ids.length]}` }) }],
       },
       (err, result) =>
-        err ? reject(err) : result.non2xx || result.errors ? reject(new Error(`${result.non2xx} non-2xx, ${result.errors} errors`)) : resolve(result),
+        err
+          ? reject(err)
+          : result.non2xx || result.errors
+            ? reject(new Error(`${result.non2xx} non-2xx, ${result.errors} errors`))
+            : resolve(result),
     ),
   );
 }
 
 /** Inclusive instruction counts in a callgrind file of the first function whose name contains each of `names`. */
 function inclusive(file, names) {
-  const lines = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], { encoding: 'utf8', maxBuffer: 64 << 20 }).split('\n');
+  const lines = execFileSync('callgrind_annotate', ['--inclusive=yes', '--threshold=100', file], {
+    encoding: 'utf8',
+    maxBuffer: 64 << 20,
+  }).split('\n');
   return names.map((name) => {
     const line = lines.find((l) => l.includes(name));
     return line ? Number(line.trim().split(/\s+/)[0].replace(/,/g, '')) : 0;
@@ -64,7 +71,14 @@ function inclusive(file, names) {
   const out = join(dir, 'callgrind.out');
   const server = spawn(
     'valgrind',
-    ['--tool=callgrind', '--instr-atstart=no', '--separate-threads=yes', `--callgrind-out-file=${out}`, process.execPath, 'dist/src/main.js'],
+    [
+      '--tool=callgrind',
+      '--instr-atstart=no',
+      '--separate-threads=yes',
+      `--callgrind-out-file=${out}`,
+      process.execPath,
+      'dist/src/main.js',
+    ],
     {
       cwd: join(__dirname, '..'),
       env: {
@@ -94,7 +108,11 @@ function inclusive(file, names) {
     }
     const ids = [];
     for (let i = 0; i < 200; i++) {
-      const res = await fetch(`${base}/assets/create`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: seed(i) });
+      const res = await fetch(`${base}/assets/create`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: seed(i),
+      });
       ids.push((await res.json()).id);
     }
     await reads(ids, WARMUP); // JIT-compiled, caches warm
@@ -109,7 +127,9 @@ function inclusive(file, names) {
     );
     const [total, timers, stringify] = inclusive(main, ['PROGRAM TOTALS', 'uv__run_timers', 'Builtin_JsonStringify(']);
     const perRead = (n) => Math.round(n / READS).toLocaleString('en-US');
-    console.log(`\n${READS} reads at ${CONNECTIONS} connections after ${WARMUP} warm-up reads; main-thread instructions per read:`);
+    console.log(
+      `\n${READS} reads at ${CONNECTIONS} connections after ${WARMUP} warm-up reads; main-thread instructions per read:`,
+    );
     console.log(`| all, timers excluded | JSON.stringify | timers |`);
     console.log(`|---:|---:|---:|`);
     console.log(`| ${perRead(total - timers)} | ${perRead(stringify)} | ${perRead(timers)} |`);

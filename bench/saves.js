@@ -148,7 +148,11 @@ function compare(a, b, rounds) {
   const runs = { [a]: [], [b]: [] };
   for (let r = 0; r < rounds; r++) {
     for (const dist of r % 2 ? [b, a] : [a, b]) {
-      const child = spawnSync(process.execPath, [__filename, '--dist', dist, '--creates', String(CREATES), '--import', String(IMPORTED)], { encoding: 'utf8' });
+      const child = spawnSync(
+        process.execPath,
+        [__filename, '--dist', dist, '--creates', String(CREATES), '--import', String(IMPORTED)],
+        { encoding: 'utf8' },
+      );
       if (child.status !== 0) throw new Error(child.stderr);
       const line = JSON.parse(child.stdout.trim().split('\n').pop());
       runs[dist].push(line);

@@ -65,7 +65,8 @@ async function main() {
   }
   const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
   const db = app.get(Database);
-  const post = (path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path, body) =>
+    fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
   // 1. Bulk load through the app's writer and SearchIndex.index (bench/lib/load-corpus.js).
   const corpus = new Corpus(42);
@@ -80,7 +81,8 @@ async function main() {
     creator,
     applicationId,
     batch: BATCH,
-    progress: (loaded, seconds) => process.stderr.write(`  loaded ${loaded}/${ASSETS} (${Math.round(loaded / seconds)}/s)\n`),
+    progress: (loaded, seconds) =>
+      process.stderr.write(`  loaded ${loaded}/${ASSETS} (${Math.round(loaded / seconds)}/s)\n`),
   });
 
   // 2. Query classes, drawn from the same generator (fixed seed) so they hit real content.
@@ -150,7 +152,12 @@ async function main() {
   let createLoad = null;
   if (CREATE_SECONDS > 0) {
     await app.close();
-    const server = await startTrove({ TROVE_DATA_DIR: dataDir, PORT: String(STANDALONE_PORT), HOST: '127.0.0.1', TROVE_RATE_LIMIT: '0' });
+    const server = await startTrove({
+      TROVE_DATA_DIR: dataDir,
+      PORT: String(STANDALONE_PORT),
+      HOST: '127.0.0.1',
+      TROVE_RATE_LIMIT: '0',
+    });
     try {
       // At start the server finishes what the in-process phase left: the languages of the
       // "language detected" creates it stored with a provisional label. Not part of this load.
@@ -175,14 +182,22 @@ async function main() {
   out.push(
     `Search over ${ASSETS.toLocaleString('en-US')} generated assets (${Number(chars).toFixed(0)} characters of text on average), ${config.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${cpus().length} cores (${cpus()[0].model.trim()}), Node ${process.version}.`,
   );
-  out.push('HTTP: measured by the client over 127.0.0.1, one request at a time, up to 20 full Assets per response; each answer also');
+  out.push(
+    'HTTP: measured by the client over 127.0.0.1, one request at a time, up to 20 full Assets per response; each answer also',
+  );
   out.push('records a "searched" activity per result (a write transaction) that the next request may wait for.');
-  out.push('Engine: the same queries in process (SearchEngine.search inside Database.read: index queries, fusion, loading the results).');
+  out.push(
+    'Engine: the same queries in process (SearchEngine.search inside Database.read: index queries, fusion, loading the results).',
+  );
   out.push('');
-  out.push('| query class | engine p50 ms | engine p99 ms | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | HTTP max ms | results/query |');
+  out.push(
+    '| query class | engine p50 ms | engine p99 ms | HTTP p50 ms | HTTP p95 ms | HTTP p99 ms | HTTP max ms | results/query |',
+  );
   out.push('|---|---:|---:|---:|---:|---:|---:|---:|');
   for (const r of rows)
-    out.push(`| ${r.name} | ${fmt(r.e50)} | ${fmt(r.e99)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.results.toFixed(1)} |`);
+    out.push(
+      `| ${r.name} | ${fmt(r.e50)} | ${fmt(r.e99)} | ${fmt(r.p50)} | ${fmt(r.p95)} | ${fmt(r.p99)} | ${fmt(r.max)} | ${r.results.toFixed(1)} |`,
+    );
   out.push('');
   out.push('| write path | rate |');
   out.push('|---|---:|');

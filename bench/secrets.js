@@ -51,7 +51,8 @@ async function main() {
       return lines.slice(from, from + 20 + (i % 61)).join('\n');
     });
     const texts = [];
-    for (let i = 0; texts.length < saves; i++) texts.push(i % 2 ? secrets[i % secrets.length] : clean[i % clean.length]);
+    for (let i = 0; texts.length < saves; i++)
+      texts.push(i % 2 ? secrets[i % secrets.length] : clean[i % clean.length]);
     const timings = app.get(AssetSecrets).timings;
     timings.length = 0;
     const round = [];

@@ -123,7 +123,11 @@ async function create(base, i) {
     type: 'SEEDED_ASSET',
     asset: { format: { fragment: { string: { raw } }, classification: { generic: 'CODE', specific: 'ts' } } },
   });
-  const res = await fetch(`${base}/assets/create?transferables=false`, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+  const res = await fetch(`${base}/assets/create?transferables=false`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body,
+  });
   const at = now();
   if (res.status !== 200) throw new Error(`create: HTTP ${res.status}`);
   return { id: (await res.json()).id, at };
@@ -166,14 +170,21 @@ async function drive(base, rate) {
   const children = [];
   const workers = [];
   try {
-    const env = { PORT: String(PORT), TROVE_DATA_DIR: join(dir, 'trove'), TROVE_LOG_LEVEL: 'log', TROVE_RATE_LIMIT: '0' }; // the bench is one client far past the default per-client limit
+    const env = {
+      PORT: String(PORT),
+      TROVE_DATA_DIR: join(dir, 'trove'),
+      TROVE_LOG_LEVEL: 'log',
+      TROVE_RATE_LIMIT: '0',
+    }; // the bench is one client far past the default per-client limit
     if (process.env.DATABASE_URL) env.DATABASE_URL = process.env.DATABASE_URL;
     children.push(await startTrove(env));
     const base = `http://127.0.0.1:${PORT}`;
     if (CHANGE === 'score') {
       const needed = RATES.reduce((sum, rate) => sum + rate * SECONDS, 0) + 1;
       for (let i = 0; i < needed; i += 25) {
-        const batch = await Promise.all(Array.from({ length: Math.min(25, needed - i) }, (_, k) => create(base, i + k)));
+        const batch = await Promise.all(
+          Array.from({ length: Math.min(25, needed - i) }, (_, k) => create(base, i + k)),
+        );
         preloaded.push(...batch.map((b) => b.id));
       }
     }

@@ -102,7 +102,15 @@ async function call(base, token, method, path, body) {
 
 const seed = (i) => ({
   type: 'SEEDED_ASSET',
-  asset: { format: { fragment: { string: { raw: `export async function fetchUser${i}(id: string) {\n  return fetch(\`/api/users/\${id}?v=${i}\`);\n}` } } } },
+  asset: {
+    format: {
+      fragment: {
+        string: {
+          raw: `export async function fetchUser${i}(id: string) {\n  return fetch(\`/api/users/\${id}?v=${i}\`);\n}`,
+        },
+      },
+    },
+  },
 });
 
 /**
@@ -118,15 +126,26 @@ async function measure(deployments) {
       out[d][request.kind].push((await request.send(bases[i % bases.length], token, ids)).ms);
     }
   };
-  for (let i = 0; i < READS; i++) await both(i, { kind: 'reads', send: (base, token, ids) => call(base, token, 'GET', `/asset/${ids[i % ids.length]}`) });
+  for (let i = 0; i < READS; i++)
+    await both(i, {
+      kind: 'reads',
+      send: (base, token, ids) => call(base, token, 'GET', `/asset/${ids[i % ids.length]}`),
+    });
   for (let i = 0; i < SEARCHES; i++)
-    await both(i, { kind: 'searches', send: (base, token) => call(base, token, 'POST', '/assets/search', { query: `fetchUser${i % 200}` }) });
+    await both(i, {
+      kind: 'searches',
+      send: (base, token) => call(base, token, 'POST', '/assets/search', { query: `fetchUser${i % 200}` }),
+    });
   return out.map((o) => ({ read: ms(o.reads), search: ms(o.searches) }));
 }
 
 /** A deployment: its directory (admin and the active user, with 200 snippets) and its servers. */
 async function deploy(name, ports) {
-  const deployment = { name, dir: mkdtempSync(join(tmpdir(), `trove-teams-${name}-`)), url: PG ? await database(`trove_bench_${name}`) : null };
+  const deployment = {
+    name,
+    dir: mkdtempSync(join(tmpdir(), `trove-teams-${name}-`)),
+    url: PG ? await database(`trove_bench_${name}`) : null,
+  };
   deployment.control = await ControlStore.open(loadConfig(env(deployment, {})));
   await deployment.control.addUser('admin', { admin: true });
   deployment.servers = [];
@@ -135,7 +154,8 @@ async function deploy(name, ports) {
   // The active user is the second user: a team store, not the process's own.
   deployment.token = (await deployment.control.addUser('active-team-user')).token;
   deployment.ids = [];
-  for (let i = 0; i < 200; i++) deployment.ids.push((await call(deployment.bases[0], deployment.token, 'POST', '/assets/create', seed(i))).json.id);
+  for (let i = 0; i < 200; i++)
+    deployment.ids.push((await call(deployment.bases[0], deployment.token, 'POST', '/assets/create', seed(i))).json.id);
   return deployment;
 }
 
@@ -162,7 +182,8 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 1500)); // the servers poll the directory every second
     const before = crowded.servers.map((s) => rssOf(s.pid));
     const opens = [];
-    for (let i = 0; i < OPEN; i++) opens.push((await call(crowded.bases[i % crowded.bases.length], tokens[i], 'GET', '/assets/identifiers')).ms);
+    for (let i = 0; i < OPEN; i++)
+      opens.push((await call(crowded.bases[i % crowded.bases.length], tokens[i], 'GET', '/assets/identifiers')).ms);
     await new Promise((resolve) => setTimeout(resolve, 2000));
     const after = crowded.servers.map((s) => rssOf(s.pid));
     const growth = after.reduce((n, r, i) => n + r - before[i], 0) / OPEN;
@@ -170,11 +191,14 @@ async function main() {
     await measure(deployments); // warm-up
     const [alone, busy] = await measure(deployments);
 
-    const row = (label, m) => `| ${label} | ${m.read.p50.toFixed(2)} | ${m.read.p99.toFixed(2)} | ${m.search.p50.toFixed(2)} | ${m.search.p99.toFixed(2)} |`;
+    const row = (label, m) =>
+      `| ${label} | ${m.read.p50.toFixed(2)} | ${m.read.p99.toFixed(2)} | ${m.search.p50.toFixed(2)} | ${m.search.p99.toFixed(2)} |`;
     console.log(
       `\n${PG ? 'PostgreSQL, two instances' : 'SQLite, one instance'} per deployment: ${USERS} users (${directoryMs.toFixed(0)} ms to add ${tokens.length}), ${OPEN} other stores opened`,
     );
-    console.log(`opening a new store (first request): p50 ${ms(opens).p50.toFixed(0)} ms, p99 ${ms(opens).p99.toFixed(0)} ms`);
+    console.log(
+      `opening a new store (first request): p50 ${ms(opens).p50.toFixed(0)} ms, p99 ${ms(opens).p99.toFixed(0)} ms`,
+    );
     console.log(
       `RSS per open store: ${growth.toFixed(1)} MB (before ${before.map((r) => r.toFixed(0)).join('+')} MB, after ${after.map((r) => r.toFixed(0)).join('+')} MB)`,
     );

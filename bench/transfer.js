@@ -14,7 +14,15 @@
 require('reflect-metadata');
 const { createHash, randomUUID } = require('node:crypto');
 const { once } = require('node:events');
-const { createReadStream, createWriteStream, existsSync, mkdtempSync, renameSync, rmSync, statSync } = require('node:fs');
+const {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  mkdtempSync,
+  renameSync,
+  rmSync,
+  statSync,
+} = require('node:fs');
 const { tmpdir } = require('node:os');
 const { join } = require('node:path');
 const { Corpus } = require('./lib/corpus');
@@ -45,7 +53,9 @@ async function generate(n, path) {
     }
   };
   const at = new Date(now).toISOString();
-  out.write(`${JSON.stringify({ format: 'trove-export', version: 1, exported: at, trove: 'bench/transfer.js', counts: {} })}\n`);
+  out.write(
+    `${JSON.stringify({ format: 'trove-export', version: 1, exported: at, trove: 'bench/transfer.js', counts: {} })}\n`,
+  );
   await emit('application', {
     id: appId,
     name: 'VS_CODE',
@@ -63,7 +73,8 @@ async function generate(n, path) {
   for (let i = 0; i < n; i++) {
     const a = first.asset();
     for (const t of a.tags ?? []) if (!tagIds.has(t)) tagIds.set(t, randomUUID());
-    if (a.website && !websites.has(a.website)) websites.set(a.website, { id: randomUUID(), name: new URL(a.website).hostname });
+    if (a.website && !websites.has(a.website))
+      websites.set(a.website, { id: randomUUID(), name: new URL(a.website).hostname });
   }
   for (const [text, id] of [...tagIds].sort((x, y) => (x[1] < y[1] ? -1 : 1))) {
     await emit('tag', { id, text, category: 'UNKNOWN', mechanism: 'MANUAL', created_at: at, updated_at: at });
@@ -77,7 +88,15 @@ async function generate(n, path) {
     const a = corpus.asset();
     const id = ids[i];
     const t = new Date(now + i * 1000).toISOString();
-    const scores = { score_manual: 0, score_automatic: 0, score_reuse: 0, score_update: 0, score_reference: 0, score_priority: 0, score_searched: 0 };
+    const scores = {
+      score_manual: 0,
+      score_automatic: 0,
+      score_reuse: 0,
+      score_update: 0,
+      score_reference: 0,
+      score_priority: 0,
+      score_searched: 0,
+    };
     await emit('asset', {
       id,
       name: a.name,
@@ -90,11 +109,35 @@ async function generate(n, path) {
       updated_at: t,
       deleted_at: null,
     });
-    const format = { id: randomUUID(), asset_id: id, position: 0, role: 'BOTH', generic: a.generic, specific: a.specific, application_id: appId, creator };
-    await emit('format', { ...format, classification_pending: false, raw: a.text, bytes: Buffer.byteLength(a.text), created_at: t, updated_at: t });
+    const format = {
+      id: randomUUID(),
+      asset_id: id,
+      position: 0,
+      role: 'BOTH',
+      generic: a.generic,
+      specific: a.specific,
+      application_id: appId,
+      creator,
+    };
+    await emit('format', {
+      ...format,
+      classification_pending: false,
+      raw: a.text,
+      bytes: Buffer.byteLength(a.text),
+      created_at: t,
+      updated_at: t,
+    });
     if (i % 2 === 0) {
       const text = `About ${a.name.toLowerCase()}: ${a.text.split('\n')[0].slice(0, 80)}`;
-      await emit('annotation', { id: randomUUID(), asset_id: id, type: 'DESCRIPTION', text, mechanism: 'MANUAL', created_at: t, updated_at: t });
+      await emit('annotation', {
+        id: randomUUID(),
+        asset_id: id,
+        type: 'DESCRIPTION',
+        text,
+        mechanism: 'MANUAL',
+        created_at: t,
+        updated_at: t,
+      });
     }
     for (const tag of [...new Set(a.tags ?? [])].sort((x, y) => (tagIds.get(x) < tagIds.get(y) ? -1 : 1))) {
       await emit('asset_tag', { asset_id: id, tag_id: tagIds.get(tag), created_at: t });
@@ -122,7 +165,14 @@ async function main() {
   const { StoreImport } = require(join(dist, 'modules', 'transfer', 'store-import.service'));
   const { MarkdownExport } = require(join(dist, 'modules', 'transfer', 'markdown-export.service'));
   const dataDir = join(work, 'store');
-  const app = await createApp(loadConfig({ ...process.env, TROVE_DATA_DIR: dataDir, TROVE_LOG_LEVEL: 'warn', DATABASE_URL: process.env.DATABASE_URL ?? '' }));
+  const app = await createApp(
+    loadConfig({
+      ...process.env,
+      TROVE_DATA_DIR: dataDir,
+      TROVE_LOG_LEVEL: 'warn',
+      DATABASE_URL: process.env.DATABASE_URL ?? '',
+    }),
+  );
   await app.init();
   const transfer = { import: app.get(StoreImport), export: app.get(StoreExport), markdown: app.get(MarkdownExport) };
   let peak = 0;

@@ -64,7 +64,8 @@ function freePort() {
 
 async function main() {
   if (!existsSync(join(WEB, 'index.html'))) throw new Error('web/dist is missing: run npm run build:web');
-  if (!existsSync(CHROMIUM)) throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
+  if (!existsSync(CHROMIUM))
+    throw new Error(`no Chromium at ${CHROMIUM}: apt-get install chromium, or set CHROMIUM_PATH`);
   const dataDir = DATA_DIR ?? mkdtempSync(join(tmpdir(), 'trove-bench-web-'));
   const config = loadConfig({
     ...process.env,
@@ -78,7 +79,8 @@ async function main() {
   let app = await createApp(config);
   await app.listen(0, '127.0.0.1');
   let base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
-  const post = (path, body) => fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
+  const post = (path, body) =>
+    fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
   let browser;
   let server;
   try {
@@ -96,7 +98,8 @@ async function main() {
         creator: any.creator,
         applicationId: any.formats.iterable[0].application.id,
         readBack: 'batch',
-        progress: (loaded, seconds) => process.stderr.write(`  loaded ${loaded}/${ASSETS} (${Math.round(loaded / seconds)}/s)\n`),
+        progress: (loaded, seconds) =>
+          process.stderr.write(`  loaded ${loaded}/${ASSETS} (${Math.round(loaded / seconds)}/s)\n`),
       });
     }
 
@@ -104,7 +107,13 @@ async function main() {
     await app.close();
     app = null;
     const port = await freePort();
-    server = await startTrove({ PORT: String(port), HOST: '127.0.0.1', TROVE_DATA_DIR: dataDir, TROVE_RATE_LIMIT: '0', DATABASE_URL: '' });
+    server = await startTrove({
+      PORT: String(port),
+      HOST: '127.0.0.1',
+      TROVE_DATA_DIR: dataDir,
+      TROVE_RATE_LIMIT: '0',
+      DATABASE_URL: '',
+    });
     await untilIdle(server);
     base = `http://127.0.0.1:${port}`;
 
@@ -131,13 +140,19 @@ async function main() {
         if (!ws.url().startsWith(base.replace('http', 'ws'))) foreign.add(ws.url());
       });
       await page.goto(`${base}/#/drive`, { waitUntil: 'commit' });
-      const ms = await page.waitForFunction(() => document.querySelector('.list [role="option"]') && performance.now(), null, {
-        polling: 'raf',
-        timeout: 30_000,
-      });
+      const ms = await page.waitForFunction(
+        () => document.querySelector('.list [role="option"]') && performance.now(),
+        null,
+        {
+          polling: 'raf',
+          timeout: 30_000,
+        },
+      );
       firstRows.push(await ms.jsonValue());
       // The page's main-thread work until then (CPU time, which the machine's other load does not inflate as it does wall time).
-      const metrics = Object.fromEntries((await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]));
+      const metrics = Object.fromEntries(
+        (await cdp.send('Performance.getMetrics')).metrics.map((m) => [m.name, m.value]),
+      );
       work.push({
         script: metrics.ScriptDuration * 1000,
         layout: (metrics.LayoutDuration + metrics.RecalcStyleDuration) * 1000,
@@ -145,7 +160,8 @@ async function main() {
       });
       breakdowns.push(
         await page.evaluate(() => {
-          const end = (part) => performance.getEntriesByType('resource').find((e) => e.name.includes(part))?.responseEnd ?? NaN;
+          const end = (part) =>
+            performance.getEntriesByType('resource').find((e) => e.name.includes(part))?.responseEnd ?? NaN;
           const list = performance.getEntriesByType('resource').find((e) => e.name.includes('/assets?limit='));
           return {
             page: performance.getEntriesByType('navigation')[0].responseEnd,
@@ -171,14 +187,18 @@ async function main() {
     await page.goto(`${base}/#/drive`);
     await page.waitForSelector('.list [role="option"]');
     await page.evaluate(() => document.addEventListener('keydown', () => (window.__lastKey = performance.now()), true));
-    const classes = queryClasses(new Corpus(7)).filter(([name]) => /word|identifier|typo/.test(name) && !/parts/.test(name));
+    const classes = queryClasses(new Corpus(7)).filter(
+      ([name]) => /word|identifier|typo/.test(name) && !/parts/.test(name),
+    );
     const search = page.getByRole('searchbox', { name: 'Search' });
     const latencies = [];
     let empty = 0;
     for (let i = 0; i < SEARCHES; i++) {
       const [, make] = classes[i % classes.length];
       const { query } = make();
-      const expected = (await (await post('/assets/search?transferables=false', { query })).json()).results.iterable.map((h) => h.identifier);
+      const expected = (
+        await (await post('/assets/search?transferables=false', { query })).json()
+      ).results.iterable.map((h) => h.identifier);
       if (!expected.length) {
         empty++;
         continue;
@@ -187,7 +207,8 @@ async function main() {
       await page.waitForFunction(() => !document.querySelector('.search').value);
       await search.pressSequentially(query, { delay: 60 });
       const ms = await page.waitForFunction(
-        (id) => document.querySelector('.list [role="option"]')?.id === `row-${id}` && performance.now() - window.__lastKey,
+        (id) =>
+          document.querySelector('.list [role="option"]')?.id === `row-${id}` && performance.now() - window.__lastKey,
         expected[0],
         { polling: 'raf', timeout: 10_000 },
       );
@@ -221,10 +242,14 @@ async function main() {
 
     const kb = (n) => `${(n / 1024).toFixed(1)} KB`;
     const ms = (n) => `${Math.round(n)} ms`;
-    console.log(`\nWeb app at ${ASSETS.toLocaleString('en')} snippets (Chromium ${browser.version()}, ${require('node:os').cpus().length} cores)\n`);
+    console.log(
+      `\nWeb app at ${ASSETS.toLocaleString('en')} snippets (Chromium ${browser.version()}, ${require('node:os').cpus().length} cores)\n`,
+    );
     console.log('| measure | result | budget |');
     console.log('|---|---|---|');
-    console.log(`| initial JS, gzipped (${bundle.files.filter((f) => f.endsWith('.js')).length} file) | ${kb(bundle.js)} | |`);
+    console.log(
+      `| initial JS, gzipped (${bundle.files.filter((f) => f.endsWith('.js')).length} file) | ${kb(bundle.js)} | |`,
+    );
     console.log(`| initial CSS, gzipped | ${kb(bundle.css)} | |`);
     console.log(`| initial JS + CSS, gzipped (raw ${kb(bundle.raw)}) | ${kb(bundle.js + bundle.css)} | 300 KB |`);
     console.log(

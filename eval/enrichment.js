@@ -84,7 +84,9 @@ function variableNames(code, lang) {
       if (m) names.add(m[1].toLowerCase());
     }
   }
-  for (const m of code.matchAll(/(?:^|[\s(,;])(?:my\s+|local\s+|var\s+|let\s+|const\s+)?[$@]?([A-Za-z_]\w*)\s*(?::=|=(?!=|>))/gm))
+  for (const m of code.matchAll(
+    /(?:^|[\s(,;])(?:my\s+|local\s+|var\s+|let\s+|const\s+)?[$@]?([A-Za-z_]\w*)\s*(?::=|=(?!=|>))/gm,
+  ))
     names.add(m[1].toLowerCase());
   return names;
 }
@@ -114,7 +116,11 @@ async function main() {
       nameHasSymbol: name.includes(p.symbol),
       nameSaysWhat: purpose !== undefined,
       purposeInDoc: purpose !== undefined && contentTerms(purpose).some((t) => doc.has(t)),
-      oneSentence: /^[A-Z`"]/.test(description) && /\.$/.test(description) && !/[.!?]\s+[A-Z]/.test(description.slice(0, -1)) && description.length <= 200,
+      oneSentence:
+        /^[A-Z`"]/.test(description) &&
+        /\.$/.test(description) &&
+        !/[.!?]\s+[A-Z]/.test(description.slice(0, -1)) &&
+        description.length <= 200,
       tagsInDoc: keyTags.filter((t) => contentTerms(t).some((x) => doc.has(x))).length,
       tagsVariables: keyTags.filter((t) => vars.has(t) && !ownName.has(t)).length,
       keyTags: keyTags.length,
@@ -138,7 +144,9 @@ async function main() {
     `| key-term tags that are the function's variable or parameter names | ${((100 * vars) / Math.max(1, keyTags)).toFixed(1)}% |`,
     '',
     'Examples:',
-    ...rows.filter((_, i) => i % Math.ceil(n / 8) === 0).map((r) => `- ${r.lang} \`${r.name}\` | ${r.description} | ${r.tags.join(', ')}`),
+    ...rows
+      .filter((_, i) => i % Math.ceil(n / 8) === 0)
+      .map((r) => `- ${r.lang} \`${r.name}\` | ${r.description} | ${r.tags.join(', ')}`),
   ];
   console.log(lines.join('\n'));
   if (out) {

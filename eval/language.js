@@ -41,12 +41,16 @@ async function main() {
   const strata = ['short', 'medium', 'long'];
   const languages = [...new Set(rows.map((r) => r.lang))].sort();
   const lines = [];
-  lines.push(`Held-out set: ${rows.length} windows, ${languages.length} languages, ${new Set(rows.map((r) => r.source)).size} packages`);
+  lines.push(
+    `Held-out set: ${rows.length} windows, ${languages.length} languages, ${new Set(rows.map((r) => r.source)).size} packages`,
+  );
   lines.push('');
   lines.push(`| | all | short (2-6 lines) | medium (7-20) | long (21-60) |`);
   lines.push(`|---|---:|---:|---:|---:|`);
   const byStratum = strata.map((s) => rows.filter((r) => r.stratum === s));
-  lines.push(`| accuracy % | ${pct(hits(rows), rows.length)} | ${byStratum.map((l) => pct(hits(l), l.length)).join(' | ')} |`);
+  lines.push(
+    `| accuracy % | ${pct(hits(rows), rows.length)} | ${byStratum.map((l) => pct(hits(l), l.length)).join(' | ')} |`,
+  );
   const sorted = [...times].sort((a, b) => a - b);
   lines.push('');
   lines.push(

@@ -41,7 +41,10 @@ function parseArgs(argv) {
   };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
-    const [key, inline] = a.startsWith('--') && a.includes('=') ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)] : [a, undefined];
+    const [key, inline] =
+      a.startsWith('--') && a.includes('=')
+        ? [a.slice(0, a.indexOf('=')), a.slice(a.indexOf('=') + 1)]
+        : [a, undefined];
     const value = () => inline ?? argv[++i];
     if (key === '--limit') args.limit = Number(value());
     else if (key === '--endpoints')
@@ -65,7 +68,8 @@ function parseArgs(argv) {
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
-  for (const e of args.endpoints) if (!ENDPOINTS.includes(e)) throw new Error(`unknown endpoint ${e} (use ${ENDPOINTS.join(',')})`);
+  for (const e of args.endpoints)
+    if (!ENDPOINTS.includes(e)) throw new Error(`unknown endpoint ${e} (use ${ENDPOINTS.join(',')})`);
   return args;
 }
 
@@ -111,7 +115,14 @@ function shuffle(items, rand) {
   return a;
 }
 
-const APPLICATION = { id: '11111111-1111-4111-8111-111111111111', name: 'VS_CODE', version: '1.90.0', platform: 'LINUX', onboarded: true, privacy: 'OPEN' };
+const APPLICATION = {
+  id: '11111111-1111-4111-8111-111111111111',
+  name: 'VS_CODE',
+  version: '1.90.0',
+  platform: 'LINUX',
+  onboarded: true,
+  privacy: 'OPEN',
+};
 
 /**
  * The server runs in this process: its random UUIDs (asset ids, which break ties in the rankings)
@@ -131,7 +142,9 @@ async function boot(server) {
     ({ createApp } = require(join(dist, 'bootstrap')));
     ({ loadConfig } = require(join(dist, 'common', 'config', 'app-config')));
   } catch (error) {
-    throw new Error(`cannot load the built server from ${dist} (run \`npx nest build\` first): ${error.message}`, { cause: error });
+    throw new Error(`cannot load the built server from ${dist} (run \`npx nest build\` first): ${error.message}`, {
+      cause: error,
+    });
   }
   const dataDir = mkdtempSync(join(tmpdir(), 'trove-eval-retrieval-'));
   let app;
@@ -219,10 +232,20 @@ async function main() {
     // Ranked distinct asset ids (relevance answers passages: up to two of one asset, at most five in all).
     const distinct = (ids) => [...new Set(ids.filter(Boolean))];
     const rankers = {
-      search: async (text) => distinct((await request('GET', `/assets/search?query=${q(text)}&transferables=false`)).iterable.map((h) => h.identifier)),
+      search: async (text) =>
+        distinct(
+          (await request('GET', `/assets/search?query=${q(text)}&transferables=false`)).iterable.map(
+            (h) => h.identifier,
+          ),
+        ),
       relevance: async (text) =>
-        distinct((await request('POST', '/qgpt/relevance', { query: text, options: { database: true } })).relevant.iterable.map((r) => r.asset?.id ?? null)),
-      ncs: async (text) => distinct((await request('GET', `/search/neural_code?query=${q(text)}`)).iterable.map((h) => h.identifier)),
+        distinct(
+          (
+            await request('POST', '/qgpt/relevance', { query: text, options: { database: true } })
+          ).relevant.iterable.map((r) => r.asset?.id ?? null),
+        ),
+      ncs: async (text) =>
+        distinct((await request('GET', `/search/neural_code?query=${q(text)}`)).iterable.map((h) => h.identifier)),
     };
     const returned = Object.fromEntries(args.endpoints.map((e) => [e, 0]));
 
@@ -234,7 +257,9 @@ async function main() {
         const ids = await rankers[e](last.symbol).catch(() => []);
         if (ids.includes(assetOf.get(last.id))) break;
         if (Date.now() > deadline) {
-          process.stderr.write(`  warning: ${e} does not find the last asset by "${last.symbol}" after 60 s; going on\n`);
+          process.stderr.write(
+            `  warning: ${e} does not find the last asset by "${last.symbol}" after 60 s; going on\n`,
+          );
           break;
         }
         await new Promise((r) => setTimeout(r, 250));
@@ -307,13 +332,16 @@ async function main() {
     for (const [i, p] of sample.entries()) {
       const kind = EDITS[i % EDITS.length];
       const edited = typo(p.symbol, kind, rand);
-      if (edited) typoCases.push({ id: p.id, lang: p.lang, symbol: p.symbol, kind, query: edited, realWord: realWord(edited) });
+      if (edited)
+        typoCases.push({ id: p.id, lang: p.lang, symbol: p.symbol, kind, query: edited, realWord: realWord(edited) });
     }
     const typoStats = {};
     const controlStats = {};
     const typoMisses = {};
     for (const e of args.endpoints) {
-      typoStats[e] = Object.fromEntries([...EDITS, 'all', 'realWord', 'unknownWord'].map((k) => [k, { n: 0, hit3: 0, hit1: 0 }]));
+      typoStats[e] = Object.fromEntries(
+        [...EDITS, 'all', 'realWord', 'unknownWord'].map((k) => [k, { n: 0, hit3: 0, hit1: 0 }]),
+      );
       controlStats[e] = { n: 0, hit3: 0, hit1: 0 };
       typoMisses[e] = [];
     }
@@ -332,7 +360,8 @@ async function main() {
           if (rank > 0 && rank <= 3) typoStats[e][k].hit3 += 1;
           if (rank === 1) typoStats[e][k].hit1 += 1;
         }
-        if (!(rank > 0 && rank <= 3)) typoMisses[e].push({ symbol: c.symbol, query: c.query, kind: c.kind, realWord: c.realWord, rank });
+        if (!(rank > 0 && rank <= 3))
+          typoMisses[e].push({ symbol: c.symbol, query: c.query, kind: c.kind, realWord: c.realWord, rank });
         if (!controlDone.has(`${e}:${c.id}`)) {
           controlDone.add(`${e}:${c.id}`);
           const r0 = hitRank(await rankers[e](c.symbol), want);
@@ -345,7 +374,13 @@ async function main() {
     const tEnd = performance.now();
 
     // 4. Report.
-    const fin = (s) => ({ n: s.n, mrr: s.n ? s.mrr / s.n : 0, r1: s.n ? s.r1 / s.n : 0, r3: s.n ? s.r3 / s.n : 0, r10: s.n ? s.r10 / s.n : 0 });
+    const fin = (s) => ({
+      n: s.n,
+      mrr: s.n ? s.mrr / s.n : 0,
+      r1: s.n ? s.r1 / s.n : 0,
+      r3: s.n ? s.r3 / s.n : 0,
+      r10: s.n ? s.r10 / s.n : 0,
+    });
     const rate = (s) => ({ n: s.n, top3: s.n ? s.hit3 / s.n : 0, top1: s.n ? s.hit1 / s.n : 0 });
     const langs = [...new Set(pairs.map((p) => p.lang))].sort();
     const pct = (x) => (100 * x).toFixed(1);
@@ -362,14 +397,21 @@ async function main() {
       seed: args.seed,
       server: args.server,
       machine: { cores: cpus().length, cpu: cpus()[0]?.model.trim(), node: process.version },
-      seconds: { load: (tLoaded - t0) / 1000, nl: (tNl - tLoaded) / 1000, typos: (tEnd - tNl) / 1000, total: (tEnd - t0) / 1000 },
+      seconds: {
+        load: (tLoaded - t0) / 1000,
+        nl: (tNl - tLoaded) / 1000,
+        typos: (tEnd - tNl) / 1000,
+        total: (tEnd - t0) / 1000,
+      },
       nl: Object.fromEntries(
         args.endpoints.map((e) => [
           e,
           {
             overall: fin(nl[e].overall),
             byLang: Object.fromEntries(langs.filter((l) => nl[e].byLang[l]).map((l) => [l, fin(nl[e].byLang[l])])),
-            byCreatedQuarter: Object.fromEntries([0, 1, 2, 3].filter((a) => nl[e].byAge[a]).map((a) => [a, fin(nl[e].byAge[a])])),
+            byCreatedQuarter: Object.fromEntries(
+              [0, 1, 2, 3].filter((a) => nl[e].byAge[a]).map((a) => [a, fin(nl[e].byAge[a])]),
+            ),
             medianMs: med(latency[e]),
             meanResults: pairs.length ? returned[e] / pairs.length : 0,
           },
@@ -384,7 +426,9 @@ async function main() {
             e,
             {
               control: rate(controlStats[e]),
-              ...Object.fromEntries([...EDITS, 'all', 'realWord', 'unknownWord'].map((k) => [k, rate(typoStats[e][k])])),
+              ...Object.fromEntries(
+                [...EDITS, 'all', 'realWord', 'unknownWord'].map((k) => [k, rate(typoStats[e][k])]),
+              ),
               misses: typoMisses[e],
             },
           ]),
@@ -410,7 +454,10 @@ async function main() {
       if (langs.length > 1)
         for (const l of langs) {
           const s = result.nl[e].byLang[l];
-          if (s) out.push(`| ${e} | ${l} | ${s.n} | ${s.mrr.toFixed(3)} | ${pct(s.r1)} | ${pct(s.r3)} | ${pct(s.r10)} | | |`);
+          if (s)
+            out.push(
+              `| ${e} | ${l} | ${s.n} | ${s.mrr.toFixed(3)} | ${pct(s.r1)} | ${pct(s.r3)} | ${pct(s.r10)} | | |`,
+            );
         }
     }
     out.push('');
@@ -419,9 +466,13 @@ async function main() {
     out.push('| endpoint | 1st (oldest) | 2nd | 3rd | 4th (newest) |');
     out.push('|---|---:|---:|---:|---:|');
     for (const e of args.endpoints)
-      out.push(`| ${e} | ${[0, 1, 2, 3].map((a) => (result.nl[e].byCreatedQuarter[a] ? pct(result.nl[e].byCreatedQuarter[a].r10) : '')).join(' | ')} |`);
+      out.push(
+        `| ${e} | ${[0, 1, 2, 3].map((a) => (result.nl[e].byCreatedQuarter[a] ? pct(result.nl[e].byCreatedQuarter[a].r10) : '')).join(' | ')} |`,
+      );
     out.push('');
-    out.push(`Identifier alone (${typoCases.length} function names of >= 5 characters, one edit each; top-3 hit rate %, top-1 in brackets):`);
+    out.push(
+      `Identifier alone (${typoCases.length} function names of >= 5 characters, one edit each; top-3 hit rate %, top-1 in brackets):`,
+    );
     out.push('');
     const nReal = result.typos.realWordCases;
     out.push(
@@ -431,7 +482,9 @@ async function main() {
     for (const e of args.endpoints) {
       const t = result.typos.byEndpoint[e];
       const cell = (s) => `${pct(s.top3)} (${pct(s.top1)})`;
-      out.push(`| ${e} | ${cell(t.control)} | ${EDITS.map((k) => cell(t[k])).join(' | ')} | ${cell(t.all)} | ${cell(t.realWord)} | ${cell(t.unknownWord)} |`);
+      out.push(
+        `| ${e} | ${cell(t.control)} | ${EDITS.map((k) => cell(t[k])).join(' | ')} | ${cell(t.all)} | ${cell(t.realWord)} | ${cell(t.unknownWord)} |`,
+      );
     }
     console.log(out.join('\n'));
     result.markdown = out.join('\n');

@@ -30,12 +30,19 @@ const B64URL = ALNUM + '-_';
 
 function make(random) {
   const pick = (list) => list[Math.floor(random() * list.length)];
-  const chars = (alphabet, n) => Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
+  const chars = (alphabet, n) =>
+    Array.from({ length: n }, () => alphabet[Math.floor(random() * alphabet.length)]).join('');
   const int = (lo, hi) => lo + Math.floor(random() * (hi - lo + 1));
   const b64url = (s) => Buffer.from(s).toString('base64url');
   const words = ['orders', 'billing', 'inventory', 'auth', 'reports', 'search', 'payments', 'users', 'ledger', 'media'];
   const users = ['app', 'admin', 'deploy', 'svc_billing', 'postgres', 'reporter', 'etl', 'web'];
-  const hosts = ['db.internal.acme.io', '10.0.3.17', 'prod-db-1.c9akciq32.us-east-1.rds.amazonaws.com', 'mongo0.example.net', 'cache.corp.local'];
+  const hosts = [
+    'db.internal.acme.io',
+    '10.0.3.17',
+    'prod-db-1.c9akciq32.us-east-1.rds.amazonaws.com',
+    'mongo0.example.net',
+    'cache.corp.local',
+  ];
   const password = () =>
     pick([
       () => chars(ALNUM, int(10, 20)),
@@ -57,18 +64,30 @@ function make(random) {
 
   /** Each provider: a secret in its format, and how to write it into code (`name` is the variable a context uses). */
   const providers = {
-    aws_access_key_id: () => ({ secret: pick(['AKIA', 'ASIA']) + chars(UPPER + '234567', 16), name: 'AWS_ACCESS_KEY_ID' }),
+    aws_access_key_id: () => ({
+      secret: pick(['AKIA', 'ASIA']) + chars(UPPER + '234567', 16),
+      name: 'AWS_ACCESS_KEY_ID',
+    }),
     aws_secret_access_key: () => ({ secret: chars(B64, 40), name: 'aws_secret_access_key' }),
     github_classic: () => ({ secret: pick(['ghp_', 'gho_', 'ghs_', 'ghu_']) + chars(ALNUM, 36), name: 'GITHUB_TOKEN' }),
     github_fine_grained: () => ({ secret: `github_pat_${chars(ALNUM, 22)}_${chars(ALNUM, 59)}`, name: 'GH_TOKEN' }),
     gitlab: () => ({ secret: `glpat-${chars(ALNUM + '-_', 20)}`, name: 'GITLAB_TOKEN' }),
-    slack_token: () => ({ secret: `${pick(['xoxb', 'xoxp'])}-${chars(DIGITS, 12)}-${chars(DIGITS, 13)}-${chars(ALNUM, 24)}`, name: 'SLACK_BOT_TOKEN' }),
+    slack_token: () => ({
+      secret: `${pick(['xoxb', 'xoxp'])}-${chars(DIGITS, 12)}-${chars(DIGITS, 13)}-${chars(ALNUM, 24)}`,
+      name: 'SLACK_BOT_TOKEN',
+    }),
     slack_webhook: () => ({
       secret: `https://hooks.slack.com/services/T${chars(UPPER + DIGITS, 8)}/B${chars(UPPER + DIGITS, 10)}/${chars(ALNUM, 24)}`,
       name: 'SLACK_WEBHOOK_URL',
     }),
-    stripe: () => ({ secret: `${pick(['sk_live_', 'rk_live_'])}${chars(ALNUM, pick([24, 99]))}`, name: 'STRIPE_SECRET_KEY' }),
-    openai: () => ({ secret: `sk-proj-${chars(ALNUM + '-_', 58)}T3BlbkFJ${chars(ALNUM + '-_', 58)}`, name: 'OPENAI_API_KEY' }),
+    stripe: () => ({
+      secret: `${pick(['sk_live_', 'rk_live_'])}${chars(ALNUM, pick([24, 99]))}`,
+      name: 'STRIPE_SECRET_KEY',
+    }),
+    openai: () => ({
+      secret: `sk-proj-${chars(ALNUM + '-_', 58)}T3BlbkFJ${chars(ALNUM + '-_', 58)}`,
+      name: 'OPENAI_API_KEY',
+    }),
     anthropic: () => ({ secret: `sk-ant-api03-${chars(ALNUM + '-_', 93)}AA`, name: 'ANTHROPIC_API_KEY' }),
     sendgrid: () => ({ secret: `SG.${chars(ALNUM + '-_', 22)}.${chars(ALNUM + '-_', 43)}`, name: 'SENDGRID_API_KEY' }),
     npm: () => ({ secret: `npm_${chars(ALNUM, 36)}`, name: 'NPM_TOKEN' }),
@@ -79,7 +98,9 @@ function make(random) {
     mailgun: () => ({ secret: `key-${chars(HEX, 32)}`, name: 'MAILGUN_API_KEY' }),
     jwt: () => {
       const header = b64url(JSON.stringify({ alg: pick(['HS256', 'RS256']), typ: 'JWT' }));
-      const payload = b64url(JSON.stringify({ sub: String(int(1000, 99999)), name: pick(users), iat: int(1600000000, 1760000000) }));
+      const payload = b64url(
+        JSON.stringify({ sub: String(int(1000, 99999)), name: pick(users), iat: int(1600000000, 1760000000) }),
+      );
       return { secret: `${header}.${payload}.${chars(B64URL, 43)}`, name: 'AUTH_TOKEN' };
     },
     private_key_pem: () => ({
@@ -87,7 +108,11 @@ function make(random) {
       name: 'PRIVATE_KEY',
       block: true,
     }),
-    gcp_service_account: () => ({ secret: pem('PRIVATE KEY', int(6, 10)).replace(/\n/g, '\\n') + '\\n', name: 'private_key', gcp: true }),
+    gcp_service_account: () => ({
+      secret: pem('PRIVATE KEY', int(6, 10)).replace(/\n/g, '\\n') + '\\n',
+      name: 'private_key',
+      gcp: true,
+    }),
     db_url: () => {
       const scheme = pick(['postgres', 'postgresql', 'mysql', 'mongodb+srv', 'mongodb']);
       const pass = chars(ALNUM, int(10, 18));
@@ -108,10 +133,22 @@ function make(random) {
     },
     password_assignment: () => ({
       secret: password(),
-      name: pick(['password', 'db_password', 'DB_PASSWORD', 'adminPassword', 'smtp_pass', 'PASSWD', 'mysql_root_password']),
+      name: pick([
+        'password',
+        'db_password',
+        'DB_PASSWORD',
+        'adminPassword',
+        'smtp_pass',
+        'PASSWD',
+        'mysql_root_password',
+      ]),
     }),
     generic_secret: () => ({
-      secret: pick([() => chars(HEX, pick([32, 40, 64])), () => chars(B64, pick([32, 44])), () => chars(ALNUM, int(24, 48))])(),
+      secret: pick([
+        () => chars(HEX, pick([32, 40, 64])),
+        () => chars(B64, pick([32, 44])),
+        () => chars(ALNUM, int(24, 48)),
+      ])(),
       name: pick([
         'SECRET_KEY',
         'client_secret',
@@ -161,7 +198,10 @@ const HELDOUT = {
     'spring:\n  datasource:\n    ${N}: ${S}\n    driver-class-name: org.postgresql.Driver\n',
     'curl -X POST https://api.acme.io/v1/jobs \\\n  -H "Content-Type: application/json" \\\n  -d \'{"${N}": "${S}", "job": "nightly"}\'\n',
   ],
-  block: ['private_key: |\n  ${SI}\nhost: build.acme.io\n', 'KEY = """${S}"""\n\ndef sign(data):\n    return rsa.sign(data, KEY)\n'],
+  block: [
+    'private_key: |\n  ${SI}\nhost: build.acme.io\n',
+    'KEY = """${S}"""\n\ndef sign(data):\n    return rsa.sign(data, KEY)\n',
+  ],
   gcp: [
     'creds = {\n    "type": "service_account",\n    "private_key_id": "${K}",\n    "private_key": "${S}",\n    "token_uri": "https://oauth2.googleapis.com/token",\n}\n',
   ],

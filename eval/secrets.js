@@ -29,7 +29,9 @@ const perProvider = Number(opt('per-provider', 40));
 const cleanCount = Number(opt('clean', 3000));
 const out = opt('out', path.join(__dirname, 'results', `secrets-${split}.json`));
 const dist = path.resolve(opt('dist', path.join(__dirname, '..', 'dist')));
-const { detectSecrets, scan, hasCandidate } = require(path.join(dist, 'src', 'modules', 'assets', 'sensitives', 'secret-detector'));
+const { detectSecrets, scan, hasCandidate } = require(
+  path.join(dist, 'src', 'modules', 'assets', 'sensitives', 'secret-detector'),
+);
 
 const ROOTS = ['/usr/lib/python3', '/usr/share', path.join(__dirname, '..', 'node_modules')];
 const EXT = /\.(?:py|js|mjs|cjs|ts|sh|rb|pl|pm|go|c|h|java|json|ya?ml|conf|cfg|ini|toml|md|txt|xml|properties)$/;
@@ -143,14 +145,25 @@ async function main() {
     const found = await timed(s.text);
     if ((await scan(s.text, { prefilter: false })).length) flaggedUnfiltered++;
     if (hasCandidate(s.text)) cleanPassed++;
-    if (found.length) flagged.push({ file: s.file.replace(path.join(__dirname, '..'), '.'), line: s.from + 1, rules: found.map((f) => f.rule) });
+    if (found.length)
+      flagged.push({
+        file: s.file.replace(path.join(__dirname, '..'), '.'),
+        line: s.from + 1,
+        rules: found.map((f) => f.rule),
+      });
   }
 
   times.sort((a, b) => a - b);
   const result = {
     split,
     labelled: { samples: samples.length, recall: hits / samples.length, byProvider },
-    clean: { snippets: snippets.length, filesInSplit: files, flagged: flagged.length, falsePositiveRate: flagged.length / snippets.length, items: flagged },
+    clean: {
+      snippets: snippets.length,
+      filesInSplit: files,
+      flagged: flagged.length,
+      falsePositiveRate: flagged.length / snippets.length,
+      items: flagged,
+    },
     msPerSnippet: { p50: quantile(times, 0.5), p95: quantile(times, 0.95), max: times[times.length - 1] },
     prefilter: {
       labelledPassed: samplesPassed / samples.length,
@@ -165,8 +178,12 @@ async function main() {
   const pct = (x) => `${(100 * x).toFixed(2)}%`;
   console.log(`## Secret detection, ${split} split\n`);
   console.log(`Recall: ${pct(result.labelled.recall)} of ${samples.length} labelled secrets`);
-  console.log(`False positives: ${pct(result.clean.falsePositiveRate)} (${flagged.length} of ${snippets.length} clean snippets)`);
-  console.log(`Detector time per snippet: p50 ${result.msPerSnippet.p50.toFixed(2)} ms, p95 ${result.msPerSnippet.p95.toFixed(2)} ms`);
+  console.log(
+    `False positives: ${pct(result.clean.falsePositiveRate)} (${flagged.length} of ${snippets.length} clean snippets)`,
+  );
+  console.log(
+    `Detector time per snippet: p50 ${result.msPerSnippet.p50.toFixed(2)} ms, p95 ${result.msPerSnippet.p95.toFixed(2)} ms`,
+  );
   const pf = result.prefilter;
   console.log(
     `Prefilter: lets ${pct(pf.labelledPassed)} of labelled and ${pct(pf.cleanPassed)} of clean snippets through to secretlint; ` +

@@ -27,7 +27,9 @@ const opt = (name, fallback) => {
 const root = path.join(__dirname, '..');
 const split = opt('split', 'heldout');
 const debs = opt('debs', '/tmp/trove-snippet-kinds/debs');
-const dists = [opt('dist', path.join(root, 'dist')), opt('base', undefined)].filter(Boolean).map((d) => path.resolve(d));
+const dists = [opt('dist', path.join(root, 'dist')), opt('base', undefined)]
+  .filter(Boolean)
+  .map((d) => path.resolve(d));
 
 const MAX_BYTES = 20_000;
 const PER_PACKAGE_KIND = 5;
@@ -44,7 +46,11 @@ function kindOf(file) {
   if (/\.ini$/.test(base)) return ['ini', 'ini'];
   if (/^(?:GNU)?[Mm]akefile$/.test(base)) return ['makefile', 'hljs-makefile'];
   // (not the init script, the logrotate rule or the man page that also carry nginx's name)
-  if (/nginx/.test(lower) && (/\.conf$/.test(base) || /\/etc\/nginx\//.test(lower)) && !/\/(?:init\.d|logrotate\.d|default|ufw)\//.test(lower))
+  if (
+    /nginx/.test(lower) &&
+    (/\.conf$/.test(base) || /\/etc\/nginx\//.test(lower)) &&
+    !/\/(?:init\.d|logrotate\.d|default|ufw)\//.test(lower)
+  )
     return ['nginx', 'hljs-nginx'];
   if (/apache/.test(lower) && /\.conf$/.test(base)) return ['apache', 'hljs-apache'];
   if (/\.ya?ml$/.test(base)) return ['yaml', 'yaml'];
@@ -74,7 +80,9 @@ function* walk(dir, depth = 0) {
 /** Every (package, file) of the three sources. */
 function collect() {
   const out = [];
-  if (fs.existsSync(debs)) for (const pkg of fs.readdirSync(debs)) for (const file of walk(path.join(debs, pkg))) out.push({ source: `debian:${pkg}`, file });
+  if (fs.existsSync(debs))
+    for (const pkg of fs.readdirSync(debs))
+      for (const file of walk(path.join(debs, pkg))) out.push({ source: `debian:${pkg}`, file });
   for (const dir of fs.existsSync('/usr/share/doc') ? fs.readdirSync('/usr/share/doc') : []) {
     const examples = path.join('/usr/share/doc', dir, 'examples');
     if (fs.existsSync(examples)) for (const file of walk(examples)) out.push({ source: `debian:${dir}`, file });
@@ -146,7 +154,10 @@ function label(row) {
         .replace(/\/\*[\s\S]*?\*\//g, ' ')
         .replace(/--[^\n]*/g, '')
         .replace(/^\s*#[^\n]*/gm, '');
-      const m = /\b(?:FROM|INTO|UPDATE|TABLE(?:\s+IF\s+(?:NOT\s+)?EXISTS)?|ON)\s+((?:[`"[]?\w+[`"\]]?\.)?[`"[]?[\w$]+[`"\]]?)/i.exec(body);
+      const m =
+        /\b(?:FROM|INTO|UPDATE|TABLE(?:\s+IF\s+(?:NOT\s+)?EXISTS)?|ON)\s+((?:[`"[]?\w+[`"\]]?\.)?[`"[]?[\w$]+[`"\]]?)/i.exec(
+          body,
+        );
       return m ? [stripQuotes(m[1].split('.').pop())] : undefined;
     }
     case 'hcl': {
@@ -181,7 +192,9 @@ function label(row) {
     }
     case 'apache': {
       const entity =
-        first(/^\s*ServerName\s+(\S+)/i) ?? first(/^\s*<(?:Directory|Location|Files)(?:Match)?\s+"?([^">]+)"?>/i) ?? first(/^\s*<?([A-Z][A-Za-z]+)\b/);
+        first(/^\s*ServerName\s+(\S+)/i) ??
+        first(/^\s*<(?:Directory|Location|Files)(?:Match)?\s+"?([^">]+)"?>/i) ??
+        first(/^\s*<?([A-Z][A-Za-z]+)\b/);
       return entity ? [entity.trim()] : undefined;
     }
     case 'yaml': {
@@ -249,15 +262,24 @@ function names(name, entity) {
   if (!name) return false;
   const n = name.toLowerCase();
   if (Array.isArray(entity[0]))
-    return entity[0].some((c) => new RegExp(`(?:^|[^\\w-])${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').toLowerCase()}(?:$|[^\\w-])`).test(n));
+    return entity[0].some((c) =>
+      new RegExp(`(?:^|[^\\w-])${c.replace(/[.*+?^${}()|[\]\\]/g, '\\$&').toLowerCase()}(?:$|[^\\w-])`).test(n),
+    );
   return entity.every((e) => n.includes(String(e).toLowerCase()));
 }
 
 /** One sentence (a capital, one full stop at the end, <= 200 characters) saying more than length and language. */
 function goodDescription(description, languageLabel) {
   if (!description) return false;
-  const oneSentence = /^[A-Z"`]/.test(description) && description.endsWith('.') && description.length <= 200 && !/[.!?]\s+[A-Z]/.test(description.slice(0, -1));
-  const bare = new RegExp(`^\\d+-line (?:${languageLabel ? `${languageLabel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ` : ''})?snippet\\.$`, 'i');
+  const oneSentence =
+    /^[A-Z"`]/.test(description) &&
+    description.endsWith('.') &&
+    description.length <= 200 &&
+    !/[.!?]\s+[A-Z]/.test(description.slice(0, -1));
+  const bare = new RegExp(
+    `^\\d+-line (?:${languageLabel ? `${languageLabel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} ` : ''})?snippet\\.$`,
+    'i',
+  );
   const noteOnly = /^(?:[\w#+. -]+ )?note of \d+ words?\.$/i;
   return oneSentence && !bare.test(description) && !noteOnly.test(description);
 }
@@ -301,7 +323,9 @@ async function main() {
     .map((r) => ({ ...r, entity: label(r) }));
   const labelled = rows.filter((r) => r.entity);
   const packages = new Set(labelled.map((r) => r.source));
-  console.log(`${split} split: ${labelled.length} files (${rows.length - labelled.length} without a labelled entity left out) of ${packages.size} packages`);
+  console.log(
+    `${split} split: ${labelled.length} files (${rows.length - labelled.length} without a labelled entity left out) of ${packages.size} packages`,
+  );
   const kinds = [...new Set(labelled.map((r) => r.kind))].sort();
   for (const dist of dists) {
     const results = await measure(dist, labelled);

@@ -30,15 +30,26 @@ function operationsOf(file) {
     const comment = before.slice(before.lastIndexOf('/**'));
     const template = /path: `([^`]+)`/.exec(body)[1];
     const method = /method: '(\w+)'/.exec(body)[1];
-    const query = [...body.matchAll(/queryParameters\['([^']+)'\] = requestParameters\['([^']+)'\]/g)].map((m) => ({ name: m[1], param: m[2] }));
+    const query = [...body.matchAll(/queryParameters\['([^']+)'\] = requestParameters\['([^']+)'\]/g)].map((m) => ({
+      name: m[1],
+      param: m[2],
+    }));
     const required = [...body.matchAll(/RequiredError\('([^']+)'/g)].map((m) => m[1]);
-    const pathParams = [...body.matchAll(/replace\(`\{\$\{"(\w+)"\}\}`, encodeURIComponent\(String\(requestParameters\['(\w+)'\]\)\)\)/g)].map((m) => ({
+    const pathParams = [
+      ...body.matchAll(/replace\(`\{\$\{"(\w+)"\}\}`, encodeURIComponent\(String\(requestParameters\['(\w+)'\]\)\)\)/g),
+    ].map((m) => ({
       name: m[1],
       param: m[2],
     }));
     const bodyMatch = /body: (?:\(0, index_1\.(\w+)ToJSON\)\()?requestParameters\['([^']+)'\]/.exec(body);
     const response = /JSONApiResponse\(response, \(jsonValue\) => \(0, index_1\.(\w+)FromJSON\)/.exec(body);
-    const answer = response ? response[1] : /VoidApiResponse/.test(body) ? 'void' : /TextApiResponse/.test(body) ? 'text' : 'json';
+    const answer = response
+      ? response[1]
+      : /VoidApiResponse/.test(body)
+        ? 'void'
+        : /TextApiResponse/.test(body)
+          ? 'text'
+          : 'json';
     out.push({
       operationId,
       method,
@@ -66,7 +77,13 @@ function sdkOperations() {
 
 /** What the server keeps of each operation (the walker reads the rest from the SDK itself). */
 function tableRow(op) {
-  return { operationId: op.operationId, method: op.method, path: op.path, api: op.api, ...(op.websocket ? { websocket: true } : {}) };
+  return {
+    operationId: op.operationId,
+    method: op.method,
+    path: op.path,
+    api: op.api,
+    ...(op.websocket ? { websocket: true } : {}),
+  };
 }
 
 function write() {

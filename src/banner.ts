@@ -9,7 +9,11 @@ const MODEL_WAIT_MS = 2000;
 
 /** The few lines `npm start` prints once Trove listens: where to go, where the data lives, which models answer. */
 export async function startBanner(app: NestFastifyApplication, config: AppConfig, port: number): Promise<string> {
-  const host = ['0.0.0.0', '::', ''].includes(config.host) ? 'localhost' : config.host.includes(':') ? `[${config.host}]` : config.host;
+  const host = ['0.0.0.0', '::', ''].includes(config.host)
+    ? 'localhost'
+    : config.host.includes(':')
+      ? `[${config.host}]`
+      : config.host;
   const base = `http://${host}:${port}`;
   const web = app.get(WebAssets, { strict: false }) ? `${base}/` : `${base}/ (not built: run npm run build:web)`;
   const storage = config.dialect === 'sqlite' ? `${config.sqlitePath} (SQLite)` : 'PostgreSQL (DATABASE_URL)';
@@ -33,7 +37,9 @@ async function answeringModels(registry: ModelRegistry): Promise<string> {
   });
   try {
     const model = await Promise.race([registry.resolve(), timeout]);
-    const offline = model.offline ? ': it quotes the best passages and generates no text (docs/MODELS.md: Ollama, OpenAI-compatible, GGUF)' : '';
+    const offline = model.offline
+      ? ': it quotes the best passages and generates no text (docs/MODELS.md: Ollama, OpenAI-compatible, GGUF)'
+      : '';
     return `${model.name} answers by default${offline}; providers: ${providers}`;
   } catch (error) {
     return `the default model cannot answer now (${(error as Error).message}); providers: ${providers}`;

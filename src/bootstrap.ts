@@ -51,7 +51,10 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
   });
   const host = new AppHost(options.restart ?? null, options.terminate ?? null, options.managed?.census);
   const app = await NestFactory.create<NestFastifyApplication>(AppModule.forRoot(config, host), adapter, {
-    logger: new TroveLogger({ logLevels: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1), json: config.logFormat === 'json' }),
+    logger: new TroveLogger({
+      logLevels: LEVELS.slice(0, LEVELS.indexOf(config.logLevel) + 1),
+      json: config.logFormat === 'json',
+    }),
     abortOnError: false,
     bodyParser: false, // configureApp installs the JSON parser
   });
@@ -95,7 +98,11 @@ export interface ServerOptions {
 
 /** Creates the app and listens on the configured host and port; GET /os/restart restarts it in-process. */
 export async function startServer(config: AppConfig, options: ServerOptions = {}): Promise<TroveServer> {
-  const server = new RestartableServer(config, options.onRestartFailure ?? exitOnRestartFailure, options.onTerminated ?? (() => process.exit(0)));
+  const server = new RestartableServer(
+    config,
+    options.onRestartFailure ?? exitOnRestartFailure,
+    options.onTerminated ?? (() => process.exit(0)),
+  );
   await server.start();
   return server;
 }

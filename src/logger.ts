@@ -6,7 +6,14 @@ import { LogFields } from './common/http/request-log';
  * debug-level here: `npm start` prints the banner instead (banner.ts). TROVE_LOG_LEVEL=debug
  * shows them again.
  */
-const START_UP = new Set(['NestFactory', 'InstanceLoader', 'RoutesResolver', 'RouterExplorer', 'NestApplication', 'WebSocketsController']);
+const START_UP = new Set([
+  'NestFactory',
+  'InstanceLoader',
+  'RoutesResolver',
+  'RouterExplorer',
+  'NestApplication',
+  'WebSocketsController',
+]);
 
 interface JsonOptions {
   context: string;

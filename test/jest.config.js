@@ -42,7 +42,10 @@ const base = {
     // own module loader cannot): compiled to CommonJS as they are loaded.
     [`/node_modules/(${ESM_ONLY.join('|')})/.+\\.js$`]: [
       'ts-jest',
-      { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true }, isolatedModules: true },
+      {
+        tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', esModuleInterop: true },
+        isolatedModules: true,
+      },
     ],
   },
   transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY.join('|')})/)`],
@@ -74,7 +77,12 @@ module.exports = {
       testMatch: ['<rootDir>/test/**/*.spec.ts'],
       testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...SERIAL, ...BROWSER].map(pattern)],
     },
-    { ...base, displayName: 'browser', globalSetup: '<rootDir>/test/support/web-build.setup.js', testMatch: BROWSER.map(glob) },
+    {
+      ...base,
+      displayName: 'browser',
+      globalSetup: '<rootDir>/test/support/web-build.setup.js',
+      testMatch: BROWSER.map(glob),
+    },
     { ...base, displayName: 'serial', testMatch: SERIAL.map(glob) },
   ],
 };

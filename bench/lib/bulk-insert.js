@@ -31,7 +31,20 @@ async function insertAssets(em, pg, batch, { creator, applicationId, now }) {
     pg,
     'formats',
     'id, asset_id, position, role, generic, specific, application_id, creator, raw, bytes, created_at, updated_at',
-    batch.map((a) => [randomUUID(), a.id, 0, 'BOTH', a.generic, a.specific, applicationId, creator, a.text, Buffer.byteLength(a.text), now, now]),
+    batch.map((a) => [
+      randomUUID(),
+      a.id,
+      0,
+      'BOTH',
+      a.generic,
+      a.specific,
+      applicationId,
+      creator,
+      a.text,
+      Buffer.byteLength(a.text),
+      now,
+      now,
+    ]),
   );
 }
 

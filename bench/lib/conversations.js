@@ -41,19 +41,115 @@ const PEOPLE = [
 ];
 const ANIMALS = ['beagle puppy', 'tabby kitten', 'parrot', 'rabbit', 'corgi', 'hamster', 'tortoise', 'husky'];
 const PETS = ['Max', 'Luna', 'Biscuit', 'Pepper', 'Oscar', 'Mochi', 'Ziggy', 'Nala', 'Bruno', 'Coco'];
-const HOBBIES = ['pottery', 'salsa dancing', 'violin', 'watercolor painting', 'rock climbing', 'swimming', 'photography', 'Spanish', 'guitar', 'yoga'];
-const CITIES = ['Lisbon', 'Kyoto', 'Vancouver', 'Marrakesh', 'Reykjavik', 'Prague', 'Buenos Aires', 'Seoul', 'Edinburgh', 'Cape Town'];
-const SIGHTS = ['cathedral', 'night market', 'waterfall', 'old castle', 'botanical garden', 'harbor', 'street art', 'hot springs'];
-const JOBS = ['nurse', 'data analyst', 'barista', 'graphic designer', 'teacher', 'software engineer', 'chef', 'accountant'];
-const COMPANIES = ['Northwind', 'Globex', 'Initech', 'Umbrella Health', 'Stark Labs', 'Acme Foods', 'Hooli', 'Vandelay'];
-const TOPICS = ['climate change', 'ancient Rome', 'friendship', 'the ocean', 'artificial intelligence', 'grief', 'space travel', 'gardening'];
-const BOOKS = ['The Quiet Tide', 'Paper Lanterns', 'North of Nowhere', 'The Last Orchard', 'Glass Cities', 'Salt and Stars', 'Winter Letters', 'The Long Road'];
-const FOODS = ['a lemon cake', 'chocolate cookies', 'banana bread', 'an apple pie', 'cinnamon rolls', 'a carrot cake', 'blueberry muffins', 'a cheesecake'];
+const HOBBIES = [
+  'pottery',
+  'salsa dancing',
+  'violin',
+  'watercolor painting',
+  'rock climbing',
+  'swimming',
+  'photography',
+  'Spanish',
+  'guitar',
+  'yoga',
+];
+const CITIES = [
+  'Lisbon',
+  'Kyoto',
+  'Vancouver',
+  'Marrakesh',
+  'Reykjavik',
+  'Prague',
+  'Buenos Aires',
+  'Seoul',
+  'Edinburgh',
+  'Cape Town',
+];
+const SIGHTS = [
+  'cathedral',
+  'night market',
+  'waterfall',
+  'old castle',
+  'botanical garden',
+  'harbor',
+  'street art',
+  'hot springs',
+];
+const JOBS = [
+  'nurse',
+  'data analyst',
+  'barista',
+  'graphic designer',
+  'teacher',
+  'software engineer',
+  'chef',
+  'accountant',
+];
+const COMPANIES = [
+  'Northwind',
+  'Globex',
+  'Initech',
+  'Umbrella Health',
+  'Stark Labs',
+  'Acme Foods',
+  'Hooli',
+  'Vandelay',
+];
+const TOPICS = [
+  'climate change',
+  'ancient Rome',
+  'friendship',
+  'the ocean',
+  'artificial intelligence',
+  'grief',
+  'space travel',
+  'gardening',
+];
+const BOOKS = [
+  'The Quiet Tide',
+  'Paper Lanterns',
+  'North of Nowhere',
+  'The Last Orchard',
+  'Glass Cities',
+  'Salt and Stars',
+  'Winter Letters',
+  'The Long Road',
+];
+const FOODS = [
+  'a lemon cake',
+  'chocolate cookies',
+  'banana bread',
+  'an apple pie',
+  'cinnamon rolls',
+  'a carrot cake',
+  'blueberry muffins',
+  'a cheesecake',
+];
 const RELATIONS = ['sister', 'brother', 'mother', 'father', 'cousin', 'grandmother', 'aunt', 'uncle'];
 const RELATIVE_NAMES = ['Rosa', 'Ben', 'Elena', 'Marcus', 'Ivy', 'Theo', 'Nora', 'Felix'];
 const INSTRUMENTS = ['ukulele', 'cello', 'drum kit', 'keyboard', 'saxophone', 'harmonica'];
-const EVENTS = ['school fundraiser', 'street festival', 'wedding reception', 'open mic night', 'charity gala', 'neighborhood party'];
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const EVENTS = [
+  'school fundraiser',
+  'street festival',
+  'wedding reception',
+  'open mic night',
+  'charity gala',
+  'neighborhood party',
+];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 const FILLER = [
   '{B}: That sounds wonderful, I am so happy for you!',
   '{B}: How have you been lately? Work has been really busy for me.',
@@ -126,19 +222,31 @@ function makeConversations({ seed = 7, conversations = 10, sessions = 10, turns 
       } else if (kind === 2) {
         const job = pick(r, JOBS);
         const company = pick(r, COMPANIES);
-        fact(`${p2.A}: Big news, I started working as a ${job} at ${company}.`, { single: `What position does ${p2.A} hold at ${company}?` });
+        fact(`${p2.A}: Big news, I started working as a ${job} at ${company}.`, {
+          single: `What position does ${p2.A} hold at ${company}?`,
+        });
       } else if (kind === 3) {
         const book = pick(r, BOOKS);
         const topic = pick(r, TOPICS);
-        fact(`${p2.A}: I'm reading "${book}", a novel about ${topic}.`, { single: `Which novel about ${topic} is ${p2.A} reading?` });
+        fact(`${p2.A}: I'm reading "${book}", a novel about ${topic}.`, {
+          single: `Which novel about ${topic} is ${p2.A} reading?`,
+        });
       } else {
         const food = pick(r, FOODS);
         const rel = pick(r, RELATIONS);
-        fact(`${p2.A}: I baked ${food} for my ${rel}'s birthday party.`, { single: `What did ${p2.A} bake for the ${rel}'s birthday?` });
+        fact(`${p2.A}: I baked ${food} for my ${rel}'s birthday party.`, {
+          single: `What did ${p2.A} bake for the ${rel}'s birthday?`,
+        });
       }
       // Multi-hop: a relative named in one session, visited in a later one; an instrument bought, then played.
       if (!relative && r() < 0.5) {
-        relative = { person: A, rel: pick(r, RELATIONS), name: pick(r, RELATIVE_NAMES), city: pick(r, CITIES), at: null };
+        relative = {
+          person: A,
+          rel: pick(r, RELATIONS),
+          name: pick(r, RELATIVE_NAMES),
+          city: pick(r, CITIES),
+          at: null,
+        };
         fact(`${A}: My ${relative.rel} ${relative.name} moved to ${relative.city} last year.`, {});
         relative.at = said.length - 1;
         relative.session = s;
@@ -157,17 +265,39 @@ function makeConversations({ seed = 7, conversations = 10, sessions = 10, turns 
       }
       // Filler around the facts.
       const n = turns - said.length;
-      for (let i = 0; i < n; i++) said.splice(Math.floor(r() * (said.length + 1)), 0, { text: fill(pick(r, FILLER), who()), q: null });
+      for (let i = 0; i < n; i++)
+        said.splice(Math.floor(r() * (said.length + 1)), 0, { text: fill(pick(r, FILLER), who()), q: null });
       said.forEach((turn, t) => {
         const id = `c${c}s${s}t${t}`;
         turn.id = id;
-        memories.push({ id, text: turn.text, time: new Date(time.getTime() + t * 60_000).toISOString(), conversation: c });
-        if (turn.q?.single) questions.push({ id: `q${questions.length}`, question: turn.q.single, answers: [id], category: 'single-hop', conversation: c });
-        if (turn.q?.temporal) questions.push({ id: `q${questions.length}`, question: turn.q.temporal, answers: [id], category: 'temporal', conversation: c });
+        memories.push({
+          id,
+          text: turn.text,
+          time: new Date(time.getTime() + t * 60_000).toISOString(),
+          conversation: c,
+        });
+        if (turn.q?.single)
+          questions.push({
+            id: `q${questions.length}`,
+            question: turn.q.single,
+            answers: [id],
+            category: 'single-hop',
+            conversation: c,
+          });
+        if (turn.q?.temporal)
+          questions.push({
+            id: `q${questions.length}`,
+            question: turn.q.temporal,
+            answers: [id],
+            category: 'temporal',
+            conversation: c,
+          });
       });
       if (relative?.visit?.session === s && !relative.asked) {
         relative.asked = true;
-        const first = memories.find((m) => m.conversation === c && m.text.startsWith(`${A}: My ${relative.rel} ${relative.name} moved`));
+        const first = memories.find(
+          (m) => m.conversation === c && m.text.startsWith(`${A}: My ${relative.rel} ${relative.name} moved`),
+        );
         const second = memories.find((m) => m.conversation === c && m.text.includes(`weekend with ${relative.name},`));
         questions.push({
           id: `q${questions.length}`,
@@ -179,8 +309,12 @@ function makeConversations({ seed = 7, conversations = 10, sessions = 10, turns 
       }
       if (instrument?.played?.session === s && !instrument.asked) {
         instrument.asked = true;
-        const first = memories.find((m) => m.conversation === c && m.text.includes(`bought a second-hand ${instrument.name}`));
-        const second = memories.find((m) => m.conversation === c && m.text.includes(`at the ${instrument.event}, so nervous`));
+        const first = memories.find(
+          (m) => m.conversation === c && m.text.includes(`bought a second-hand ${instrument.name}`),
+        );
+        const second = memories.find(
+          (m) => m.conversation === c && m.text.includes(`at the ${instrument.event}, so nervous`),
+        );
         questions.push({
           id: `q${questions.length}`,
           question: `What instrument did ${B} play at the ${instrument.event}?`,

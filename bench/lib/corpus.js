@@ -163,7 +163,8 @@ class Corpus {
     const nTags = this.int(4);
     for (let i = 0; i < nTags; i++) tags.push(this.skewed(TAGS));
     const name = `${cap(this.pick(VERBS))} ${this.pick(ADJS)} ${this.skewed(NOUNS)}`;
-    const website = this.random() < 0.3 ? `https://${this.pick(DOMAINS)}/${this.skewed(NOUNS)}/${this.pick(VERBS)}` : null;
+    const website =
+      this.random() < 0.3 ? `https://${this.pick(DOMAINS)}/${this.skewed(NOUNS)}/${this.pick(VERBS)}` : null;
     return { name, text, specific, generic: specific === 'md' ? 'TEXT' : 'CODE', tags: [...new Set(tags)], website };
   }
 }

@@ -24,7 +24,18 @@ autocannon(
   },
   (error, r) => {
     if (error) throw error;
-    const statuses = Object.fromEntries(Object.entries(r.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]));
-    console.log(JSON.stringify({ rate: r.requests.average, p50: r.latency.p50, p99: r.latency.p99, non2xx: r.non2xx, errors: r.errors, statuses }));
+    const statuses = Object.fromEntries(
+      Object.entries(r.statusCodeStats ?? {}).map(([code, { count }]) => [code, count]),
+    );
+    console.log(
+      JSON.stringify({
+        rate: r.requests.average,
+        p50: r.latency.p50,
+        p99: r.latency.p99,
+        non2xx: r.non2xx,
+        errors: r.errors,
+        statuses,
+      }),
+    );
   },
 );

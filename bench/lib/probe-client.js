@@ -24,7 +24,9 @@ async function main() {
     const t0 = performance.now();
     requests++;
     try {
-      const res = await fetch(`${base}/assets/${ids[i % ids.length]}`, { signal: AbortSignal.timeout(Number(timeout)) });
+      const res = await fetch(`${base}/assets/${ids[i % ids.length]}`, {
+        signal: AbortSignal.timeout(Number(timeout)),
+      });
       await res.arrayBuffer();
       statuses[res.status] = (statuses[res.status] ?? 0) + 1;
     } catch (error) {

@@ -12,7 +12,11 @@ const NPM_START_FLAGS = require('../../package.json').scripts.start.split(' ').s
 
 /** `node <args>` with `env` added to this process's environment. */
 function startProcess(args, env, ready) {
-  const child = spawn(process.execPath, args, { cwd: root, env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, args, {
+    cwd: root,
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   return new Promise((resolve, reject) => {
     let out = '';
     const onData = (data) => {
@@ -28,7 +32,11 @@ function startProcess(args, env, ready) {
 /** Trove as `npm start` runs it (same flags, built code), resolved once it listens. */
 function startTrove(env) {
   // A benchmark's Trove never writes the Pieces port file into the home of whoever runs it.
-  return startProcess([...NPM_START_FLAGS, 'dist/src/main.js'], { TROVE_LOG_LEVEL: 'log', TROVE_PORT_FILE: 'off', ...env }, /listening on/);
+  return startProcess(
+    [...NPM_START_FLAGS, 'dist/src/main.js'],
+    { TROVE_LOG_LEVEL: 'log', TROVE_PORT_FILE: 'off', ...env },
+    /listening on/,
+  );
 }
 
 /** CPU seconds `child` has used so far (Linux: user + system time from /proc). */

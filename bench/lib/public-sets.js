@@ -45,20 +45,23 @@ const MEMORYBANK_ANSWERS = [
 /** The whole years to add to a set's dates so that its last day is in the past year of `now`. */
 function yearShift(lastDay, now) {
   let shift = 0;
-  const at = (s) => Date.UTC(Number(lastDay.slice(0, 4)) + s, Number(lastDay.slice(5, 7)) - 1, Number(lastDay.slice(8, 10)) + 1);
+  const at = (s) =>
+    Date.UTC(Number(lastDay.slice(0, 4)) + s, Number(lastDay.slice(5, 7)) - 1, Number(lastDay.slice(8, 10)) + 1);
   while (at(shift + 1) <= now.getTime()) shift++;
   return shift;
 }
 
 function memoryBank(gitDir, { now = new Date(), namedTimes } = {}) {
-  const show = (path) => execFileSync('git', ['--git-dir', gitDir, 'show', `HEAD:${path}`], { encoding: 'utf8', maxBuffer: 64 << 20 });
+  const show = (path) =>
+    execFileSync('git', ['--git-dir', gitDir, 'show', `HEAD:${path}`], { encoding: 'utf8', maxBuffer: 64 << 20 });
   const bank = JSON.parse(show('eval_data/en/memory_bank_en.json'));
   const probing = new Map();
   for (const line of show('eval_data/en/probing_questions_en.jsonl').split('\n').filter(Boolean)) {
     for (const [name, questions] of Object.entries(JSON.parse(line))) probing.set(name.trim(), questions);
   }
   const users = Object.entries(bank);
-  if (users.length !== MEMORYBANK_ANSWERS.length) throw new Error(`MemoryBank: ${users.length} users, the answers are for ${MEMORYBANK_ANSWERS.length}`);
+  if (users.length !== MEMORYBANK_ANSWERS.length)
+    throw new Error(`MemoryBank: ${users.length} users, the answers are for ${MEMORYBANK_ANSWERS.length}`);
   const days = users.flatMap(([, u]) => Object.keys(u.history)).sort();
   const shift = yearShift(days[days.length - 1], now);
   const memories = [];
@@ -67,19 +70,30 @@ function memoryBank(gitDir, { now = new Date(), namedTimes } = {}) {
     for (const [day, turns] of Object.entries(user.history)) {
       const time = `${Number(day.slice(0, 4)) + shift}${day.slice(4)}T12:00:00.000Z`;
       turns.forEach((t, i) =>
-        memories.push({ id: `${c}:${day.slice(5)}:${i}`, text: `User: ${t.query.trim()}\nAI companion: ${t.response.trim()}`, time, conversation: c }),
+        memories.push({
+          id: `${c}:${day.slice(5)}:${i}`,
+          text: `User: ${t.query.trim()}\nAI companion: ${t.response.trim()}`,
+          time,
+          conversation: c,
+        }),
       );
     }
     const asked = probing.get(name.trim()) ?? [];
     const answers = MEMORYBANK_ANSWERS[c];
-    if (asked.length !== answers.length) throw new Error(`MemoryBank: user ${c} has ${asked.length} questions, the answers are for ${answers.length}`);
+    if (asked.length !== answers.length)
+      throw new Error(`MemoryBank: user ${c} has ${asked.length} questions, the answers are for ${answers.length}`);
     asked.forEach((raw, j) => {
       if (!answers[j]) return;
       const question = raw.trim().replace(/^"+|"+$/g, '');
       const ids = answers[j].map((a) => `${c}:${a}`);
       for (const id of ids) if (!memories.some((m) => m.id === id)) throw new Error(`MemoryBank: no turn ${id}`);
       const temporal = namedTimes ? namedTimes(question, now).length > 0 : false;
-      questions.push({ question, answers: ids, conversation: c, category: temporal ? 'temporal' : ids.length > 1 ? 'multi-hop' : 'single-hop' });
+      questions.push({
+        question,
+        answers: ids,
+        conversation: c,
+        category: temporal ? 'temporal' : ids.length > 1 ? 'multi-hop' : 'single-hop',
+      });
     });
   });
   return { memories, questions, source: `MemoryBank-SiliconFriend eval_data/en, years +${shift}` };
@@ -93,7 +107,9 @@ if (require.main === module) {
     console.error('usage: node bench/lib/public-sets.js memorybank <git dir> <out.json>');
     process.exit(2);
   }
-  const { namedTimes } = require(join(__dirname, '..', '..', 'dist', 'src', 'modules', 'intelligence', 'text', 'time-words'));
+  const { namedTimes } = require(
+    join(__dirname, '..', '..', 'dist', 'src', 'modules', 'intelligence', 'text', 'time-words'),
+  );
   const set = memoryBank(gitDir, { namedTimes });
   writeFileSync(out, JSON.stringify(set));
   const count = (c) => set.questions.filter((q) => q.category === c).length;

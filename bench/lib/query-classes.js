@@ -11,7 +11,9 @@ const { ADJS, NOUNS, PROSE, TAGS, VERBS } = require('./corpus');
 function queryClasses(q) {
   const sample = Array.from({ length: 2000 }, () => q.asset());
   const words = [...new Set(sample.flatMap((a) => a.text.match(/[a-z]{5,}/g) ?? []))];
-  const identifiers = [...new Set(sample.flatMap((a) => a.text.match(/\b[a-z]+(?:[A-Z][a-z]+){1,3}\b|\b[a-z]+(?:_[a-z]+){1,3}\b/g) ?? []))];
+  const identifiers = [
+    ...new Set(sample.flatMap((a) => a.text.match(/\b[a-z]+(?:[A-Z][a-z]+){1,3}\b|\b[a-z]+(?:_[a-z]+){1,3}\b/g) ?? [])),
+  ];
   const mutate = (w) => {
     const i = 1 + q.int(w.length - 2);
     const kind = q.int(3);
@@ -42,7 +44,10 @@ function queryClasses(q) {
         return { query: w.slice(s, s + len) };
       },
     ],
-    ['description (a sentence)', () => ({ query: `${q.pick(VERBS)} the ${q.pick(ADJS)} ${q.pick(NOUNS)} of a ${q.pick(NOUNS)}` })],
+    [
+      'description (a sentence)',
+      () => ({ query: `${q.pick(VERBS)} the ${q.pick(ADJS)} ${q.pick(NOUNS)} of a ${q.pick(NOUNS)}` }),
+    ],
     ['typo (1 edit)', () => ({ query: mutate(q.pick(words.filter((w) => w.length >= 6))) })],
     ['typo + word', () => ({ query: `${q.pick(NOUNS)} ${mutate(q.pick(words.filter((w) => w.length >= 6)))}` })],
     ['tags (1-2)', () => ({ searchable_tags: q.random() < 0.5 ? q.pick(TAGS) : `${q.pick(TAGS)},${q.pick(TAGS)}` })],

@@ -157,7 +157,13 @@ function readmeBlocks(files, packageOfFile = packageOf) {
     for (const m of text.matchAll(/^ {0,3}(```+|~~~+)[ \t]*([\w+#-]*)[^\n]*\n([\s\S]*?)\n {0,3}\1[ \t]*$/gm)) {
       const lang = FENCE_LANGUAGES[m[2].toLowerCase()];
       const body = m[3];
-      if (!lang || body.replace(/\s/g, '').length < 25 || body.split('\n').filter((l) => l.trim()).length < 2 || seen.has(body)) continue;
+      if (
+        !lang ||
+        body.replace(/\s/g, '').length < 25 ||
+        body.split('\n').filter((l) => l.trim()).length < 2 ||
+        seen.has(body)
+      )
+        continue;
       seen.add(body);
       const key = `${packageOfFile(file)}:${lang}`;
       perKey.set(key, (perKey.get(key) ?? 0) + 1);
@@ -237,6 +243,8 @@ for (const [name, build] of Object.entries(samples)) {
       .slice(0, 5)
       .map(([k, v]) => `${k} ${v}`)
       .join(', ');
-    console.log(`${name.padEnd(6)} ${lang.padEnd(4)} ${String(s.n).padStart(5)} windows  ${pct(s.hit, s.n).padStart(5)}%  mistaken for: ${wrong}`);
+    console.log(
+      `${name.padEnd(6)} ${lang.padEnd(4)} ${String(s.n).padStart(5)} windows  ${pct(s.hit, s.n).padStart(5)}%  mistaken for: ${wrong}`,
+    );
   }
 }

@@ -10,7 +10,9 @@ const fs = require('node:fs');
 const readline = require('node:readline');
 const path = require('node:path');
 const { windowsOf, hash, readWindows } = require('./windows');
-const { languageFeatures } = require(path.join(__dirname, '..', '..', 'dist', 'src', 'modules', 'intelligence', 'language', 'features'));
+const { languageFeatures } = require(
+  path.join(__dirname, '..', '..', 'dist', 'src', 'modules', 'intelligence', 'language', 'features'),
+);
 const { CLASSES } = require('./classes');
 
 /** Windows per file by line-count bucket: [minK, maxK, count multiplier, minLines, minChars]. */
@@ -105,7 +107,10 @@ async function main() {
   fs.writeFileSync(`${prefix}.indices`, Buffer.from(indices.buffer, 0, nnz * 4));
   fs.writeFileSync(`${prefix}.data`, Buffer.from(data.buffer, 0, nnz * 4));
   fs.writeFileSync(`${prefix}.labels`, Buffer.from(Uint8Array.from(labels).buffer));
-  fs.writeFileSync(`${prefix}.meta.json`, JSON.stringify({ classes: CLASSES, bits, rows: labels.length, nnz, perClass }, null, 1));
+  fs.writeFileSync(
+    `${prefix}.meta.json`,
+    JSON.stringify({ classes: CLASSES, bits, rows: labels.length, nnz, perClass }, null, 1),
+  );
   console.log(
     `${recipeName}: ${labels.length} windows, ${nnz} features (${skipped} files of held-out packages and ${copies} files holding a held-out window skipped); per class ${JSON.stringify(perClass)}`,
   );

@@ -53,7 +53,12 @@ async function main() {
       for (let round = 0; round < 3 && taken < PER_STRATUM; round++) {
         for (const f of order) {
           if (taken >= PER_STRATUM) break;
-          const [w] = windowsOf(f.text, lang, { seed: hash(`eval:${stratum}:${round}:${f.source}/${f.path}`), count: 1, minK, maxK });
+          const [w] = windowsOf(f.text, lang, {
+            seed: hash(`eval:${stratum}:${round}:${f.source}/${f.path}`),
+            count: 1,
+            minK,
+            maxK,
+          });
           if (!w || seen.has(w.text)) continue;
           seen.add(w.text);
           out.push({ lang, stratum, lines: w.lines, source: f.source, path: f.path, text: w.text });

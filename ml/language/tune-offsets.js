@@ -51,7 +51,9 @@ function applyOffsets(offsetsFile, modelFile) {
     buf.writeFloatLE(buf.readFloatLE(biasAt + 4 * k) + o, biasAt + 4 * k);
   }
   fs.writeFileSync(modelFile, buf);
-  console.log(`added offsets to ${Object.keys(offsets).filter((k) => offsets[k]).length} languages' bias in ${modelFile}`);
+  console.log(
+    `added offsets to ${Object.keys(offsets).filter((k) => offsets[k]).length} languages' bias in ${modelFile}`,
+  );
 }
 
 function tune() {
@@ -196,6 +198,8 @@ function tune() {
   }
   const { offsets, hits: fitted } = coordinateAscent(windows);
   const nonZero = Object.fromEntries(Object.entries(offsets).filter(([, v]) => v !== 0));
-  console.log(`tuned on all: ${base} -> ${fitted} (${((100 * fitted) / windows.length).toFixed(2)}%), offsets ${JSON.stringify(nonZero)}`);
+  console.log(
+    `tuned on all: ${base} -> ${fitted} (${((100 * fitted) / windows.length).toFixed(2)}%), offsets ${JSON.stringify(nonZero)}`,
+  );
   if (out) fs.writeFileSync(out, JSON.stringify(nonZero, null, 1) + '\n');
 }

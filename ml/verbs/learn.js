@@ -48,14 +48,18 @@ for (const file of files) {
   }
 }
 const verbs = [...stats.entries()]
-  .filter(([, s]) => s.pairs >= MIN_PAIRS && s.packages.size >= MIN_PACKAGES && s.agree / s.pairs >= MIN_AGREE && s.third >= MIN_THIRD)
+  .filter(
+    ([, s]) =>
+      s.pairs >= MIN_PAIRS && s.packages.size >= MIN_PACKAGES && s.agree / s.pairs >= MIN_AGREE && s.third >= MIN_THIRD,
+  )
   .sort((a, b) => b[1].pairs - a[1].pairs || (a[0] < b[0] ? -1 : 1));
 const out = path.join(repo, 'src/modules/intelligence/text/name-verbs.json');
 fs.writeFileSync(
   out,
   JSON.stringify(
     {
-      about: 'Words that begin function names and are verbs there, learned from docstring / function pairs by ml/verbs/learn.js',
+      about:
+        'Words that begin function names and are verbs there, learned from docstring / function pairs by ml/verbs/learn.js',
       pairs: read,
       namesOfTwoOrMoreWords: [...stats.values()].reduce((n, s) => n + s.pairs, 0),
       verbs: verbs.map(([w]) => w),
@@ -66,7 +70,9 @@ fs.writeFileSync(
 );
 console.log(`${verbs.length} verbs -> ${out}`);
 console.log(verbs.map(([w, s]) => `${w} ${s.agree}/${s.pairs}`).join(', '));
-const rejected = [...stats.entries()].filter(([, s]) => s.pairs >= 30 && s.agree / s.pairs < MIN_AGREE).sort((a, b) => b[1].pairs - a[1].pairs);
+const rejected = [...stats.entries()]
+  .filter(([, s]) => s.pairs >= 30 && s.agree / s.pairs < MIN_AGREE)
+  .sort((a, b) => b[1].pairs - a[1].pairs);
 console.log(
   '\nfrequent first words not taken as verbs:',
   rejected

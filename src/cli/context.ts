@@ -21,7 +21,11 @@ class CliModule {
 
 /** The command's own output is its result: Nest says only warnings and errors unless TROVE_LOG_LEVEL asks for more. */
 function level(config: AppConfig): LogLevel {
-  return config.logLevel === 'debug' || config.logLevel === 'verbose' ? config.logLevel : config.logLevel === 'error' ? 'error' : 'warn';
+  return config.logLevel === 'debug' || config.logLevel === 'verbose'
+    ? config.logLevel
+    : config.logLevel === 'error'
+      ? 'error'
+      : 'warn';
 }
 
 /**
@@ -29,7 +33,11 @@ function level(config: AppConfig): LogLevel {
  * same modules, database setup (migrations, WAL, group commit) and boot-time work as a server
  * instance (`imports` and what they import), then closes it the normal way. Nest's logs go to stderr.
  */
-export async function withContext<T>(config: AppConfig, imports: Array<Type | DynamicModule>, work: (app: INestApplicationContext) => Promise<T>): Promise<T> {
+export async function withContext<T>(
+  config: AppConfig,
+  imports: Array<Type | DynamicModule>,
+  work: (app: INestApplicationContext) => Promise<T>,
+): Promise<T> {
   if (config.dialect === 'sqlite') mkdirSync(config.dataDir, { recursive: true, mode: 0o700 });
   const app = await NestFactory.createApplicationContext(CliModule.forRoot(config, imports), {
     logger: new StderrLogger({ logLevels: logLevels(level(config)) }),

@@ -25,7 +25,10 @@ function checksumOf(counts: Record<string, number>, hashes: Record<string, strin
   return `sha256:${hash.digest('hex')}`;
 }
 
-function finish(dialect: StoreDigest['dialect'], rows: Array<{ table: string; count: number; hash: string }>): StoreDigest {
+function finish(
+  dialect: StoreDigest['dialect'],
+  rows: Array<{ table: string; count: number; hash: string }>,
+): StoreDigest {
   const counts: Record<string, number> = {};
   const hashes: Record<string, string> = {};
   for (const { table, count, hash } of rows.sort((a, b) => a.table.localeCompare(b.table))) {
@@ -63,19 +66,25 @@ export async function sqliteTables(db: SqliteFile): Promise<Array<{ name: string
  * rowid (full-text indexes refer to rows by rowid), as node-sqlite3 returns them.
  * `progress(done, total)` counts tables.
  */
-export async function sqliteDigest(db: SqliteFile, progress?: (done: number, total: number) => void): Promise<StoreDigest> {
+export async function sqliteDigest(
+  db: SqliteFile,
+  progress?: (done: number, total: number) => void,
+): Promise<StoreDigest> {
   await db.run('BEGIN');
   try {
     const tables = await sqliteTables(db);
     const out: Array<{ table: string; count: number; hash: string }> = [];
     for (const [i, { name, withoutRowid }] of tables.entries()) {
       let sum = 0n;
-      const count = await db.each(`SELECT ${withoutRowid ? '' : '_rowid_ AS "trove:rowid", '}* FROM ${ident(name)}`, (row) => {
-        const digest = createHash('sha256')
-          .update(JSON.stringify(Object.values(row)))
-          .digest();
-        sum = (sum + digest.readBigUInt64BE(0)) % MOD;
-      });
+      const count = await db.each(
+        `SELECT ${withoutRowid ? '' : '_rowid_ AS "trove:rowid", '}* FROM ${ident(name)}`,
+        (row) => {
+          const digest = createHash('sha256')
+            .update(JSON.stringify(Object.values(row)))
+            .digest();
+          sum = (sum + digest.readBigUInt64BE(0)) % MOD;
+        },
+      );
       out.push({ table: name, count, hash: sum.toString(16).padStart(16, '0') });
       progress?.(i + 1, tables.length);
     }
@@ -98,7 +107,10 @@ export async function postgresTables(client: Client): Promise<string[]> {
  * The digest of a PostgreSQL database, on `client` as it is (run it inside the transaction whose
  * snapshot matters: the one pg_dump shares). Each row is hashed as its text form in the server.
  */
-export async function postgresDigest(client: Client, progress?: (done: number, total: number) => void): Promise<StoreDigest> {
+export async function postgresDigest(
+  client: Client,
+  progress?: (done: number, total: number) => void,
+): Promise<StoreDigest> {
   const tables = await postgresTables(client);
   const out: Array<{ table: string; count: number; hash: string }> = [];
   for (const [i, name] of tables.entries()) {
@@ -113,14 +125,19 @@ export async function postgresDigest(client: Client, progress?: (done: number, t
 }
 
 /** The tables whose count or hash differ between two digests (missing ones included), for the report. */
-export function digestDifferences(expected: Pick<StoreDigest, 'counts' | 'hashes'>, actual: Pick<StoreDigest, 'counts' | 'hashes'>): string[] {
+export function digestDifferences(
+  expected: Pick<StoreDigest, 'counts' | 'hashes'>,
+  actual: Pick<StoreDigest, 'counts' | 'hashes'>,
+): string[] {
   const tables = [...new Set([...Object.keys(expected.counts), ...Object.keys(actual.counts)])].sort();
   const out: string[] = [];
   for (const table of tables) {
     if (!(table in actual.counts)) out.push(`${table}: missing (expected ${expected.counts[table]} rows)`);
     else if (!(table in expected.counts)) out.push(`${table}: not in the manifest (${actual.counts[table]} rows)`);
-    else if (expected.counts[table] !== actual.counts[table]) out.push(`${table}: ${actual.counts[table]} rows, expected ${expected.counts[table]}`);
-    else if (expected.hashes[table] !== actual.hashes[table]) out.push(`${table}: ${actual.counts[table]} rows as expected, but their content differs`);
+    else if (expected.counts[table] !== actual.counts[table])
+      out.push(`${table}: ${actual.counts[table]} rows, expected ${expected.counts[table]}`);
+    else if (expected.hashes[table] !== actual.hashes[table])
+      out.push(`${table}: ${actual.counts[table]} rows as expected, but their content differs`);
   }
   return out;
 }

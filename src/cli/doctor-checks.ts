@@ -62,7 +62,9 @@ interface AssetColumn {
  */
 const INDEX = {
   assets: { table: 'assets', column: 'id', live: 'deleted_at IS NULL' },
-  documents: { table: 'search_documents', column: 'asset_id', docId: 'doc_id' } satisfies AssetColumn & { docId: string },
+  documents: { table: 'search_documents', column: 'asset_id', docId: 'doc_id' } satisfies AssetColumn & {
+    docId: string;
+  },
   tags: { table: 'search_tags', column: 'asset_id' } satisfies AssetColumn,
   /** Each live, non-pseudo asset's vector in the offline code embedding (none for an asset with no known term). */
   vectors: { table: 'search_vectors', column: 'asset_id' } satisfies AssetColumn,
@@ -83,7 +85,11 @@ export const RECOUNT_SEARCH_DOCUMENTS = `INSERT OR REPLACE INTO ${ident(INDEX.st
 /** How many examples a finding lists. */
 const EXAMPLES = 3;
 
-async function countAndExamples(db: CheckDb, from: string, example: string): Promise<{ count: number; examples: string[]; all: string[] }> {
+async function countAndExamples(
+  db: CheckDb,
+  from: string,
+  example: string,
+): Promise<{ count: number; examples: string[]; all: string[] }> {
   const [{ n }] = await db.all<{ n: number | string }>(`SELECT COUNT(*) AS n ${from}`);
   const count = Number(n);
   if (count === 0) return { count, examples: [], all: [] };
@@ -100,7 +106,12 @@ async function sqliteIntegrity(db: CheckDb, report: Report): Promise<void> {
     report.passed.push({ check: 'integrity', detail: 'PRAGMA integrity_check: ok' });
     return;
   }
-  report.findings.push({ check: 'integrity', problem: 'PRAGMA integrity_check reports damage', count: messages.length, examples: messages.slice(0, 10) });
+  report.findings.push({
+    check: 'integrity',
+    problem: 'PRAGMA integrity_check reports damage',
+    count: messages.length,
+    examples: messages.slice(0, 10),
+  });
 }
 
 /** SQLite: PRAGMA foreign_key_check, grouped by relation. */
@@ -108,7 +119,9 @@ async function sqliteForeignKeys(db: CheckDb, report: Report): Promise<void> {
   const relations = await db.all<{ n: number }>(
     `SELECT COUNT(*) AS n FROM pragma_table_list t, pragma_foreign_key_list(t.name) f WHERE t.schema = 'main' AND t.type = 'table'`,
   );
-  const rows = await db.all<{ table: string; rowid: number | null; parent: string; fkid: number }>('PRAGMA foreign_key_check');
+  const rows = await db.all<{ table: string; rowid: number | null; parent: string; fkid: number }>(
+    'PRAGMA foreign_key_check',
+  );
   const groups = new Map<string, { table: string; parent: string; fkid: number; rowids: string[] }>();
   for (const row of rows) {
     const key = `${row.table}\u0000${row.fkid}`;
@@ -131,10 +144,16 @@ async function sqliteForeignKeys(db: CheckDb, report: Report): Promise<void> {
       check: 'foreign-keys',
       problem: `orphaned rows: ${group.table}.${from} -> ${group.parent}.${to} points at nothing`,
       count: group.rowids.length,
-      examples: values.length ? values.map((v) => String(v.v)) : group.rowids.slice(0, EXAMPLES).map((r) => `rowid ${r}`),
+      examples: values.length
+        ? values.map((v) => String(v.v))
+        : group.rowids.slice(0, EXAMPLES).map((r) => `rowid ${r}`),
     });
   }
-  if (groups.size === 0) report.passed.push({ check: 'foreign-keys', detail: `PRAGMA foreign_key_check: ok (${relations[0]?.n ?? 0} relations)` });
+  if (groups.size === 0)
+    report.passed.push({
+      check: 'foreign-keys',
+      detail: `PRAGMA foreign_key_check: ok (${relations[0]?.n ?? 0} relations)`,
+    });
 }
 
 /** PostgreSQL: every foreign key of the schema checked row by row (constraints may have been bypassed, e.g. by session_replication_role). */
@@ -151,7 +170,11 @@ async function postgresForeignKeys(db: CheckDb, report: Report): Promise<void> {
     const notNull = key.child_columns.map((c) => `c.${ident(c)} IS NOT NULL`).join(' AND ');
     const join = key.child_columns.map((c, i) => `p.${ident(key.parent_columns[i])} = c.${ident(c)}`).join(' AND ');
     const from = `FROM ${ident(key.child)} c WHERE ${notNull} AND NOT EXISTS (SELECT 1 FROM ${ident(key.parent)} p WHERE ${join})`;
-    const found = await countAndExamples(db, from, key.child_columns.map((c) => `c.${ident(c)}::text`).join(` || ',' || `));
+    const found = await countAndExamples(
+      db,
+      from,
+      key.child_columns.map((c) => `c.${ident(c)}::text`).join(` || ',' || `),
+    );
     if (found.count === 0) continue;
     bad++;
     report.findings.push({
@@ -161,7 +184,8 @@ async function postgresForeignKeys(db: CheckDb, report: Report): Promise<void> {
       examples: found.examples,
     });
   }
-  if (bad === 0) report.passed.push({ check: 'foreign-keys', detail: `every foreign key holds (${keys.length} relations)` });
+  if (bad === 0)
+    report.passed.push({ check: 'foreign-keys', detail: `every foreign key holds (${keys.length} relations)` });
 }
 
 /** The search index against the assets (see INDEX). */
@@ -172,10 +196,20 @@ async function searchIndex(db: CheckDb, report: Report): Promise<void> {
   const T = ident(tags.table);
   const live = assets.live;
   let problems = 0;
-  const add = (problem: string, found: { count: number; examples: string[]; all: string[] }, fixable: boolean): void => {
+  const add = (
+    problem: string,
+    found: { count: number; examples: string[]; all: string[] },
+    fixable: boolean,
+  ): void => {
     if (found.count === 0) return;
     problems++;
-    report.findings.push({ check: 'search-index', problem, count: found.count, examples: found.examples, ...(fixable ? { assets: found.all } : {}) });
+    report.findings.push({
+      check: 'search-index',
+      problem,
+      count: found.count,
+      examples: found.examples,
+      ...(fixable ? { assets: found.all } : {}),
+    });
   };
 
   add(
@@ -228,7 +262,11 @@ async function searchIndex(db: CheckDb, report: Report): Promise<void> {
       );
       add(
         `${what} rows without a search document (${table})`,
-        await countAndExamples(db, `FROM ${F} f WHERE NOT EXISTS (SELECT 1 FROM ${D} d WHERE d.${ident(documents.docId)} = f.rowid)`, `'rowid ' || f.rowid`),
+        await countAndExamples(
+          db,
+          `FROM ${F} f WHERE NOT EXISTS (SELECT 1 FROM ${D} d WHERE d.${ident(documents.docId)} = f.rowid)`,
+          `'rowid ' || f.rowid`,
+        ),
         false,
       );
     }

@@ -21,13 +21,19 @@ Store: TROVE_DATA_DIR (SQLite, default ~/.trove) or DATABASE_URL (PostgreSQL), a
 them; --data-dir / --database-url override them. See docs/OPERATIONS.md.`;
 
 function port(value: string): number {
-  if (!/^\d+$/.test(value) || Number(value) > 65535) throw new InvalidArgumentError('a port is an integer from 0 to 65535.');
+  if (!/^\d+$/.test(value) || Number(value) > 65535)
+    throw new InvalidArgumentError('a port is an integer from 0 to 65535.');
   return Number(value);
 }
 
 const dataDirOption = () => new Option('--data-dir <dir>', 'SQLite store directory (instead of TROVE_DATA_DIR)');
-const databaseUrlOption = () => new Option('--database-url <url>', 'PostgreSQL store, postgres://... (instead of DATABASE_URL)');
-const pgBinOption = () => new Option('--pg-bin <dir>', 'directory of pg_dump / pg_restore (default: PATH, then /usr/lib/postgresql/<newest>/bin)');
+const databaseUrlOption = () =>
+  new Option('--database-url <url>', 'PostgreSQL store, postgres://... (instead of DATABASE_URL)');
+const pgBinOption = () =>
+  new Option(
+    '--pg-bin <dir>',
+    'directory of pg_dump / pg_restore (default: PATH, then /usr/lib/postgresql/<newest>/bin)',
+  );
 
 /** The result of a run: an exit code, or `serving` while the server started by `trove serve` runs. */
 export type RunResult = number | 'serving';
@@ -49,7 +55,9 @@ export function buildProgram(result: { value: RunResult }): Command {
     .addOption(new Option('--host <host>', 'interface to listen on (HOST)'))
     .addOption(dataDirOption())
     .addOption(databaseUrlOption())
-    .addOption(new Option('--log-level <level>', 'TROVE_LOG_LEVEL').choices(['error', 'warn', 'log', 'debug', 'verbose']))
+    .addOption(
+      new Option('--log-level <level>', 'TROVE_LOG_LEVEL').choices(['error', 'warn', 'log', 'debug', 'verbose']),
+    )
     .action(async (options) => {
       const { serve } = await import('./commands/serve');
       await serve(options);
@@ -71,8 +79,15 @@ export function buildProgram(result: { value: RunResult }): Command {
   program
     .command('import')
     .description('add records from a file (SQLite: with no server running on the store)')
-    .argument('<file>', 'file to read (- for stdin; --format vscode: a file or a directory of *.json / *.code-snippets)')
-    .addOption(new Option('--format <format>', 'what the file holds').choices(['ndjson', 'vscode', 'masscode']).default('ndjson'))
+    .argument(
+      '<file>',
+      'file to read (- for stdin; --format vscode: a file or a directory of *.json / *.code-snippets)',
+    )
+    .addOption(
+      new Option('--format <format>', 'what the file holds')
+        .choices(['ndjson', 'vscode', 'masscode'])
+        .default('ndjson'),
+    )
     .addOption(dataDirOption())
     .addOption(databaseUrlOption())
     .action(async (file: string, options) => {
@@ -122,7 +137,9 @@ export function buildProgram(result: { value: RunResult }): Command {
   const users = program.command('users').description("a team deployment's users and their tokens (docs/TEAMS.md)");
   users
     .command('add')
-    .description("add a user; prints their API token on the last line (the first user adopts the server's existing store)")
+    .description(
+      "add a user; prints their API token on the last line (the first user adopts the server's existing store)",
+    )
     .argument('<name>', 'user name (letters, digits, . _ @ -)')
     .option('--admin', 'may read the metrics and restart or stop the server')
     .addOption(dataDirOption())
@@ -162,7 +179,9 @@ export function buildProgram(result: { value: RunResult }): Command {
       result.value = await rotateToken(name, options, new Output());
     });
 
-  const spaces = program.command('spaces').description('shared spaces: team libraries their members read and their editors write');
+  const spaces = program
+    .command('spaces')
+    .description('shared spaces: team libraries their members read and their editors write');
   spaces
     .command('add')
     .description('add a space')
@@ -211,7 +230,10 @@ export function buildProgram(result: { value: RunResult }): Command {
     .command('audit')
     .description('print the audit log (oldest first): who did what, when, from where; never content or tokens')
     .option('--user <name>', 'only this user')
-    .option('--action <action>', 'only this action (create, update, delete, export, import, auth.failed, sign-in, user.add, ...)')
+    .option(
+      '--action <action>',
+      'only this action (create, update, delete, export, import, auth.failed, sign-in, user.add, ...)',
+    )
     .option('--since <time>', 'ISO 8601 time, or a duration back from now: 30m, 12h, 7d')
     .option('--limit <n>', 'the latest n entries (default 1000)')
     .option('--json', 'one JSON object a line')

@@ -40,7 +40,10 @@ export function writeManifest(backup: string, manifest: BackupManifest): void {
 }
 
 export function readManifest(path: string): BackupManifest {
-  if (!existsSync(path)) throw new CliError(`no manifest at ${path}: trove backup writes one next to each backup (use --manifest to name another)`);
+  if (!existsSync(path))
+    throw new CliError(
+      `no manifest at ${path}: trove backup writes one next to each backup (use --manifest to name another)`,
+    );
   let manifest: BackupManifest;
   try {
     manifest = readJson<BackupManifest>(path);
@@ -55,5 +58,10 @@ export function readManifest(path: string): BackupManifest {
 
 /** The digest part of a manifest. */
 export function manifestDigest(manifest: BackupManifest): StoreDigest {
-  return { dialect: manifest.dialect, counts: manifest.counts, hashes: manifest.hashes ?? {}, checksum: manifest.checksum };
+  return {
+    dialect: manifest.dialect,
+    counts: manifest.counts,
+    hashes: manifest.hashes ?? {},
+    checksum: manifest.checksum,
+  };
 }

@@ -41,7 +41,9 @@ export class Progress {
       this.bounded = total !== null;
       this.bar = new SingleBar({
         stream: process.stderr,
-        format: this.bounded ? `${this.label} [{bar}] {percentage}% | {value}/{total} | {duration_formatted}` : `${this.label} {value} | {duration_formatted}`,
+        format: this.bounded
+          ? `${this.label} [{bar}] {percentage}% | {value}/{total} | {duration_formatted}`
+          : `${this.label} {value} | {duration_formatted}`,
         hideCursor: true,
         clearOnComplete: false,
         fps: 10,
@@ -60,7 +62,13 @@ export class Progress {
 
 /** Nest's console logger with every level on stderr (stdout may carry an export). */
 export class StderrLogger extends ConsoleLogger {
-  protected printMessages(messages: unknown[], context?: string, logLevel?: LogLevel, _stream?: 'stdout' | 'stderr', errorStack?: unknown): void {
+  protected printMessages(
+    messages: unknown[],
+    context?: string,
+    logLevel?: LogLevel,
+    _stream?: 'stdout' | 'stderr',
+    errorStack?: unknown,
+  ): void {
     super.printMessages(messages, context, logLevel, 'stderr', errorStack);
   }
 }

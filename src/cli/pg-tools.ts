@@ -4,7 +4,13 @@ import { delimiter, join } from 'node:path';
 import { CliError } from './exit-codes';
 
 /** Where PostgreSQL's client programs are looked for after `--pg-bin` and PATH (Debian/Ubuntu, Homebrew, source builds). */
-const KNOWN_DIRS = ['/usr/lib/postgresql', '/usr/pgsql', '/opt/homebrew/opt/libpq/bin', '/usr/local/opt/libpq/bin', '/usr/local/pgsql/bin'];
+const KNOWN_DIRS = [
+  '/usr/lib/postgresql',
+  '/usr/pgsql',
+  '/opt/homebrew/opt/libpq/bin',
+  '/usr/local/opt/libpq/bin',
+  '/usr/local/pgsql/bin',
+];
 
 /** The path of `program` (pg_dump, pg_restore): in `dir` if given, else on PATH, else the newest of the usual places; null if none. */
 export function findPgProgram(program: string, dir?: string): string | null {

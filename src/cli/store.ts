@@ -37,7 +37,8 @@ export function describeStore(config: AppConfig): string {
 
 /** A SQLite store must exist before a command other than `serve` and `restore` touches it. */
 export function requireSqliteStore(config: AppConfig): void {
-  if (!existsSync(config.sqlitePath)) throw new CliError(`no Trove store at ${config.sqlitePath} (set --data-dir or TROVE_DATA_DIR)`);
+  if (!existsSync(config.sqlitePath))
+    throw new CliError(`no Trove store at ${config.sqlitePath} (set --data-dir or TROVE_DATA_DIR)`);
 }
 
 /**

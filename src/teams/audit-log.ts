@@ -25,7 +25,10 @@ export class AuditLog {
     retentionDays: number,
   ) {
     this.timer = setInterval(() => void this.flush(), FLUSH_MS).unref();
-    const prune = () => void control.prune(retentionDays).catch((error: Error) => this.logger.warn(`audit pruning failed: ${error.message}`));
+    const prune = () =>
+      void control
+        .prune(retentionDays)
+        .catch((error: Error) => this.logger.warn(`audit pruning failed: ${error.message}`));
     prune();
     this.pruner = setInterval(prune, 3_600_000).unref();
   }

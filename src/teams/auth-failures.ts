@@ -21,7 +21,17 @@ export class AuthFailures {
       known.count++;
       return;
     }
-    this.audit.append({ userId: null, userName: null, action: 'auth.failed', method, route, record: null, status: 401, client, store: null });
+    this.audit.append({
+      userId: null,
+      userName: null,
+      action: 'auth.failed',
+      method,
+      route,
+      record: null,
+      status: 401,
+      client,
+      store: null,
+    });
     this.failures.set(client, { count: 0, since: Date.now(), route, method });
   }
 

@@ -64,7 +64,10 @@ class SqliteDriver implements Driver {
     return this.mutex.runExclusive(async () => {
       await this.file.run('BEGIN IMMEDIATE');
       try {
-        const result = await work({ all: (sql, params = []) => this.file.all(sql, params), run: (sql, params = []) => this.file.run(sql, params) });
+        const result = await work({
+          all: (sql, params = []) => this.file.all(sql, params),
+          run: (sql, params = []) => this.file.run(sql, params),
+        });
         await this.file.run('COMMIT');
         return result;
       } catch (error) {

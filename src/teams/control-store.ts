@@ -82,7 +82,10 @@ const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
 export class ControlError extends Error {}
 
 function checkName(what: string, name: string): void {
-  if (!NAME.test(name)) throw new ControlError(`a ${what} name is 1-64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit (got "${name}")`);
+  if (!NAME.test(name))
+    throw new ControlError(
+      `a ${what} name is 1-64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit (got "${name}")`,
+    );
 }
 
 /**
@@ -114,7 +117,10 @@ export class ControlStore {
   }
 
   private bump(session: Session): Promise<void> {
-    const cast = this.db.dialect === 'sqlite' ? 'CAST(CAST(value AS INTEGER) + 1 AS TEXT)' : 'CAST(CAST(value AS BIGINT) + 1 AS TEXT)';
+    const cast =
+      this.db.dialect === 'sqlite'
+        ? 'CAST(CAST(value AS INTEGER) + 1 AS TEXT)'
+        : 'CAST(CAST(value AS BIGINT) + 1 AS TEXT)';
     return session.run(`UPDATE ${this.p}meta SET value = ${cast} WHERE key = 'version'`);
   }
 
@@ -129,7 +135,9 @@ export class ControlStore {
 
   /** Every user by the digest of their token (what the server looks a request's token up in). */
   async tokenDigests(): Promise<Map<string, User>> {
-    const rows = await this.db.all<UserRow & { token_hash: string }>(`SELECT ${USER_COLUMNS}, token_hash FROM ${this.p}users WHERE token_hash IS NOT NULL`);
+    const rows = await this.db.all<UserRow & { token_hash: string }>(
+      `SELECT ${USER_COLUMNS}, token_hash FROM ${this.p}users WHERE token_hash IS NOT NULL`,
+    );
     return new Map(rows.map((row) => [row.token_hash, toUser(row)]));
   }
 
@@ -138,7 +146,10 @@ export class ControlStore {
    * user of a deployment adopts the process's own store, so what was saved before users existed
    * stays reachable (by them); every later user gets a store of their own.
    */
-  async addUser(name: string, options: { admin?: boolean; oidcIssuer?: string; oidcSubject?: string } = {}): Promise<{ user: User; token: string }> {
+  async addUser(
+    name: string,
+    options: { admin?: boolean; oidcIssuer?: string; oidcSubject?: string } = {},
+  ): Promise<{ user: User; token: string }> {
     checkName('user', name);
     const token = newToken();
     const id = newId();
@@ -150,11 +161,29 @@ export class ControlStore {
       const store = any ? `users/${id}` : '';
       await session.run(
         `INSERT INTO ${this.p}users (id, name, admin, store, token_hash, token_created, created, oidc_issuer, oidc_subject) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-        [id, name, options.admin ? 1 : 0, store, tokenDigest(token), created, created, options.oidcIssuer ?? null, options.oidcSubject ?? null],
+        [
+          id,
+          name,
+          options.admin ? 1 : 0,
+          store,
+          tokenDigest(token),
+          created,
+          created,
+          options.oidcIssuer ?? null,
+          options.oidcSubject ?? null,
+        ],
       );
       await this.bump(session);
       return {
-        user: { id, name, admin: Boolean(options.admin), store, created, oidcIssuer: options.oidcIssuer ?? null, oidcSubject: options.oidcSubject ?? null },
+        user: {
+          id,
+          name,
+          admin: Boolean(options.admin),
+          store,
+          created,
+          oidcIssuer: options.oidcIssuer ?? null,
+          oidcSubject: options.oidcSubject ?? null,
+        },
         token,
       };
     });
@@ -166,7 +195,11 @@ export class ControlStore {
     await this.db.transaction(async (session) => {
       const [row] = await session.all(`SELECT id FROM ${this.p}users WHERE name = ?`, [name]);
       if (!row) throw new ControlError(`no user named "${name}"`);
-      await session.run(`UPDATE ${this.p}users SET token_hash = ?, token_created = ? WHERE name = ?`, [tokenDigest(token), new Date().toISOString(), name]);
+      await session.run(`UPDATE ${this.p}users SET token_hash = ?, token_created = ? WHERE name = ?`, [
+        tokenDigest(token),
+        new Date().toISOString(),
+        name,
+      ]);
       await this.bump(session);
     });
     return token;
@@ -186,13 +219,20 @@ export class ControlStore {
   }
 
   async userByIdentity(issuer: string, subject: string): Promise<User | null> {
-    const [row] = await this.db.all<UserRow>(`SELECT ${USER_COLUMNS} FROM ${this.p}users WHERE oidc_issuer = ? AND oidc_subject = ?`, [issuer, subject]);
+    const [row] = await this.db.all<UserRow>(
+      `SELECT ${USER_COLUMNS} FROM ${this.p}users WHERE oidc_issuer = ? AND oidc_subject = ?`,
+      [issuer, subject],
+    );
     return row ? toUser(row) : null;
   }
 
   async linkIdentity(name: string, issuer: string, subject: string): Promise<void> {
     await this.db.transaction(async (session) => {
-      await session.run(`UPDATE ${this.p}users SET oidc_issuer = ?, oidc_subject = ? WHERE name = ?`, [issuer, subject, name]);
+      await session.run(`UPDATE ${this.p}users SET oidc_issuer = ?, oidc_subject = ? WHERE name = ?`, [
+        issuer,
+        subject,
+        name,
+      ]);
       await this.bump(session);
     });
   }
@@ -204,7 +244,10 @@ export class ControlStore {
     const members = await this.db.all<{ space_id: string; name: string; role: Role }>(
       `SELECT m.space_id, u.name, m.role FROM ${this.p}members m JOIN ${this.p}users u ON u.id = m.user_id ORDER BY u.name`,
     );
-    return spaces.map((space) => ({ ...space, members: members.filter((m) => m.space_id === space.id).map((m) => ({ user: m.name, role: m.role })) }));
+    return spaces.map((space) => ({
+      ...space,
+      members: members.filter((m) => m.space_id === space.id).map((m) => ({ user: m.name, role: m.role })),
+    }));
   }
 
   async addSpace(name: string): Promise<Space> {
@@ -214,7 +257,12 @@ export class ControlStore {
     await this.db.transaction(async (session) => {
       const [taken] = await session.all(`SELECT 1 AS x FROM ${this.p}spaces WHERE name = ?`, [name]);
       if (taken) throw new ControlError(`a space named "${name}" exists`);
-      await session.run(`INSERT INTO ${this.p}spaces (id, name, store, created) VALUES (?, ?, ?, ?)`, [space.id, space.name, space.store, space.created]);
+      await session.run(`INSERT INTO ${this.p}spaces (id, name, store, created) VALUES (?, ?, ?, ?)`, [
+        space.id,
+        space.name,
+        space.store,
+        space.created,
+      ]);
       await this.bump(session);
     });
     return space;
@@ -222,7 +270,9 @@ export class ControlStore {
 
   async removeSpace(name: string): Promise<Space> {
     return this.db.transaction(async (session) => {
-      const [space] = await session.all<Space>(`SELECT id, name, store, created FROM ${this.p}spaces WHERE name = ?`, [name]);
+      const [space] = await session.all<Space>(`SELECT id, name, store, created FROM ${this.p}spaces WHERE name = ?`, [
+        name,
+      ]);
       if (!space) throw new ControlError(`no space named "${name}"`);
       await session.run(`DELETE FROM ${this.p}members WHERE space_id = ?`, [space.id]);
       await session.run(`DELETE FROM ${this.p}spaces WHERE id = ?`, [space.id]);
@@ -240,7 +290,11 @@ export class ControlStore {
       const [user] = await session.all<{ id: string }>(`SELECT id FROM ${this.p}users WHERE name = ?`, [userName]);
       if (!user) throw new ControlError(`no user named "${userName}"`);
       await session.run(`DELETE FROM ${this.p}members WHERE space_id = ? AND user_id = ?`, [space.id, user.id]);
-      await session.run(`INSERT INTO ${this.p}members (space_id, user_id, role) VALUES (?, ?, ?)`, [space.id, user.id, role]);
+      await session.run(`INSERT INTO ${this.p}members (space_id, user_id, role) VALUES (?, ?, ?)`, [
+        space.id,
+        user.id,
+        role,
+      ]);
       await this.bump(session);
     });
   }
@@ -253,14 +307,24 @@ export class ControlStore {
         [spaceName, userName],
       );
       if (!rows.length) throw new ControlError(`"${userName}" is not a member of "${spaceName}"`);
-      await session.run(`DELETE FROM ${this.p}members WHERE space_id = ? AND user_id = ?`, [rows[0].space_id, rows[0].user_id]);
+      await session.run(`DELETE FROM ${this.p}members WHERE space_id = ? AND user_id = ?`, [
+        rows[0].space_id,
+        rows[0].user_id,
+      ]);
       await this.bump(session);
     });
   }
 
   /** Every membership, by user id (the server's cache). */
   async memberships(): Promise<Map<string, Membership[]>> {
-    const rows = await this.db.all<{ user_id: string; role: Role; id: string; name: string; store: string; created: string }>(
+    const rows = await this.db.all<{
+      user_id: string;
+      role: Role;
+      id: string;
+      name: string;
+      store: string;
+      created: string;
+    }>(
       `SELECT m.user_id, m.role, s.id, s.name, s.store, s.created FROM ${this.p}members m JOIN ${this.p}spaces s ON s.id = m.space_id ORDER BY s.name`,
     );
     const byUser = new Map<string, Membership[]>();
@@ -278,13 +342,10 @@ export class ControlStore {
     const id = newToken();
     const csrf = newToken();
     const expires = new Date(Date.now() + ttlMs).toISOString();
-    await this.db.run(`INSERT INTO ${this.p}sessions (id_hash, user_id, csrf, created, expires) VALUES (?, ?, ?, ?, ?)`, [
-      tokenDigest(id),
-      userId,
-      csrf,
-      new Date().toISOString(),
-      expires,
-    ]);
+    await this.db.run(
+      `INSERT INTO ${this.p}sessions (id_hash, user_id, csrf, created, expires) VALUES (?, ?, ?, ?, ?)`,
+      [tokenDigest(id), userId, csrf, new Date().toISOString(), expires],
+    );
     return { id, csrf, expires };
   }
 

@@ -22,7 +22,12 @@ interface Pending {
   expires: number;
 }
 
-function send(response: ServerResponse, status: number, body: unknown, headers: Record<string, string | string[]> = {}): void {
+function send(
+  response: ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string | string[]> = {},
+): void {
   const text = JSON.stringify(body);
   response.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
@@ -40,7 +45,9 @@ function redirect(response: ServerResponse, location: string, cookies: string[])
 
 /** A user name (control store rules: letters, digits, `._@-`) from the identity's claims. */
 function nameFrom(claims: Record<string, unknown>): string | null {
-  const raw = [claims.preferred_username, claims.email, claims.sub].find((v): v is string => typeof v === 'string' && v.trim() !== '');
+  const raw = [claims.preferred_username, claims.email, claims.sub].find(
+    (v): v is string => typeof v === 'string' && v.trim() !== '',
+  );
   if (!raw) return null;
   const name = raw
     .trim()
@@ -103,7 +110,12 @@ export class SignIn implements Sessions {
     })();
     work.catch((error: Error) => {
       this.logger.error(`${method} ${url.pathname} failed: ${error.stack ?? error.message}`);
-      if (!response.headersSent) send(response, 502, errorBody(502, 'sign-in failed: the identity provider could not be reached or answered wrongly'));
+      if (!response.headersSent)
+        send(
+          response,
+          502,
+          errorBody(502, 'sign-in failed: the identity provider could not be reached or answered wrongly'),
+        );
       else response.destroy();
     });
     return true;
@@ -143,11 +155,18 @@ export class SignIn implements Sessions {
   }
 
   private async login(response: ServerResponse): Promise<void> {
-    if (!this.configured) return send(response, 404, errorBody(404, 'sign-in is not configured (TROVE_OIDC_ISSUER, TROVE_OIDC_CLIENT_ID)'));
+    if (!this.configured)
+      return send(response, 404, errorBody(404, 'sign-in is not configured (TROVE_OIDC_ISSUER, TROVE_OIDC_CLIENT_ID)'));
     const issuer = await this.issuer();
     const now = Date.now();
-    for (const [key, value] of this.pending) if (value.expires < now || this.pending.size >= MAX_PENDING) this.pending.delete(key);
-    const pending: Pending = { verifier: oidc.randomPKCECodeVerifier(), state: oidc.randomState(), nonce: oidc.randomNonce(), expires: now + PENDING_MS };
+    for (const [key, value] of this.pending)
+      if (value.expires < now || this.pending.size >= MAX_PENDING) this.pending.delete(key);
+    const pending: Pending = {
+      verifier: oidc.randomPKCECodeVerifier(),
+      state: oidc.randomState(),
+      nonce: oidc.randomNonce(),
+      expires: now + PENDING_MS,
+    };
     const key = randomBytes(32).toString('base64url');
     this.pending.set(key, pending);
     const target = oidc.buildAuthorizationUrl(issuer, {
@@ -159,11 +178,23 @@ export class SignIn implements Sessions {
       state: pending.state,
       nonce: pending.nonce,
     });
-    const cookie = serializeCookie(PENDING_COOKIE, key, { httpOnly: true, sameSite: 'lax', path: AUTH_PREFIX, maxAge: PENDING_MS / 1000, secure: this.secure });
+    const cookie = serializeCookie(PENDING_COOKIE, key, {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: AUTH_PREFIX,
+      maxAge: PENDING_MS / 1000,
+      secure: this.secure,
+    });
     redirect(response, target.href, [cookie]);
   }
 
-  private failed(request: IncomingMessage, response: ServerResponse, status: number, message: string, extra: Record<string, string | string[]> = {}): void {
+  private failed(
+    request: IncomingMessage,
+    response: ServerResponse,
+    status: number,
+    message: string,
+    extra: Record<string, string | string[]> = {},
+  ): void {
     this.front.audit.append({
       userId: null,
       userName: null,
@@ -179,18 +210,37 @@ export class SignIn implements Sessions {
   }
 
   private async callback(request: IncomingMessage, response: ServerResponse, url: URL): Promise<void> {
-    if (!this.configured) return send(response, 404, errorBody(404, 'sign-in is not configured (TROVE_OIDC_ISSUER, TROVE_OIDC_CLIENT_ID)'));
+    if (!this.configured)
+      return send(response, 404, errorBody(404, 'sign-in is not configured (TROVE_OIDC_ISSUER, TROVE_OIDC_CLIENT_ID)'));
     const key = this.cookies(request)[PENDING_COOKIE];
     const pending = key ? this.pending.get(key) : undefined;
     if (key) this.pending.delete(key);
-    const clear = serializeCookie(PENDING_COOKIE, '', { httpOnly: true, sameSite: 'lax', path: AUTH_PREFIX, maxAge: 0, secure: this.secure });
+    const clear = serializeCookie(PENDING_COOKIE, '', {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: AUTH_PREFIX,
+      maxAge: 0,
+      secure: this.secure,
+    });
     if (!pending || pending.expires < Date.now()) {
-      return this.failed(request, response, 400, 'no sign-in under way in this browser, or it expired: start again at /auth/login', { 'set-cookie': clear });
+      return this.failed(
+        request,
+        response,
+        400,
+        'no sign-in under way in this browser, or it expired: start again at /auth/login',
+        { 'set-cookie': clear },
+      );
     }
     if (url.searchParams.get('state') !== pending.state) {
-      return this.failed(request, response, 400, 'the sign-in answer does not match the sign-in under way (state): start again at /auth/login', {
-        'set-cookie': clear,
-      });
+      return this.failed(
+        request,
+        response,
+        400,
+        'the sign-in answer does not match the sign-in under way (state): start again at /auth/login',
+        {
+          'set-cookie': clear,
+        },
+      );
     }
     const issuer = await this.issuer();
     // The URL the issuer sent the browser to: the registered callback with this request's query.
@@ -205,18 +255,27 @@ export class SignIn implements Sessions {
         idTokenExpected: true,
       });
     } catch (error) {
-      const status = error instanceof oidc.AuthorizationResponseError || error instanceof oidc.ResponseBodyError ? 401 : 400;
+      const status =
+        error instanceof oidc.AuthorizationResponseError || error instanceof oidc.ResponseBodyError ? 401 : 400;
       this.logger.warn(`sign-in refused: ${(error as Error).message}`);
-      return this.failed(request, response, status, `the sign-in did not succeed: ${(error as Error).message}`, { 'set-cookie': clear });
+      return this.failed(request, response, status, `the sign-in did not succeed: ${(error as Error).message}`, {
+        'set-cookie': clear,
+      });
     }
     const claims = tokens.claims()!;
     const issuerId = issuer.serverMetadata().issuer;
     let user = await this.front.control.userByIdentity(issuerId, claims.sub);
     if (!user) {
       if (!this.config.oidcCreateUsers) {
-        return this.failed(request, response, 403, 'this identity is not a user of this Trove: ask an admin to add you (trove users add)', {
-          'set-cookie': clear,
-        });
+        return this.failed(
+          request,
+          response,
+          403,
+          'this identity is not a user of this Trove: ask an admin to add you (trove users add)',
+          {
+            'set-cookie': clear,
+          },
+        );
       }
       let profile: Record<string, unknown> = claims;
       if (!claims.preferred_username && !claims.email) {
@@ -265,7 +324,8 @@ export class SignIn implements Sessions {
     const id = this.cookies(request)[SESSION_COOKIE];
     const session = id ? await this.lookup(id) : null;
     if (!session) return send(response, 401, errorBody(401, 'not signed in'));
-    if (request.headers['x-csrf-token'] !== session.csrf) return send(response, 403, errorBody(403, 'the request lacks a valid X-CSRF-Token header'));
+    if (request.headers['x-csrf-token'] !== session.csrf)
+      return send(response, 403, errorBody(403, 'the request lacks a valid X-CSRF-Token header'));
     await this.front.control.removeSession(id!);
     this.front.audit.append({
       userId: session.user.id,
@@ -278,7 +338,13 @@ export class SignIn implements Sessions {
       client: request.socket.remoteAddress ?? null,
       store: session.user.store,
     });
-    const clear = serializeCookie(SESSION_COOKIE, '', { httpOnly: true, sameSite: 'lax', path: '/', maxAge: 0, secure: this.secure });
+    const clear = serializeCookie(SESSION_COOKIE, '', {
+      httpOnly: true,
+      sameSite: 'lax',
+      path: '/',
+      maxAge: 0,
+      secure: this.secure,
+    });
     send(response, 200, { signedIn: false }, { 'set-cookie': clear });
   }
 }

@@ -71,7 +71,10 @@ export class StoreApps {
     private readonly factory: StoreAppFactory,
   ) {
     this.stores.set('', { key: '', ...own, active: 0, lastUsed: Date.now(), app: null });
-    this.sweeper = setInterval(() => void this.closeIdle(), Math.min(10_000, (config.storeIdleSeconds * 1000) / 2)).unref();
+    this.sweeper = setInterval(
+      () => void this.closeIdle(),
+      Math.min(10_000, (config.storeIdleSeconds * 1000) / 2),
+    ).unref();
   }
 
   /** Team stores open now (the process's own not counted). */
@@ -128,7 +131,9 @@ export class StoreApps {
   private async makeRoom(): Promise<void> {
     const over = this.openCount + this.opening.size - this.config.maxOpenStores + 1;
     if (over <= 0) return;
-    const idle = [...this.stores.values()].filter((s) => s.app && s.active === 0).sort((a, b) => a.lastUsed - b.lastUsed);
+    const idle = [...this.stores.values()]
+      .filter((s) => s.app && s.active === 0)
+      .sort((a, b) => a.lastUsed - b.lastUsed);
     await Promise.all(idle.slice(0, over).map((s) => this.close(s)));
   }
 

@@ -1,7 +1,13 @@
 import { Logger, type INestApplicationContext } from '@nestjs/common';
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { timingSafeEqual } from 'node:crypto';
-import { STATUS_CODES, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import {
+  STATUS_CODES,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { Duplex } from 'node:stream';
 import { AppConfig } from '../common/config/app-config';
 import { PUBLIC_PATHS, PUBLIC_PREFIX, presentedKey, presentedSpace } from '../common/http/access';
@@ -13,7 +19,13 @@ import { AuthFailures } from './auth-failures';
 import { ControlStore, User } from './control-store';
 import { StoreQuota } from './store-quota';
 import { TeamDirectory } from './team-directory';
-import { StoreApps, type OpenStore, type RequestHandler, type StoreAppFactory, type UpgradeHandler } from './store-apps';
+import {
+  StoreApps,
+  type OpenStore,
+  type RequestHandler,
+  type StoreAppFactory,
+  type UpgradeHandler,
+} from './store-apps';
 import { TOKEN_PREFIX, tokenDigest } from './tokens';
 
 /** How often the directory (users, tokens, spaces) is checked for changes made by `trove users ...`. */
@@ -52,9 +64,18 @@ function cookie(headers: IncomingHttpHeaders, name: string): string | null {
   return null;
 }
 
-function sendJson(response: ServerResponse, status: number, message: string, headers: Record<string, string> = {}): void {
+function sendJson(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   const body = JSON.stringify(errorBody(status, message));
-  response.writeHead(status, { 'content-type': 'application/json; charset=utf-8', 'content-length': Buffer.byteLength(body), ...headers });
+  response.writeHead(status, {
+    'content-type': 'application/json; charset=utf-8',
+    'content-length': Buffer.byteLength(body),
+    ...headers,
+  });
   response.end(body);
 }
 
@@ -150,8 +171,10 @@ export class TeamFront {
     server.removeAllListeners('upgrade');
     server.removeAllListeners('checkContinue'); // Node then answers 100 itself and emits 'request'
     const own = {
-      handle: ((request, response) => requests.forEach((listener) => listener.call(server, request, response))) as RequestHandler,
-      upgrade: ((request, socket, head) => upgrades.forEach((listener) => listener.call(server, request, socket, head))) as UpgradeHandler,
+      handle: ((request, response) =>
+        requests.forEach((listener) => listener.call(server, request, response))) as RequestHandler,
+      upgrade: ((request, socket, head) =>
+        upgrades.forEach((listener) => listener.call(server, request, socket, head))) as UpgradeHandler,
     };
     this.storeApps = new StoreApps(this.config, own, this.factory);
     server.on('request', (request: IncomingMessage, response: ServerResponse) => {
@@ -160,7 +183,8 @@ export class TeamFront {
       if (!this.active && !this.carriesUserToken(request)) return own.handle(request, response);
       this.request(request, response, own.handle).catch((error: Error) => {
         this.logger.error(`request failed before its store answered: ${error.stack ?? error.message}`);
-        if (!response.headersSent) sendJson(response, 503, 'the store could not be opened; retry in a moment', { 'retry-after': '5' });
+        if (!response.headersSent)
+          sendJson(response, 503, 'the store could not be opened; retry in a moment', { 'retry-after': '5' });
         else response.destroy();
       });
     });
@@ -186,7 +210,9 @@ export class TeamFront {
    * a moment ago (`trove users add`), so the front looks at the directory before serving it.
    */
   private carriesUserToken(request: IncomingMessage): boolean {
-    return Boolean(request.url?.startsWith(`/u/${TOKEN_PREFIX}`) || presentedKey(request.headers)?.startsWith(TOKEN_PREFIX));
+    return Boolean(
+      request.url?.startsWith(`/u/${TOKEN_PREFIX}`) || presentedKey(request.headers)?.startsWith(TOKEN_PREFIX),
+    );
   }
 
   /** While no user is known, after a look at the directory (at most every 200 ms: TeamDirectory.refreshForMiss). */
@@ -247,7 +273,12 @@ export class TeamFront {
 
     token ??= presentedKey(request.headers);
     // A Prometheus scraper's token: the metrics only, checked again by the process's own app.
-    if (path === METRICS && token && this.metricsToken && timingSafeEqual(Buffer.from(tokenDigest(token)), Buffer.from(this.metricsToken))) {
+    if (
+      path === METRICS &&
+      token &&
+      this.metricsToken &&
+      timingSafeEqual(Buffer.from(tokenDigest(token)), Buffer.from(this.metricsToken))
+    ) {
       return { store: '' };
     }
     let user = token ? await this.directory.userOf(token) : null;
@@ -257,7 +288,8 @@ export class TeamFront {
       if (session) {
         // A session is a browser's: its unsafe requests carry the CSRF token the page was given.
         const unsafe = !upgrade && !['GET', 'HEAD', 'OPTIONS'].includes(request.method ?? 'GET');
-        if (unsafe && request.headers['x-csrf-token'] !== session.csrf) return { status: 403, message: 'the request lacks a valid X-CSRF-Token header' };
+        if (unsafe && request.headers['x-csrf-token'] !== session.csrf)
+          return { status: 403, message: 'the request lacks a valid X-CSRF-Token header' };
         user = session.user;
       }
     }
@@ -266,7 +298,9 @@ export class TeamFront {
       this.failures.failed(client ?? 'unknown', request.method ?? null, path);
       return {
         status: 401,
-        message: token ? 'the token is not valid' : "this Trove has users: send a user's token (Authorization: Bearer <token> or X-API-Key: <token>)",
+        message: token
+          ? 'the token is not valid'
+          : "this Trove has users: send a user's token (Authorization: Bearer <token> or X-API-Key: <token>)",
       };
     }
     if (path === METRICS) {
@@ -284,11 +318,16 @@ export class TeamFront {
     if (wanted === EVERYWHERE) {
       // A look across stores is a read of the caller's own store that also reads the spaces.
       if (upgrade || !readOnlyRequest(request.method ?? 'GET', path)) {
-        return { status: 400, message: `X-Trove-Space: ${EVERYWHERE} is for searches; name one space (or none) to change or follow one` };
+        return {
+          status: 400,
+          message: `X-Trove-Space: ${EVERYWHERE} is for searches; name one space (or none) to change or follow one`,
+        };
       }
       everywhere = true;
     } else if (wanted) {
-      const membership = this.directory.membershipsOf(user.id).find((m) => m.space.name === wanted || m.space.id === wanted);
+      const membership = this.directory
+        .membershipsOf(user.id)
+        .find((m) => m.space.name === wanted || m.space.id === wanted);
       if (!membership) return { status: 404, message: `no space "${wanted}" that you belong to` };
       const method = request.method ?? 'GET';
       if (membership.role === 'reader' && !upgrade && !readOnlyRequest(method, path)) {
@@ -297,7 +336,10 @@ export class TeamFront {
       if (membership.role === 'reader' && /^\/model_context_protocol\//.test(path)) {
         return { status: 403, message: `MCP in "${membership.space.name}" needs the editor role (its tools can save)` };
       }
-      return { store: membership.space.store, caller: this.caller(user, membership.space.store, membership.role, client, base) };
+      return {
+        store: membership.space.store,
+        caller: this.caller(user, membership.space.store, membership.role, client, base),
+      };
     }
     if (!upgrade && !FREES_OR_READS.has(auditAction(request.method ?? 'GET', path))) {
       const refusal = await this.quota.refusal(user.store);
@@ -308,7 +350,13 @@ export class TeamFront {
     return { store: user.store, caller };
   }
 
-  private caller(user: User, store: string, role: TeamCaller['role'], client: string | null, basePath: string): TeamCaller {
+  private caller(
+    user: User,
+    store: string,
+    role: TeamCaller['role'],
+    client: string | null,
+    basePath: string,
+  ): TeamCaller {
     return {
       basePath,
       userId: user.id,
@@ -335,14 +383,19 @@ export class TeamFront {
     ];
   }
 
-  private async inEachStore<T>(user: User, work: (app: INestApplicationContext) => Promise<T>): Promise<Array<{ store: StoreLabel; value: T }>> {
+  private async inEachStore<T>(
+    user: User,
+    work: (app: INestApplicationContext) => Promise<T>,
+  ): Promise<Array<{ store: StoreLabel; value: T }>> {
     const answers = await Promise.all(
       this.readable(user).map(async ({ key, label }): Promise<{ store: StoreLabel; value: T } | null> => {
         try {
           const value: T = await this.withStore(key, work);
           return { store: label, value };
         } catch (error) {
-          this.logger.warn(`a look in ${label.space ? `space ${label.name}` : 'the own store'} failed: ${(error as Error).message}`);
+          this.logger.warn(
+            `a look in ${label.space ? `space ${label.name}` : 'the own store'} failed: ${(error as Error).message}`,
+          );
           return null;
         }
       }),
@@ -356,9 +409,12 @@ export class TeamFront {
     write: boolean,
     work: (app: INestApplicationContext, label: StoreLabel, store: string) => Promise<T>,
   ): Promise<T> {
-    const membership = this.directory.membershipsOf(user.id).find((m) => m.space.name === wanted.trim() || m.space.id === wanted.trim());
+    const membership = this.directory
+      .membershipsOf(user.id)
+      .find((m) => m.space.name === wanted.trim() || m.space.id === wanted.trim());
     if (!membership) throw new NotFound(`no space "${wanted.trim()}" that you belong to`);
-    if (write && membership.role !== 'editor') throw new Forbidden(`you are a reader of "${membership.space.name}": only its editors change it`);
+    if (write && membership.role !== 'editor')
+      throw new Forbidden(`you are a reader of "${membership.space.name}": only its editors change it`);
     const label: StoreLabel = { space: membership.space.id, name: membership.space.name, role: membership.role };
     return this.withStore(membership.space.store, (app) => work(app, label, membership.space.store));
   }

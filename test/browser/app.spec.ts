@@ -21,7 +21,12 @@ let problems: PageWatch;
 const ids: Record<string, string> = {};
 
 const create = async (raw: string) =>
-  (await http(server.baseUrl, 'POST', '/assets/create', { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw } } } } })).json;
+  (
+    await http(server.baseUrl, 'POST', '/assets/create', {
+      type: 'SEEDED_ASSET',
+      asset: { format: { fragment: { string: { raw } } } },
+    })
+  ).json;
 const rows = () => page.getByRole('listbox', { name: /snippets/ }).getByRole('option');
 
 beforeAll(async () => {
@@ -55,14 +60,20 @@ describe('the browser app', () => {
     // A plain tab has no host: no Insert, and Copy uses the clipboard.
     expect(await page.getByRole('button', { name: 'Insert', exact: true }).count()).toBe(0);
     await page.getByRole('button', { name: 'Copy', exact: true }).click();
-    await until(async () => (await page.evaluate(() => navigator.clipboard.readText())) === FIB, 'the code on the clipboard');
+    await until(
+      async () => (await page.evaluate(() => navigator.clipboard.readText())) === FIB,
+      'the code on the clipboard',
+    );
   });
 
   it('searches as you type, typos included, and filters by language', async () => {
     await page.goto(`${server.baseUrl}/#/drive`);
     const search = page.getByRole('searchbox', { name: 'Search' });
     await search.fill('fibonaci');
-    await until(async () => (await rows().count()) === 1 && /fibonacci/i.test(await rows().first().innerText()), 'the typo found');
+    await until(
+      async () => (await rows().count()) === 1 && /fibonacci/i.test(await rows().first().innerText()),
+      'the typo found',
+    );
     await search.fill('');
     await until(async () => (await rows().count()) === 3, 'all again');
     await page.getByRole('combobox', { name: 'Language' }).selectOption('py');
@@ -131,12 +142,20 @@ describe('the browser app', () => {
     const link = used.getByRole('link').first();
     await link.waitFor({ timeout: 15_000 });
     expect(await link.getAttribute('href')).toBe(`#/drive/${ids.rotate}`);
-    await until(async () => /daily|rotate|compress/.test(await page.locator('.message.assistant').last().innerText()), 'the answer');
+    await until(
+      async () => /daily|rotate|compress/.test(await page.locator('.message.assistant').last().innerText()),
+      'the answer',
+    );
     await until(async () => /#\/copilot\/[0-9a-f-]{36}$/.test(page.url()), 'the new chat in the URL');
     const chat = page.url().split('/').pop()!;
     // The snippets used stay listed once the new chat has its id.
-    expect(await page.getByLabel('Snippets used').getByRole('link').first().getAttribute('href')).toBe(`#/drive/${ids.rotate}`);
-    await until(async () => (await http(server.baseUrl, 'GET', `/conversation/${chat}/messages`)).json?.iterable?.length === 2, 'both messages stored');
+    expect(await page.getByLabel('Snippets used').getByRole('link').first().getAttribute('href')).toBe(
+      `#/drive/${ids.rotate}`,
+    );
+    await until(
+      async () => (await http(server.baseUrl, 'GET', `/conversation/${chat}/messages`)).json?.iterable?.length === 2,
+      'both messages stored',
+    );
 
     await page.getByRole('button', { name: 'Rename' }).click();
     await page.getByLabel('Chat name').fill('Log rotation');
@@ -149,7 +168,10 @@ describe('the browser app', () => {
     await page.getByRole('heading', { level: 2, name: 'Log rotation' }).waitFor();
     await page.getByRole('button', { name: 'Delete', exact: true }).click();
     await page.getByRole('button', { name: 'Delete for good' }).click();
-    await until(async () => (await http(server.baseUrl, 'GET', `/conversation/${chat}`)).status === 410, 'chat deleted');
+    await until(
+      async () => (await http(server.baseUrl, 'GET', `/conversation/${chat}`)).status === 410,
+      'chat deleted',
+    );
   });
 
   it('Settings: models, MCP configurations to copy, export as a download and import with progress', async () => {
@@ -160,9 +182,14 @@ describe('the browser app', () => {
       const text = await page.evaluate(() => navigator.clipboard.readText());
       return text.startsWith('claude mcp add') && text;
     }, 'the Claude Code command');
-    expect(copied).toBe(`claude mcp add --transport http trove ${server.baseUrl.replace('127.0.0.1', '127.0.0.1')}/model_context_protocol/2025-03-26/mcp`);
+    expect(copied).toBe(
+      `claude mcp add --transport http trove ${server.baseUrl.replace('127.0.0.1', '127.0.0.1')}/model_context_protocol/2025-03-26/mcp`,
+    );
 
-    const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: 'Export everything' }).click()]);
+    const [download] = await Promise.all([
+      page.waitForEvent('download'),
+      page.getByRole('button', { name: 'Export everything' }).click(),
+    ]);
     const path = await download.path();
     const lines = readFileSync(path, 'utf8').trim().split('\n');
     expect(lines.length).toBeGreaterThan(3);
@@ -171,7 +198,11 @@ describe('the browser app', () => {
     await page.getByLabel('File to import').setInputFiles({
       name: 'python.json',
       mimeType: 'application/json',
-      buffer: Buffer.from(JSON.stringify({ 'Main guard': { prefix: 'main', body: ['if __name__ == "__main__":', '    main()'], description: 'Run main' } })),
+      buffer: Buffer.from(
+        JSON.stringify({
+          'Main guard': { prefix: 'main', body: ['if __name__ == "__main__":', '    main()'], description: 'Run main' },
+        }),
+      ),
     });
     await page.getByRole('button', { name: 'Import', exact: true }).click();
     await page
@@ -221,7 +252,13 @@ describe('the browser app with API keys', () => {
   it('asks for the key, keeps it out of the URL, and uses it for HTTP and the change streams', async () => {
     keyed = await startTestServer({ TROVE_API_KEYS: KEY });
     const auth = { authorization: `Bearer ${KEY}` };
-    await http(keyed.baseUrl, 'POST', '/assets/create', { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: FIB } } } } }, auth);
+    await http(
+      keyed.baseUrl,
+      'POST',
+      '/assets/create',
+      { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: FIB } } } } },
+      auth,
+    );
     const tab = await context.newPage();
     tab.setDefaultTimeout(8000);
     const urls: string[] = [];
@@ -236,7 +273,13 @@ describe('the browser app with API keys', () => {
     const list = tab.getByRole('listbox', { name: /snippets/ }).getByRole('option');
     await until(async () => (await list.count()) === 1, 'the snippet listed');
     await new Promise((r) => setTimeout(r, 1500)); // the change streams reconnect with the key
-    await http(keyed.baseUrl, 'POST', '/assets/create', { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: ROTATE } } } } }, auth);
+    await http(
+      keyed.baseUrl,
+      'POST',
+      '/assets/create',
+      { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: ROTATE } } } } },
+      auth,
+    );
     await until(async () => (await list.count()) === 2, 'a live update over the keyed WebSocket');
     expect(urls.filter((u) => u.includes(KEY) || u.includes(Buffer.from(KEY).toString('base64url')))).toEqual([]);
     expect(tab.url()).not.toContain(KEY);

@@ -8,10 +8,27 @@ import { startHostPage, type HostPage } from './support/host-page';
 // The applets as an editor plugin shows them: a host page on another origin launches the three,
 // embeds them, answers their requests and records their messages (test/browser/support/host-page.ts).
 
-const APPLICATION = { id: 'b5f1c1d2-6e8a-4c5f-9d1e-0a1b2c3d4e5f', name: 'OBSIDIAN', version: '2.0.1', platform: 'LINUX', onboarded: true, privacy: 'OPEN' };
+const APPLICATION = {
+  id: 'b5f1c1d2-6e8a-4c5f-9d1e-0a1b2c3d4e5f',
+  name: 'OBSIDIAN',
+  version: '2.0.1',
+  platform: 'LINUX',
+  onboarded: true,
+  privacy: 'OPEN',
+};
 const argb = (a: number, r: number, g: number, b: number) => (a << 24) | (r << 16) | (g << 8) | b;
-const LIGHT = { darkMode: false, scaffoldBackgroundColor: argb(255, 250, 250, 250), onSurface: argb(255, 34, 34, 34), secondary: argb(255, 224, 224, 224) };
-const DARK = { darkMode: true, scaffoldBackgroundColor: argb(255, 30, 30, 30), onSurface: argb(255, 220, 220, 220), secondary: argb(255, 60, 60, 60) };
+const LIGHT = {
+  darkMode: false,
+  scaffoldBackgroundColor: argb(255, 250, 250, 250),
+  onSurface: argb(255, 34, 34, 34),
+  secondary: argb(255, 224, 224, 224),
+};
+const DARK = {
+  darkMode: true,
+  scaffoldBackgroundColor: argb(255, 30, 30, 30),
+  onSurface: argb(255, 220, 220, 220),
+  secondary: argb(255, 60, 60, 60),
+};
 const CODE =
   'def retry(fn, attempts=3):\n    for i in range(attempts):\n        try:\n            return fn()\n        except Exception:\n            if i == attempts - 1:\n                raise\n';
 
@@ -39,19 +56,24 @@ async function openFirst(drive: Frame): Promise<void> {
   await rows(drive).first().click();
 }
 const messages = (): Promise<Recorded[]> => page.evaluate(() => (window as any).host.messages);
-const loads = async (type: string) => (await messages()).filter((m) => m.port === ports[type] && m.data.type === 'loaded').length;
+const loads = async (type: string) =>
+  (await messages()).filter((m) => m.port === ports[type] && m.data.type === 'loaded').length;
 /** Reloads an applet's frame as the plugin does (a new URL: its theme, capabilities, state) and waits for its `loaded`. */
 async function reload(type: string, extra?: { capabilities?: number; state?: string }): Promise<void> {
   const before = await loads(type);
   await page.evaluate(([t, e]) => (window as any).host.load(t, e), [type, extra] as const);
   await until(async () => (await loads(type)) > before, `${type} reloaded`);
 }
-const frame = (type: string): Frame => page.frames().find((f) => f.url().startsWith(`http://localhost:${ports[type]}/`))!;
+const frame = (type: string): Frame =>
+  page.frames().find((f) => f.url().startsWith(`http://localhost:${ports[type]}/`))!;
 
 beforeAll(async () => {
   ensureWebBuilt();
   server = await startTestServer();
-  const created = await http(server.baseUrl, 'POST', '/assets/create', { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: CODE } } } } });
+  const created = await http(server.baseUrl, 'POST', '/assets/create', {
+    type: 'SEEDED_ASSET',
+    asset: { format: { fragment: { string: { raw: CODE } } } },
+  });
   assetId = created.json.id;
   retriesChat = (
     await http(server.baseUrl, 'POST', '/conversations/create', {
@@ -70,7 +92,10 @@ beforeAll(async () => {
   problems = watch(page);
   await page.goto(hostPage.url(server.baseUrl, APPLICATION, LIGHT));
   ports = await page.evaluate(() => (window as any).host.launched);
-  await until(async () => (await messages()).filter((m) => m.data.type === 'loaded').length === 3, 'three loaded messages');
+  await until(
+    async () => (await messages()).filter((m) => m.data.type === 'loaded').length === 3,
+    'three loaded messages',
+  );
 }, 60_000);
 
 afterAll(async () => {
@@ -99,7 +124,9 @@ describe('the applets in a plugin host', () => {
     await drive.getByRole('button', { name: 'Copy', exact: true }).click();
     await drive.getByRole('button', { name: 'Ask Copilot about this' }).click();
     const sent = await until(async () => {
-      const after = (await messages()).slice(before).filter((m) => m.port === ports.SAVED_MATERIALS && m.data.type !== 'setStateReq');
+      const after = (await messages())
+        .slice(before)
+        .filter((m) => m.port === ports.SAVED_MATERIALS && m.data.type !== 'setStateReq');
       return after.length >= 3 && after;
     }, 'insert, copy and focus messages');
     expect(sent.map((m) => m.data.type)).toEqual(['insertAtCursor', 'copyToClipboard', 'focusCopilotConversation']);
@@ -107,10 +134,15 @@ describe('the applets in a plugin host', () => {
     expect(sent[1].data.data).toBe(CODE);
     const conversation = sent[2].data.data as { id: string };
     expect(conversation.id).toMatch(/^[0-9a-f-]{36}$/);
-    expect((await http(server.baseUrl, 'GET', `/conversation/${conversation.id}`)).json.assets.iterable).toEqual([expect.objectContaining({ id: assetId })]);
+    expect((await http(server.baseUrl, 'GET', `/conversation/${conversation.id}`)).json.assets.iterable).toEqual([
+      expect.objectContaining({ id: assetId }),
+    ]);
 
     // The plugin forwards it to Copilot, which opens that chat.
-    await page.evaluate((c) => (window as any).host.send('COPILOT', { type: 'focusCopilotConversation', data: c }), conversation);
+    await page.evaluate(
+      (c) => (window as any).host.send('COPILOT', { type: 'focusCopilotConversation', data: c }),
+      conversation,
+    );
     await frame('COPILOT').getByLabel('Snippets this chat is about').waitFor();
   });
 
@@ -125,13 +157,16 @@ describe('the applets in a plugin host', () => {
   });
 
   it('takes the theme from the `theme` parameter and from setTheme, light and dark', async () => {
-    const look = (f: Frame) => f.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]);
+    const look = (f: Frame) =>
+      f.evaluate(() => [document.documentElement.dataset.theme, getComputedStyle(document.body).backgroundColor]);
     for (const type of Object.keys(ports)) expect(await look(frame(type))).toEqual(['light', 'rgb(250, 250, 250)']);
     await page.evaluate((theme) => (window as any).host.setTheme(theme), DARK);
-    for (const type of Object.keys(ports)) await until(async () => (await look(frame(type)))[0] === 'dark', `${type} dark`);
+    for (const type of Object.keys(ports))
+      await until(async () => (await look(frame(type)))[0] === 'dark', `${type} dark`);
     for (const type of Object.keys(ports)) expect(await look(frame(type))).toEqual(['dark', 'rgb(30, 30, 30)']);
     await page.evaluate((theme) => (window as any).host.setTheme(theme), LIGHT);
-    for (const type of Object.keys(ports)) await until(async () => (await look(frame(type)))[0] === 'light', `${type} light`);
+    for (const type of Object.keys(ports))
+      await until(async () => (await look(frame(type)))[0] === 'light', `${type} light`);
   });
 
   it('keeps its state across a reload: setStateReq, then the `state` parameter (Drive) or getStateReq (Copilot)', async () => {
@@ -148,9 +183,16 @@ describe('the applets in a plugin host', () => {
     const copilot = frame('COPILOT');
     await copilot.getByRole('button', { name: 'Back to the chats' }).click();
     await copilot.getByRole('button', { name: /^Retries/ }).click();
-    await until(async () => String(await page.evaluate((port) => (window as any).host.states[port], ports.COPILOT)).includes(retriesChat), 'copilot state');
+    await until(
+      async () =>
+        String(await page.evaluate((port) => (window as any).host.states[port], ports.COPILOT)).includes(retriesChat),
+      'copilot state',
+    );
     await reload('COPILOT');
-    const asked = await until(async () => (await messages()).filter((m) => m.port === ports.COPILOT && m.data.type === 'getStateReq').pop(), 'getStateReq');
+    const asked = await until(
+      async () => (await messages()).filter((m) => m.port === ports.COPILOT && m.data.type === 'getStateReq').pop(),
+      'getStateReq',
+    );
     expect(asked.data.id).toEqual(expect.any(String));
     await frame('COPILOT').getByRole('heading', { name: 'Retries' }).waitFor();
   });
@@ -160,7 +202,10 @@ describe('the applets in a plugin host', () => {
     await copilot.getByRole('heading', { name: 'Retries' }).waitFor();
     const before = (await messages()).length;
     await copilot.getByRole('button', { name: 'Copy', exact: true }).first().click();
-    const copied = await until(async () => (await messages()).slice(before).find((m) => m.data.type === 'copyToClipboard'), 'copyToClipboard');
+    const copied = await until(
+      async () => (await messages()).slice(before).find((m) => m.data.type === 'copyToClipboard'),
+      'copyToClipboard',
+    );
     expect(copied.data.data).toBe('retry(fetch)\n'.trimEnd());
 
     await copilot.getByRole('button', { name: 'Back to the chats' }).click();
@@ -168,13 +213,18 @@ describe('the applets in a plugin host', () => {
     await copilot.getByLabel('Message').fill('how do I retry a function call?');
     await copilot.getByRole('button', { name: 'Send' }).click();
     await copilot.getByLabel('Snippets used').getByText(/retry/i).waitFor({ timeout: 15_000 });
-    await until(async () => /retry/.test(await copilot.locator('.message.assistant').last().innerText()), 'the streamed answer');
+    await until(
+      async () => /retry/.test(await copilot.locator('.message.assistant').last().innerText()),
+      'the streamed answer',
+    );
   });
 
   it('Settings answers in its pane', async () => {
     const settings = frame('FUTURE_APPLET_MODULE_PLACEHOLDER_A');
     await settings.getByRole('heading', { name: 'Connect AI agents (MCP)' }).waitFor();
-    expect(await settings.getByText(`:${server.baseUrl.split(':').pop()}/model_context_protocol/2025-03-26/mcp`).count()).toBeGreaterThan(0);
+    expect(
+      await settings.getByText(`:${server.baseUrl.split(':').pop()}/model_context_protocol/2025-03-26/mcp`).count(),
+    ).toBeGreaterThan(0);
   });
 
   it('axe finds no serious or critical violation in any applet; screenshots, light and dark', async () => {
@@ -189,7 +239,10 @@ describe('the applets in a plugin host', () => {
         ['FUTURE_APPLET_MODULE_PLACEHOLDER_A', 'settings'],
       ]) {
         const f = frame(type);
-        await until(async () => (await f.evaluate(() => document.documentElement.dataset.theme)) === theme, `${type} ${theme}`);
+        await until(
+          async () => (await f.evaluate(() => document.documentElement.dataset.theme)) === theme,
+          `${type} ${theme}`,
+        );
         expect(await axeViolations(f)).toEqual([]);
         await (await f.frameElement()).screenshot({ path: `${SCREENSHOTS}/applet-${name}-${theme}.png` });
       }

@@ -46,9 +46,11 @@ async function expectInert(target: Page): Promise<void> {
         .filter((a) => /^on/i.test(a.name))
         .map((a) => `${e.tagName}[${a.name}]`),
     ),
-    active: Array.from(document.querySelectorAll('#root script, #root iframe, #root object, #root embed, .markdown img, .markdown svg, .markdown form')).map(
-      (e) => e.tagName,
-    ),
+    active: Array.from(
+      document.querySelectorAll(
+        '#root script, #root iframe, #root object, #root embed, .markdown img, .markdown svg, .markdown form',
+      ),
+    ).map((e) => e.tagName),
   }));
   expect(found).toEqual({ pwned: [], javascriptLinks: [], handlers: [], active: [] });
 }
@@ -75,14 +77,17 @@ beforeAll(async () => {
     (
       await http(server.baseUrl, 'POST', '/assets/create', {
         type: 'SEEDED_ASSET',
-        asset: { metadata: { websites: [{ url: 'javascript:alert(1)' }] }, format: { fragment: { string: { raw: 'x' } } } },
+        asset: {
+          metadata: { websites: [{ url: 'javascript:alert(1)' }] },
+          format: { fragment: { string: { raw: 'x' } } },
+        },
       })
     ).status,
   ).toBe(400);
-  await server.sql(`UPDATE websites SET url = $1 WHERE url = $2`.replace(/\$(\d)/g, server.config.dialect === 'sqlite' ? '?' : '$$$1'), [
-    `javascript:${mark('website-href')}`,
-    'https://example.com/hostile',
-  ]);
+  await server.sql(
+    `UPDATE websites SET url = $1 WHERE url = $2`.replace(/\$(\d)/g, server.config.dialect === 'sqlite' ? '?' : '$$$1'),
+    [`javascript:${mark('website-href')}`, 'https://example.com/hostile'],
+  );
   chat = (
     await http(server.baseUrl, 'POST', '/conversations/create', {
       type: 'COPILOT',
@@ -145,7 +150,9 @@ describe('hostile content', () => {
     await page.getByRole('heading', { level: 2, name: /<img src=x onerror=/ }).waitFor();
     await page.getByRole('link', { name: 'a fine link' }).waitFor();
     expect(await page.getByRole('link', { name: 'a fine link' }).getAttribute('rel')).toBe('noopener noreferrer');
-    expect((await page.locator('.code-block code').first().innerText()).trim()).toBe(`<script>${mark('md-code')}</script>`);
+    expect((await page.locator('.code-block code').first().innerText()).trim()).toBe(
+      `<script>${mark('md-code')}</script>`,
+    );
     // Raw HTML in an answer is its text.
     await page.getByText(`<img src=x onerror="${mark('md-img')}">`).waitFor();
     await page
@@ -161,10 +168,17 @@ describe('hostile content', () => {
     const url = new URL(`http://localhost:${port}/`);
     url.searchParams.set(
       'theme',
-      JSON.stringify({ darkMode: 'yes', scaffoldBackgroundColor: `red;}</style><script>${mark('theme')}</script>`, onSurface: 1e30 }),
+      JSON.stringify({
+        darkMode: 'yes',
+        scaffoldBackgroundColor: `red;}</style><script>${mark('theme')}</script>`,
+        onSurface: 1e30,
+      }),
     );
     url.searchParams.set('application', JSON.stringify({ id: '<script>', name: HOSTILE('application') }));
-    url.searchParams.set('state', JSON.stringify({ view: 'drive', query: HOSTILE('state'), snippet: 'javascript:alert(1)' }));
+    url.searchParams.set(
+      'state',
+      JSON.stringify({ view: 'drive', query: HOSTILE('state'), snippet: 'javascript:alert(1)' }),
+    );
     url.searchParams.set('capabilities', 'javascript:alert(1)');
     await page.goto(url.href);
     await page.getByRole('searchbox', { name: 'Search' }).waitFor();

@@ -18,7 +18,12 @@ let problems: PageWatch;
 const ids: Record<string, string> = {};
 
 const create = async (raw: string) =>
-  (await http(server.baseUrl, 'POST', '/assets/create', { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw } } } } })).json;
+  (
+    await http(server.baseUrl, 'POST', '/assets/create', {
+      type: 'SEEDED_ASSET',
+      asset: { format: { fragment: { string: { raw } } } },
+    })
+  ).json;
 const rows = () => page.getByRole('listbox', { name: /snippets/ }).getByRole('option');
 const clipboard = () => page.evaluate(() => navigator.clipboard.readText());
 
@@ -49,7 +54,9 @@ describe('snippets with secrets in the browser app', () => {
     expect(await marked.first().getAttribute('id')).toBe(`row-${ids.key}`);
     expect(await page.locator(`#row-${ids.key} .chip.secret`).getAttribute('title')).toContain('AWS access key id');
     // No tag made from the text quotes a part of the secret.
-    const tags = (await http(server.baseUrl, 'GET', `/asset/${ids.key}`)).json.tags.iterable.map((t: { text: string }) => t.text.toLowerCase());
+    const tags = (await http(server.baseUrl, 'GET', `/asset/${ids.key}`)).json.tags.iterable.map(
+      (t: { text: string }) => t.text.toLowerCase(),
+    );
     expect(tags.some((t: string) => SECRET.toLowerCase().includes(t) && t.length > 2)).toBe(false);
     await page.screenshot({ path: `${SCREENSHOTS}/secrets-drive.png` });
   });

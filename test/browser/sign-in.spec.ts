@@ -71,10 +71,17 @@ describe('sign-in for people in the web app', () => {
     // Unsafe requests of the session need its CSRF token.
     const statuses = await page.evaluate(async () => {
       const session = (await (await fetch('/auth/session')).json()) as { csrf: string };
-      const body = JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'echo from the browser' } } } } });
+      const body = JSON.stringify({
+        type: 'SEEDED_ASSET',
+        asset: { format: { fragment: { string: { raw: 'echo from the browser' } } } },
+      });
       const json = { 'content-type': 'application/json' };
       const without = await fetch('/assets/create', { method: 'POST', body, headers: json });
-      const withToken = await fetch('/assets/create', { method: 'POST', body, headers: { ...json, 'x-csrf-token': session.csrf } });
+      const withToken = await fetch('/assets/create', {
+        method: 'POST',
+        body,
+        headers: { ...json, 'x-csrf-token': session.csrf },
+      });
       return [without.status, withToken.status];
     });
     expect(statuses).toEqual([403, 200]);

@@ -98,7 +98,8 @@ describe('the web app on a team deployment', () => {
       ['lab', [['bob', 'editor']]],
     ] as const) {
       expect((await trove(server, ['spaces', 'add', space])).code).toBe(0);
-      for (const [user, role] of members) expect((await trove(server, ['spaces', 'member', space, user, '--role', role])).code).toBe(0);
+      for (const [user, role] of members)
+        expect((await trove(server, ['spaces', 'member', space, user, '--role', role])).code).toBe(0);
     }
     const word = `wombat${Date.now().toString(36)}`;
     const inSpace = (token: string, space: string) => ({ authorization: `Bearer ${token}`, 'x-trove-space': space });
@@ -125,7 +126,10 @@ describe('the web app on a team deployment', () => {
     await until(async () => (await rows.count()) === 1, "Bob's own snippet");
     const library = page.getByRole('combobox', { name: 'Library' });
     await library.selectOption('platform');
-    await until(async () => (await rows.count()) === 1 && /platform_deploy/.test(await rows.first().innerText()), 'the platform space listed');
+    await until(
+      async () => (await rows.count()) === 1 && /platform_deploy/.test(await rows.first().innerText()),
+      'the platform space listed',
+    );
     // The space's change stream (the space rides on a WebSocket subprotocol): a save elsewhere shows.
     await new Promise((r) => setTimeout(r, 1800));
     await save(bob, `def ${word}_platform_rollback(service):\n    return service\n`, 'platform');
@@ -142,7 +146,10 @@ describe('the web app on a team deployment', () => {
 
     // A result from another space opens there.
     await rows.filter({ hasText: 'lab_trial' }).click();
-    await until(async () => (await page.getByTestId('code').innerText()).includes('lab_trial'), 'the lab snippet opened');
+    await until(
+      async () => (await page.getByTestId('code').innerText()).includes('lab_trial'),
+      'the lab snippet opened',
+    );
     expect(await library.inputValue()).toBe('lab');
     expect(page.url()).toContain(lab);
 
@@ -154,7 +161,13 @@ describe('the web app on a team deployment', () => {
     await page.getByText('Copied to platform').waitFor();
     expect(await axeViolations(page)).toEqual([]);
     await page.screenshot({ path: `${SCREENSHOTS}/teams-copy-to-space.png` });
-    const platform = await http(server.baseUrl, 'POST', '/assets/search', { query: `${word}_own_helper` }, inSpace(bob, 'platform'));
+    const platform = await http(
+      server.baseUrl,
+      'POST',
+      '/assets/search',
+      { query: `${word}_own_helper` },
+      inSpace(bob, 'platform'),
+    );
     expect((platform.json as { results: { iterable: unknown[] } }).results.iterable).toHaveLength(1);
     await page.context().close();
 

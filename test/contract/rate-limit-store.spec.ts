@@ -8,11 +8,17 @@ import { RateLimitState, RateLimitStore, localRateLimitStore } from '../../src/c
  */
 describe('contract: rate-limit-store.ts (@fastify/rate-limit store/LocalStore)', () => {
   const incr = (store: RateLimitStore, key: string, windowMs: number, max: number) =>
-    new Promise<RateLimitState>((resolve, reject) => store.incr(key, (error, state) => (error ? reject(error) : resolve({ ...state })), windowMs, max));
+    new Promise<RateLimitState>((resolve, reject) =>
+      store.incr(key, (error, state) => (error ? reject(error) : resolve({ ...state })), windowMs, max),
+    );
 
   it('loads the store file and counts the hits of a key in its window: 1, 2, 3, with the ttl left of the window', async () => {
     const store = localRateLimitStore(10);
-    const hits = [await incr(store, 'k', 60_000, 5), await incr(store, 'k', 60_000, 5), await incr(store, 'k', 60_000, 5)];
+    const hits = [
+      await incr(store, 'k', 60_000, 5),
+      await incr(store, 'k', 60_000, 5),
+      await incr(store, 'k', 60_000, 5),
+    ];
     expect(hits.map((h) => h.current)).toEqual([1, 2, 3]);
     for (const hit of hits) {
       expect(hit.ttl).toBeGreaterThan(59_000);

@@ -54,15 +54,20 @@ const TRACED = {
 
 function tracedMethods(module: Sqlite3): Map<string, unknown> {
   const methods = new Map<string, unknown>();
-  for (const name of TRACED.Database) methods.set(`Database#${name}`, (module.Database.prototype as unknown as Record<string, unknown>)[name]);
-  for (const name of TRACED.Statement) methods.set(`Statement#${name}`, (module.Statement.prototype as unknown as Record<string, unknown>)[name]);
+  for (const name of TRACED.Database)
+    methods.set(`Database#${name}`, (module.Database.prototype as unknown as Record<string, unknown>)[name]);
+  for (const name of TRACED.Statement)
+    methods.set(`Statement#${name}`, (module.Statement.prototype as unknown as Record<string, unknown>)[name]);
   return methods;
 }
 
 const all = (statement: SqliteStatement, params: unknown[] = []) =>
-  new Promise<unknown[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows))));
+  new Promise<unknown[]>((resolve, reject) =>
+    statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows))),
+  );
 /** What TypeORM issued to manage transactions. */
-const transactionStatements = (queries: string[]) => queries.filter((q) => /^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(q.trim()));
+const transactionStatements = (queries: string[]) =>
+  queries.filter((q) => /^(BEGIN|COMMIT|ROLLBACK|SAVEPOINT|RELEASE)\b/i.test(q.trim()));
 
 describe('contract: sqlite-driver.ts (TypeORM SQLite driver + node-sqlite3)', () => {
   let methodsBefore: Map<string, unknown>;
@@ -79,7 +84,14 @@ describe('contract: sqlite-driver.ts (TypeORM SQLite driver + node-sqlite3)', ()
   beforeAll(async () => {
     methodsBefore = tracedMethods(sqlite3);
     capture = new Capture();
-    source = new DataSource({ type: 'sqlite', database: ':memory:', driver: sqliteDriver, entities: [Item], synchronize: true, logger: capture });
+    source = new DataSource({
+      type: 'sqlite',
+      database: ':memory:',
+      driver: sqliteDriver,
+      entities: [Item],
+      synchronize: true,
+      logger: capture,
+    });
     await source.initialize();
     runner = source.createQueryRunner();
   });
@@ -226,7 +238,9 @@ describe('contract: sqlite-driver.ts (TypeORM SQLite driver + node-sqlite3)', ()
           process.stdout.write(JSON.stringify({ wrapped: after.filter((m, i) => m !== before[i]).length, of: after.length, traced: /--> in Database#all/.test(error.stack) }));
           db.close(() => undefined);
         });`;
-      const result = JSON.parse(execFileSync(process.execPath, ['-e', script], { cwd: join(__dirname, '..', '..'), encoding: 'utf8' }));
+      const result = JSON.parse(
+        execFileSync(process.execPath, ['-e', script], { cwd: join(__dirname, '..', '..'), encoding: 'utf8' }),
+      );
       expect(result).toEqual({ wrapped: result.of, of: 16, traced: true });
     });
   });
@@ -246,7 +260,9 @@ describe('contract: sqlite-driver.ts (TypeORM SQLite driver + node-sqlite3)', ()
         await writer.query('INSERT INTO t VALUES (1)');
         connection = await openSqlite(file);
         const rows = await new Promise<unknown[]>((resolve, reject) =>
-          connection!.all('PRAGMA wal_checkpoint(PASSIVE)', (error, result) => (error ? reject(error) : resolve(result))),
+          connection!.all('PRAGMA wal_checkpoint(PASSIVE)', (error, result) =>
+            error ? reject(error) : resolve(result),
+          ),
         );
         expect(rows).toEqual([{ busy: 0, log: expect.any(Number), checkpointed: expect.any(Number) }]);
         await new Promise<void>((resolve, reject) => connection!.close((error) => (error ? reject(error) : resolve())));

@@ -56,7 +56,9 @@ describe('contract: ws-adapter.ts (@nestjs/platform-ws WsAdapter and its upgrade
     const outcome = await new Promise<string>((resolve) => {
       other.on('open', () => resolve('open'));
       other.on('unexpected-response', () => resolve('answered'));
-      other.on('error', (error) => resolve(/socket hang up|ECONNRESET/.test(error.message) ? 'destroyed' : error.message));
+      other.on('error', (error) =>
+        resolve(/socket hang up|ECONNRESET/.test(error.message) ? 'destroyed' : error.message),
+      );
     });
     expect(outcome).toBe('destroyed');
   });

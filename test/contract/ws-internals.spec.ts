@@ -57,7 +57,9 @@ describe('contract: ws-internals.ts (ws, as @nestjs/platform-ws makes the socket
   });
 
   async function connect(server: WebSocketServer, path: string): Promise<Pair> {
-    const accepted = new Promise<WebSocket>((resolve) => server.once('connection', (socket: WebSocket) => resolve(socket)));
+    const accepted = new Promise<WebSocket>((resolve) =>
+      server.once('connection', (socket: WebSocket) => resolve(socket)),
+    );
     const client = new WebSocket(`${base}${path}`);
     const received: string[] = [];
     let waiting: { count: number; resolve: (messages: string[]) => void } | null = null;
@@ -71,7 +73,9 @@ describe('contract: ws-internals.ts (ws, as @nestjs/platform-ws makes the socket
       client,
       received,
       receivedCount: (count) =>
-        received.length >= count ? Promise.resolve(received) : new Promise((resolve) => (waiting = { count, resolve: resolve as (m: string[]) => void })),
+        received.length >= count
+          ? Promise.resolve(received)
+          : new Promise((resolve) => (waiting = { count, resolve: resolve as (m: string[]) => void })),
     };
     pairs.push(pair);
     return pair;
@@ -181,8 +185,9 @@ describe('contract: ws-internals.ts (ws, as @nestjs/platform-ws makes the socket
 
   it('steps aside for good when the first socket lacks the internals (a fresh copy of the adapter, a socket without them)', () => {
     jest.isolateModules(() => {
+      type Internals = typeof import('../../src/common/streams/ws-internals');
       // eslint-disable-next-line @typescript-eslint/no-require-imports
-      const fresh = require('../../src/common/streams/ws-internals') as typeof import('../../src/common/streams/ws-internals');
+      const fresh = require('../../src/common/streams/ws-internals') as Internals;
       // eslint-disable-next-line @typescript-eslint/no-require-imports
       const { Logger: FreshLogger } = require('@nestjs/common') as typeof import('@nestjs/common');
       const warn = jest.spyOn(FreshLogger.prototype, 'warn').mockImplementation(() => undefined);

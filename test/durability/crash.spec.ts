@@ -54,7 +54,10 @@ describe('crash safety (SIGKILL at random moments)', () => {
   let child: ChildProcess | null = null;
 
   beforeAll(() => {
-    execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: ROOT, stdio: 'ignore' });
+    execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
   }, 180_000);
   afterAll(() => {
     child?.kill('SIGKILL');
@@ -120,7 +123,9 @@ describe('crash safety (SIGKILL at random moments)', () => {
           const raw = `const crash_${sequence++} = ${JSON.stringify(randomUUID())};`;
           unanswered.set(key, { key, raw });
           try {
-            const asset = await post(base, '/assets/create', textSeed(raw, { name: raw.slice(0, 20) }), { 'idempotency-key': key });
+            const asset = await post(base, '/assets/create', textSeed(raw, { name: raw.slice(0, 20) }), {
+              'idempotency-key': key,
+            });
             unanswered.delete(key);
             expected.set(asset.id, { raw, name: raw.slice(0, 20), maybe: new Set() });
             acknowledged++;
@@ -134,7 +139,9 @@ describe('crash safety (SIGKILL at random moments)', () => {
     /** Retries what was unanswered with the same keys: committed ones come back, the rest are created now. */
     const retryUnanswered = async (): Promise<void> => {
       for (const { key, raw } of [...unanswered.values()]) {
-        const asset = await post(base, '/assets/create', textSeed(raw, { name: raw.slice(0, 20) }), { 'idempotency-key': key });
+        const asset = await post(base, '/assets/create', textSeed(raw, { name: raw.slice(0, 20) }), {
+          'idempotency-key': key,
+        });
         unanswered.delete(key);
         expected.set(asset.id, { raw, name: raw.slice(0, 20), maybe: new Set() });
       }
@@ -165,7 +172,11 @@ describe('crash safety (SIGKILL at random moments)', () => {
     const identifiers = await (await fetch(`${base}/assets/identifiers`)).json();
     const unexpected = identifiers.iterable.map((i: { id: string }) => i.id).filter((id: string) => !expected.has(id));
     const extras = await Promise.all(
-      unexpected.map(async (id: string) => (await (await fetch(`${base}/asset/${id}?transferables=true`)).json()).formats.iterable[0].fragment.string.raw),
+      unexpected.map(
+        async (id: string) =>
+          (await (await fetch(`${base}/asset/${id}?transferables=true`)).json()).formats.iterable[0].fragment.string
+            .raw,
+      ),
     );
     expect(extras).toEqual([]);
     expect(identifiers.iterable.length).toBe(expected.size);
@@ -174,11 +185,20 @@ describe('crash safety (SIGKILL at random moments)', () => {
     child = null;
 
     const db = new Database(join(dataDir, 'trove.db'));
-    const all = <T>(sql: string) => new Promise<T[]>((resolve, reject) => db.all(sql, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+    const all = <T>(sql: string) =>
+      new Promise<T[]>((resolve, reject) =>
+        db.all(sql, (error, rows) => (error ? reject(error) : resolve(rows as T[]))),
+      );
     const [check] = await all<Record<string, string>>('PRAGMA integrity_check');
     // The change-stream outbox: ids without a gap, and an event for every asset that exists.
-    const [outbox] = await all<{ n: number; low: number; high: number }>('SELECT COUNT(*) AS n, MIN(id) AS low, MAX(id) AS high FROM stream_events');
-    const announced = new Set((await all<{ id: string }>(`SELECT DISTINCT entity_id AS id FROM stream_events WHERE topic = 'assets'`)).map((r) => r.id));
+    const [outbox] = await all<{ n: number; low: number; high: number }>(
+      'SELECT COUNT(*) AS n, MIN(id) AS low, MAX(id) AS high FROM stream_events',
+    );
+    const announced = new Set(
+      (await all<{ id: string }>(`SELECT DISTINCT entity_id AS id FROM stream_events WHERE topic = 'assets'`)).map(
+        (r) => r.id,
+      ),
+    );
     await new Promise((r) => db.close(r));
     expect(Object.values(check)[0]).toBe('ok');
     expect(outbox.n).toBe(outbox.high - outbox.low + 1);

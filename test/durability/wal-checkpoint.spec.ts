@@ -16,7 +16,11 @@ describe('WAL checkpoints (SQLite)', () => {
   });
   afterAll(() => server.close());
 
-  const snippet = (n: number) => Array.from({ length: 500 }, (_, i) => `const value${n}_${i} = compute(${n}, ${i}); // step ${i} of snippet ${n}`).join('\n');
+  const snippet = (n: number) =>
+    Array.from(
+      { length: 500 },
+      (_, i) => `const value${n}_${i} = compute(${n}, ${i}); // step ${i} of snippet ${n}`,
+    ).join('\n');
 
   it('copies committed writes into the database file within a second, long before the writer would', async () => {
     const file = join(server.config.dataDir, 'trove.db');
@@ -24,11 +28,13 @@ describe('WAL checkpoints (SQLite)', () => {
     const before = statSync(file).size;
     const assets = new AssetsApi(server.sdk);
     const ids: string[] = [];
-    for (let n = 0; n < 30; n++) ids.push((await assets.assetsCreateNewAsset({ transferables: false, seed: textSeed(snippet(n)) })).id);
+    for (let n = 0; n < 30; n++)
+      ids.push((await assets.assetsCreateNewAsset({ transferables: false, seed: textSeed(snippet(n)) })).id);
     // ~1.7 MB of text plus its index: far below the writer's own threshold (10,000 pages, ~40 MB).
     expect(statSync(wal).size).toBeLessThan(10_000 * 4096);
     const deadline = Date.now() + 3000;
-    while (statSync(file).size - before < 1_500_000 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 50));
+    while (statSync(file).size - before < 1_500_000 && Date.now() < deadline)
+      await new Promise((resolve) => setTimeout(resolve, 50));
     expect(statSync(file).size - before).toBeGreaterThanOrEqual(1_500_000);
     // What was checkpointed reads back whole.
     const asset = new AssetApi(server.sdk);

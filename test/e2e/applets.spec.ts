@@ -13,7 +13,14 @@ const TYPES = ['COPILOT', 'SAVED_MATERIALS', 'FUTURE_APPLET_MODULE_PLACEHOLDER_A
 const VIEW = { COPILOT: 'copilot', SAVED_MATERIALS: 'drive', FUTURE_APPLET_MODULE_PLACEHOLDER_A: 'settings' } as const;
 const KEY = 'applet-test-key-0123456789';
 /** Obsidian 2.0.1 sends its Application as `parent`. */
-const PARENT = { id: 'b5f1c1d2-6e8a-4c5f-9d1e-0a1b2c3d4e5f', name: 'OBSIDIAN', version: '2.0.1', platform: 'LINUX', onboarded: true, privacy: 'OPEN' };
+const PARENT = {
+  id: 'b5f1c1d2-6e8a-4c5f-9d1e-0a1b2c3d4e5f',
+  name: 'OBSIDIAN',
+  version: '2.0.1',
+  platform: 'LINUX',
+  onboarded: true,
+  privacy: 'OPEN',
+};
 
 const viewOf = (html: string) => /<meta name="trove-view" content="([^"]*)"/.exec(html)?.[1];
 const local = (port: number) => `http://127.0.0.1:${port}`;
@@ -22,17 +29,26 @@ beforeAll(() => ensureWebBuilt());
 
 describe('applets', () => {
   const server = useTestServer();
-  const launch = async (type: string) => (await http(server.baseUrl, 'POST', '/os/applet/launch', { type, parent: PARENT })).json;
+  const launch = async (type: string) =>
+    (await http(server.baseUrl, 'POST', '/os/applet/launch', { type, parent: PARENT })).json;
 
   it('launch answers a distinct port per applet, the same one while it runs, with the page in that role', async () => {
     const os = new OSApi(server.sdk);
     const ports: number[] = [];
     for (const type of TYPES) {
       const applet = await os.osAppletLaunch({ inactiveOSServerApplet: { type, parent: PARENT } as never });
-      expect(applet).toEqual({ type, port: expect.any(Number), handler: expect.objectContaining({ type: 'trove-web' }) });
+      expect(applet).toEqual({
+        type,
+        port: expect.any(Number),
+        handler: expect.objectContaining({ type: 'trove-web' }),
+      });
       ports.push(applet.port);
       expect((await launch(type)).port).toBe(applet.port); // idempotent
-      const page = await http(`http://localhost:${applet.port}`, 'GET', `/?theme=%7B%22darkMode%22%3Atrue%7D&capabilities=290171`);
+      const page = await http(
+        `http://localhost:${applet.port}`,
+        'GET',
+        `/?theme=%7B%22darkMode%22%3Atrue%7D&capabilities=290171`,
+      );
       expect(page.status).toBe(200);
       expect(page.headers.get('content-type')).toMatch(/^text\/html/);
       expect(viewOf(page.text)).toBe(VIEW[type]);
@@ -44,7 +60,11 @@ describe('applets', () => {
   it('restart reopens the applet on the port it had (never on another one a body names); terminate closes it and its connections', async () => {
     const { port } = await launch('SAVED_MATERIALS');
     const socket = await StreamClient.open(local(port), '/assets/stream/identifiers');
-    const restarted = await http(server.baseUrl, 'POST', '/os/applet/restart', { type: 'SAVED_MATERIALS', parent: PARENT, port });
+    const restarted = await http(server.baseUrl, 'POST', '/os/applet/restart', {
+      type: 'SAVED_MATERIALS',
+      parent: PARENT,
+      port,
+    });
     expect(restarted.status).toBe(200);
     expect(restarted.json).toMatchObject({ type: 'SAVED_MATERIALS', port });
     expect((await socket.closed).code).toBeGreaterThan(0);
@@ -65,12 +85,24 @@ describe('applets', () => {
   });
 
   it('answers 4xx for applets Trove does not serve and for bad bodies, and opens nothing', async () => {
-    expectError(await http(server.baseUrl, 'POST', '/os/applet/launch', { type: 'GLOBAL_SEARCH' }), 404, /no GLOBAL_SEARCH applet/);
+    expectError(
+      await http(server.baseUrl, 'POST', '/os/applet/launch', { type: 'GLOBAL_SEARCH' }),
+      404,
+      /no GLOBAL_SEARCH applet/,
+    );
     expectError(await http(server.baseUrl, 'POST', '/os/applet/launch', { type: 'NOPE' }), 400, /type/);
     expectError(await http(server.baseUrl, 'POST', '/os/applet/launch', {}), 400, /type/);
     expectError(await http(server.baseUrl, 'POST', '/os/applet/restart', { type: 'COPILOT', port: 'x' }), 400, /port/);
-    expectError(await http(server.baseUrl, 'POST', '/os/applet/restart', { type: 'COPILOT', port: 70000 }), 400, /port/);
-    expectError(await http(server.baseUrl, 'POST', '/os/applet/terminate', { type: 'WORKSTREAM_ACTIVITY' }), 404, /no WORKSTREAM_ACTIVITY applet/);
+    expectError(
+      await http(server.baseUrl, 'POST', '/os/applet/restart', { type: 'COPILOT', port: 70000 }),
+      400,
+      /port/,
+    );
+    expectError(
+      await http(server.baseUrl, 'POST', '/os/applet/terminate', { type: 'WORKSTREAM_ACTIVITY' }),
+      404,
+      /no WORKSTREAM_ACTIVITY applet/,
+    );
   });
 
   it("serves the page with a Content-Security-Policy without inline script, and the app's files gzipped and cached by hash", async () => {
@@ -109,9 +141,14 @@ describe('applets', () => {
     expect(hostile.status).toBe(403);
     const origin = await nodeRequest(`${local(port)}/assets/create`, 'POST', '{}', { origin: 'https://evil.example' });
     expect(origin.status).toBe(403);
-    expect(await refusedUpgrade(`${local(port)}/assets/stream/identifiers`, { origin: 'https://evil.example' })).toBe(403);
+    expect(await refusedUpgrade(`${local(port)}/assets/stream/identifiers`, { origin: 'https://evil.example' })).toBe(
+      403,
+    );
     // Its own pages' Origin (same origin) is allowed.
-    const own = await nodeRequest(`${local(port)}/.well-known/version`, 'GET', undefined, { origin: `http://localhost:${port}`, host: `localhost:${port}` });
+    const own = await nodeRequest(`${local(port)}/.well-known/version`, 'GET', undefined, {
+      origin: `http://localhost:${port}`,
+      host: `localhost:${port}`,
+    });
     expect(own.status).toBe(200);
   });
 
@@ -169,7 +206,9 @@ describe('applets with API keys', () => {
     expect(JSON.parse(first)).toEqual({ iterable: [] });
     socket.close();
     const wrong = Buffer.from('not-the-key').toString('base64url');
-    expect(await refusedUpgradeWith(`ws://127.0.0.1:${port}/assets/stream/identifiers`, ['trove', `trove.key.${wrong}`])).toBe(401);
+    expect(
+      await refusedUpgradeWith(`ws://127.0.0.1:${port}/assets/stream/identifiers`, ['trove', `trove.key.${wrong}`]),
+    ).toBe(401);
   });
 });
 

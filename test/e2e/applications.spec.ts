@@ -13,7 +13,8 @@ import { expectWire } from './support/wire';
 import { StreamClient } from './support/ws';
 
 /** POST /connect as Obsidian 2.0.1 and Raycast send it (SeededConnectorConnection). */
-const connectAs = (baseUrl: string, name: string, version: string) => http(baseUrl, 'POST', '/connect', { application: { name, version, platform: 'LINUX' } });
+const connectAs = (baseUrl: string, name: string, version: string) =>
+  http(baseUrl, 'POST', '/connect', { application: { name, version, platform: 'LINUX' } });
 
 describe('applications: one application, its settings, and the stream Obsidian syncs its settings from', () => {
   const server = useTestServer();
@@ -36,30 +37,44 @@ describe('applications: one application, its settings, and the stream Obsidian s
   it('GET /applications/{id}: the application as /connect answered it, with capabilities (LOCAL by default); 404 unknown, 400 not a UUID', async () => {
     const context = (await connectAs(server.baseUrl, 'OBSIDIAN', '2.0.1')).json;
     expect(context.application.capabilities).toBe('LOCAL');
-    const app = await new ApplicationsApi(server.sdk).applicationsSpecificApplicationSnapshot({ application: context.application.id });
+    const app = await new ApplicationsApi(server.sdk).applicationsSpecificApplicationSnapshot({
+      application: context.application.id,
+    });
     expect(app).toEqual({ ...context.application });
     const raw = await http(server.baseUrl, 'GET', `/applications/${context.application.id}`);
     expectWire('Application', raw.json);
     expect(raw.json).toEqual(context.application);
-    expectError(await http(server.baseUrl, 'GET', '/applications/7b0c5e55-0000-4000-8000-000000000001'), 404, /not found/);
+    expectError(
+      await http(server.baseUrl, 'GET', '/applications/7b0c5e55-0000-4000-8000-000000000001'),
+      404,
+      /not found/,
+    );
     expectError(await http(server.baseUrl, 'GET', '/applications/not-a-uuid'), 400, /UUID/);
   });
 
   it("POST /application/update as Obsidian's settings sends it ({...application, capabilities}): stored, answered and read back", async () => {
     const context = (await connectAs(server.baseUrl, 'OBSIDIAN', '2.0.1')).json;
     const api = new ApplicationApi(server.sdk);
-    const updated = await api.applicationUpdate({ application: { ...context.application, capabilities: CapabilitiesEnum.Blended } });
+    const updated = await api.applicationUpdate({
+      application: { ...context.application, capabilities: CapabilitiesEnum.Blended },
+    });
     expect(updated).toEqual({ ...context.application, capabilities: 'BLENDED' });
-    const read = await new ApplicationsApi(server.sdk).applicationsSpecificApplicationSnapshot({ application: context.application.id });
+    const read = await new ApplicationsApi(server.sdk).applicationsSpecificApplicationSnapshot({
+      application: context.application.id,
+    });
     expect(read.capabilities).toBe('BLENDED');
     // Listed so too, and a later connect of the same application keeps it.
-    expect((await http(server.baseUrl, 'GET', '/applications')).json.iterable.find((a: { id: string }) => a.id === context.application.id).capabilities).toBe(
-      'BLENDED',
-    );
+    expect(
+      (await http(server.baseUrl, 'GET', '/applications')).json.iterable.find(
+        (a: { id: string }) => a.id === context.application.id,
+      ).capabilities,
+    ).toBe('BLENDED');
     expect((await connectAs(server.baseUrl, 'OBSIDIAN', '2.0.1')).json.application.capabilities).toBe('BLENDED');
     // Raycast's health check: capabilities compared with its preference, updated when they differ.
     const raycast = (
-      await new ConnectorApi(server.sdk).connect({ seededConnectorConnection: { application: { name: 'RAYCAST', version: '1.1.0', platform: 'MACOS' } } })
+      await new ConnectorApi(server.sdk).connect({
+        seededConnectorConnection: { application: { name: 'RAYCAST', version: '1.1.0', platform: 'MACOS' } },
+      })
     ).application;
     if (raycast.capabilities?.toLowerCase() !== 'local') throw new Error('a fresh application is LOCAL');
     const local = await api.applicationUpdate({ application: { ...raycast, capabilities: CapabilitiesEnum.Local } });
@@ -69,11 +84,30 @@ describe('applications: one application, its settings, and the stream Obsidian s
   it('refuses what would change an identity or is not an Application (400), and an unknown id (404); nothing changes', async () => {
     const { application } = (await connectAs(server.baseUrl, 'SUBLIME', '1.9.6')).json;
     const before = await server.counts(['applications', 'stream_events']);
-    expectError(await http(server.baseUrl, 'POST', '/application/update', { ...application, version: '9.9.9' }), 400, /version cannot change/);
-    expectError(await http(server.baseUrl, 'POST', '/application/update', { ...application, capabilities: 'SOMETIMES' }), 400, /capabilities must be one of/);
-    expectError(await http(server.baseUrl, 'POST', '/application/update', { ...application, id: undefined }), 400, /id/);
+    expectError(
+      await http(server.baseUrl, 'POST', '/application/update', { ...application, version: '9.9.9' }),
+      400,
+      /version cannot change/,
+    );
+    expectError(
+      await http(server.baseUrl, 'POST', '/application/update', { ...application, capabilities: 'SOMETIMES' }),
+      400,
+      /capabilities must be one of/,
+    );
+    expectError(
+      await http(server.baseUrl, 'POST', '/application/update', { ...application, id: undefined }),
+      400,
+      /id/,
+    );
     expectError(await http(server.baseUrl, 'POST', '/application/update'), 400, /name should not be null/);
-    expectError(await http(server.baseUrl, 'POST', '/application/update', { ...application, id: '7b0c5e55-0000-4000-8000-000000000002' }), 404, /not found/);
+    expectError(
+      await http(server.baseUrl, 'POST', '/application/update', {
+        ...application,
+        id: '7b0c5e55-0000-4000-8000-000000000002',
+      }),
+      404,
+      /not found/,
+    );
     expect(await server.counts(['applications', 'stream_events'])).toBe(before);
     expect((await http(server.baseUrl, 'GET', `/applications/${application.id}`)).json).toEqual(application);
   });
@@ -96,7 +130,10 @@ describe('applications: one application, its settings, and the stream Obsidian s
     await http(server.baseUrl, 'POST', '/application/update', { ...obsidian, capabilities: 'LOCAL' });
     const changed = StreamedIdentifiersFromJSON(await stream.next());
     expect(changed.iterable).toEqual([{ application: { id: obsidian.id } }]);
-    expect((await new ApplicationsApi(server.sdk).applicationsSpecificApplicationSnapshot({ application: obsidian.id })).capabilities).toBe('LOCAL');
+    expect(
+      (await new ApplicationsApi(server.sdk).applicationsSpecificApplicationSnapshot({ application: obsidian.id }))
+        .capabilities,
+    ).toBe('LOCAL');
 
     const { application: vim } = (await connectAs(server.baseUrl, 'VIM', '1.5.1')).json;
     expect(await stream.next()).toEqual({ iterable: [{ application: { id: vim.id } }] });

@@ -1,4 +1,9 @@
-import { Asset, AssetApi, AssetSpecificAssetExportExportTypeEnum as ExportTypeEnum, AssetsApi } from '@pieces.app/pieces-os-client';
+import {
+  Asset,
+  AssetApi,
+  AssetSpecificAssetExportExportTypeEnum as ExportTypeEnum,
+  AssetsApi,
+} from '@pieces.app/pieces-os-client';
 import { EventBus } from '@nestjs/cqrs';
 import { randomUUID } from 'node:crypto';
 import { AssetsSearchedEvent } from '../../src/modules/assets/events/assets-searched.event';
@@ -67,7 +72,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
   }
 
   /** `asset_viewed`, `assets_searched`, ... : the identifier of an Activity's event. */
-  function eventKey(activity: { event: { asset?: { identifier_description_pair: object }; assets?: { identifier_description_pair: object } } }): string {
+  function eventKey(activity: {
+    event: { asset?: { identifier_description_pair: object }; assets?: { identifier_description_pair: object } };
+  }): string {
     return Object.keys((activity.event.asset ?? activity.event.assets)!.identifier_description_pair)[0];
   }
 
@@ -75,7 +82,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
     let pseudoId: string;
     let normalId: string;
     beforeAll(async () => {
-      const res = await http(server.baseUrl, 'POST', '/assets/create', { asset: { pseudo: true, format: { fragment: { string: { raw: 'pseudo body' } } } } });
+      const res = await http(server.baseUrl, 'POST', '/assets/create', {
+        asset: { pseudo: true, format: { fragment: { string: { raw: 'pseudo body' } } } },
+      });
       expect(res.status).toBe(200);
       pseudoId = res.json.id;
       expect(res.json.pseudo).toBe(true);
@@ -107,7 +116,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
     });
 
     it('drops a deleted pseudo asset, and shows one made pseudo by update', async () => {
-      const gone = await http(server.baseUrl, 'POST', '/assets/create', { asset: { pseudo: true, format: { fragment: { string: { raw: 'short-lived' } } } } });
+      const gone = await http(server.baseUrl, 'POST', '/assets/create', {
+        asset: { pseudo: true, format: { fragment: { string: { raw: 'short-lived' } } } },
+      });
       await assets.assetsDeleteAsset({ asset: gone.json.id });
       const made = await create('becomes pseudo');
       await asset.assetUpdate({ asset: { ...made, pseudo: true } });
@@ -129,7 +140,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       const drafted = raw.json;
       expect(drafted.asset.format.classification).toEqual({ generic: 'CODE', specific: 'py' });
       expect(drafted.asset.format.fragment.string.raw).toBe(python);
-      expect(drafted.asset.metadata.name).toBe('fibonacci_sequence: return the first count Fibonacci numbers (Python function)');
+      expect(drafted.asset.metadata.name).toBe(
+        'fibonacci_sequence: return the first count Fibonacci numbers (Python function)',
+      );
       const tags = drafted.asset.metadata.tags.map((t: { text: string }) => t.text);
       expect(tags[0]).toBe('python');
       expect(tags).toContain('sequence');
@@ -142,7 +155,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       expect(await snapshot()).toBe(before);
 
       const viaSdk = await assets.assetsDraft({ seed: textSeed(python) });
-      expect(viaSdk.asset?.metadata?.name).toBe('fibonacci_sequence: return the first count Fibonacci numbers (Python function)');
+      expect(viaSdk.asset?.metadata?.name).toBe(
+        'fibonacci_sequence: return the first count Fibonacci numbers (Python function)',
+      );
       expect(viaSdk.asset?.format.classification?.specific).toBe('py');
       expect(await snapshot()).toBe(before);
     });
@@ -172,7 +187,8 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
     });
 
     it('names prose by its first line and classifies it as TEXT', async () => {
-      const prose = 'Remember to rotate the staging credentials every Friday.\nThe vault keeps the previous two versions of every credential.';
+      const prose =
+        'Remember to rotate the staging credentials every Friday.\nThe vault keeps the previous two versions of every credential.';
       const drafted = await http(server.baseUrl, 'POST', '/assets/draft', textSeed(prose));
       expect(drafted.json.asset.format.classification.generic).toBe('TEXT');
       expect(drafted.json.asset.metadata.name).toBe('Remember to rotate the staging credentials every Friday.');
@@ -183,14 +199,19 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       const drafted = await http(server.baseUrl, 'POST', '/assets/draft?transferables=false', textSeed(python));
       expect(drafted.status).toBe(200);
       expect(drafted.json.asset.format.fragment).toBeUndefined();
-      expect(drafted.json.asset.metadata.name).toBe('fibonacci_sequence: return the first count Fibonacci numbers (Python function)');
+      expect(drafted.json.asset.metadata.name).toBe(
+        'fibonacci_sequence: return the first count Fibonacci numbers (Python function)',
+      );
     });
 
     it('returns an image seed unchanged', async () => {
       const image = {
         type: 'SEEDED_ASSET',
         asset: {
-          format: { file: { bytes: { raw: [137, 80, 78, 71, 13, 10, 26, 10] } }, classification: { generic: 'IMAGE', specific: 'png' } },
+          format: {
+            file: { bytes: { raw: [137, 80, 78, 71, 13, 10, 26, 10] } },
+            classification: { generic: 'IMAGE', specific: 'png' },
+          },
           metadata: { name: 'logo' },
         },
       };
@@ -205,16 +226,36 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
 
     it('rejects a missing seed, unknown fields and wrong types with 400', async () => {
       const before = await snapshot();
-      expectError(await http(server.baseUrl, 'POST', '/assets/draft', '', { 'content-type': 'application/json' }), 400, /Seed/);
-      expect(await statusOf(assets.assetsDraft({}))).toBe(400);
-      expectError(await http(server.baseUrl, 'POST', '/assets/draft', { ...textSeed('x = 1'), bogus: 1 }), 400, /bogus/);
-      expectError(await http(server.baseUrl, 'POST', '/assets/draft', { asset: { format: { fragment: { string: { raw: 42 } } } } }), 400, /raw/);
       expectError(
-        await http(server.baseUrl, 'POST', '/assets/draft', { asset: { format: { classification: { generic: 'CODE', specific: 'nope' } } } }),
+        await http(server.baseUrl, 'POST', '/assets/draft', '', { 'content-type': 'application/json' }),
+        400,
+        /Seed/,
+      );
+      expect(await statusOf(assets.assetsDraft({}))).toBe(400);
+      expectError(
+        await http(server.baseUrl, 'POST', '/assets/draft', { ...textSeed('x = 1'), bogus: 1 }),
+        400,
+        /bogus/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/assets/draft', {
+          asset: { format: { fragment: { string: { raw: 42 } } } },
+        }),
+        400,
+        /raw/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/assets/draft', {
+          asset: { format: { classification: { generic: 'CODE', specific: 'nope' } } },
+        }),
         400,
         /specific/,
       );
-      expectError(await http(server.baseUrl, 'POST', '/assets/draft?transferables=maybe', textSeed('x')), 400, /transferables/);
+      expectError(
+        await http(server.baseUrl, 'POST', '/assets/draft?transferables=maybe', textSeed('x')),
+        400,
+        /transferables/,
+      );
       expect(await snapshot()).toBe(before);
     });
   });
@@ -225,7 +266,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       expect(created.formats.iterable[0].classification.specific).not.toBe('ts');
       const raw = await http(server.baseUrl, 'POST', '/asset/reclassify', {
         ext: 'ts',
-        asset: JSON.parse(JSON.stringify(await http(server.baseUrl, 'GET', `/asset/${created.id}`).then((r) => r.json))),
+        asset: JSON.parse(
+          JSON.stringify(await http(server.baseUrl, 'GET', `/asset/${created.id}`).then((r) => r.json)),
+        ),
       });
       expect(raw.status).toBe(200);
       expectWire('Asset', raw.json);
@@ -236,14 +279,24 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
 
       // Through the SDK, round-tripping the Asset it parsed; prose codes become TEXT.
       const full = await asset.assetSnapshot({ asset: created.id });
-      const asText = await asset.assetReclassify({ assetReclassification: { ext: 'txt' as any, asset: full }, transferables: false });
+      const asText = await asset.assetReclassify({
+        assetReclassification: { ext: 'txt' as any, asset: full },
+        transferables: false,
+      });
       expect(asText.formats.iterable[0].classification.generic).toBe('TEXT');
       expect(asText.formats.iterable[0].classification.specific).toBe('txt');
       expect(asText.formats.iterable[0].fragment).toBeUndefined();
-      const rows = await server.sql<{ generic: string; specific: string }>(`SELECT generic, specific FROM formats WHERE asset_id = '${created.id}'`);
+      const rows = await server.sql<{ generic: string; specific: string }>(
+        `SELECT generic, specific FROM formats WHERE asset_id = '${created.id}'`,
+      );
       expect(rows).toEqual([{ generic: 'TEXT', specific: 'txt' }]);
-      const again = await activitiesUntil(created.id, (e) => e.filter((k) => k === 'asset_format_specific_classification_updated').length >= 2);
-      const reclassified = again.iterable.filter((a: any) => eventKey(a) === 'asset_format_specific_classification_updated');
+      const again = await activitiesUntil(
+        created.id,
+        (e) => e.filter((k) => k === 'asset_format_specific_classification_updated').length >= 2,
+      );
+      const reclassified = again.iterable.filter(
+        (a: any) => eventKey(a) === 'asset_format_specific_classification_updated',
+      );
       expect(reclassified).toHaveLength(2);
       expect(reclassified[0].event.asset.metadata.reclassification).toEqual({
         previous: { generic: 'CODE', specific: 'ts' },
@@ -267,13 +320,36 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
     it('rejects a bad ext, a missing or malformed asset and unknown fields with 400, changing nothing', async () => {
       const { id } = await create('print("x")');
       const before = await snapshot();
-      expectError(await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'klingon', asset: { id } }), 400, /ext/);
-      expectError(await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'png', asset: { id } }), 400, /not a text language/);
-      expectError(await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'UNKNOWN', asset: { id } }), 400, /ext/);
+      expectError(
+        await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'klingon', asset: { id } }),
+        400,
+        /ext/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'png', asset: { id } }),
+        400,
+        /not a text language/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'UNKNOWN', asset: { id } }),
+        400,
+        /ext/,
+      );
       expectError(await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'py' }), 400, /asset/);
-      expectError(await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'py', asset: { id: 'not-a-uuid' } }), 400, /id/);
-      expectError(await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'py', asset: { id }, extra: true }), 400, /extra/);
-      expectError(await http(server.baseUrl, 'POST', '/asset/reclassify', '', { 'content-type': 'application/json' }), 400);
+      expectError(
+        await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'py', asset: { id: 'not-a-uuid' } }),
+        400,
+        /id/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'py', asset: { id }, extra: true }),
+        400,
+        /extra/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/asset/reclassify', '', { 'content-type': 'application/json' }),
+        400,
+      );
       expect(await snapshot()).toBe(before);
     });
   });
@@ -286,7 +362,10 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
     let tagId: string;
     let websiteId: string;
     beforeAll(async () => {
-      tagged = await create('fn main() {}', { tags: [{ text: 'linkable' }], websites: [{ url: 'https://link.example/docs', name: 'Link docs' }] });
+      tagged = await create('fn main() {}', {
+        tags: [{ text: 'linkable' }],
+        websites: [{ url: 'https://link.example/docs', name: 'Link docs' }],
+      });
       plain = await create('fn other() {}');
       plainTags = plain.tags!.iterable.map((t) => t.text);
       expect(plainTags.length).toBeGreaterThan(0);
@@ -295,7 +374,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
     });
 
     async function joinRows(table: string, column: string, target: string): Promise<string[]> {
-      const rows = await server.sql<{ asset_id: string }>(`SELECT asset_id FROM ${table} WHERE ${column} = '${target}' ORDER BY asset_id`);
+      const rows = await server.sql<{ asset_id: string }>(
+        `SELECT asset_id FROM ${table} WHERE ${column} = '${target}' ORDER BY asset_id`,
+      );
       return rows.map((r) => r.asset_id);
     }
 
@@ -324,12 +405,16 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
 
     it('associates and disassociates a website the same way', async () => {
       await asset.assetAssociateWebsite({ asset: plain.id, website: websiteId });
-      expect((await http(server.baseUrl, 'POST', `/asset/${plain.id}/websites/associate/${websiteId}`)).status).toBe(204);
+      expect((await http(server.baseUrl, 'POST', `/asset/${plain.id}/websites/associate/${websiteId}`)).status).toBe(
+        204,
+      );
       const seen = await asset.assetSnapshot({ asset: plain.id });
       expect(seen.websites?.iterable.map((w) => [w.url, w.name])).toEqual([['https://link.example/docs', 'Link docs']]);
       expect(await joinRows('asset_websites', 'website_id', websiteId)).toEqual([plain.id, tagged.id].sort());
       await asset.assetDisassociateWebsite({ asset: plain.id, website: websiteId });
-      expect((await http(server.baseUrl, 'POST', `/asset/${plain.id}/websites/disassociate/${websiteId}`)).status).toBe(204);
+      expect((await http(server.baseUrl, 'POST', `/asset/${plain.id}/websites/disassociate/${websiteId}`)).status).toBe(
+        204,
+      );
       expect((await asset.assetSnapshot({ asset: plain.id })).websites?.iterable).toEqual([]);
       expect(await joinRows('asset_websites', 'website_id', websiteId)).toEqual([tagged.id]);
       expect(await server.sql(`SELECT id FROM websites WHERE id = '${websiteId}'`)).toHaveLength(1);
@@ -338,7 +423,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
     it('associates and disassociates a workstream summary, shown complete on the asset', async () => {
       const summaryId = randomUUID();
       const at = '2025-01-02T03:04:05.000Z';
-      await server.sql(`INSERT INTO workstream_summaries (id, name, created_at, updated_at) VALUES ('${summaryId}', 'Refactoring week', '${at}', '${at}')`);
+      await server.sql(
+        `INSERT INTO workstream_summaries (id, name, created_at, updated_at) VALUES ('${summaryId}', 'Refactoring week', '${at}', '${at}')`,
+      );
       await asset.assetAssociateWorkstreamSummary({ asset: plain.id, workstreamSummary: summaryId });
       const res = await http(server.baseUrl, 'POST', `/asset/${plain.id}/workstream_summaries/associate/${summaryId}`);
       expect(res.status).toBe(204);
@@ -347,14 +434,19 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       expectWire('Asset', raw.json);
       expect(raw.json.summaries.iterable).toHaveLength(1);
       expectWire('WorkstreamSummary', raw.json.summaries.iterable[0]);
-      expect(raw.json.summaries.iterable[0]).toEqual(expect.objectContaining({ id: summaryId, name: 'Refactoring week' }));
+      expect(raw.json.summaries.iterable[0]).toEqual(
+        expect.objectContaining({ id: summaryId, name: 'Refactoring week' }),
+      );
       const viaSdk = await asset.assetSnapshot({ asset: plain.id });
       expect(viaSdk.summaries?.iterable[0].name).toBe('Refactoring week');
       expect(viaSdk.summaries?.iterable[0].created.value).toBeInstanceOf(Date);
       expect(await joinRows('asset_workstream_summaries', 'workstream_summary_id', summaryId)).toEqual([plain.id]);
 
       await asset.assetDisassociateWorkstreamSummary({ asset: plain.id, workstreamSummary: summaryId });
-      expect((await http(server.baseUrl, 'POST', `/asset/${plain.id}/workstream_summaries/disassociate/${summaryId}`)).status).toBe(204);
+      expect(
+        (await http(server.baseUrl, 'POST', `/asset/${plain.id}/workstream_summaries/disassociate/${summaryId}`))
+          .status,
+      ).toBe(204);
       expect((await asset.assetSnapshot({ asset: plain.id })).summaries?.iterable).toEqual([]);
       expect(await joinRows('asset_workstream_summaries', 'workstream_summary_id', summaryId)).toEqual([]);
       expect(await server.sql(`SELECT id FROM workstream_summaries WHERE id = '${summaryId}'`)).toHaveLength(1);
@@ -376,11 +468,27 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       for (const kind of ['tags', 'websites', 'workstream_summaries']) {
         const target = kind === 'tags' ? tagId : kind === 'websites' ? websiteId : UNKNOWN;
         for (const action of ['associate', 'disassociate']) {
-          expectError(await http(server.baseUrl, 'POST', `/asset/${UNKNOWN}/${kind}/${action}/${target}`), 404, /asset .* not found/);
-          expectError(await http(server.baseUrl, 'POST', `/asset/${plain.id}/${kind}/${action}/${UNKNOWN}`), 404, /not found/);
+          expectError(
+            await http(server.baseUrl, 'POST', `/asset/${UNKNOWN}/${kind}/${action}/${target}`),
+            404,
+            /asset .* not found/,
+          );
+          expectError(
+            await http(server.baseUrl, 'POST', `/asset/${plain.id}/${kind}/${action}/${UNKNOWN}`),
+            404,
+            /not found/,
+          );
           expectError(await http(server.baseUrl, 'POST', `/asset/${gone}/${kind}/${action}/${target}`), 410);
-          expectError(await http(server.baseUrl, 'POST', `/asset/not-a-uuid/${kind}/${action}/${target}`), 400, /asset must be a UUID/);
-          expectError(await http(server.baseUrl, 'POST', `/asset/${plain.id}/${kind}/${action}/nope`), 400, /must be a UUID/);
+          expectError(
+            await http(server.baseUrl, 'POST', `/asset/not-a-uuid/${kind}/${action}/${target}`),
+            400,
+            /asset must be a UUID/,
+          );
+          expectError(
+            await http(server.baseUrl, 'POST', `/asset/${plain.id}/${kind}/${action}/nope`),
+            400,
+            /must be a UUID/,
+          );
         }
       }
       expect(await statusOf(asset.assetAssociateTag({ asset: plain.id, tag: UNKNOWN }))).toBe(404);
@@ -399,7 +507,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
   describe('POST /asset/{asset}/scores/increment', () => {
     it('increments the flagged counters, reflected in asset.score', async () => {
       const { id } = await create('let x = 1;');
-      expect((await asset.assetSnapshot({ asset: id })).score).toEqual(expect.objectContaining({ manual: 0, automatic: 0 }));
+      expect((await asset.assetSnapshot({ asset: id })).score).toEqual(
+        expect.objectContaining({ manual: 0, automatic: 0 }),
+      );
       await asset.assetScoresIncrement({ asset: id, seededScoreIncrement: { asset: { reuse: true } } });
       const res = await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, {
         asset: { reuse: true, reference: true, searched: true, update: false },
@@ -409,11 +519,23 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       // Other kinds are accepted alongside and do not count here.
       await asset.assetScoresIncrement({
         asset: id,
-        seededScoreIncrement: { asset: { priority: true }, conversation: { reuse: true }, anchorPoint: { update: true } },
+        seededScoreIncrement: {
+          asset: { priority: true },
+          conversation: { reuse: true },
+          anchorPoint: { update: true },
+        },
       });
       const raw = await http(server.baseUrl, 'GET', `/asset/${id}`);
       expectWire('Asset', raw.json);
-      expect(raw.json.score).toEqual({ manual: 4, automatic: 1, reuse: 2, update: 0, reference: 1, priority: 1, searched: 1 });
+      expect(raw.json.score).toEqual({
+        manual: 4,
+        automatic: 1,
+        reuse: 2,
+        update: 0,
+        reference: 1,
+        priority: 1,
+        searched: 1,
+      });
       const viaSdk = await asset.assetSnapshot({ asset: id });
       expect(viaSdk.score?.reuse).toBe(2);
       expect((await assets.assetsSnapshot({})).iterable.find((a) => a.id === id)?.score?.manual).toBe(4);
@@ -421,7 +543,11 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
 
     it('adds up concurrent increments', async () => {
       const { id } = await create('concurrent');
-      await Promise.all(Array.from({ length: 8 }, () => asset.assetScoresIncrement({ asset: id, seededScoreIncrement: { asset: { update: true } } })));
+      await Promise.all(
+        Array.from({ length: 8 }, () =>
+          asset.assetScoresIncrement({ asset: id, seededScoreIncrement: { asset: { update: true } } }),
+        ),
+      );
       const [row] = await server.sql<{ score_update: number | string; score_manual: number | string }>(
         `SELECT score_update, score_manual FROM assets WHERE id = '${id}'`,
       );
@@ -433,17 +559,51 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       const { id } = await create('scored badly');
       const gone = await deleted();
       const before = await snapshot();
-      expectError(await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, '', { 'content-type': 'application/json' }), 400, /asset/);
+      expectError(
+        await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, '', { 'content-type': 'application/json' }),
+        400,
+        /asset/,
+      );
       expect(await statusOf(asset.assetScoresIncrement({ asset: id }))).toBe(400);
       expectError(await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, {}), 400, /asset/);
-      expectError(await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, { website: { reuse: true } }), 400, /asset/);
-      expectError(await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, { asset: {} }), 400, /at least one/);
-      expectError(await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, { asset: { reuse: 'true' } }), 400, /reuse/);
-      expectError(await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, { asset: { reuse: true, bogus: true } }), 400, /bogus/);
-      expectError(await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, { asset: { reuse: true }, bogus: 1 }), 400, /bogus/);
-      expectError(await http(server.baseUrl, 'POST', `/asset/${UNKNOWN}/scores/increment`, { asset: { reuse: true } }), 404);
-      expectError(await http(server.baseUrl, 'POST', `/asset/${gone}/scores/increment`, { asset: { reuse: true } }), 410);
-      expectError(await http(server.baseUrl, 'POST', `/asset/nope/scores/increment`, { asset: { reuse: true } }), 400, /UUID/);
+      expectError(
+        await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, { website: { reuse: true } }),
+        400,
+        /asset/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, { asset: {} }),
+        400,
+        /at least one/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, { asset: { reuse: 'true' } }),
+        400,
+        /reuse/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, { asset: { reuse: true, bogus: true } }),
+        400,
+        /bogus/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', `/asset/${id}/scores/increment`, { asset: { reuse: true }, bogus: 1 }),
+        400,
+        /bogus/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', `/asset/${UNKNOWN}/scores/increment`, { asset: { reuse: true } }),
+        404,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', `/asset/${gone}/scores/increment`, { asset: { reuse: true } }),
+        410,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', `/asset/nope/scores/increment`, { asset: { reuse: true } }),
+        400,
+        /UUID/,
+      );
       expect(await snapshot()).toBe(before);
     });
   });
@@ -466,7 +626,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       await assets.assetsDeleteAsset({ asset: doomed.id }); // within the batch's second
       const res = await http(server.baseUrl, 'GET', `/asset/${kept.id}/activities`); // writes the batch
       expect(res.json.iterable.map(eventKey)).toEqual(['asset_viewed', 'asset_created']);
-      const views = await server.sql(`SELECT asset_id FROM activities WHERE event = 'viewed' AND asset_id IN ('${doomed.id}', '${kept.id}')`);
+      const views = await server.sql(
+        `SELECT asset_id FROM activities WHERE event = 'viewed' AND asset_id IN ('${doomed.id}', '${kept.id}')`,
+      );
       expect(views.map((row) => row.asset_id)).toEqual([kept.id]);
     });
 
@@ -484,7 +646,9 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       await activitiesUntil(id, (e) => e.includes('asset_viewed'));
       await http(server.baseUrl, 'POST', `/asset/${id}`, {});
       await activitiesUntil(id, (e) => e.filter((k) => k === 'asset_viewed').length === 2);
-      await asset.assetUpdate({ asset: { ...(await assets.assetsSpecificAssetSnapshot({ asset: id })), name: 'renamed' } });
+      await asset.assetUpdate({
+        asset: { ...(await assets.assetsSpecificAssetSnapshot({ asset: id })), name: 'renamed' },
+      });
       await activitiesUntil(id, (e) => e.includes('asset_updated'));
       const tagId = created.tags!.iterable[0].id;
       await asset.assetDisassociateTag({ asset: id, tag: tagId });
@@ -546,7 +710,12 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       await asset.assetAssociateWorkstreamSummary({ asset: id, workstreamSummary: summaryId });
       await asset.assetAssociateWorkstreamSummary({ asset: id, workstreamSummary: summaryId });
       const linked = await activitiesUntil(id, (e) => e.includes('asset_updated'));
-      expect(linked.iterable.map(eventKey)).toEqual(['asset_updated', 'asset_link_deleted', 'asset_link_added', 'asset_created']);
+      expect(linked.iterable.map(eventKey)).toEqual([
+        'asset_updated',
+        'asset_link_deleted',
+        'asset_link_added',
+        'asset_created',
+      ]);
       const [stored] = await server.sql<{ event: string; metadata: string }>(
         `SELECT event, metadata FROM activities WHERE asset_id = '${id}' AND event = 'summary_added'`,
       );
@@ -636,7 +805,11 @@ describe('assets: pseudo, draft, reclassify, links, scores, activities, export',
       const gone = await deleted();
       expectError(await http(server.baseUrl, 'GET', `/asset/${id}/export`), 400, /export_type is required/);
       expectError(await http(server.baseUrl, 'GET', `/asset/${id}/export?export_type=PDF`), 400, /MD, HTML/);
-      expectError(await http(server.baseUrl, 'GET', `/asset/${id}/export?export_type=MD&export_type=HTML`), 400, /export_type/);
+      expectError(
+        await http(server.baseUrl, 'GET', `/asset/${id}/export?export_type=MD&export_type=HTML`),
+        400,
+        /export_type/,
+      );
       expectError(await http(server.baseUrl, 'GET', `/asset/${UNKNOWN}/export?export_type=MD`), 404);
       expectError(await http(server.baseUrl, 'GET', `/asset/${gone}/export?export_type=MD`), 410);
       expectError(await http(server.baseUrl, 'GET', `/asset/nope/export?export_type=MD`), 400, /UUID/);

@@ -20,7 +20,16 @@ describe('core asset store', () => {
 
   /** Row counts of every asset table: a rejected request must leave them all unchanged. */
   async function counts(): Promise<string> {
-    const tables = ['assets', 'formats', 'annotations', 'tags', 'asset_tags', 'websites', 'asset_websites', 'applications'];
+    const tables = [
+      'assets',
+      'formats',
+      'annotations',
+      'tags',
+      'asset_tags',
+      'websites',
+      'asset_websites',
+      'applications',
+    ];
     return server.counts(tables);
   }
 
@@ -51,8 +60,12 @@ describe('core asset store', () => {
       expect(created.preview.base.id).toBe(format.id);
       expect(created.original.reference.asset).toBe(created.id);
       expect(created.tags.iterable.map((t: { text: string }) => t.text).sort()).toEqual(['math', 'python']);
-      expect(created.websites.iterable[0]).toEqual(expect.objectContaining({ url: 'https://docs.python.org/3/', name: 'Python docs' }));
-      expect(created.annotations.iterable[0]).toEqual(expect.objectContaining({ type: 'DESCRIPTION', text: 'Adds two numbers.' }));
+      expect(created.websites.iterable[0]).toEqual(
+        expect.objectContaining({ url: 'https://docs.python.org/3/', name: 'Python docs' }),
+      );
+      expect(created.annotations.iterable[0]).toEqual(
+        expect.objectContaining({ type: 'DESCRIPTION', text: 'Adds two numbers.' }),
+      );
 
       const viaSdk = await assets.assetsSpecificAssetSnapshot({ asset: created.id });
       expect(viaSdk.created.value).toBeInstanceOf(Date);
@@ -84,7 +97,11 @@ describe('core asset store', () => {
         ['https://z.example/', 'Zed'],
         ['https://a.example/', 'a.example'],
       ]);
-      expect(first.json.annotations.iterable.map((a: { text: string }) => a.text)).toEqual(['third?', 'no, first', 'last']);
+      expect(first.json.annotations.iterable.map((a: { text: string }) => a.text)).toEqual([
+        'third?',
+        'no, first',
+        'last',
+      ]);
 
       const second = await http(
         server.baseUrl,
@@ -96,12 +113,15 @@ describe('core asset store', () => {
         }),
       );
       expect(second.status).toBe(200);
-      const idOf = (asset: { tags: { iterable: Array<{ id: string; text: string }> } }, text: string) => asset.tags.iterable.find((t) => t.text === text)!.id;
+      const idOf = (asset: { tags: { iterable: Array<{ id: string; text: string }> } }, text: string) =>
+        asset.tags.iterable.find((t) => t.text === text)!.id;
       expect(idOf(second.json, 'zeta')).toBe(idOf(first.json, 'zeta'));
       expect(idOf(second.json, 'mid')).toBe(idOf(first.json, 'mid'));
       expect(second.json.tags.iterable.map((t: { text: string }) => t.text)).toEqual(['mid', 'zeta']);
       expect(second.json.tags.iterable[1].category).toBe(first.json.tags.iterable[0].category);
-      expect(second.json.websites.iterable[0]).toEqual(expect.objectContaining({ id: first.json.websites.iterable[0].id, name: 'Zed' }));
+      expect(second.json.websites.iterable[0]).toEqual(
+        expect.objectContaining({ id: first.json.websites.iterable[0].id, name: 'Zed' }),
+      );
     });
 
     it('creates through the SDK exactly as the CLI does (transferables=false, type given)', async () => {
@@ -114,7 +134,9 @@ describe('core asset store', () => {
     });
 
     it('defaults the seed type to SEEDED_ASSET and credits Trove when no application is given', async () => {
-      const res = await http(server.baseUrl, 'POST', '/assets/create', { asset: { format: { fragment: { string: { raw: 'plain note' } } } } });
+      const res = await http(server.baseUrl, 'POST', '/assets/create', {
+        asset: { format: { fragment: { string: { raw: 'plain note' } } } },
+      });
       expect(res.status).toBe(200);
       expectWire('Asset', res.json);
       expect(res.json.formats.iterable[0].application.name).toBe('OPEN_SOURCE');
@@ -126,7 +148,9 @@ describe('core asset store', () => {
       const seed = textSeed('SELECT 1');
       (seed.asset!.format as any).classification = { generic: 'CODE', specific: 'sql' };
       const created = await assets.assetsCreateNewAsset({ seed });
-      expect(created.formats.iterable[0].classification).toEqual(expect.objectContaining({ generic: 'CODE', specific: 'sql' }));
+      expect(created.formats.iterable[0].classification).toEqual(
+        expect.objectContaining({ generic: 'CODE', specific: 'sql' }),
+      );
     });
 
     it('accepts base64 text the way browser clients send it (TS property names)', async () => {
@@ -138,8 +162,18 @@ describe('core asset store', () => {
     });
 
     it('reuses one tag record per text and one website per URL', async () => {
-      await assets.assetsCreateNewAsset({ seed: textSeed('a', { tags: [{ text: 'shared-tag' }], websites: [{ url: 'https://shared.example/', name: 's' }] }) });
-      await assets.assetsCreateNewAsset({ seed: textSeed('b', { tags: [{ text: 'shared-tag' }], websites: [{ url: 'https://shared.example/', name: 's' }] }) });
+      await assets.assetsCreateNewAsset({
+        seed: textSeed('a', {
+          tags: [{ text: 'shared-tag' }],
+          websites: [{ url: 'https://shared.example/', name: 's' }],
+        }),
+      });
+      await assets.assetsCreateNewAsset({
+        seed: textSeed('b', {
+          tags: [{ text: 'shared-tag' }],
+          websites: [{ url: 'https://shared.example/', name: 's' }],
+        }),
+      });
       expect(await server.sql(`SELECT id FROM tags WHERE text = 'shared-tag'`)).toHaveLength(1);
       expect(await server.sql(`SELECT id FROM websites WHERE url = 'https://shared.example/'`)).toHaveLength(1);
     });
@@ -192,7 +226,9 @@ describe('core asset store', () => {
       expect(list.json.iterable[0].id).toBe(newest.id);
       const ids = await http(server.baseUrl, 'GET', '/assets/identifiers');
       expectWire('FlattenedAssets', ids.json);
-      expect(ids.json.iterable.map((a: { id: string }) => a.id)).toEqual(list.json.iterable.map((a: { id: string }) => a.id));
+      expect(ids.json.iterable.map((a: { id: string }) => a.id)).toEqual(
+        list.json.iterable.map((a: { id: string }) => a.id),
+      );
       expect(ids.json.indices[newest.id]).toBe(0);
       const viaSdk = await assets.assetsSnapshot({ transferables: false });
       expect(viaSdk.iterable.length).toBe(list.json.iterable.length);
@@ -200,7 +236,12 @@ describe('core asset store', () => {
     });
 
     it('answers 404 for an unknown id and 400 for an id that is not a UUID, with the JSON error body', async () => {
-      for (const path of [`/assets/${UNKNOWN}`, `/asset/${UNKNOWN}`, `/asset/${UNKNOWN}/formats`, `/assets/${UNKNOWN}/formats`]) {
+      for (const path of [
+        `/assets/${UNKNOWN}`,
+        `/asset/${UNKNOWN}`,
+        `/asset/${UNKNOWN}/formats`,
+        `/assets/${UNKNOWN}/formats`,
+      ]) {
         expectError(await http(server.baseUrl, 'GET', path), 404, /not found/);
       }
       expectError(await http(server.baseUrl, 'POST', `/asset/${UNKNOWN}`, {}), 404);
@@ -229,7 +270,9 @@ describe('core asset store', () => {
 
   describe('update', () => {
     it('renames by round-tripping the whole Asset through the SDK, keeping everything else', async () => {
-      const created = await assets.assetsCreateNewAsset({ seed: textSeed('let x = 1;', { name: 'old name', tags: [{ text: 'keep' }] }) });
+      const created = await assets.assetsCreateNewAsset({
+        seed: textSeed('let x = 1;', { name: 'old name', tags: [{ text: 'keep' }] }),
+      });
       const fetched = await asset.assetSnapshot({ asset: created.id });
       fetched.name = 'new name';
       const updated = await asset.assetUpdate({ asset: fetched });
@@ -326,25 +369,55 @@ describe('core asset store', () => {
       ['a JSON array', '[1,2]', /./],
       ['a JSON string', '"text"', /./],
       ['wrong type for raw', { asset: { format: { fragment: { string: { raw: 42 } } } } }, /raw must be a string/],
-      ['unknown top-level field', { asset: { format: { fragment: { string: { raw: 'x' } } } }, bogus: 1 }, /bogus should not exist/],
-      ['unknown nested field', { asset: { format: { fragment: { string: { raw: 'x', evil: true } } } } }, /evil should not exist/],
+      [
+        'unknown top-level field',
+        { asset: { format: { fragment: { string: { raw: 'x' } } } }, bogus: 1 },
+        /bogus should not exist/,
+      ],
+      [
+        'unknown nested field',
+        { asset: { format: { fragment: { string: { raw: 'x', evil: true } } } } },
+        /evil should not exist/,
+      ],
       ['no text at all', { asset: { format: {} } }, /fragment.string.raw is required/],
       ['no asset', { type: 'SEEDED_ASSET' }, /Seed with asset/],
       ['empty body', undefined, /Seed with asset/],
-      ['unknown enum value', { type: 'SEEDED_BANANA', asset: { format: { fragment: { string: { raw: 'x' } } } } }, /type must be one of/],
+      [
+        'unknown enum value',
+        { type: 'SEEDED_BANANA', asset: { format: { fragment: { string: { raw: 'x' } } } } },
+        /type must be one of/,
+      ],
       [
         'bad application',
-        { asset: { application: { name: 'NOT_AN_APP', version: '1', platform: 'LINUX' }, format: { fragment: { string: { raw: 'x' } } } } },
+        {
+          asset: {
+            application: { name: 'NOT_AN_APP', version: '1', platform: 'LINUX' },
+            format: { fragment: { string: { raw: 'x' } } },
+          },
+        },
         /name must be one of/,
       ],
       ['a NUL byte in text', { asset: { format: { fragment: { string: { raw: 'a\u0000b' } } } } }, /NUL/],
       [
         'a non-http website',
-        { asset: { format: { fragment: { string: { raw: 'x' } } }, metadata: { websites: [{ url: 'javascript:alert(1)', name: 'x' }] } } },
+        {
+          asset: {
+            format: { fragment: { string: { raw: 'x' } } },
+            metadata: { websites: [{ url: 'javascript:alert(1)', name: 'x' }] },
+          },
+        },
         /http/,
       ],
-      ['an empty tag', { asset: { format: { fragment: { string: { raw: 'x' } } }, metadata: { tags: [{ text: '   ' }] } } }, /tag/],
-      ['tags not an array', { asset: { format: { fragment: { string: { raw: 'x' } } }, metadata: { tags: 'a,b' } } }, /tags/],
+      [
+        'an empty tag',
+        { asset: { format: { fragment: { string: { raw: 'x' } } }, metadata: { tags: [{ text: '   ' }] } } },
+        /tag/,
+      ],
+      [
+        'tags not an array',
+        { asset: { format: { fragment: { string: { raw: 'x' } } }, metadata: { tags: 'a,b' } } },
+        /tags/,
+      ],
       ['__proto__ key', '{"asset":{"format":{"fragment":{"string":{"raw":"x"}}}},"__proto__":{"polluted":true}}', /./],
     ];
 
@@ -373,7 +446,10 @@ describe('core asset store', () => {
       const before = Number((await server.sql<{ n: number }>('SELECT COUNT(*) AS n FROM assets'))[0].n);
       // A bad website URL fails inside the transaction, after the asset row was inserted.
       const bodies = Array.from({ length: 40 }, (_, i) =>
-        textSeed(`concurrent ${i}`, i % 3 === 0 ? { websites: [{ url: 'ftp://bad.example', name: 'bad' }] } : { tags: [{ text: `c${i % 5}` }] }),
+        textSeed(
+          `concurrent ${i}`,
+          i % 3 === 0 ? { websites: [{ url: 'ftp://bad.example', name: 'bad' }] } : { tags: [{ text: `c${i % 5}` }] },
+        ),
       );
       const results = await Promise.all(bodies.map((body) => http(server.baseUrl, 'POST', '/assets/create', body)));
       const ok = results.filter((r) => r.status === 200);
@@ -384,18 +460,28 @@ describe('core asset store', () => {
       expect(after - before).toBe(26);
       for (const res of ok) {
         const stored = await http(server.baseUrl, 'GET', `/asset/${res.json.id}`);
-        expect(stored.json.formats.iterable[0].fragment.string.raw).toBe(res.json.formats.iterable[0].fragment.string.raw);
+        expect(stored.json.formats.iterable[0].fragment.string.raw).toBe(
+          res.json.formats.iterable[0].fragment.string.raw,
+        );
       }
-      const orphans = await server.sql(`SELECT f.id FROM formats f LEFT JOIN assets a ON a.id = f.asset_id WHERE a.id IS NULL`);
+      const orphans = await server.sql(
+        `SELECT f.id FROM formats f LEFT JOIN assets a ON a.id = f.asset_id WHERE a.id IS NULL`,
+      );
       expect(orphans).toHaveLength(0);
       const texts = await server.sql<{ raw: string }>(`SELECT raw FROM formats WHERE raw LIKE 'concurrent %'`);
-      expect(texts.map((t) => t.raw).sort()).toEqual(ok.map((r) => r.json.formats.iterable[0].fragment.string.raw).sort());
+      expect(texts.map((t) => t.raw).sort()).toEqual(
+        ok.map((r) => r.json.formats.iterable[0].fragment.string.raw).sort(),
+      );
       // A batch rolled back for another unit's failure runs its other units again: each landed
       // asset is indexed once and announced once, a failed one neither.
       const okIds = ok.map((r) => r.json.id as string).sort();
-      const indexed = await server.sql<{ asset_id: string }>(`SELECT asset_id FROM search_documents WHERE content LIKE 'concurrent %'`);
+      const indexed = await server.sql<{ asset_id: string }>(
+        `SELECT asset_id FROM search_documents WHERE content LIKE 'concurrent %'`,
+      );
       expect(indexed.map((row) => row.asset_id).sort()).toEqual(okIds);
-      const announced = await server.sql<{ entity_id: string }>(`SELECT entity_id FROM stream_events WHERE topic = 'assets'`);
+      const announced = await server.sql<{ entity_id: string }>(
+        `SELECT entity_id FROM stream_events WHERE topic = 'assets'`,
+      );
       expect(
         announced
           .map((row) => row.entity_id)

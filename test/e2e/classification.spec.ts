@@ -24,17 +24,27 @@ describe('language classification under load', () => {
 
   it('labels a single create inline with the model', async () => {
     const created = await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: textSeed(snippet(0)) });
-    expect(created.formats.iterable[0].classification).toEqual(expect.objectContaining({ generic: 'CODE', specific: 'py' }));
-    expect(await server.sql(`SELECT id FROM formats WHERE classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'}`)).toHaveLength(0);
+    expect(created.formats.iterable[0].classification).toEqual(
+      expect.objectContaining({ generic: 'CODE', specific: 'py' }),
+    );
+    expect(
+      await server.sql(
+        `SELECT id FROM formats WHERE classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'}`,
+      ),
+    ).toHaveLength(0);
   });
 
   it('labels concurrent creates inline: nothing is left pending, each create is announced once', async () => {
     const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers');
     await stream.next();
-    const results = await Promise.all(Array.from({ length: 24 }, (_, i) => http(server.baseUrl, 'POST', '/assets/create', textSeed(snippet(i + 1)))));
+    const results = await Promise.all(
+      Array.from({ length: 24 }, (_, i) => http(server.baseUrl, 'POST', '/assets/create', textSeed(snippet(i + 1)))),
+    );
     expect(results.every((r) => r.status === 200)).toBe(true);
     for (const res of results) {
-      expect(res.json.formats.iterable[0].classification).toEqual(expect.objectContaining({ generic: 'CODE', specific: 'py' }));
+      expect(res.json.formats.iterable[0].classification).toEqual(
+        expect.objectContaining({ generic: 'CODE', specific: 'py' }),
+      );
       // The name, description and tags came with the create.
       expect(res.json.name).toMatch(/^handler_\d+ \(Python function\)$/);
       expect(res.json.tags.iterable[0].text).toBe('python');
@@ -46,9 +56,13 @@ describe('language classification under load', () => {
     }
     stream.close();
     for (const res of results) expect(announced.get(res.json.id)).toBe(1);
-    const pending = await server.sql(`SELECT id FROM formats WHERE classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'}`);
+    const pending = await server.sql(
+      `SELECT id FROM formats WHERE classification_pending = ${server.config.dialect === 'postgres' ? 'true' : '1'}`,
+    );
     expect(pending).toHaveLength(0);
-    const filtered = await http(server.baseUrl, 'POST', '/assets/search', { filters: { iterable: [{ classification: 'py' }] } });
+    const filtered = await http(server.baseUrl, 'POST', '/assets/search', {
+      filters: { iterable: [{ classification: 'py' }] },
+    });
     expect(filtered.json.results.iterable.length).toBeGreaterThanOrEqual(20);
   });
 
@@ -63,7 +77,10 @@ describe('language classification under load', () => {
     await second.listen(0, '127.0.0.1');
     try {
       const rows = await until(
-        () => server.sql<{ specific: string; pending: unknown }>(`SELECT specific, classification_pending AS pending FROM formats WHERE id = '${formatId}'`),
+        () =>
+          server.sql<{ specific: string; pending: unknown }>(
+            `SELECT specific, classification_pending AS pending FROM formats WHERE id = '${formatId}'`,
+          ),
         (r) => r[0].specific !== 'UNKNOWN',
       );
       expect(rows[0].specific).toBe('py');

@@ -22,7 +22,10 @@ const createBody = (application: Record<string, unknown>, raw: string) =>
 
 /** `ask`: the CLI's QGPTStreamInput with nothing attached (copilot.py stream_question). */
 const askFrame = (application: string, model: string, query: string, conversation?: string) =>
-  JSON.stringify({ ...(conversation ? { conversation } : {}), relevance: { application, model, options: { question: true }, query } });
+  JSON.stringify({
+    ...(conversation ? { conversation } : {}),
+    relevance: { application, model, options: { question: true }, query },
+  });
 
 /** `commit`: the prompt of autocommit.py get_commit_message, with the change summary it builds. */
 const commitPrompt = (summary: string) =>
@@ -36,7 +39,8 @@ const commitPrompt = (summary: string) =>
   '                The actual code changes provide to you in the seeds,\n' +
   '                `The changed parts is provided in the context where if the line start with "+"  means that line is added or "-" if it is removed';
 
-const FIB = 'def fib(n):\n    """Return the n-th Fibonacci number."""\n    return n if n < 2 else fib(n-1) + fib(n-2)\n';
+const FIB =
+  'def fib(n):\n    """Return the n-th Fibonacci number."""\n    return n if n < 2 else fib(n-1) + fib(n-2)\n';
 const RETRY =
   'def retry(fn, attempts=3):\n    """Call fn until it succeeds, at most attempts times."""\n    for i in range(attempts):\n        try:\n            return fn()\n        except Exception:\n            if i == attempts - 1:\n                raise\n';
 
@@ -50,10 +54,14 @@ function missingIndices(value: unknown, path = '$'): string[] {
   if (!value || typeof value !== 'object') return [];
   const object = value as Record<string, unknown>;
   const out: string[] = [];
-  if (Array.isArray(object.iterable) && object.iterable.every((i) => i && typeof i === 'object' && typeof (i as { id?: unknown }).id === 'string')) {
+  if (
+    Array.isArray(object.iterable) &&
+    object.iterable.every((i) => i && typeof i === 'object' && typeof (i as { id?: unknown }).id === 'string')
+  ) {
     const ids = (object.iterable as Array<{ id: string }>).map((i) => i.id).sort();
     const indices = object.indices as Record<string, number> | undefined;
-    if (!indices || typeof indices !== 'object' || JSON.stringify(Object.keys(indices).sort()) !== JSON.stringify(ids)) out.push(path);
+    if (!indices || typeof indices !== 'object' || JSON.stringify(Object.keys(indices).sort()) !== JSON.stringify(ids))
+      out.push(path);
   }
   for (const [key, child] of Object.entries(object)) out.push(...missingIndices(child, `${path}.${key}`));
   return out;
@@ -86,7 +94,11 @@ describe('the official Pieces CLI, command by command', () => {
     expect(version.text).toMatch(/^12\.\d+\.\d+$/);
     const user = await http(server.baseUrl, 'GET', '/user');
     // check_login: a user must be there; `login` prints its name and email.
-    expect(user.json.user).toMatchObject({ id: expect.any(String), name: 'Local user (Trove needs no sign-in)', email: '' });
+    expect(user.json.user).toMatchObject({
+      id: expect.any(String),
+      name: 'Local user (Trove needs no sign-in)',
+      email: '',
+    });
     expect(user.json.user.allocation).toBeUndefined();
 
     const models = (await new ModelsApi(server.sdk).modelsSnapshot()).iterable;
@@ -107,9 +119,16 @@ describe('the official Pieces CLI, command by command', () => {
 
   describe('create, list', () => {
     it('create -c saves stdin as a material that list then shows', async () => {
-      const created = await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, FIB));
+      const created = await http(
+        server.baseUrl,
+        'POST',
+        '/assets/create?transferables=false',
+        createBody(application, FIB),
+      );
       expect(created.status).toBe(200);
-      const ids = (await http(server.baseUrl, 'GET', '/assets/identifiers')).json.iterable.map((i: { id: string }) => i.id);
+      const ids = (await http(server.baseUrl, 'GET', '/assets/identifiers')).json.iterable.map(
+        (i: { id: string }) => i.id,
+      );
       expect(ids).toContain(created.json.id);
       const asset = (await http(server.baseUrl, 'GET', `/asset/${created.json.id}`)).json;
       // raw_content: preview.base.reference.fragment.string.raw, else original.reference...
@@ -126,7 +145,9 @@ describe('the official Pieces CLI, command by command', () => {
     const ids: Record<string, string> = {};
     beforeAll(async () => {
       for (const [key, raw] of Object.entries({ debounce: DEBOUNCE, paginate: PAGINATE })) {
-        ids[key] = (await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, raw))).json.id;
+        ids[key] = (
+          await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, raw))
+        ).json.id;
       }
     });
 
@@ -136,7 +157,8 @@ describe('the official Pieces CLI, command by command', () => {
       expect(res.status).toBe(200);
       expectWire('SearchedAssets', res.json);
       const items = res.json.iterable as Array<{ exact: boolean; identifier: string; score: number }>;
-      for (const item of items) expect((await http(server.baseUrl, 'GET', `/asset/${item.identifier}`)).status).toBe(200);
+      for (const item of items)
+        expect((await http(server.baseUrl, 'GET', `/asset/${item.identifier}`)).status).toBe(200);
       expect(res.json.exact).toBe(items.filter((i) => i.exact).length);
       return [...items.filter((i) => i.exact), ...items.filter((i) => !i.exact)].map((i) => i.identifier);
     };
@@ -147,15 +169,21 @@ describe('the official Pieces CLI, command by command', () => {
       expect(await listed('/search/full_text?query=debounse')).toEqual([]);
       // The fuzzy default finds the typo.
       expect(
-        (await http(server.baseUrl, 'GET', '/assets/search?query=debounse&transferables=false')).json.iterable.map((i: { identifier: string }) => i.identifier),
+        (await http(server.baseUrl, 'GET', '/assets/search?query=debounse&transferables=false')).json.iterable.map(
+          (i: { identifier: string }) => i.identifier,
+        ),
       ).toContain(ids.debounce);
       const sdk = await new SearchApi(server.sdk).fullTextSearch({ query: 'OFFSET' });
       expect(sdk.iterable[0].identifier).toBe(ids.paginate);
     });
 
     it('--mode ncs finds code from a description of what it does', async () => {
-      expect((await listed('/search/neural_code?query=wait%20before%20calling%20fn%20again%20with%20a%20timer'))[0]).toBe(ids.debounce);
-      expect((await listed('/search/neural_code?query=newest%20posts%20ordered%20by%20creation%20date'))[0]).toBe(ids.paginate);
+      expect(
+        (await listed('/search/neural_code?query=wait%20before%20calling%20fn%20again%20with%20a%20timer'))[0],
+      ).toBe(ids.debounce);
+      expect((await listed('/search/neural_code?query=newest%20posts%20ordered%20by%20creation%20date'))[0]).toBe(
+        ids.paginate,
+      );
       const sdk = await new SearchApi(server.sdk).neuralCodeSearch({ query: 'debounce a function' });
       expect(sdk.iterable[0]).toMatchObject({ identifier: ids.debounce, exact: false });
       expect(sdk.iterable[0].score).toBeGreaterThan(0);
@@ -166,13 +194,17 @@ describe('the official Pieces CLI, command by command', () => {
       const parse =
         'def parse_http_response(raw, strict=False):\n    header, _, body = raw.partition("\\r\\n\\r\\n")\n' +
         '    status = int(header.split(" ")[1])\n    return {"status": status, "body": body}\n';
-      const created = (await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, parse))).json;
+      const created = (
+        await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, parse))
+      ).json;
       // `pieces list` shows the name: what it defines and what that does.
       expect(created.name).toBe('parse_http_response: parses HTTP response (Python function)');
       expect((await listed('/assets/search?query=parse_http_respnose&transferables=false'))[0]).toBe(created.id);
       expect((await listed('/search/neural_code?query=parse_http_respnose'))[0]).toBe(created.id);
       expect((await listed('/search/neural_code?query=debunce'))[0]).toBe(ids.debounce);
-      expect((await listed('/search/neural_code?query=parse%20the%20status%20of%20an%20http%20response'))[0]).toBe(created.id);
+      expect((await listed('/search/neural_code?query=parse%20the%20status%20of%20an%20http%20response'))[0]).toBe(
+        created.id,
+      );
       // The question `pieces ask` sent with the typo (on ws /qgpt/stream, replayed under 'ask'), over relevance: the snippet quoted.
       const relevance = await http(server.baseUrl, 'POST', '/qgpt/relevance', {
         query: 'how do I parse the status of an http respnose',
@@ -184,7 +216,14 @@ describe('the official Pieces CLI, command by command', () => {
     });
 
     it('a deleted material is found by none of them', async () => {
-      const id = (await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, 'zebrafish habitat notes\n'))).json.id;
+      const id = (
+        await http(
+          server.baseUrl,
+          'POST',
+          '/assets/create?transferables=false',
+          createBody(application, 'zebrafish habitat notes\n'),
+        )
+      ).json.id;
       expect(await listed('/search/full_text?query=zebrafish')).toEqual([id]);
       await http(server.baseUrl, 'POST', `/assets/${id}/delete`);
       expect(await listed('/search/full_text?query=zebrafish')).toEqual([]);
@@ -195,11 +234,16 @@ describe('the official Pieces CLI, command by command', () => {
       const tagged = (text: string, tags: string[]) =>
         http(server.baseUrl, 'POST', '/assets/create', {
           type: 'SEEDED_ASSET',
-          asset: { format: { fragment: { string: { raw: text } } }, metadata: { tags: tags.map((t) => ({ text: t })) } },
+          asset: {
+            format: { fragment: { string: { raw: text } } },
+            metadata: { tags: tags.map((t) => ({ text: t })) },
+          },
         });
       const both = (await tagged('SELECT * FROM t LIMIT 10;', ['sql', 'pagination'])).json.id;
       const one = (await tagged('SELECT count(*) FROM t;', ['SQL'])).json.id;
-      const out = await new SearchApi(server.sdk).tagBasedSearch({ seededAssetTags: { iterable: [{ text: 'SQL' }, { text: 'Pagination' }] } });
+      const out = await new SearchApi(server.sdk).tagBasedSearch({
+        seededAssetTags: { iterable: [{ text: 'SQL' }, { text: 'Pagination' }] },
+      });
       // The SQL snippet saved without tags carries the 'sql' tag Trove gave it.
       expect(out.iterable[0].identifier).toBe(both);
       expect(
@@ -213,8 +257,12 @@ describe('the official Pieces CLI, command by command', () => {
         ['TAGS', false],
         ['TAGS', false],
       ]);
-      const raw = await http(server.baseUrl, 'POST', '/search/tag_based', { iterable: [{ text: 'sql', category: 'UNKNOWN', mechanism: 'MANUAL' }] });
-      expect(raw.json.iterable.map((i: { identifier: string }) => i.identifier).sort()).toEqual([both, one, ids.paginate].sort());
+      const raw = await http(server.baseUrl, 'POST', '/search/tag_based', {
+        iterable: [{ text: 'sql', category: 'UNKNOWN', mechanism: 'MANUAL' }],
+      });
+      expect(raw.json.iterable.map((i: { identifier: string }) => i.identifier).sort()).toEqual(
+        [both, one, ids.paginate].sort(),
+      );
     });
 
     it('bad input is a 400 that changes nothing', async () => {
@@ -226,8 +274,16 @@ describe('the official Pieces CLI, command by command', () => {
       expectError(await http(server.baseUrl, 'GET', '/search/full_text?query=a&pseudo=yes'), 400, /pseudo/);
       expectError(await http(server.baseUrl, 'POST', '/search/tag_based'), 400, /iterable/);
       expectError(await http(server.baseUrl, 'POST', '/search/tag_based', { iterable: [] }), 400, /at least one tag/);
-      expectError(await http(server.baseUrl, 'POST', '/search/tag_based', { iterable: [{ category: 'UNKNOWN' }] }), 400, /text/);
-      expectError(await http(server.baseUrl, 'POST', '/search/tag_based', { iterable: [{ text: 'x' }], colour: 1 }), 400, /colour/);
+      expectError(
+        await http(server.baseUrl, 'POST', '/search/tag_based', { iterable: [{ category: 'UNKNOWN' }] }),
+        400,
+        /text/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/search/tag_based', { iterable: [{ text: 'x' }], colour: 1 }),
+        400,
+        /colour/,
+      );
       expect(await server.counts(['assets', 'stream_events'])).toBe(before);
     });
   });
@@ -256,7 +312,11 @@ describe('the official Pieces CLI, command by command', () => {
 
     it('with nothing attached searches the whole store, streams the answer and says which engine answered', async () => {
       const { frames, end, text } = await ask(
-        askFrame(application.id as string, usable.get('GPT-3.5-turbo Chat Model')!, 'how do I compute fibonacci numbers?'),
+        askFrame(
+          application.id as string,
+          usable.get('GPT-3.5-turbo Chat Model')!,
+          'how do I compute fibonacci numbers?',
+        ),
       );
       expect(end.status).toBe('COMPLETED');
       expect(end.question).toBeUndefined();
@@ -264,11 +324,15 @@ describe('the official Pieces CLI, command by command', () => {
       expect(frames.every((f) => f.conversation === conversation)).toBe(true);
       // The passage of the saved snippet, quoted under its source, fenced as Python for the CLI's Markdown view.
       expect(text).toContain('```py\ndef fib(n):');
-      expect(text).toMatch(/\*Answered by Trove Extractive \(offline\): GPT-3\.5-turbo Chat Model is not served by this Trove server/);
+      expect(text).toMatch(
+        /\*Answered by Trove Extractive \(offline\): GPT-3\.5-turbo Chat Model is not served by this Trove server/,
+      );
     });
 
     it('stores the exchange in the conversation, which chats lists', async () => {
-      const ids = (await http(server.baseUrl, 'GET', '/conversations/identifiers')).json.iterable.map((c: { id: string }) => c.id);
+      const ids = (await http(server.baseUrl, 'GET', '/conversations/identifiers')).json.iterable.map(
+        (c: { id: string }) => c.id,
+      );
       expect(ids).toContain(conversation);
       const messages = await new ConversationsApi(server.sdk).conversationsSnapshot({});
       const stored = messages.iterable.find((c) => c.id === conversation)!;
@@ -280,7 +344,14 @@ describe('the official Pieces CLI, command by command', () => {
     });
 
     it('a follow-up in the same chat is searched with what the chat is about', async () => {
-      const { end, text } = await ask(askFrame(application.id as string, usable.get('GPT-3.5-turbo Chat Model')!, 'and how do I test it?', conversation));
+      const { end, text } = await ask(
+        askFrame(
+          application.id as string,
+          usable.get('GPT-3.5-turbo Chat Model')!,
+          'and how do I test it?',
+          conversation,
+        ),
+      );
       expect(end).toMatchObject({ status: 'COMPLETED', conversation });
       expect(text).toContain('def fib(n):');
       const thread = (await http(server.baseUrl, 'GET', `/conversation/${conversation}/messages`)).json;
@@ -289,7 +360,11 @@ describe('the official Pieces CLI, command by command', () => {
 
     it('a request for new text gets one sentence naming how to configure a model, and the closest saved snippets', async () => {
       const { end, text } = await ask(
-        askFrame(application.id as string, usable.get('Trove Extractive (offline)')!, 'write a function that retries a call with exponential backoff'),
+        askFrame(
+          application.id as string,
+          usable.get('Trove Extractive (offline)')!,
+          'write a function that retries a call with exponential backoff',
+        ),
       );
       expect(end.status).toBe('COMPLETED');
       expect(
@@ -305,7 +380,11 @@ describe('the official Pieces CLI, command by command', () => {
   describe('commit', () => {
     const seeds = (files: Array<[string, string]>) => ({
       iterable: files.map(([path, raw]) => ({
-        asset: { application, format: { fragment: { string: { raw } } }, metadata: { anchors: [{ fullpath: path, type: 'FILE' }] } },
+        asset: {
+          application,
+          format: { fragment: { string: { raw } } },
+          metadata: { anchors: [{ fullpath: path, type: 'FILE' }] },
+        },
         type: 'SEEDED_ASSET',
       })),
     });
@@ -328,7 +407,9 @@ describe('the official Pieces CLI, command by command', () => {
       const answers = out.json.answer.answers.iterable;
       // clean_commit_message strips "The message is:", "*" and "__"; what is left becomes `git commit -m`.
       expect(answers[0]).toEqual({ score: 1, text: 'feat: add multiply in calc.py' });
-      expect(answers[answers.length - 1].text).toMatch(/^Answered by Trove Extractive \(offline\): Gemini 2\.0 Flash Lite Chat Model is not served/);
+      expect(answers[answers.length - 1].text).toMatch(
+        /^Answered by Trove Extractive \(offline\): Gemini 2\.0 Flash Lite Chat Model is not served/,
+      );
     });
 
     it('answers the issue-number prompt of `commit -i` without inventing a number', async () => {
@@ -339,7 +420,13 @@ describe('the official Pieces CLI, command by command', () => {
           options: { question: true },
           seeds: {
             iterable: [
-              { type: 'SEEDED_ASSET', asset: { application: application as never, format: { fragment: { string: { raw: '+def multiply(a, b):\n' } } } } },
+              {
+                type: 'SEEDED_ASSET',
+                asset: {
+                  application: application as never,
+                  format: { fragment: { string: { raw: '+def multiply(a, b):\n' } } },
+                },
+              },
             ],
           },
         },
@@ -353,7 +440,12 @@ describe('the official Pieces CLI, command by command', () => {
   describe('modify, edit, delete', () => {
     it('modify: reads the original format and writes its new content back; the asset, search and streams see it', async () => {
       const created = (
-        await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, 'def area(r):\n    return 3.14 * r * r\n'))
+        await http(
+          server.baseUrl,
+          'POST',
+          '/assets/create?transferables=false',
+          createBody(application, 'def area(r):\n    return 3.14 * r * r\n'),
+        )
       ).json;
       const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers');
       await stream.next();
@@ -363,18 +455,31 @@ describe('the official Pieces CLI, command by command', () => {
       expectWire('Format', format.json);
       expect(format.json.fragment.string.raw).toBe('def area(r):\n    return 3.14 * r * r\n');
       // BasicAsset.raw_content setter: the whole Format back, its fragment changed.
-      const edited = { ...format.json, fragment: { string: { raw: 'import math\n\ndef area(r):\n    return math.pi * r ** 2\n' } } };
-      const updated = await http(server.baseUrl, 'POST', '/format/update/value?transferable=false', JSON.stringify(edited));
+      const edited = {
+        ...format.json,
+        fragment: { string: { raw: 'import math\n\ndef area(r):\n    return math.pi * r ** 2\n' } },
+      };
+      const updated = await http(
+        server.baseUrl,
+        'POST',
+        '/format/update/value?transferable=false',
+        JSON.stringify(edited),
+      );
       expect(updated.status).toBe(200);
       expect(updated.json.fragment).toBeUndefined();
-      expect((await http(server.baseUrl, 'GET', `/asset/${created.id}`)).json.original.reference.fragment.string.raw).toContain('math.pi');
+      expect(
+        (await http(server.baseUrl, 'GET', `/asset/${created.id}`)).json.original.reference.fragment.string.raw,
+      ).toContain('math.pi');
       expect((await stream.next()).iterable[0].asset.id).toBe(created.id);
       stream.close();
-      const found = (await http(server.baseUrl, 'GET', '/assets/search?query=math&transferables=false')).json.iterable.map(
-        (a: { identifier: string }) => a.identifier,
-      );
+      const found = (
+        await http(server.baseUrl, 'GET', '/assets/search?query=math&transferables=false')
+      ).json.iterable.map((a: { identifier: string }) => a.identifier);
       expect(found).toContain(created.id);
-      expect((await new FormatApi(server.sdk).formatSnapshot({ format: asset.original.id, transferable: true })).fragment?.string?.raw).toContain('math.pi');
+      expect(
+        (await new FormatApi(server.sdk).formatSnapshot({ format: asset.original.id, transferable: true })).fragment
+          ?.string?.raw,
+      ).toContain('math.pi');
     });
 
     it('modify: bad input is a 4xx and changes nothing', async () => {
@@ -393,14 +498,25 @@ describe('the official Pieces CLI, command by command', () => {
       );
       const id = (await http(server.baseUrl, 'GET', '/assets/identifiers')).json.iterable[0].id;
       const original = (await http(server.baseUrl, 'GET', `/asset/${id}`)).json.original.id;
-      expectError(await http(server.baseUrl, 'POST', '/format/update/value', JSON.stringify({ id: original })), 400, /fragment\.string\.raw/);
+      expectError(
+        await http(server.baseUrl, 'POST', '/format/update/value', JSON.stringify({ id: original })),
+        400,
+        /fragment\.string\.raw/,
+      );
       expect(await server.counts(['formats', 'stream_events'])).toBe(before);
     });
 
     it('edit -n renames through the round-tripped Asset; delete removes it (410 after)', async () => {
-      const id = (await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, 'SELECT 1;\n'))).json.id;
+      const id = (
+        await http(server.baseUrl, 'POST', '/assets/create?transferables=false', createBody(application, 'SELECT 1;\n'))
+      ).json.id;
       const asset = (await http(server.baseUrl, 'GET', `/asset/${id}`)).json;
-      const renamed = await http(server.baseUrl, 'POST', '/asset/update?transferables=false', JSON.stringify({ ...asset, name: 'Probe query' }));
+      const renamed = await http(
+        server.baseUrl,
+        'POST',
+        '/asset/update?transferables=false',
+        JSON.stringify({ ...asset, name: 'Probe query' }),
+      );
       expect(renamed.json.name).toBe('Probe query');
       const deleted = await http(server.baseUrl, 'POST', `/assets/${id}/delete`);
       expect(deleted.text).toBe(id);
@@ -415,10 +531,19 @@ describe('the official Pieces CLI, command by command', () => {
       // A chat as `ask` leaves it: a question and an answer, then a summary (an annotation).
       const created = await http(server.baseUrl, 'POST', '/conversations/create', '{"name": null, "type": "COPILOT"}');
       conversation = created.json.id;
-      other = (await http(server.baseUrl, 'POST', '/conversations/create', JSON.stringify({ type: 'COPILOT', name: 'other' }))).json.id;
+      other = (
+        await http(server.baseUrl, 'POST', '/conversations/create', JSON.stringify({ type: 'COPILOT', name: 'other' }))
+      ).json.id;
       const socket = await StreamClient.open(server.baseUrl, '/qgpt/stream');
       for (const chat of [conversation, other]) {
-        socket.socket.send(askFrame(application.id as string, usable.get('GPT-3.5-turbo Chat Model')!, 'how do I compute fibonacci numbers?', chat));
+        socket.socket.send(
+          askFrame(
+            application.id as string,
+            usable.get('GPT-3.5-turbo Chat Model')!,
+            'how do I compute fibonacci numbers?',
+            chat,
+          ),
+        );
         while (!['COMPLETED', 'FAILED'].includes((await socket.next<Frame>(10_000)).status));
       }
       socket.close();
@@ -426,12 +551,16 @@ describe('the official Pieces CLI, command by command', () => {
     });
 
     it('chats: a chat created without a name is named after its first question; a named one keeps its name', async () => {
-      expect((await http(server.baseUrl, 'GET', `/conversation/${conversation}`)).json.name).toBe('how do I compute fibonacci numbers?');
+      expect((await http(server.baseUrl, 'GET', `/conversation/${conversation}`)).json.name).toBe(
+        'how do I compute fibonacci numbers?',
+      );
       expect((await http(server.baseUrl, 'GET', `/conversation/${other}`)).json.name).toBe('other');
     });
 
     it('chats: every flattened collection carries indices, and the summary annotation reads back by id', async () => {
-      const ids = (await http(server.baseUrl, 'GET', '/conversations/identifiers')).json.iterable.map((c: { id: string }) => c.id);
+      const ids = (await http(server.baseUrl, 'GET', '/conversations/identifiers')).json.iterable.map(
+        (c: { id: string }) => c.id,
+      );
       for (const id of ids) {
         const chat = (await http(server.baseUrl, 'GET', `/conversation/${id}`)).json;
         expect(missingIndices(chat)).toEqual([]);
@@ -450,11 +579,15 @@ describe('the official Pieces CLI, command by command', () => {
       const ordered = Object.entries(chat.messages.indices as Record<string, number>)
         .sort((a, b) => a[1] - b[1])
         .map(([id]) => id);
-      const messages = await Promise.all(ordered.map(async (id) => (await http(server.baseUrl, 'GET', `/message/${id}?transferable=true`)).json));
+      const messages = await Promise.all(
+        ordered.map(async (id) => (await http(server.baseUrl, 'GET', `/message/${id}?transferable=true`)).json),
+      );
       for (const m of messages) expectWire('ConversationMessage', m);
       expect(messages.map((m) => m.role)).toEqual(['USER', 'ASSISTANT']);
       expect(messages[0].fragment.string.raw).toBe('how do I compute fibonacci numbers?');
-      expect((await http(server.baseUrl, 'GET', `/message/${ordered[0]}?transferable=false`)).json.fragment).toBeUndefined();
+      expect(
+        (await http(server.baseUrl, 'GET', `/message/${ordered[0]}?transferable=false`)).json.fragment,
+      ).toBeUndefined();
 
       const changed = await http(
         server.baseUrl,
@@ -464,7 +597,9 @@ describe('the official Pieces CLI, command by command', () => {
       );
       expect(changed.json.fragment.string.raw).toBe('edited answer');
       expect((await http(server.baseUrl, 'POST', `/messages/${ordered[1]}/delete`)).status).toBe(204);
-      expect((await http(server.baseUrl, 'GET', `/conversation/${conversation}`)).json.messages.indices[ordered[1]]).toBe(-1);
+      expect(
+        (await http(server.baseUrl, 'GET', `/conversation/${conversation}`)).json.messages.indices[ordered[1]],
+      ).toBe(-1);
       expectError(await http(server.baseUrl, 'GET', `/message/${ordered[1]}`), 410, /no longer exists/);
     });
 
@@ -474,7 +609,12 @@ describe('the official Pieces CLI, command by command', () => {
       expect(renamed.json.name).toMatch(/fibonacci/i);
       expect(renamed.json.name).not.toMatch(/Trove|Extractive|Model|Python function/);
       const chat = (await http(server.baseUrl, 'GET', `/conversation/${conversation}`)).json;
-      const byName = await http(server.baseUrl, 'POST', '/conversation/update?transferables=false', JSON.stringify({ ...chat, name: 'Fibonacci chat' }));
+      const byName = await http(
+        server.baseUrl,
+        'POST',
+        '/conversation/update?transferables=false',
+        JSON.stringify({ ...chat, name: 'Fibonacci chat' }),
+      );
       expect(byName.json.name).toBe('Fibonacci chat');
       expect((await http(server.baseUrl, 'POST', `/conversations/${conversation}/delete`)).status).toBe(204);
       expect((await http(server.baseUrl, 'GET', `/conversation/${conversation}`)).status).toBe(410);
@@ -483,9 +623,26 @@ describe('the official Pieces CLI, command by command', () => {
     it('bad ids are a 4xx and change nothing', async () => {
       const before = await server.counts(['conversation_messages', 'stream_events']);
       expectError(await http(server.baseUrl, 'GET', '/message/0a0b0c0d-0000-4000-8000-00000000dead'), 404, /not found/);
-      expectError(await http(server.baseUrl, 'GET', '/annotation/0a0b0c0d-0000-4000-8000-00000000dead'), 404, /not found/);
-      expectError(await http(server.baseUrl, 'POST', '/messages/0a0b0c0d-0000-4000-8000-00000000dead/delete'), 404, /not found/);
-      expectError(await http(server.baseUrl, 'POST', '/message/update/value', JSON.stringify({ id: 'x', fragment: { string: { raw: 'y' } } })), 400, /UUID/);
+      expectError(
+        await http(server.baseUrl, 'GET', '/annotation/0a0b0c0d-0000-4000-8000-00000000dead'),
+        404,
+        /not found/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/messages/0a0b0c0d-0000-4000-8000-00000000dead/delete'),
+        404,
+        /not found/,
+      );
+      expectError(
+        await http(
+          server.baseUrl,
+          'POST',
+          '/message/update/value',
+          JSON.stringify({ id: 'x', fragment: { string: { raw: 'y' } } }),
+        ),
+        400,
+        /UUID/,
+      );
       expect(await server.counts(['conversation_messages', 'stream_events'])).toBe(before);
     });
   });
@@ -493,7 +650,12 @@ describe('the official Pieces CLI, command by command', () => {
   describe('login, logout, open, share (what Trove does not have says so)', () => {
     it('login: the local user is signed in; connecting the Pieces cloud leaves it DISCONNECTED', async () => {
       const user = (await http(server.baseUrl, 'GET', '/user')).json.user;
-      const connected = await http(server.baseUrl, 'POST', '/allocations/connect', JSON.stringify({ ...user, picture: 'https://picsum.photos/200' }));
+      const connected = await http(
+        server.baseUrl,
+        'POST',
+        '/allocations/connect',
+        JSON.stringify({ ...user, picture: 'https://picsum.photos/200' }),
+      );
       expect(connected.status).toBe(200);
       expect(connected.json).toMatchObject({
         id: user.id,
@@ -513,12 +675,20 @@ describe('the official Pieces CLI, command by command', () => {
       const ports = new Set([Number(new URL(server.baseUrl).port)]);
       for (const type of ['COPILOT', 'SAVED_MATERIALS', 'FUTURE_APPLET_MODULE_PLACEHOLDER_A']) {
         const launched = await http(server.baseUrl, 'POST', '/os/applet/launch', JSON.stringify({ type }));
-        expect(launched.json).toEqual({ type, port: expect.any(Number), handler: expect.objectContaining({ type: 'trove-web' }) });
+        expect(launched.json).toEqual({
+          type,
+          port: expect.any(Number),
+          handler: expect.objectContaining({ type: 'trove-web' }),
+        });
         ports.add(launched.json.port);
         expect((await http(`http://127.0.0.1:${launched.json.port}`, 'GET', '/.well-known/health')).status).toBe(200);
       }
       expect(ports.size).toBe(4);
-      expectError(await http(server.baseUrl, 'POST', '/os/applet/launch', JSON.stringify({ type: 'NOPE' })), 400, /type/);
+      expectError(
+        await http(server.baseUrl, 'POST', '/os/applet/launch', JSON.stringify({ type: 'NOPE' })),
+        400,
+        /type/,
+      );
     });
 
     it('share: the user has no Pieces cloud allocation, so the CLI says sharing needs one instead of calling /linkify', async () => {
@@ -538,7 +708,10 @@ describe('the official Pieces CLI, command by command', () => {
       expect((await http(server.baseUrl, 'GET', '/.well-known/version')).text).toMatch(/^12\./);
       expect((await http(server.baseUrl, 'GET', '/user')).json.user.id).toEqual(expect.any(String));
       const ltm = await http(server.baseUrl, 'GET', '/workstream_pattern_engine/processors/vision/status');
-      expect(ltm.json.vision.activation).toEqual({ from: { value: expect.any(String), readable: expect.any(String) }, continuous: true });
+      expect(ltm.json.vision.activation).toEqual({
+        from: { value: expect.any(String), readable: expect.any(String) },
+        continuous: true,
+      });
 
       // mcp.client.sse.sse_client: GET the URL, read the endpoint event, join it with the URL (same origin
       // required), POST initialize there (202), read the answer on the stream.
@@ -561,13 +734,20 @@ describe('the official Pieces CLI, command by command', () => {
         jsonrpc: '2.0',
         id: 0,
         method: 'initialize',
-        params: { protocolVersion: '2024-11-05', capabilities: {}, clientInfo: { name: 'pieces-stdio-mcp', version: '1.0' } },
+        params: {
+          protocolVersion: '2024-11-05',
+          capabilities: {},
+          clientInfo: { name: 'pieces-stdio-mcp', version: '1.0' },
+        },
       };
       const accepted = await http(server.baseUrl, 'POST', messages.pathname + messages.search, initialize);
       expect([accepted.status, accepted.text]).toEqual([202, 'Accepted']);
       const answer = await nextEvent();
       expect(answer.event).toBe('message');
-      expect(JSON.parse(answer.data)).toMatchObject({ id: 0, result: { protocolVersion: '2024-11-05', serverInfo: { name: 'trove' } } });
+      expect(JSON.parse(answer.data)).toMatchObject({
+        id: 0,
+        result: { protocolVersion: '2024-11-05', serverInfo: { name: 'trove' } },
+      });
       abort.abort();
     });
   });
@@ -591,17 +771,31 @@ describe('the official Pieces CLI, command by command', () => {
     it('anchors the file (once per path), links it to the chat, and answers from it', async () => {
       const path = join(home, 'proj', 'retry.py');
       // BasicAnchor.from_raw_content -> create (the CLI's cache of anchors is empty in every new process).
-      const first = await http(local.baseUrl, 'POST', '/anchors/create?transferables=false', JSON.stringify({ fullpath: path, type: 'FILE' }));
-      const again = await http(local.baseUrl, 'POST', '/anchors/create?transferables=false', JSON.stringify({ fullpath: path, type: 'FILE' }));
+      const first = await http(
+        local.baseUrl,
+        'POST',
+        '/anchors/create?transferables=false',
+        JSON.stringify({ fullpath: path, type: 'FILE' }),
+      );
+      const again = await http(
+        local.baseUrl,
+        'POST',
+        '/anchors/create?transferables=false',
+        JSON.stringify({ fullpath: path, type: 'FILE' }),
+      );
       expect(first.status).toBe(200);
       expectWire('Anchor', first.json);
       expect(again.json.id).toBe(first.json.id);
       // BasicAnchor.fullpath: [p.reference.fullpath for p in anchor.points.iterable]
-      expect(first.json.points.iterable.map((p: { reference: { fullpath: string } }) => p.reference.fullpath)).toEqual([path]);
+      expect(first.json.points.iterable.map((p: { reference: { fullpath: string } }) => p.reference.fullpath)).toEqual([
+        path,
+      ]);
       expect((await http(local.baseUrl, 'GET', `/anchor/${first.json.id}`)).json).toEqual(first.json);
 
       const chat = (await http(local.baseUrl, 'POST', '/conversations/create', '{"type": "COPILOT"}')).json.id;
-      expect((await http(local.baseUrl, 'POST', `/conversation/${chat}/anchors/associate/${first.json.id}`)).status).toBe(204);
+      expect(
+        (await http(local.baseUrl, 'POST', `/conversation/${chat}/anchors/associate/${first.json.id}`)).status,
+      ).toBe(204);
       const linked = (await http(local.baseUrl, 'GET', `/conversation/${chat}`)).json;
       expect(linked.anchors.indices).toEqual({ [first.json.id]: 0 });
       expect(missingIndices(linked)).toEqual([]);
@@ -611,7 +805,11 @@ describe('the official Pieces CLI, command by command', () => {
       socket.socket.send(
         JSON.stringify({
           conversation: chat,
-          relevance: { anchors: { iterable: [{ id: first.json.id }] }, options: { question: true }, query: 'how many attempts does retry make?' },
+          relevance: {
+            anchors: { iterable: [{ id: first.json.id }] },
+            options: { question: true },
+            query: 'how many attempts does retry make?',
+          },
         }),
       );
       let text = '';
@@ -627,13 +825,27 @@ describe('the official Pieces CLI, command by command', () => {
       expect(text).toContain(`\`${path}\``);
       expect(text).toContain('for i in range(attempts):');
       // The chat the CLI created without a name is named after its first question (`pieces chats` lists it so).
-      expect((await http(local.baseUrl, 'GET', `/conversation/${chat}`)).json.name).toBe('how many attempts does retry make?');
+      expect((await http(local.baseUrl, 'GET', `/conversation/${chat}`)).json.name).toBe(
+        'how many attempts does retry make?',
+      );
     });
 
     it('never reads the top-level hidden directories of the home directory, and refuses unknown anchors', async () => {
-      const key = (await http(local.baseUrl, 'POST', '/anchors/create', JSON.stringify({ fullpath: join(home, '.ssh', 'id_ed25519'), type: 'FILE' }))).json.id;
+      const key = (
+        await http(
+          local.baseUrl,
+          'POST',
+          '/anchors/create',
+          JSON.stringify({ fullpath: join(home, '.ssh', 'id_ed25519'), type: 'FILE' }),
+        )
+      ).json.id;
       expectError(
-        await http(local.baseUrl, 'POST', '/qgpt/relevance', JSON.stringify({ query: 'attempts', anchors: { iterable: [{ id: key }] } })),
+        await http(
+          local.baseUrl,
+          'POST',
+          '/qgpt/relevance',
+          JSON.stringify({ query: 'attempts', anchors: { iterable: [{ id: key }] } }),
+        ),
         404,
         /cannot be read: .*hidden directories/,
       );
@@ -642,12 +854,24 @@ describe('the official Pieces CLI, command by command', () => {
           local.baseUrl,
           'POST',
           '/qgpt/relevance',
-          JSON.stringify({ query: 'attempts', anchors: { iterable: [{ id: '0a0b0c0d-0000-4000-8000-00000000dead' }] } }),
+          JSON.stringify({
+            query: 'attempts',
+            anchors: { iterable: [{ id: '0a0b0c0d-0000-4000-8000-00000000dead' }] },
+          }),
         ),
         404,
         /anchor/,
       );
-      expectError(await http(local.baseUrl, 'POST', '/anchors/create', JSON.stringify({ fullpath: join(home, 'x'), type: 'SOCKET' })), 400, /type/);
+      expectError(
+        await http(
+          local.baseUrl,
+          'POST',
+          '/anchors/create',
+          JSON.stringify({ fullpath: join(home, 'x'), type: 'SOCKET' }),
+        ),
+        400,
+        /type/,
+      );
       expectError(await http(local.baseUrl, 'GET', '/anchor/0a0b0c0d-0000-4000-8000-00000000dead'), 404, /not found/);
     });
   });

@@ -28,10 +28,13 @@ import { StreamClient } from './support/ws';
 function head(baseUrl: string): Promise<number> {
   const { hostname, port } = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = httpRequest({ host: hostname, port, path: '/.well-known/health', method: 'HEAD', agent: false, timeout: 100 }, (res) => {
-      res.resume();
-      resolve(res.statusCode!);
-    });
+    const req = httpRequest(
+      { host: hostname, port, path: '/.well-known/health', method: 'HEAD', agent: false, timeout: 100 },
+      (res) => {
+        res.resume();
+        resolve(res.statusCode!);
+      },
+    );
     req.on('timeout', () => req.destroy(new Error('no answer within the 100 ms the clients wait')));
     req.on('error', reject);
     req.end();
@@ -42,8 +45,17 @@ function head(baseUrl: string): Promise<number> {
 const python = (body: unknown) => JSON.stringify(body);
 
 /** A request as the Python SDK sends it (urllib3: `Content-Type: application/json` with a body, and the `application` header once connected). */
-async function py(baseUrl: string, method: string, path: string, body?: unknown, application?: string): Promise<RawResponse> {
-  const headers: Record<string, string> = { 'user-agent': 'OpenAPI-Generator/1.0.0/python', accept: 'application/json' };
+async function py(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  application?: string,
+): Promise<RawResponse> {
+  const headers: Record<string, string> = {
+    'user-agent': 'OpenAPI-Generator/1.0.0/python',
+    accept: 'application/json',
+  };
   if (application) headers.application = application;
   return http(
     baseUrl,
@@ -78,7 +90,9 @@ describe('the Python wrapper (pieces_os_client.wrapper 5.0.0): PiecesClient() st
     const started = Date.now();
     expect((await py(server.baseUrl, 'GET', '/.well-known/health')).text).toMatch(/^ok/);
     expect(Date.now() - started).toBeLessThan(100);
-    const connected = await py(server.baseUrl, 'POST', '/connect', { application: { name: 'OPEN_SOURCE', platform: 'LINUX', version: '5.0.0' } });
+    const connected = await py(server.baseUrl, 'POST', '/connect', {
+      application: { name: 'OPEN_SOURCE', platform: 'LINUX', version: '5.0.0' },
+    });
     expect(connected.status).toBe(200);
     const application = ContextFromJSON(connected.json).application.id;
     // The gate: no WebSocket is opened unless /user has a user.
@@ -90,19 +104,26 @@ describe('the Python wrapper (pieces_os_client.wrapper 5.0.0): PiecesClient() st
     const conversations = await open('/conversations/stream/identifiers');
     const assets = await open('/assets/stream/identifiers');
     const auth = await open('/user/stream');
-    const health = new StreamClient(new (await import('ws')).default(`${server.baseUrl.replace('http', 'ws')}/.well-known/stream/health`), true);
+    const health = new StreamClient(
+      new (await import('ws')).default(`${server.baseUrl.replace('http', 'ws')}/.well-known/stream/health`),
+      true,
+    );
     sockets.push(health);
     await health.opened;
     const ltm = await open('/workstream_pattern_engine/processors/vision/status/stream');
     const ranges = await open('/ranges/stream/identifiers');
     const anchors = await open('/anchors/stream/identifiers');
-    for (const stream of [conversations, assets, ranges, anchors]) expect(StreamedIdentifiersFromJSON(await stream.next()).iterable).toEqual([]);
+    for (const stream of [conversations, assets, ranges, anchors])
+      expect(StreamedIdentifiersFromJSON(await stream.next()).iterable).toEqual([]);
     // AuthWS: UserProfile.from_json of each frame; a frame that is not JSON means "logged out".
     expect(UserProfileFromJSON(await auth.next()).id).toBe(user.id);
     expect(await health.next()).toMatch(/^ok/);
     // LTMVisionWS reads the status over HTTP on each frame.
     await ltm.next();
-    expect((await py(server.baseUrl, 'GET', '/workstream_pattern_engine/processors/vision/status', undefined, application)).status).toBe(200);
+    expect(
+      (await py(server.baseUrl, 'GET', '/workstream_pattern_engine/processors/vision/status', undefined, application))
+        .status,
+    ).toBe(200);
 
     // model_name = "GPT-3.5-turbo Chat Model": models that are cloud or downloaded, by name.
     const models = ModelsFromJSON((await py(server.baseUrl, 'GET', '/models', undefined, application)).json).iterable;
@@ -167,7 +188,13 @@ describe('the Neovim plugin (1.5.1, on the Python wrapper 5.0.0): its startup an
     expect(await head(server.baseUrl)).toBe(200);
     const ask = await open('/qgpt/stream');
     expect((await py(server.baseUrl, 'GET', '/.well-known/health')).text).toMatch(/^ok/);
-    const context = ContextFromJSON((await py(server.baseUrl, 'POST', '/connect', { application: { name: 'VIM', platform: 'LINUX', version: '1.5.1' } })).json);
+    const context = ContextFromJSON(
+      (
+        await py(server.baseUrl, 'POST', '/connect', {
+          application: { name: 'VIM', platform: 'LINUX', version: '1.5.1' },
+        })
+      ).json,
+    );
     const app = context.application;
     expect((await py(server.baseUrl, 'GET', '/user', undefined, app.id)).json.user).toBeTruthy();
     const models = ModelsFromJSON((await py(server.baseUrl, 'GET', '/models', undefined, app.id)).json).iterable;
@@ -175,7 +202,10 @@ describe('the Neovim plugin (1.5.1, on the Python wrapper 5.0.0): its startup an
     const gpt4o = models.find((m) => m.name === 'GPT-4o Chat Model' && (m.cloud || m.downloaded));
     expect(gpt4o).toBeDefined();
     // HealthWS, then the version check (12.0.0 <= v < 13.0.0), then the plugin's sockets.
-    const health = new StreamClient(new (await import('ws')).default(`${server.baseUrl.replace('http', 'ws')}/.well-known/stream/health`), true);
+    const health = new StreamClient(
+      new (await import('ws')).default(`${server.baseUrl.replace('http', 'ws')}/.well-known/stream/health`),
+      true,
+    );
     sockets.push(health);
     await health.opened;
     expect(await health.next()).toMatch(/^ok/);
@@ -218,10 +248,22 @@ describe('the Neovim plugin (1.5.1, on the Python wrapper 5.0.0): its startup an
     );
     expect(updated.status).toBe(200);
     expect(await assets.next()).toEqual({ iterable: [{ asset: { id } }] });
-    expect((await py(server.baseUrl, 'GET', `/format/${formatId}?transferable=true`, undefined, app.id)).json.fragment.string.raw).toBe(edited);
+    expect(
+      (await py(server.baseUrl, 'GET', `/format/${formatId}?transferable=true`, undefined, app.id)).json.fragment.string
+        .raw,
+    ).toBe(edited);
 
     // :PiecesCopilot, a question in its input box (the model the wrapper selected; no conversation yet).
-    ask.socket.send(python({ relevance: { application: app.id, model: gpt4o!.id, options: { question: true }, query: '\nWhat does fibonacci return?' } }));
+    ask.socket.send(
+      python({
+        relevance: {
+          application: app.id,
+          model: gpt4o!.id,
+          options: { question: true },
+          query: '\nWhat does fibonacci return?',
+        },
+      }),
+    );
     const frames = [];
     for (let frame = await ask.next(); ; frame = await ask.next()) {
       expectWire('QGPTStreamOutput', frame);
@@ -264,7 +306,9 @@ describe("Pieces for Sublime (1.10.9): startup, the model list and a model's dow
   beforeAll(async () => {
     fake = await startFakeLlm();
     fake.pullable = {
-      'llama3.2:1b-instruct-q4_K_S': [{ digest: 'sha256:74701a8c35f6c8d9a4b91f3f3497643001d63e0c7a84e085bed452548fa88d45', total: 512 * 1024 * 1024 }],
+      'llama3.2:1b-instruct-q4_K_S': [
+        { digest: 'sha256:74701a8c35f6c8d9a4b91f3f3497643001d63e0c7a84e085bed452548fa88d45', total: 512 * 1024 * 1024 },
+      ],
     };
     fake.pullChunk = 32 * 1024 * 1024;
     server = await startTestServer({ TROVE_OLLAMA_URL: fake.ollamaUrl });
@@ -284,7 +328,11 @@ describe("Pieces for Sublime (1.10.9): startup, the model list and a model's dow
     // PiecesSettings.api_client = PiecesClient(SUBLIME, connect_websockets=False, reconnect_on_host_change=False)
     expect(await head(server.baseUrl)).toBe(200);
     const app = ContextFromJSON(
-      (await py(server.baseUrl, 'POST', '/connect', { application: { name: 'SUBLIME', platform: 'LINUX', version: '1.10.9' } })).json,
+      (
+        await py(server.baseUrl, 'POST', '/connect', {
+          application: { name: 'SUBLIME', platform: 'LINUX', version: '1.10.9' },
+        })
+      ).json,
     ).application;
     expect((await py(server.baseUrl, 'GET', '/user', undefined, app.id)).json.user).toBeTruthy();
     const models = ModelsFromJSON((await py(server.baseUrl, 'GET', '/models', undefined, app.id)).json).iterable;
@@ -295,7 +343,11 @@ describe("Pieces for Sublime (1.10.9): startup, the model list and a model's dow
     // startup(): the version check, then ConversationWS, AssetsIdentifiersWS, AuthWS, AnchorsIdentifiersWS;
     // BaseWebsocket.wait_all() (re-rendering open copilot views) waits for every first frame.
     expect((await py(server.baseUrl, 'GET', '/.well-known/version', undefined, app.id)).text).toMatch(/^12\./);
-    for (const path of ['/conversations/stream/identifiers', '/assets/stream/identifiers', '/anchors/stream/identifiers']) {
+    for (const path of [
+      '/conversations/stream/identifiers',
+      '/assets/stream/identifiers',
+      '/anchors/stream/identifiers',
+    ]) {
       expect(StreamedIdentifiersFromJSON(await (await open(path)).next()).iterable).toEqual([]);
     }
     expect(UserProfileFromJSON(await (await open('/user/stream')).next()).id).toBeTruthy();
@@ -308,7 +360,9 @@ describe("Pieces for Sublime (1.10.9): startup, the model list and a model's dow
     // model_status: not cloud, not downloaded, not downloading: "Click to Download".
     expect(llama).toMatchObject({ cloud: false, downloaded: false, downloading: false });
     // is_pro() for pro models: SubscriptionsApi.subscriptions_snapshot(), any `active`.
-    expect((await py(server.baseUrl, 'GET', '/subscriptions')).json.iterable.some((s: { active: boolean }) => s.active)).toBe(false);
+    expect(
+      (await py(server.baseUrl, 'GET', '/subscriptions')).json.iterable.some((s: { active: boolean }) => s.active),
+    ).toBe(false);
 
     // download_llm(): model_specific_model_download(model.id), then ModelDownloadWS(download_model.id).
     const download = await py(server.baseUrl, 'POST', `/model/${llama.id}/download`);
@@ -327,16 +381,26 @@ describe("Pieces for Sublime (1.10.9): startup, the model list and a model's dow
     expect(seen.length).toBeGreaterThan(3);
     progress.close();
     // The next list shows it "On-Device".
-    expect(ModelsFromJSON((await py(server.baseUrl, 'GET', '/models')).json).iterable.find((m) => m.id === llama.id)).toMatchObject({ downloaded: true });
+    expect(
+      ModelsFromJSON((await py(server.baseUrl, 'GET', '/models')).json).iterable.find((m) => m.id === llama.id),
+    ).toMatchObject({ downloaded: true });
 
     // Choosing a model that is downloading cancels it: model_specific_model_download_cancel(model.id).
-    fake.pullable['phi4:14b-q4_K_M'] = [{ digest: 'sha256:fd7b6731c33c57f61767612f56517460ec2d1e2e5a3f0163e0eb3d8d8cb5df20', total: 9 * 1024 * 1024 * 1024 }];
+    fake.pullable['phi4:14b-q4_K_M'] = [
+      {
+        digest: 'sha256:fd7b6731c33c57f61767612f56517460ec2d1e2e5a3f0163e0eb3d8d8cb5df20',
+        total: 9 * 1024 * 1024 * 1024,
+      },
+    ];
     fake.pullDelayMs = 30;
     const phi = derivedId('ollama', 'phi4:14b-q4_K_M');
     await py(server.baseUrl, 'POST', `/model/${phi}/download`);
     const phiProgress = await open(`/model/${phi}/download/progress`);
     expect((await phiProgress.next()).status).toBe('IN-PROGRESS');
-    expect((await py(server.baseUrl, 'POST', `/model/${phi}/download/cancel`)).json).toMatchObject({ id: phi, downloading: false });
+    expect((await py(server.baseUrl, 'POST', `/model/${phi}/download/cancel`)).json).toMatchObject({
+      id: phi,
+      downloading: false,
+    });
     let last;
     do last = ModelDownloadProgressFromJSON(await phiProgress.next());
     while (last.status === 'IN-PROGRESS');
@@ -379,10 +443,17 @@ describe('the Raycast extension: its preflight (health, version, connect, settin
     expect((await ts('GET', '/.well-known/version')).text).toMatch(/^12\./);
     // piecesHealthCheck(): ContextService.getApplication() (connect as RAYCAST), then its "cloud capabilities"
     // preference compared with the application's, and POST /application/update when they differ.
-    const context = ContextFromJSON((await ts('POST', '/connect', { application: { name: 'RAYCAST', version: '1.2.0', platform: 'MACOS' } })).json);
+    const context = ContextFromJSON(
+      (await ts('POST', '/connect', { application: { name: 'RAYCAST', version: '1.2.0', platform: 'MACOS' } })).json,
+    );
     const application = context.application;
     expect(application.capabilities?.toLowerCase()).toBe('local'); // preference "local": no update needed
-    const blended = await ts('POST', '/application/update', { ...application, capabilities: 'BLENDED' }, application.id);
+    const blended = await ts(
+      'POST',
+      '/application/update',
+      { ...application, capabilities: 'BLENDED' },
+      application.id,
+    );
     expect(blended.json.capabilities).toBe('BLENDED');
     // The update check is only asked for below the minimum version; it answers honestly when asked.
     expect((await ts('POST', '/os/update/check', {})).json.status).toBe('UP_TO_DATE');
@@ -405,7 +476,12 @@ describe('the Raycast extension: its preflight (health, version, connect, settin
     // fetchAsset(): the asset without content, then its original and preview formats with content
     // (then its annotations, tags and websites by id: the records collections).
     const asset = AssetFromJSON((await ts('GET', `/asset/${id}?transferables=false`, undefined, application.id)).json);
-    const original = await ts('GET', `/format/${asset.original.reference?.id ?? asset.original.id}?transferable=true`, undefined, application.id);
+    const original = await ts(
+      'GET',
+      `/format/${asset.original.reference?.id ?? asset.original.id}?transferable=true`,
+      undefined,
+      application.id,
+    );
     const preview = await ts('GET', `/format/${asset.preview.base.id}?transferable=true`, undefined, application.id);
     expect(original.json.fragment.string.raw).toBe('git log --oneline --graph --decorate --all');
     expect(preview.json.id).toBe(asset.preview.base.id);
@@ -419,7 +495,10 @@ describe('the Raycast extension: its preflight (health, version, connect, settin
       '/assets/draft',
       {
         type: 'SEEDED_ASSET',
-        asset: { application: blended.json, format: { file: { string: { raw: 'const add = (a, b) => a + b;\nexport default add;\n' } } } },
+        asset: {
+          application: blended.json,
+          format: { file: { string: { raw: 'const add = (a, b) => a + b;\nexport default add;\n' } } },
+        },
       },
       application.id,
     );

@@ -6,7 +6,11 @@ import { ConfigError, loadConfig } from '../../src/common/config/app-config';
 
 /** Runs src/main.ts as a real process (the way `npm start` runs the compiled file). */
 // Transpiling and booting the whole app takes a few seconds alone, over 20 s on two busy cores.
-function runMain(env: Record<string, string>, waitForLine: RegExp, timeoutMs = 60_000): Promise<{ code: number | null; output: string }> {
+function runMain(
+  env: Record<string, string>,
+  waitForLine: RegExp,
+  timeoutMs = 60_000,
+): Promise<{ code: number | null; output: string }> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, ['-r', 'ts-node/register/transpile-only', 'src/main.ts'], {
       cwd: join(__dirname, '..', '..'),
@@ -38,7 +42,9 @@ describe('configuration', () => {
     expect(config.dialect).toBe('sqlite');
     expect(config.bodyLimit).toBe(4 * 1024 * 1024);
     expect(config.corsOrigins).toContain('http://localhost');
-    expect(config.allowedApplications).toEqual(expect.arrayContaining(['VS_CODE', 'JETBRAINS', 'OPEN_SOURCE', 'PIECES_FOR_DEVELOPERS_CLI']));
+    expect(config.allowedApplications).toEqual(
+      expect.arrayContaining(['VS_CODE', 'JETBRAINS', 'OPEN_SOURCE', 'PIECES_FOR_DEVELOPERS_CLI']),
+    );
     expect(config.logFormat).toBe('text');
     expect(config.metricsToken).toBeNull();
   });
@@ -59,8 +65,14 @@ describe('configuration', () => {
     [{ TROVE_LOG_LEVEL: 'loud' }, /TROVE_LOG_LEVEL must be one of/],
     [{ TROVE_LOG_FORMAT: 'JSON lines' }, /TROVE_LOG_FORMAT must be one of text, json \(got "JSON lines"\)/],
     [{ TROVE_METRICS_TOKEN: 'short' }, /TROVE_METRICS_TOKEN must be at least 16 characters without spaces/],
-    [{ TROVE_METRICS_TOKEN: 'a token with spaces in it' }, /TROVE_METRICS_TOKEN must be at least 16 characters without spaces/],
-    [{ TROVE_ALLOWED_APPLICATIONS: 'VS_CODE,EMACSS' }, /TROVE_ALLOWED_APPLICATIONS has unknown application names: EMACSS/],
+    [
+      { TROVE_METRICS_TOKEN: 'a token with spaces in it' },
+      /TROVE_METRICS_TOKEN must be at least 16 characters without spaces/,
+    ],
+    [
+      { TROVE_ALLOWED_APPLICATIONS: 'VS_CODE,EMACSS' },
+      /TROVE_ALLOWED_APPLICATIONS has unknown application names: EMACSS/,
+    ],
   ])('refuses %j with a clear message', (env, message) => {
     expect(() => loadConfig(env)).toThrow(ConfigError);
     expect(() => loadConfig(env)).toThrow(message);
@@ -81,7 +93,10 @@ describe('configuration', () => {
     const dir = mkdtempSync(join(tmpdir(), 'trove-boot-'));
     try {
       const dataDir = join(dir, 'nested', 'data');
-      const { output } = await runMain({ PORT: '0', TROVE_DATA_DIR: dataDir }, /listening on http:\/\/127\.0\.0\.1:\d+/);
+      const { output } = await runMain(
+        { PORT: '0', TROVE_DATA_DIR: dataDir },
+        /listening on http:\/\/127\.0\.0\.1:\d+/,
+      );
       expect(output).toContain(join(dataDir, 'trove.db'));
       // One short banner says where to go; Nest's line per route is debug-level.
       expect(output).toMatch(/app {6}http:\/\/127\.0\.0\.1:\d+\//);

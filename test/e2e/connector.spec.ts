@@ -9,7 +9,9 @@ const UNKNOWN = '0a0b0c0d-0000-4000-8000-00000000dead';
 /** Written synchronously by the requests under test (activities are recorded in batches, later). */
 const TABLES = ['applications', 'assets', 'formats', 'connector_intentions', 'connector_events', 'settings'];
 
-const connection = (name = 'VS_CODE', version = '1.90.0', platform = 'LINUX') => ({ application: { name, version, platform } });
+const connection = (name = 'VS_CODE', version = '1.90.0', platform = 'LINUX') => ({
+  application: { name, version, platform },
+});
 const creation = (raw: string) => ({ asset: { format: { fragment: { string: { raw } } } } });
 
 const SNIPPET = [
@@ -33,7 +35,10 @@ const SNIPPET_REFORMATTED = [
   '        }',
 ].join('\r\n');
 /** Close to SNIPPET: one line changed. */
-const SNIPPET_EDITED = SNIPPET.replace('timer = setTimeout(() => fn(...args), wait);', 'timer = setTimeout(() => fn.apply(this, args), wait);');
+const SNIPPET_EDITED = SNIPPET.replace(
+  'timer = setTimeout(() => fn(...args), wait);',
+  'timer = setTimeout(() => fn.apply(this, args), wait);',
+);
 const OTHER = 'SELECT name, email FROM customers WHERE created_at > NOW() - INTERVAL 7 DAY ORDER BY name;';
 
 describe('connector', () => {
@@ -82,7 +87,9 @@ describe('connector', () => {
       expect(res.json.user.id).toBe(user.json.user.id);
       expect(res.json.os).toBe(context.os);
       const apps = await http(server.baseUrl, 'GET', '/applications');
-      expect(apps.json.iterable.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining([res.json.application.id, appId]));
+      expect(apps.json.iterable.map((a: { id: string }) => a.id)).toEqual(
+        expect.arrayContaining([res.json.application.id, appId]),
+      );
       expect(apps.json.iterable.map((a: { id: string }) => a.id)).not.toContain(unconnectedId);
     });
 
@@ -99,7 +106,9 @@ describe('connector', () => {
       const seeded = textSeed('echo "seen first in a seed"');
       Object.assign(seeded.asset!.application, { id: undefined, name: 'VIM', version: '9.1', platform: 'LINUX' });
       await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: seeded });
-      const [row] = await server.sql<{ id: string }>(`SELECT id FROM applications WHERE name = 'VIM' AND version = '9.1'`);
+      const [row] = await server.sql<{ id: string }>(
+        `SELECT id FROM applications WHERE name = 'VIM' AND version = '9.1'`,
+      );
       const res = await http(server.baseUrl, 'POST', '/connect', connection('VIM', '9.1', 'LINUX'));
       expect(res.status).toBe(200);
       expect(res.json.application.id).toBe(row.id);
@@ -109,11 +118,27 @@ describe('connector', () => {
 
     it('answers 400 for an unknown, missing or malformed application and writes nothing', async () => {
       const before = await server.counts(TABLES);
-      expectError(await http(server.baseUrl, 'POST', '/connect', connection('NOT_AN_EDITOR')), 400, /application\.name/);
+      expectError(
+        await http(server.baseUrl, 'POST', '/connect', connection('NOT_AN_EDITOR')),
+        400,
+        /application\.name/,
+      );
       expectError(await http(server.baseUrl, 'POST', '/connect'), 400);
       expectError(await http(server.baseUrl, 'POST', '/connect', {}), 400, /application/);
-      expectError(await http(server.baseUrl, 'POST', '/connect', { application: { name: 'VS_CODE', version: 1, platform: 'LINUX' } }), 400, /version/);
-      expectError(await http(server.baseUrl, 'POST', '/connect', { application: { name: 'VS_CODE', version: '1', platform: 'AMIGA' } }), 400, /platform/);
+      expectError(
+        await http(server.baseUrl, 'POST', '/connect', {
+          application: { name: 'VS_CODE', version: 1, platform: 'LINUX' },
+        }),
+        400,
+        /version/,
+      );
+      expectError(
+        await http(server.baseUrl, 'POST', '/connect', {
+          application: { name: 'VS_CODE', version: '1', platform: 'AMIGA' },
+        }),
+        400,
+        /platform/,
+      );
       expectError(await http(server.baseUrl, 'POST', '/connect', { ...connection(), extra: 1 }), 400, /extra/);
       expect(await statusOf(connector.connect({}))).toBe(400);
       expect(await server.counts(TABLES)).toBe(before);
@@ -133,7 +158,11 @@ describe('connector', () => {
       it(`${operation}: 400 for a non-UUID or unregistered id, 401 for a never-connected one, 200 once connected`, async () => {
         const before = await server.counts(TABLES);
         expectError(await http(server.baseUrl, 'POST', `/not-a-uuid/${operation}`, body), 400, /application/);
-        expectError(await http(server.baseUrl, 'POST', `/${UNKNOWN}/${operation}`, body), 400, /registered integration/);
+        expectError(
+          await http(server.baseUrl, 'POST', `/${UNKNOWN}/${operation}`, body),
+          400,
+          /registered integration/,
+        );
         expectError(await http(server.baseUrl, 'POST', `/${unconnectedId}/${operation}`, body), 401, /connect/);
         // Authentication is checked before the body: a bad body on an unconnected application is still a 401.
         expectError(await http(server.baseUrl, 'POST', `/${unconnectedId}/${operation}`, { bogus: 1 }), 401);
@@ -157,10 +186,18 @@ describe('connector', () => {
     it('an application removed from TROVE_ALLOWED_APPLICATIONS answers 400', async () => {
       const restricted = await startTestServer({ TROVE_ALLOWED_APPLICATIONS: 'JETBRAINS' });
       try {
-        expectError(await http(restricted.baseUrl, 'POST', '/connect', connection('VS_CODE')), 400, /registered integration/);
+        expectError(
+          await http(restricted.baseUrl, 'POST', '/connect', connection('VS_CODE')),
+          400,
+          /registered integration/,
+        );
         const jet = await http(restricted.baseUrl, 'POST', '/connect', connection('JETBRAINS', '2024.1'));
         expect(jet.status).toBe(200);
-        expect(await statusOf(new ConnectorApi(restricted.sdk).onboarded({ application: jet.json.application.id, body: true }))).toBe(200);
+        expect(
+          await statusOf(
+            new ConnectorApi(restricted.sdk).onboarded({ application: jet.json.application.id, body: true }),
+          ),
+        ).toBe(200);
       } finally {
         await restricted.close();
       }
@@ -193,22 +230,34 @@ describe('connector', () => {
       expectWire('Assets', raw.json.assets);
 
       // A near duplicate (one line changed) is still offered for reuse, below an exact one.
-      const near = await connector.suggest({ application: appId, seededConnectorCreation: creation(SNIPPET_EDITED) as SeededConnectorCreation });
+      const near = await connector.suggest({
+        application: appId,
+        seededConnectorCreation: creation(SNIPPET_EDITED) as SeededConnectorCreation,
+      });
       expect(near.reuse.suggested).toBe(true);
       expect(near.reuse.assets.iterable[0].id).toBe(assetId);
       expect(near.target.vector).toBeGreaterThanOrEqual(80);
       expect(near.target.vector).toBeLessThan(100);
 
       // Reusing counts a reuse on the asset and answers OK.
-      expect(await connector.react({ application: appId, reaction: { save: false, reuse: { asset: assetId }, seed } })).toBe('OK');
-      const scored = await server.sql<{ score_reuse: number }>(`SELECT score_reuse FROM assets WHERE id = '${assetId}'`);
+      expect(
+        await connector.react({ application: appId, reaction: { save: false, reuse: { asset: assetId }, seed } }),
+      ).toBe('OK');
+      const scored = await server.sql<{ score_reuse: number }>(
+        `SELECT score_reuse FROM assets WHERE id = '${assetId}'`,
+      );
       expect(Number(scored[0].score_reuse)).toBe(1);
-      const events = await server.sql<{ kind: string }>(`SELECT kind FROM connector_events WHERE asset_id = '${assetId}' ORDER BY created_at`);
+      const events = await server.sql<{ kind: string }>(
+        `SELECT kind FROM connector_events WHERE asset_id = '${assetId}' ORDER BY created_at`,
+      );
       expect(events.map((e) => e.kind)).toEqual(expect.arrayContaining(['saved', 'reused']));
     });
 
     it('neither reuse nor save for unrelated short text', async () => {
-      const s = await connector.suggest({ application: appId, seededConnectorCreation: creation('hello world') as SeededConnectorCreation });
+      const s = await connector.suggest({
+        application: appId,
+        seededConnectorCreation: creation('hello world') as SeededConnectorCreation,
+      });
       expect(s.reuse.suggested).toBe(false);
       expect(s.save.suggested).toBe(false);
       expect(s.reuse.assets.iterable).toEqual([]);
@@ -216,13 +265,22 @@ describe('connector', () => {
 
     it('a dismissal (save false, no reuse) answers OK and creates nothing', async () => {
       const before = await server.counts(['assets']);
-      expect(await connector.react({ application: appId, reaction: { save: false, seed: creation(OTHER) as SeededConnectorCreation } })).toBe('OK');
+      expect(
+        await connector.react({
+          application: appId,
+          reaction: { save: false, seed: creation(OTHER) as SeededConnectorCreation },
+        }),
+      ).toBe('OK');
       expect(await server.counts(['assets'])).toBe(before);
     });
 
     it('reusing an unknown asset is a 404 and records nothing', async () => {
       const before = await server.counts(TABLES);
-      const res = await http(server.baseUrl, 'POST', `/${appId}/reaction`, { save: false, reuse: { asset: UNKNOWN }, seed: {} });
+      const res = await http(server.baseUrl, 'POST', `/${appId}/reaction`, {
+        save: false,
+        reuse: { asset: UNKNOWN },
+        seed: {},
+      });
       expect(res.status).toBe(404);
       expect(await server.counts(TABLES)).toBe(before);
     });
@@ -230,9 +288,14 @@ describe('connector', () => {
 
   describe('intention, onboarded, track', () => {
     it('intention stores the snippet and answers its id as text', async () => {
-      const id = await connector.intention({ application: appId, seededConnectorAsset: creation(SNIPPET).asset as never });
+      const id = await connector.intention({
+        application: appId,
+        seededConnectorAsset: creation(SNIPPET).asset as never,
+      });
       expect(id).toMatch(UUID_RE);
-      const rows = await server.sql<{ raw: string; application_id: string }>(`SELECT raw, application_id FROM connector_intentions WHERE id = '${id}'`);
+      const rows = await server.sql<{ raw: string; application_id: string }>(
+        `SELECT raw, application_id FROM connector_intentions WHERE id = '${id}'`,
+      );
       expect(rows).toEqual([{ raw: SNIPPET, application_id: appId }]);
     });
 
@@ -258,7 +321,9 @@ describe('connector', () => {
       const res = await http(server.baseUrl, 'POST', `/${appId}/track`, body);
       expect(res.status).toBe(200);
       expect(res.text).toBe('OK');
-      const rows = await server.sql<{ kind: string; asset_id: string | null }>(`SELECT kind, asset_id FROM connector_events ORDER BY kind`);
+      const rows = await server.sql<{ kind: string; asset_id: string | null }>(
+        `SELECT kind, asset_id FROM connector_events ORDER BY kind`,
+      );
       expect(rows.length).toBe(before + 2);
       expect(rows).toEqual(
         expect.arrayContaining([
@@ -270,10 +335,17 @@ describe('connector', () => {
     it("an event naming a saved asset shows in that asset's activities, credited to the application", async () => {
       const saved = await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: textSeed('const tracked = true;') });
       const pair = { asset_referenced: 'an_asset_was_referenced_by_the_user' };
-      const res = await http(server.baseUrl, 'POST', `/${appId}/track`, { asset: { asset: { id: saved.id }, identifier_description_pair: pair } });
+      const res = await http(server.baseUrl, 'POST', `/${appId}/track`, {
+        asset: { asset: { id: saved.id }, identifier_description_pair: pair },
+      });
       expect(res.status).toBe(200);
       const deadline = Date.now() + 3000;
-      let tracked: { application: { id: string }; event: { asset: { asset: { id: string }; identifier_description_pair: unknown } } } | undefined;
+      let tracked:
+        | {
+            application: { id: string };
+            event: { asset: { asset: { id: string }; identifier_description_pair: unknown } };
+          }
+        | undefined;
       while (!tracked && Date.now() < deadline) {
         const list = await http(server.baseUrl, 'GET', `/asset/${saved.id}/activities`);
         expect(list.status).toBe(200);
@@ -307,7 +379,12 @@ describe('connector', () => {
     for (const [operation, body, message] of cases) {
       it(`${operation} ${JSON.stringify(body)}`, async () => {
         const before = await server.counts(TABLES);
-        const res = await http(server.baseUrl, 'POST', `/${appId}/${operation}`, typeof body === 'string' ? JSON.stringify(body) : body);
+        const res = await http(
+          server.baseUrl,
+          'POST',
+          `/${appId}/${operation}`,
+          typeof body === 'string' ? JSON.stringify(body) : body,
+        );
         expectError(res, 400, message);
         expect(await server.counts(TABLES)).toBe(before);
       });

@@ -49,9 +49,15 @@ describe('conversations', () => {
   }
   const post = (path: string, body?: unknown): Promise<RawResponse> => http(server.baseUrl, 'POST', path, body);
   const get = (path: string): Promise<RawResponse> => http(server.baseUrl, 'GET', path);
-  const messages = (list: { role: string; text: string }[]) => list.map((m) => ({ role: m.role, fragment: { string: { raw: m.text } } }));
+  const messages = (list: { role: string; text: string }[]) =>
+    list.map((m) => ({ role: m.role, fragment: { string: { raw: m.text } } }));
   async function chat(list: { role: string; text: string }[], extra: Record<string, unknown> = {}): Promise<any> {
-    const res = await post('/conversations/create', { type: 'COPILOT', name: null, messages: messages(list), ...extra });
+    const res = await post('/conversations/create', {
+      type: 'COPILOT',
+      name: null,
+      messages: messages(list),
+      ...extra,
+    });
     expect(res.status).toBe(200);
     return res.json;
   }
@@ -83,8 +89,13 @@ describe('conversations', () => {
     });
 
     it('stores initial messages, annotations, linked assets and websites, and anchors from the seed', async () => {
-      const assetId = await newAsset('def hello():\n    print("hi")\n', { name: 'hello', websites: [{ url: 'https://seeded.example/', name: 'seeded' }] });
-      const websiteId = (await server.sql<{ id: string }>(`SELECT id FROM websites WHERE url = 'https://seeded.example/'`))[0].id;
+      const assetId = await newAsset('def hello():\n    print("hi")\n', {
+        name: 'hello',
+        websites: [{ url: 'https://seeded.example/', name: 'seeded' }],
+      });
+      const websiteId = (
+        await server.sql<{ id: string }>(`SELECT id FROM websites WHERE url = 'https://seeded.example/'`)
+      )[0].id;
       const created = await conversations.conversationsCreateSpecificConversation({
         transferables: true,
         seededConversation: {
@@ -105,10 +116,17 @@ describe('conversations', () => {
       expectWire('Conversation', raw);
       expect(raw.messages.iterable).toHaveLength(2);
       expect(Object.values(raw.messages.indices).sort()).toEqual([0, 1]);
-      expect(raw.annotations.iterable[0].reference).toEqual(expect.objectContaining({ type: 'COMMENT', text: 'a note' }));
-      expect(raw.assets.iterable).toEqual([expect.objectContaining({ id: assetId, reference: expect.objectContaining({ id: assetId, name: 'hello' }) })]);
+      expect(raw.annotations.iterable[0].reference).toEqual(
+        expect.objectContaining({ type: 'COMMENT', text: 'a note' }),
+      );
+      expect(raw.assets.iterable).toEqual([
+        expect.objectContaining({ id: assetId, reference: expect.objectContaining({ id: assetId, name: 'hello' }) }),
+      ]);
       expect(raw.websites.iterable).toEqual([
-        expect.objectContaining({ id: websiteId, reference: expect.objectContaining({ url: 'https://seeded.example/' }) }),
+        expect.objectContaining({
+          id: websiteId,
+          reference: expect.objectContaining({ url: 'https://seeded.example/' }),
+        }),
       ]);
       expect(raw.anchors.iterable[0].reference).toEqual(expect.objectContaining({ type: 'FILE', name: 'hello.py' }));
 
@@ -177,10 +195,18 @@ describe('conversations', () => {
       const gone = await newAsset('soon deleted');
       await deleteAsset(gone);
       const before = await counts();
-      const seed = (id: string) => ({ type: 'COPILOT', messages: messages([{ role: 'USER', text: 'hi' }]), assets: { iterable: [{ id }] } });
+      const seed = (id: string) => ({
+        type: 'COPILOT',
+        messages: messages([{ role: 'USER', text: 'hi' }]),
+        assets: { iterable: [{ id }] },
+      });
       expectError(await post('/conversations/create', seed(UNKNOWN)), 404, /asset/);
       expectError(await post('/conversations/create', seed(gone)), 410, /asset/);
-      expectError(await post('/conversations/create', { type: 'COPILOT', websites: { iterable: [{ id: UNKNOWN }] } }), 404, /website/);
+      expectError(
+        await post('/conversations/create', { type: 'COPILOT', websites: { iterable: [{ id: UNKNOWN }] } }),
+        404,
+        /website/,
+      );
       expect(await counts()).toBe(before);
     });
   });
@@ -189,7 +215,9 @@ describe('conversations', () => {
     it('round-trips the whole Conversation through the SDK (rename, favorite, type)', async () => {
       const created = await chat([{ role: 'USER', text: 'hello' }]);
       const fetched = await conversation.conversationGetSpecificConversation({ conversation: created.id });
-      const updated = await conversation.conversationUpdate({ conversation: { ...fetched, name: 'Renamed by hand', favorited: true, type: 'UNKNOWN' as any } });
+      const updated = await conversation.conversationUpdate({
+        conversation: { ...fetched, name: 'Renamed by hand', favorited: true, type: 'UNKNOWN' as any },
+      });
       expect(updated.name).toBe('Renamed by hand');
       expect(updated.favorited).toBe(true);
       expect(updated.type).toBe('UNKNOWN');
@@ -243,7 +271,10 @@ describe('conversations', () => {
       expect(list.indices).toEqual({ [one]: 1, [two]: -1, [three]: 0 });
       expect(list.iterable.find((m: any) => m.id === two).deleted.value).toMatch(/Z$/);
       // a non-negative index restores it
-      const restored = await post('/conversation/update', { id: created.id, messages: { iterable: [], indices: { [two]: 2 } } });
+      const restored = await post('/conversation/update', {
+        id: created.id,
+        messages: { iterable: [], indices: { [two]: 2 } },
+      });
       expect(restored.json.messages.indices).toEqual({ [three]: 0, [one]: 1, [two]: 2 });
     });
 
@@ -257,13 +288,29 @@ describe('conversations', () => {
       expectError(await post('/conversation/update', { id: created.id, type: 'GROUP' }), 400, /type/);
       expectError(await post('/conversation/update', { id: 'abc' }), 400, /id must be a UUID/);
       expectError(await post('/conversation/update'), 400, /id/);
-      expectError(await post('/conversation/update', { id: created.id, name: 'x', messages: { iterable: [], indices: { [msg]: 'first' } } }), 400, /indices/);
       expectError(
-        await post('/conversation/update', { id: created.id, name: 'x', messages: { iterable: [], indices: { [other.messages.iterable[0].id]: 0 } } }),
+        await post('/conversation/update', {
+          id: created.id,
+          name: 'x',
+          messages: { iterable: [], indices: { [msg]: 'first' } },
+        }),
+        400,
+        /indices/,
+      );
+      expectError(
+        await post('/conversation/update', {
+          id: created.id,
+          name: 'x',
+          messages: { iterable: [], indices: { [other.messages.iterable[0].id]: 0 } },
+        }),
         400,
         /not a message/,
       );
-      expectError(await post('/conversation/update', { id: created.id, name: 'x', annotations: { iterable: [{ id: UNKNOWN }] } }), 400, /annotation/);
+      expectError(
+        await post('/conversation/update', { id: created.id, name: 'x', annotations: { iterable: [{ id: UNKNOWN }] } }),
+        400,
+        /annotation/,
+      );
       expectError(await post('/conversation/update', { id: UNKNOWN, name: 'x' }), 404, /not found/);
       expect(JSON.stringify((await get(`/conversation/${created.id}`)).json)).toBe(before);
       expect(await counts()).toBe(rows);
@@ -312,7 +359,11 @@ describe('conversations', () => {
       expectError(await get(`/asset/${assetId}/conversations`), 410, /asset/);
       expectError(await post(`/conversation/${conv}/assets/associate/${assetId}`), 410, /asset/);
       expectError(await get(`/asset/${UNKNOWN}/conversations`), 404, /asset/);
-      for (let i = 0; i < 20 && (await server.sql(`SELECT * FROM conversation_assets WHERE asset_id = '${assetId}'`)).length; i += 1) {
+      for (
+        let i = 0;
+        i < 20 && (await server.sql(`SELECT * FROM conversation_assets WHERE asset_id = '${assetId}'`)).length;
+        i += 1
+      ) {
         await new Promise((r) => setTimeout(r, 50));
       }
       expect(await server.sql(`SELECT * FROM conversation_assets WHERE asset_id = '${assetId}'`)).toHaveLength(0);
@@ -320,12 +371,16 @@ describe('conversations', () => {
 
     it('links websites, workstream summaries, anchors and temporal ranges', async () => {
       await newAsset('https site', { websites: [{ url: 'https://linked.example/', name: 'linked' }] });
-      const websiteId = (await server.sql<{ id: string }>(`SELECT id FROM websites WHERE url = 'https://linked.example/'`))[0].id;
+      const websiteId = (
+        await server.sql<{ id: string }>(`SELECT id FROM websites WHERE url = 'https://linked.example/'`)
+      )[0].id;
       const summaryId = randomUUID();
       const anchorId = randomUUID();
       const rangeId = randomUUID();
       const now = new Date().toISOString();
-      await server.sql(`INSERT INTO workstream_summaries (id, name, created_at, updated_at) VALUES ('${summaryId}', 'Monday work', '${now}', '${now}')`);
+      await server.sql(
+        `INSERT INTO workstream_summaries (id, name, created_at, updated_at) VALUES ('${summaryId}', 'Monday work', '${now}', '${now}')`,
+      );
       await server.sql(
         `INSERT INTO anchors (id, type, fullpath, name, watch, platform, created_at, updated_at) VALUES ('${anchorId}', 'DIRECTORY', '/srv/app', NULL, false, NULL, '${now}', '${now}')`,
       );
@@ -342,19 +397,35 @@ describe('conversations', () => {
       expectWire('Conversation', c);
       expect(c.websites.iterable.map((w: any) => w.id)).toEqual([websiteId]);
       expect(c.summaries.iterable).toEqual([{ id: summaryId }]);
-      expect(c.anchors.iterable).toEqual([expect.objectContaining({ id: anchorId, reference: expect.objectContaining({ type: 'DIRECTORY', name: 'app' }) })]);
+      expect(c.anchors.iterable).toEqual([
+        expect.objectContaining({
+          id: anchorId,
+          reference: expect.objectContaining({ type: 'DIRECTORY', name: 'app' }),
+        }),
+      ]);
       expect(c.grounding.temporal.workstreams.iterable).toEqual([{ id: rangeId }]);
       const sdkView = await conversation.conversationGetSpecificConversation({ conversation: conv });
       expect(sdkView.summaries?.iterable.map((s) => s.id)).toEqual([summaryId]);
 
       await conversation.conversationDisassociateWebsite({ conversation: conv, website: websiteId });
-      await conversation.conversationDisassociateWorkstreamSummary({ conversation: conv, workstreamSummary: summaryId });
+      await conversation.conversationDisassociateWorkstreamSummary({
+        conversation: conv,
+        workstreamSummary: summaryId,
+      });
       expect((await post(`/conversation/${conv}/anchors/delete/${anchorId}`)).status).toBe(204);
       await conversation.conversationAssociateAnchor({ conversation: conv, anchor: anchorId });
       await conversation.conversationDisassociateAnchor({ conversation: conv, anchor: anchorId }); // .../anchors/disassociate/...
-      await conversation.conversationDisassociateGroundingTemporalRangeWorkstream({ conversation: conv, range: rangeId });
+      await conversation.conversationDisassociateGroundingTemporalRangeWorkstream({
+        conversation: conv,
+        range: rangeId,
+      });
       c = await fetch();
-      expect([c.websites.iterable, c.summaries.iterable, c.anchors.iterable, c.grounding.temporal.workstreams.iterable]).toEqual([[], [], [], []]);
+      expect([
+        c.websites.iterable,
+        c.summaries.iterable,
+        c.anchors.iterable,
+        c.grounding.temporal.workstreams.iterable,
+      ]).toEqual([[], [], [], []]);
       // the records themselves stay
       expect(await server.sql(`SELECT id FROM anchors WHERE id = '${anchorId}'`)).toHaveLength(1);
       expect(await server.sql(`SELECT id FROM workstream_summaries WHERE id = '${summaryId}'`)).toHaveLength(1);
@@ -393,7 +464,9 @@ describe('conversations', () => {
         expectError(await post(`/conversation/nope/${route}/${UNKNOWN}`), 400, /UUID/);
       }
       expectError(await post(`/conversation/${conv}/assets/associate/not-a-uuid`), 400, /asset must be a UUID/);
-      expect(await statusOf(conversation.conversationAssociateAnchor({ conversation: conv, anchor: 'missing-anchor' }))).toBe(404);
+      expect(
+        await statusOf(conversation.conversationAssociateAnchor({ conversation: conv, anchor: 'missing-anchor' })),
+      ).toBe(404);
       expect(await counts()).toBe(before);
     });
   });
@@ -412,14 +485,19 @@ describe('conversations', () => {
         },
       );
       const survivor = await chat([{ role: 'USER', text: 'survivor' }]);
-      await conversation.conversationGroundingMessagesAssociateMessage({ conversation: survivor.id, message: doomed.messages.iterable[0].id });
+      await conversation.conversationGroundingMessagesAssociateMessage({
+        conversation: survivor.id,
+        message: doomed.messages.iterable[0].id,
+      });
       expect((await get(`/asset/${assetId}/conversations`)).json.iterable.map((c: any) => c.id)).toEqual([doomed.id]);
 
       await conversations.conversationsDeleteSpecificConversation({ conversation: doomed.id });
       expectError(await get(`/conversation/${doomed.id}`), 410, /no longer exists/);
       expect(await statusOf(conversation.conversationGetSpecificConversation({ conversation: doomed.id }))).toBe(410);
       expectError(await get(`/conversation/${doomed.id}/messages`), 410);
-      expect((await conversations.conversationsIdentifiersSnapshot()).iterable.map((c) => c.id)).not.toContain(doomed.id);
+      expect((await conversations.conversationsIdentifiersSnapshot()).iterable.map((c) => c.id)).not.toContain(
+        doomed.id,
+      );
       expect((await get(`/asset/${assetId}/conversations`)).json.iterable).toEqual([]);
       expect((await get(`/asset/${assetId}`)).status).toBe(200);
       for (const table of ['conversation_messages', 'conversation_assets', 'conversation_annotations']) {
@@ -445,7 +523,8 @@ describe('conversations', () => {
 
   describe('from an asset', () => {
     it('opens a conversation about a code asset with an assistant message naming its language and definitions', async () => {
-      const code = 'import math\n\n# Computes the area of a circle.\ndef circle_area(radius):\n    return math.pi * radius ** 2\n\nclass Shape:\n    pass\n';
+      const code =
+        'import math\n\n# Computes the area of a circle.\ndef circle_area(radius):\n    return math.pi * radius ** 2\n\nclass Shape:\n    pass\n';
       const seed = textSeed(code, { name: 'circle area' });
       (seed.asset!.format as any).classification = { generic: 'CODE', specific: 'py' };
       const assetId = (await assets.assetsCreateNewAsset({ seed })).id;
@@ -465,7 +544,9 @@ describe('conversations', () => {
       expect(text).toContain('class `Shape`');
       expect(text).toContain('`math`');
       expect(text).toContain('Computes the area of a circle.');
-      expect((await get(`/asset/${assetId}/conversations`)).json.iterable.map((c: any) => c.id)).toEqual([out.conversation.id]);
+      expect((await get(`/asset/${assetId}/conversations`)).json.iterable.map((c: any) => c.id)).toEqual([
+        out.conversation.id,
+      ]);
     });
 
     it('summarises a prose asset by its central sentences', async () => {
@@ -475,7 +556,8 @@ describe('conversations', () => {
       const res = await post(`/conversations/create/from_asset/${assetId}`);
       expect(res.status).toBe(200);
       expectWire('ConversationsCreateFromAssetOutput', res.json);
-      const text: string = (await get(`/conversation/${res.json.conversation.id}/messages`)).json.iterable[0].fragment.string.raw;
+      const text: string = (await get(`/conversation/${res.json.conversation.id}/messages`)).json.iterable[0].fragment
+        .string.raw;
       expect(text).toMatch(/text note/);
       expect(text).toContain('A pod is the smallest deployable unit that Kubernetes schedules.');
       const central = text.split('\n').find((line) => line.startsWith('Its central points:'));
@@ -538,7 +620,11 @@ describe('conversations', () => {
         conversation: c.id,
         conversationSummarizeInput: { messages: { iterable: [{ id: catMessage }] } },
       });
-      const text = (await server.sql<{ text: string }>(`SELECT text FROM conversation_annotations WHERE id = '${out.annotation.id}'`))[0].text;
+      const text = (
+        await server.sql<{ text: string }>(
+          `SELECT text FROM conversation_annotations WHERE id = '${out.annotation.id}'`,
+        )
+      )[0].text;
       expect(text).toBe('My cat likes fish.');
     });
 
@@ -548,8 +634,18 @@ describe('conversations', () => {
       const empty = await chat([]);
       const before = await counts();
       expectError(await post(`/conversation/${empty.id}/summarize`), 400, /no message text/);
-      expectError(await post(`/conversation/${c.id}/summarize`, { messages: { iterable: [{ id: other.messages.iterable[0].id }] } }), 400, /not a message/);
-      expectError(await post(`/conversation/${c.id}/summarize`, { messages: { iterable: [{ id: UNKNOWN }] } }), 404, /message/);
+      expectError(
+        await post(`/conversation/${c.id}/summarize`, {
+          messages: { iterable: [{ id: other.messages.iterable[0].id }] },
+        }),
+        400,
+        /not a message/,
+      );
+      expectError(
+        await post(`/conversation/${c.id}/summarize`, { messages: { iterable: [{ id: UNKNOWN }] } }),
+        404,
+        /message/,
+      );
       expectError(await post(`/conversation/${c.id}/summarize`, { messages: { iterable: [] } }), 400, /at least one/);
       expectError(await post(`/conversation/${c.id}/summarize`, { messages: [] }), 400, /messages/);
       expectError(await post(`/conversation/${UNKNOWN}/summarize`), 404);
@@ -558,7 +654,10 @@ describe('conversations', () => {
 
     it('increments scores like assets do, reflected on Conversation.score', async () => {
       const c = await chat([{ role: 'USER', text: 'score me' }]);
-      await conversation.conversationScoresIncrement({ conversation: c.id, seededScoreIncrement: { conversation: { reuse: true, searched: true } } });
+      await conversation.conversationScoresIncrement({
+        conversation: c.id,
+        seededScoreIncrement: { conversation: { reuse: true, searched: true } },
+      });
       const res = await post(`/conversation/${c.id}/scores/increment`, { conversation: { update: true } });
       expect(res.status).toBe(204);
       expect(res.text).toBe('');
@@ -566,7 +665,11 @@ describe('conversations', () => {
       expect(score).toEqual({ manual: 2, automatic: 1, reuse: 1, update: 1, reference: 0, priority: 0, searched: 1 });
       const before = await counts();
       expectError(await post(`/conversation/${c.id}/scores/increment`), 400, /conversation/);
-      expectError(await post(`/conversation/${c.id}/scores/increment`, { conversation: { reuse: 'yes' } }), 400, /reuse/);
+      expectError(
+        await post(`/conversation/${c.id}/scores/increment`, { conversation: { reuse: 'yes' } }),
+        400,
+        /reuse/,
+      );
       expectError(await post(`/conversation/${c.id}/scores/increment`, { conversation: {} }), 400, /at least one/);
       expectError(await post(`/conversation/${UNKNOWN}/scores/increment`, { conversation: { reuse: true } }), 404);
       expect((await get(`/conversation/${c.id}`)).json.score.manual).toBe(2);

@@ -20,10 +20,18 @@ import { expectWire } from './support/wire';
  */
 
 /** PiecesClient's default `trackedApplication` (index.ts): its id is the literal "DEFAULT". */
-const TRACKED = { id: 'DEFAULT', name: 'OPEN_SOURCE', version: '0.0.1', platform: 'MACOS', onboarded: false, privacy: 'ANONYMOUS' };
+const TRACKED = {
+  id: 'DEFAULT',
+  name: 'OPEN_SOURCE',
+  version: '0.0.1',
+  platform: 'MACOS',
+  onboarded: false,
+  privacy: 'ANONYMOUS',
+};
 
 /** createConversation({name}): conversationsCreateSpecificConversation's body. */
-const createBody = (name: string) => JSON.stringify({ name, type: 'COPILOT', pipeline: { conversation: { contextualized_code_dialog: {} } } });
+const createBody = (name: string) =>
+  JSON.stringify({ name, type: 'COPILOT', pipeline: { conversation: { contextualized_code_dialog: {} } } });
 
 /** promptConversation: messagesCreateSpecificMessage's body (role USER, then ASSISTANT). */
 const messageBody = (role: 'USER' | 'ASSISTANT', raw: string, conversation: string) =>
@@ -33,14 +41,17 @@ const messageBody = (role: 'USER' | 'ASSISTANT', raw: string, conversation: stri
 const promptBody = (query: string, earlier: string[]) =>
   JSON.stringify({
     relevant: {
-      iterable: earlier.map((raw) => ({ seed: { asset: { application: TRACKED, format: { fragment: { string: { raw } } } }, type: 'SEEDED_ASSET' } })),
+      iterable: earlier.map((raw) => ({
+        seed: { asset: { application: TRACKED, format: { fragment: { string: { raw } } } }, type: 'SEEDED_ASSET' },
+      })),
     },
     query,
     pipeline: { conversation: { contextualized_code_dialog: {} } },
   });
 
 /** askQuestion: question's body, nothing relevant, the generalized pipeline. */
-const askBody = (query: string) => JSON.stringify({ relevant: { iterable: [] }, query, pipeline: { conversation: { generalized_code_dialog: {} } } });
+const askBody = (query: string) =>
+  JSON.stringify({ relevant: { iterable: [] }, query, pipeline: { conversation: { generalized_code_dialog: {} } } });
 
 const SNIPPET =
   'def settle_invoice(invoice, ledger):\n    """Mark the invoice paid and record the payment in the ledger."""\n    ledger.record(invoice.total)\n    invoice.paid = True\n';
@@ -48,15 +59,27 @@ const SNIPPET =
 describe('the copilot SDK (pieces-copilot-sdk) against Trove', () => {
   const server = useTestServer();
   const send = async (method: string, path: string, body?: string): Promise<RawResponse> => {
-    const res = await http(server.baseUrl, method, path, body, body === undefined ? {} : { 'content-type': 'application/json' });
-    expect({ call: `${method} ${path}`, status: res.status }).toEqual({ call: `${method} ${path}`, status: res.status === 204 ? 204 : 200 });
+    const res = await http(
+      server.baseUrl,
+      method,
+      path,
+      body,
+      body === undefined ? {} : { 'content-type': 'application/json' },
+    );
+    expect({ call: `${method} ${path}`, status: res.status }).toEqual({
+      call: `${method} ${path}`,
+      status: res.status === 204 ? 204 : 200,
+    });
     return res;
   };
 
   /** PiecesClient.getConversation({conversationId, includeRawMessages: true}): the conversation, then each message by `indices`. */
   async function getConversation(
     id: string,
-  ): Promise<{ conversation: ReturnType<typeof ConversationFromJSON>; rawMessages: Array<{ message: string; isUserMessage: boolean }> }> {
+  ): Promise<{
+    conversation: ReturnType<typeof ConversationFromJSON>;
+    rawMessages: Array<{ message: string; isUserMessage: boolean }>;
+  }> {
     const res = await send('GET', `/conversation/${id}`);
     expectWire('Conversation', res.json);
     const conversation = ConversationFromJSON(res.json);
@@ -72,7 +95,9 @@ describe('the copilot SDK (pieces-copilot-sdk) against Trove', () => {
   /** PiecesClient.promptConversation({message, conversationId, regenerateConversationName}), call by call. */
   async function promptConversation(message: string, conversationId: string, regenerateConversationName = false) {
     const { rawMessages } = await getConversation(conversationId);
-    const user = ConversationMessageFromJSON((await send('POST', '/messages/create', messageBody('USER', message, conversationId))).json);
+    const user = ConversationMessageFromJSON(
+      (await send('POST', '/messages/create', messageBody('USER', message, conversationId))).json,
+    );
     const asked = await send(
       'POST',
       '/qgpt/question',
@@ -83,9 +108,12 @@ describe('the copilot SDK (pieces-copilot-sdk) against Trove', () => {
     );
     expectWire('QGPTQuestionOutput', asked.json);
     const text = QGPTQuestionOutputFromJSON(asked.json).answers.iterable[0].text;
-    const bot = ConversationMessageFromJSON((await send('POST', '/messages/create', messageBody('ASSISTANT', text, conversationId))).json);
+    const bot = ConversationMessageFromJSON(
+      (await send('POST', '/messages/create', messageBody('ASSISTANT', text, conversationId))).json,
+    );
     let name: string | undefined;
-    if (regenerateConversationName) name = ConversationFromJSON((await send('POST', `/conversation/${conversationId}/rename`)).json).name;
+    if (regenerateConversationName)
+      name = ConversationFromJSON((await send('POST', `/conversation/${conversationId}/rename`)).json).name;
     return { text, userMessageId: user.id, botMessageId: bot.id, name };
   }
 
@@ -93,7 +121,11 @@ describe('the copilot SDK (pieces-copilot-sdk) against Trove', () => {
     // What the chat can be grounded in: a snippet the user saved.
     const created = await http(server.baseUrl, 'POST', '/assets/create', {
       type: 'SEEDED_ASSET',
-      asset: { application: TRACKED, format: { fragment: { string: { raw: SNIPPET } } }, metadata: { name: 'settle invoice' } },
+      asset: {
+        application: TRACKED,
+        format: { fragment: { string: { raw: SNIPPET } } },
+        metadata: { name: 'settle invoice' },
+      },
     });
     expect(created.status).toBe(200);
   });
@@ -120,21 +152,36 @@ describe('the copilot SDK (pieces-copilot-sdk) against Trove', () => {
       { message: 'And what does it record?', isUserMessage: true },
       { message: second.text, isUserMessage: false },
     ]);
-    expect(read.messages.indices).toEqual({ [first.userMessageId]: 0, [first.botMessageId]: 1, [second.userMessageId]: 2, [second.botMessageId]: 3 });
+    expect(read.messages.indices).toEqual({
+      [first.userMessageId]: 0,
+      [first.botMessageId]: 1,
+      [second.userMessageId]: 2,
+      [second.botMessageId]: 3,
+    });
     // Every message was announced as a change of the chat.
     const announced = new Set<string>();
-    while (announced.size === 0 || !announced.has(conversation.id)) for (const item of (await stream.next()).iterable) announced.add(item.conversation.id);
+    while (announced.size === 0 || !announced.has(conversation.id))
+      for (const item of (await stream.next()).iterable) announced.add(item.conversation.id);
     stream.socket.close();
   });
 
   it("asks with the chat's earlier messages as seeds of an application whose id is not a UUID (the SDK's literal DEFAULT)", async () => {
-    const created = ConversationFromJSON((await send('POST', '/conversations/create', createBody('New Conversation'))).json);
+    const created = ConversationFromJSON(
+      (await send('POST', '/conversations/create', createBody('New Conversation'))).json,
+    );
     await send('POST', '/messages/create', messageBody('USER', 'Which function settles invoices?', created.id));
-    await send('POST', '/messages/create', messageBody('ASSISTANT', 'settle_invoice marks the invoice paid.', created.id));
+    await send(
+      'POST',
+      '/messages/create',
+      messageBody('ASSISTANT', 'settle_invoice marks the invoice paid.', created.id),
+    );
     const asked = await send(
       'POST',
       '/qgpt/question',
-      promptBody('What does it record?', ['Which function settles invoices?', 'settle_invoice marks the invoice paid.']),
+      promptBody('What does it record?', [
+        'Which function settles invoices?',
+        'settle_invoice marks the invoice paid.',
+      ]),
     );
     expect(QGPTQuestionOutputFromJSON(asked.json).answers.iterable[0].text.length).toBeGreaterThan(0);
   });
@@ -159,9 +206,15 @@ describe('the copilot SDK (pieces-copilot-sdk) against Trove', () => {
 
   it('a message for a conversation that does not exist is a 404 and stores nothing', async () => {
     const before = await server.counts(['conversation_messages']);
-    const res = await http(server.baseUrl, 'POST', '/messages/create', messageBody('USER', 'lost', '0a0b0c0d-0000-4000-8000-00000000dead'), {
-      'content-type': 'application/json',
-    });
+    const res = await http(
+      server.baseUrl,
+      'POST',
+      '/messages/create',
+      messageBody('USER', 'lost', '0a0b0c0d-0000-4000-8000-00000000dead'),
+      {
+        'content-type': 'application/json',
+      },
+    );
     expect(res.status).toBe(404);
     expect(await server.counts(['conversation_messages'])).toBe(before);
   });

@@ -18,7 +18,8 @@ const SNIPPETS: Record<string, string> = {
     "import hashlib\n\ndef digest(path):\n    h = hashlib.sha256()\n    with open(path, 'rb') as f:\n        for block in iter(lambda: f.read(65536), b''):\n            h.update(block)\n    return h.hexdigest()\n",
   backoff: 'import time\n\ndef backoff(attempt):\n    time.sleep(min(30, 2 ** attempt))\n',
   rows: "import csv\n\ndef rows(path):\n    with open(path, newline='') as f:\n        return list(csv.DictReader(f))\n",
-  email: "import re\n\nEMAIL = re.compile(r'^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$', re.I)\n\ndef valid(address):\n    return bool(EMAIL.match(address))\n",
+  email:
+    "import re\n\nEMAIL = re.compile(r'^[^@\\s]+@[^@\\s]+\\.[a-z]{2,}$', re.I)\n\ndef valid(address):\n    return bool(EMAIL.match(address))\n",
   setting: 'import os\n\ndef setting(key, default=None):\n    return os.environ.get(key, default)\n',
   sorted: 'def by_age(people):\n    return sorted(people, key=lambda p: p.age, reverse=True)\n',
 };
@@ -73,9 +74,14 @@ describe('dense first stage: code that shares no word with the question', () => 
 
     // Its text changes (on this instance) to something else: no longer the nearest.
     const asset = (await http(a.baseUrl, 'GET', `/asset/${made.id}`)).json as { original: { id: string } };
-    const format = (await http(a.baseUrl, 'GET', `/format/${asset.original.id}?transferable=true`)).json as Record<string, unknown>;
+    const format = (await http(a.baseUrl, 'GET', `/format/${asset.original.id}?transferable=true`)).json as Record<
+      string,
+      unknown
+    >;
     const edited = { ...format, fragment: { string: { raw: 'def area(r):\n    return 3.14159 * r * r\n' } } };
-    expect((await http(a.baseUrl, 'POST', '/format/update/value?transferable=false', JSON.stringify(edited))).status).toBe(200);
+    expect(
+      (await http(a.baseUrl, 'POST', '/format/update/value?transferable=false', JSON.stringify(edited))).status,
+    ).toBe(200);
     expect((await store.ncs(question))[0]).not.toBe(made.id);
     const vectors = await a.sql<{ asset_id: string }>(`SELECT asset_id FROM search_vectors`);
     expect(vectors.map((v) => v.asset_id).sort()).toEqual([...store.ids.values(), made.id].sort());
@@ -86,6 +92,10 @@ describe('dense first stage: code that shares no word with the question', () => 
     await new AssetsApi(b.sdk).assetsDeleteAsset({ asset: made.id });
     expect(await store.ncs(question)).not.toContain(made.id);
     expect(await store.relevance(question)).not.toContain(made.id);
-    expect(await a.sql(`SELECT asset_id FROM search_vectors WHERE asset_id = ${a.config.databaseUrl ? '$1' : '?'}`, [made.id])).toEqual([]);
+    expect(
+      await a.sql(`SELECT asset_id FROM search_vectors WHERE asset_id = ${a.config.databaseUrl ? '$1' : '?'}`, [
+        made.id,
+      ]),
+    ).toEqual([]);
   });
 });

@@ -25,10 +25,13 @@ function freePort(): Promise<number> {
 function headHealth(port: number): Promise<{ status: number; ms: number }> {
   return new Promise((resolve, reject) => {
     const started = process.hrtime.bigint();
-    const req = httpRequest({ host: '127.0.0.1', port, path: '/.well-known/health', method: 'HEAD', agent: false }, (res) => {
-      res.resume();
-      res.on('end', () => resolve({ status: res.statusCode!, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
-    });
+    const req = httpRequest(
+      { host: '127.0.0.1', port, path: '/.well-known/health', method: 'HEAD', agent: false },
+      (res) => {
+        res.resume();
+        res.on('end', () => resolve({ status: res.statusCode!, ms: Number(process.hrtime.bigint() - started) / 1e6 }));
+      },
+    );
     req.on('error', reject);
     req.end();
   });
@@ -50,7 +53,9 @@ describe('the Pieces port file (local mode)', () => {
     expect(loadConfig({ HOME: '/home/someone', HOST: '0.0.0.0' }).portFile).toBeNull();
     expect(loadConfig({ HOME: '/home/someone', TROVE_PORT_FILE: 'off' }).portFile).toBeNull();
     expect(loadConfig({ HOME: '/home/someone', TROVE_PORT_FILE: '/run/trove/port' }).portFile).toBe('/run/trove/port');
-    expect(() => loadConfig({ TROVE_PORT_FILE: 'relative/port.txt' })).toThrow(/TROVE_PORT_FILE must be off or an absolute path/);
+    expect(() => loadConfig({ TROVE_PORT_FILE: 'relative/port.txt' })).toThrow(
+      /TROVE_PORT_FILE must be off or an absolute path/,
+    );
     expect(piecesPortFile('linux', '/h')).toBe('/h/Documents/com.pieces.os/production/Config/.port.txt');
     expect(piecesPortFile('darwin', '/h')).toBe('/h/Library/com.pieces.os/production/Config/.port.txt');
   });
@@ -62,7 +67,9 @@ describe('the Pieces port file (local mode)', () => {
       expect(readFileSync(file, 'utf8')).toBe(String(new URL(server.baseUrl).port));
       // What Raycast and Obsidian do with it: read, trim, and connect to that port.
       const port = readFileSync(file, 'utf8').trim();
-      expect(await new WellKnownApi(new Configuration({ basePath: `http://127.0.0.1:${port}` })).getWellKnownHealth()).toMatch(/^ok/);
+      expect(
+        await new WellKnownApi(new Configuration({ basePath: `http://127.0.0.1:${port}` })).getWellKnownHealth(),
+      ).toMatch(/^ok/);
       await server.restart();
       expect(readFileSync(file, 'utf8')).toBe(port);
     } finally {
@@ -127,7 +134,9 @@ describe('the legacy port (TROVE_LEGACY_PORT): the same app on the port older cl
   it('is off by default, on means 5323 on Linux and 1000 elsewhere, and a bad value stops the start', () => {
     expect(loadConfig({}).legacyPort).toBeNull();
     expect(loadConfig({ TROVE_LEGACY_PORT: 'on' }).legacyPort).toBe(process.platform === 'linux' ? 5323 : 1000);
-    expect(() => loadConfig({ TROVE_LEGACY_PORT: 'yes' })).toThrow(/TROVE_LEGACY_PORT must be on, off or a port number/);
+    expect(() => loadConfig({ TROVE_LEGACY_PORT: 'yes' })).toThrow(
+      /TROVE_LEGACY_PORT must be on, off or a port number/,
+    );
     expect(() => loadConfig({ TROVE_LEGACY_PORT: '39300' })).toThrow(/TROVE_LEGACY_PORT must differ from PORT/);
   });
 
@@ -158,11 +167,15 @@ describe('the legacy port (TROVE_LEGACY_PORT): the same app on the port older cl
   });
 
   it('applies the same guards: Host, Origin', async () => {
-    const rebinding = await nodeRequest(`${legacy}/assets`, 'GET', undefined, { host: `attacker.example:${legacyPort}` });
+    const rebinding = await nodeRequest(`${legacy}/assets`, 'GET', undefined, {
+      host: `attacker.example:${legacyPort}`,
+    });
     expect(rebinding.status).toBe(403);
     expect(JSON.parse(rebinding.text).message).toMatch(/Host "attacker.example:\d+" is not allowed/);
     expectError(await http(legacy, 'GET', '/assets', undefined, { origin: 'https://evil.example' }), 403, /Origin/);
-    await expect(StreamClient.open(legacy, '/assets/stream/identifiers', { headers: { origin: 'https://evil.example' } })).rejects.toThrow(/HTTP 403/);
+    await expect(
+      StreamClient.open(legacy, '/assets/stream/identifiers', { headers: { origin: 'https://evil.example' } }),
+    ).rejects.toThrow(/HTTP 403/);
   });
 
   it('applies the API keys of a deployment to it too, and closes with the app', async () => {
@@ -203,7 +216,9 @@ describe('CORS preflights asking for private-network access', () => {
       expect(res.headers.get('access-control-allow-origin')).toBe(origin);
       expect(res.headers.get('access-control-allow-private-network')).toBe('true');
     }
-    expect((await preflight('http://localhost:5173', false)).headers.get('access-control-allow-private-network')).toBeNull();
+    expect(
+      (await preflight('http://localhost:5173', false)).headers.get('access-control-allow-private-network'),
+    ).toBeNull();
   });
 
   it('get neither CORS nor private-network headers from another origin', async () => {
@@ -216,7 +231,9 @@ describe('CORS preflights asking for private-network access', () => {
     const res = await http(server.baseUrl, 'GET', '/user', undefined, { origin: 'app://obsidian.md' });
     expect(res.status).toBe(200);
     expect(res.headers.get('access-control-allow-origin')).toBe('app://obsidian.md');
-    const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { origin: 'app://obsidian.md' } });
+    const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', {
+      headers: { origin: 'app://obsidian.md' },
+    });
     expect(await stream.next()).toEqual({ iterable: expect.any(Array) });
     stream.close();
   });

@@ -115,7 +115,20 @@ const json = fc.letrec((tie) => ({
     fc.dictionary(
       fc.oneof(
         fc.string({ maxLength: 8 }),
-        fc.constantFrom('iterable', 'asset', 'id', 'name', 'format', 'fragment', 'string', 'raw', 'type', 'messages', 'query', 'unknownField'),
+        fc.constantFrom(
+          'iterable',
+          'asset',
+          'id',
+          'name',
+          'format',
+          'fragment',
+          'string',
+          'raw',
+          'type',
+          'messages',
+          'query',
+          'unknownField',
+        ),
       ),
       tie('value'),
       { maxKeys: 4 },
@@ -128,7 +141,9 @@ const body = fc.oneof(
   fc.constant<string | undefined>(undefined),
   fc.constantFrom(...MALFORMED_BODIES),
   json.map((v) => JSON.stringify(v)),
-  fc.tuple(json, fc.constantFrom('__proto__', 'constructor', 'unknown_field', 'iterable')).map(([v, key]) => `{"${key}":${JSON.stringify(v) ?? 'null'},"x":1}`),
+  fc
+    .tuple(json, fc.constantFrom('__proto__', 'constructor', 'unknown_field', 'iterable'))
+    .map(([v, key]) => `{"${key}":${JSON.stringify(v) ?? 'null'},"x":1}`),
   fc.string({ maxLength: 50 }),
 );
 const contentType = fc.constantFrom(
@@ -140,7 +155,11 @@ const contentType = fc.constantFrom(
   'application/json; charset=latin1',
   '',
 );
-const pathValue = fc.oneof(fc.uuid(), fc.constantFrom(...PATH_TRICKS), fc.string({ maxLength: 40 }).map(encodeURIComponent));
+const pathValue = fc.oneof(
+  fc.uuid(),
+  fc.constantFrom(...PATH_TRICKS),
+  fc.string({ maxLength: 40 }).map(encodeURIComponent),
+);
 const queryValue = fc.oneof(
   fc.constantFrom('true', 'false', '', 'yes', '1', 'null', '%00', 'a'.repeat(300)),
   fc.string({ maxLength: 10 }).map(encodeURIComponent),
@@ -184,7 +203,9 @@ describe('fuzzing every operation', () => {
           `SELECT table_name FROM information_schema.tables WHERE table_schema = 'public' AND table_type = 'BASE TABLE' ORDER BY 1`,
         )
       ).map((t) => t.table_name);
-      const digest = tables.map((t) => `(SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM "${t}" x)`).join(` || ',' || `);
+      const digest = tables
+        .map((t) => `(SELECT md5(coalesce(string_agg(x::text, '|' ORDER BY x::text), '')) FROM "${t}" x)`)
+        .join(` || ',' || `);
       fingerprint = async () => (await server.sql<{ d: string }>(`SELECT ${digest} AS d`))[0].d;
     } else {
       fingerprint = async () => String((await server.sql<{ n: number }>('SELECT total_changes() AS n'))[0].n);
@@ -211,7 +232,10 @@ describe('fuzzing every operation', () => {
     for (const op of operations) {
       const request = fc.record({
         params: fc.tuple(...op.params.map(() => pathValue), fc.constant('')),
-        query: fc.option(fc.tuple(fc.constantFrom(...(op.queries.length ? op.queries : ['unexpected']), 'unknown'), queryValue), { nil: undefined }),
+        query: fc.option(
+          fc.tuple(fc.constantFrom(...(op.queries.length ? op.queries : ['unexpected']), 'unknown'), queryValue),
+          { nil: undefined },
+        ),
         body,
         contentType,
       });
@@ -224,11 +248,13 @@ describe('fuzzing every operation', () => {
             const before = await fingerprint();
             const headers: Record<string, string> = {};
             if (text !== undefined && type) headers['content-type'] = type;
-            const res = await nodeRequest(`${server.baseUrl}${path}`, op.method, text, headers).catch((error: Error) => ({
-              status: 0,
-              headers: {} as Record<string, string>,
-              text: error.message,
-            }));
+            const res = await nodeRequest(`${server.baseUrl}${path}`, op.method, text, headers).catch(
+              (error: Error) => ({
+                status: 0,
+                headers: {} as Record<string, string>,
+                text: error.message,
+              }),
+            );
             const where = `${op.id} ${op.method} ${path} ${type} ${JSON.stringify(text)?.slice(0, 200)} -> ${res.status} ${res.text.slice(0, 200)}`;
             if (res.status === 0 || res.status >= 500) throw new Error(`server error: ${where}`);
             const documented = op.responses[String(res.status)];
@@ -236,7 +262,8 @@ describe('fuzzing every operation', () => {
             const schema = documented.content?.['application/json']?.schema;
             if (schema && (res.headers['content-type'] ?? '').startsWith('application/json')) {
               const validate = validator(schema);
-              if (!validate(JSON.parse(res.text))) throw new Error(`response does not match its schema (${ajv.errorsText(validate.errors)}): ${where}`);
+              if (!validate(JSON.parse(res.text)))
+                throw new Error(`response does not match its schema (${ajv.errorsText(validate.errors)}): ${where}`);
             }
             if (res.status >= 400) {
               const after = await fingerprint();
@@ -256,7 +283,9 @@ describe('fuzzing every operation', () => {
         )
         .catch((error: Error) => {
           const lines = error.message.split('\n');
-          failures.push(`${op.id}: ${lines.find((l) => /^Got (error|.*Error)/.test(l)) ?? ''} ${lines.slice(0, 3).join(' ')}`);
+          failures.push(
+            `${op.id}: ${lines.find((l) => /^Got (error|.*Error)/.test(l)) ?? ''} ${lines.slice(0, 3).join(' ')}`,
+          );
         });
     }
     expect(failures).toEqual([]);

@@ -23,7 +23,12 @@ const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string =>
 const idOf = (saved: string): string => /\(id ([0-9a-f-]{36})\)/.exec(saved)![1];
 
 /** Polls `check` until it holds (or fails with what it last saw). */
-async function eventually<T>(what: string, read: () => Promise<T>, check: (value: T) => boolean, timeoutMs = 20_000): Promise<T> {
+async function eventually<T>(
+  what: string,
+  read: () => Promise<T>,
+  check: (value: T) => boolean,
+  timeoutMs = 20_000,
+): Promise<T> {
   const until = Date.now() + timeoutMs;
   let last: T;
   for (;;) {
@@ -36,7 +41,10 @@ async function eventually<T>(what: string, read: () => Promise<T>, check: (value
 
 /** Memories and snippets whose words the queries below never use. */
 const CAR = { title: 'Weekend errand', summary: 'Took the car to the garage: new tyres and the brakes looked at.' };
-const KITTEN = { name: 'adoption form', content: 'def register_kitten(owner, name):\n    return shelter.add(owner=owner, pet=name)\n' };
+const KITTEN = {
+  name: 'adoption form',
+  content: 'def register_kitten(owner, name):\n    return shelter.add(owner=owner, pet=name)\n',
+};
 const INVOICE = { title: 'Quarter close', summary: 'The invoice export for the accountant is due on Friday.' };
 
 /** One Trove with the fake as its embedding model, and an MCP client of it. */
@@ -56,17 +64,26 @@ function tools(server: TestServer, client: Client) {
   const post = (path: string, body?: unknown) => http(server.baseUrl, 'POST', path, body);
   return {
     call,
-    remember: async (title: string, summary: string) => idOf(await call('create_pieces_memory', { summary_description: title, summary })),
+    remember: async (title: string, summary: string) =>
+      idOf(await call('create_pieces_memory', { summary_description: title, summary })),
     /** The memory ids ask_pieces_ltm's Sources name. */
     askMemories: async (question: string) =>
-      [...(await call('ask_pieces_ltm', { question, chat_llm: 'claude-sonnet-4' })).matchAll(/trove:\/\/memories\/([0-9a-f-]{36})/g)].map((m) => m[1]),
+      [
+        ...(await call('ask_pieces_ltm', { question, chat_llm: 'claude-sonnet-4' })).matchAll(
+          /trove:\/\/memories\/([0-9a-f-]{36})/g,
+        ),
+      ].map((m) => m[1]),
     searchMemories: async (query: string): Promise<string[]> => {
       const res = await post('/workstream_summaries/search', { engines: { iterable: [{ query }] } });
       expect(res.status).toBe(200);
       return res.json.iterable.map((h: { identifier: string }) => h.identifier);
     },
     searchSnippets: async (query: string): Promise<string[]> => {
-      const res = await http(server.baseUrl, 'GET', `/assets/search?query=${encodeURIComponent(query)}&transferables=false`);
+      const res = await http(
+        server.baseUrl,
+        'GET',
+        `/assets/search?query=${encodeURIComponent(query)}&transferables=false`,
+      );
       expect(res.status).toBe(200);
       return res.json.iterable.map((h: { identifier: string }) => h.identifier);
     },
@@ -76,12 +93,17 @@ function tools(server: TestServer, client: Client) {
       return res.json.relevant.iterable.map((r: { asset?: { id: string } }) => r.asset?.id).filter(Boolean);
     },
     createSnippet: async (name: string, raw: string): Promise<string> => {
-      const res = await post('/assets/create', { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw } } }, metadata: { name } } });
+      const res = await post('/assets/create', {
+        type: 'SEEDED_ASSET',
+        asset: { format: { fragment: { string: { raw } } }, metadata: { name } },
+      });
       expect(res.status).toBe(200);
       return res.json.id;
     },
     vectors: async (model?: string): Promise<Array<{ kind: string; record_id: string; model: string }>> =>
-      server.sql(`SELECT kind, record_id, model FROM search_model_vectors${model ? ` WHERE model = '${model}'` : ''} ORDER BY kind, record_id`),
+      server.sql(
+        `SELECT kind, record_id, model FROM search_model_vectors${model ? ` WHERE model = '${model}'` : ''} ORDER BY kind, record_id`,
+      ),
   };
 }
 
@@ -113,7 +135,8 @@ describe('hybrid retrieval with a configured embedding model', () => {
     expect(saved - started).toBeLessThan(fake.delayMs);
     const request = await eventually(
       'the embedding request of the memory',
-      async () => fake.requests.find((r) => r.input.some((text) => text.includes('garage')) && r.answered !== undefined),
+      async () =>
+        fake.requests.find((r) => r.input.some((text) => text.includes('garage')) && r.answered !== undefined),
       (r) => r !== undefined,
     );
     expect(request!.answered!).toBeGreaterThan(saved);
@@ -204,12 +227,21 @@ describe('hybrid retrieval with a configured embedding model', () => {
 
   it('embeds a snippet again when its text changes', async () => {
     const hashOf = async () =>
-      (await server.sql<{ content_hash: string }>(`SELECT content_hash FROM search_model_vectors WHERE record_id = '${ids.kitten}'`))[0]?.content_hash;
+      (
+        await server.sql<{ content_hash: string }>(
+          `SELECT content_hash FROM search_model_vectors WHERE record_id = '${ids.kitten}'`,
+        )
+      )[0]?.content_hash;
     const before = await hashOf();
     const asset = (await http(server.baseUrl, 'GET', `/asset/${ids.kitten}`)).json;
     const format = (await http(server.baseUrl, 'GET', `/format/${asset.original.id}?transferable=true`)).json;
     const raw = 'def strum(chords):\n    return guitar.play(chords)\n';
-    const res = await http(server.baseUrl, 'POST', '/format/update/value?transferable=false', JSON.stringify({ ...format, fragment: { string: { raw } } }));
+    const res = await http(
+      server.baseUrl,
+      'POST',
+      '/format/update/value?transferable=false',
+      JSON.stringify({ ...format, fragment: { string: { raw } } }),
+    );
     expect(res.status).toBe(200);
     await eventually('the new vector', hashOf, (hash) => hash !== undefined && hash !== before);
     expect(await t.searchSnippets('melody')).toContain(ids.kitten);
@@ -235,7 +267,10 @@ describe('hybrid retrieval with a configured embedding model', () => {
   });
 
   it('embeds every record again under another model, and reads with that model', async () => {
-    const other = await startTestServer({ TROVE_OPENAI_URL: fake.openaiUrl, TROVE_EMBEDDING_MODEL: 'openai:concepts-b' }, { shareWith: server });
+    const other = await startTestServer(
+      { TROVE_OPENAI_URL: fake.openaiUrl, TROVE_EMBEDDING_MODEL: 'openai:concepts-b' },
+      { shareWith: server },
+    );
     try {
       const live = (await t.vectors(MODEL)).length;
       expect(live).toBe(4); // car, invoice, rain memories and the kitten snippet
@@ -267,7 +302,10 @@ describe('hybrid retrieval on two instances of one store', () => {
   beforeAll(async () => {
     fake = await startFakeEmbeddings();
     first = await startTestServer({ TROVE_OPENAI_URL: fake.openaiUrl, TROVE_EMBEDDING_MODEL: MODEL });
-    second = await startTestServer({ TROVE_OPENAI_URL: fake.openaiUrl, TROVE_EMBEDDING_MODEL: MODEL }, { shareWith: first });
+    second = await startTestServer(
+      { TROVE_OPENAI_URL: fake.openaiUrl, TROVE_EMBEDDING_MODEL: MODEL },
+      { shareWith: first },
+    );
     client = await connect(first);
   });
   afterAll(async () => {

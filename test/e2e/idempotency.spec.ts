@@ -24,7 +24,9 @@ describe('idempotent creates (Idempotency-Key)', () => {
   });
 
   it('the SDK can send the key as a header', async () => {
-    const api = new AssetsApi(new Configuration({ basePath: server.baseUrl, headers: { 'Idempotency-Key': 'sdk-key-1' } }));
+    const api = new AssetsApi(
+      new Configuration({ basePath: server.baseUrl, headers: { 'Idempotency-Key': 'sdk-key-1' } }),
+    );
     const a = await api.assetsCreateNewAsset({ seed: textSeed('print("sdk retry")') });
     const b = await api.assetsCreateNewAsset({ seed: textSeed('print("sdk retry")') });
     expect(b.id).toBe(a.id);
@@ -33,7 +35,9 @@ describe('idempotent creates (Idempotency-Key)', () => {
   it('concurrent requests with one key create exactly one asset', async () => {
     const seed = textSeed('const raced = true;');
     const answers = await Promise.all(
-      Array.from({ length: 8 }, () => http(server.baseUrl, 'POST', '/assets/create', seed, { 'idempotency-key': 'raced-key' })),
+      Array.from({ length: 8 }, () =>
+        http(server.baseUrl, 'POST', '/assets/create', seed, { 'idempotency-key': 'raced-key' }),
+      ),
     );
     expect(answers.map((a) => a.status)).toEqual(Array(8).fill(200));
     expect(new Set(answers.map((a) => a.json.id)).size).toBe(1);
@@ -44,9 +48,23 @@ describe('idempotent creates (Idempotency-Key)', () => {
   it('the same key with another body is a 422; a malformed key is a 400; neither writes', async () => {
     await http(server.baseUrl, 'POST', '/assets/create', textSeed('first body'), { 'idempotency-key': 'reused-key' });
     const before = await server.counts(TABLES);
-    expectError(await http(server.baseUrl, 'POST', '/assets/create', textSeed('second body'), { 'idempotency-key': 'reused-key' }), 422, /different request/);
-    expectError(await http(server.baseUrl, 'POST', '/assets/create', textSeed('x'), { 'idempotency-key': 'has space' }), 400, /Idempotency-Key/);
-    expectError(await http(server.baseUrl, 'POST', '/assets/create', textSeed('x'), { 'idempotency-key': 'k'.repeat(256) }), 400, /Idempotency-Key/);
+    expectError(
+      await http(server.baseUrl, 'POST', '/assets/create', textSeed('second body'), {
+        'idempotency-key': 'reused-key',
+      }),
+      422,
+      /different request/,
+    );
+    expectError(
+      await http(server.baseUrl, 'POST', '/assets/create', textSeed('x'), { 'idempotency-key': 'has space' }),
+      400,
+      /Idempotency-Key/,
+    );
+    expectError(
+      await http(server.baseUrl, 'POST', '/assets/create', textSeed('x'), { 'idempotency-key': 'k'.repeat(256) }),
+      400,
+      /Idempotency-Key/,
+    );
     expect(await server.counts(TABLES)).toBe(before);
   });
 });

@@ -23,7 +23,9 @@ describe('several instances on one database', () => {
       }),
     );
     try {
-      const created = await new AssetsApi(first.sdk).assetsCreateNewAsset({ seed: textSeed('shared across instances') });
+      const created = await new AssetsApi(first.sdk).assetsCreateNewAsset({
+        seed: textSeed('shared across instances'),
+      });
       for (const app of apps) {
         const { port } = app.getHttpServer().address() as { port: number };
         const res = await fetch(`http://127.0.0.1:${port}/asset/${created.id}`);
@@ -61,11 +63,13 @@ describe('several instances on one database', () => {
         ).rows.map((r) => r.pid);
       const until = async (want: number) => {
         const deadline = Date.now() + 5_000;
-        while ((await listening()).length !== want && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 100));
+        while ((await listening()).length !== want && Date.now() < deadline)
+          await new Promise((resolve) => setTimeout(resolve, 100));
         return listening();
       };
       try {
-        const config = () => testConfig({ DATABASE_URL: url, TROVE_DATA_DIR: first.config.dataDir, TROVE_LOG_LEVEL: 'error' });
+        const config = () =>
+          testConfig({ DATABASE_URL: url, TROVE_DATA_DIR: first.config.dataDir, TROVE_LOG_LEVEL: 'error' });
         const apps = [await createApp(config()), await createApp(config())];
         for (const app of apps) await app.listen(0, '127.0.0.1');
         // Two instances, each with its change streams and MCP sessions listening: one connection.

@@ -91,7 +91,9 @@ describe('streamed collection snapshots', () => {
   });
 
   it('pages with limit and cursor: the pages are the stream, each once, in order', async () => {
-    const all = (await http(server.baseUrl, 'GET', '/assets?transferables=false')).json.iterable.map((a: { id: string }) => a.id);
+    const all = (await http(server.baseUrl, 'GET', '/assets?transferables=false')).json.iterable.map(
+      (a: { id: string }) => a.id,
+    );
     const pages = await walkPages(server.baseUrl, '/assets?transferables=false', 37);
     expect(pages.map((p) => p.iterable.length)).toEqual([37, 37, 37, 37, 37, 37, 8]);
     expect(pages.flatMap((p) => p.iterable.map((a: { id: string }) => a.id))).toEqual(all);
@@ -112,7 +114,9 @@ describe('streamed collection snapshots', () => {
   it('a page walk neither repeats nor skips when records are created or deleted between pages', async () => {
     const first = await http(server.baseUrl, 'GET', '/assets/identifiers?limit=50');
     const cursor = first.json.next_cursor;
-    const before = (await http(server.baseUrl, 'GET', '/assets/identifiers')).json.iterable.map((a: { id: string }) => a.id);
+    const before = (await http(server.baseUrl, 'GET', '/assets/identifiers')).json.iterable.map(
+      (a: { id: string }) => a.id,
+    );
     // Newer records: not in the rest of this walk. A deleted one not reached yet: left out.
     const fresh = await createMany(server.baseUrl, 3, 'between');
     const victim = before[120];
@@ -133,27 +137,51 @@ describe('streamed collection snapshots', () => {
     const api = new ConversationsApi(server.sdk);
     const ids: string[] = [];
     for (let i = 0; i < 7; i++)
-      ids.push((await api.conversationsCreateSpecificConversation({ seededConversation: { type: 'COPILOT', name: `talk ${i}` } as never })).id);
+      ids.push(
+        (
+          await api.conversationsCreateSpecificConversation({
+            seededConversation: { type: 'COPILOT', name: `talk ${i}` } as never,
+          })
+        ).id,
+      );
     const streamed = await api.conversationsSnapshot({});
     expect(new Set(streamed.iterable.map((c) => c.id))).toEqual(new Set(ids));
-    for (const conversation of (await http(server.baseUrl, 'GET', '/conversations')).json.iterable) expectWire('Conversation', conversation);
+    for (const conversation of (await http(server.baseUrl, 'GET', '/conversations')).json.iterable)
+      expectWire('Conversation', conversation);
     const pages = await walkPages(server.baseUrl, '/conversations', 3);
     expect(pages.map((p) => p.iterable.length)).toEqual([3, 3, 1]);
-    expect(pages.flatMap((p) => p.iterable.map((c: { id: string }) => c.id))).toEqual(streamed.iterable.map((c) => c.id));
+    expect(pages.flatMap((p) => p.iterable.map((c: { id: string }) => c.id))).toEqual(
+      streamed.iterable.map((c) => c.id),
+    );
     const idPages = await walkPages(server.baseUrl, '/conversations/identifiers', 4);
-    expect(idPages.flatMap((p) => p.iterable.map((c: { id: string }) => c.id))).toEqual(streamed.iterable.map((c) => c.id));
-    expect((await http(server.baseUrl, 'GET', '/conversations/identifiers')).json).toEqual({ iterable: streamed.iterable.map((c) => ({ id: c.id })) });
+    expect(idPages.flatMap((p) => p.iterable.map((c: { id: string }) => c.id))).toEqual(
+      streamed.iterable.map((c) => c.id),
+    );
+    expect((await http(server.baseUrl, 'GET', '/conversations/identifiers')).json).toEqual({
+      iterable: streamed.iterable.map((c) => ({ id: c.id })),
+    });
   });
 
   it('a bad limit or cursor is a 400 with a JSON error', async () => {
-    for (const query of ['limit=0', 'limit=1001', 'limit=ten', 'limit=-5', 'limit=1.5', 'cursor=%%%', 'cursor=bm90IGEgY3Vyc29y', 'limit=1&limit=2']) {
+    for (const query of [
+      'limit=0',
+      'limit=1001',
+      'limit=ten',
+      'limit=-5',
+      'limit=1.5',
+      'cursor=%%%',
+      'cursor=bm90IGEgY3Vyc29y',
+      'limit=1&limit=2',
+    ]) {
       expectError(await http(server.baseUrl, 'GET', `/assets?${query}`), 400, /limit|cursor/);
       expectError(await http(server.baseUrl, 'GET', `/conversations/identifiers?${query}`), 400, /limit|cursor/);
     }
   });
 
   it('the assets streams send a first frame larger than one page in fragments of one message, then go live', async () => {
-    const ids = (await http(server.baseUrl, 'GET', '/assets/identifiers')).json.iterable.map((a: { id: string }) => a.id);
+    const ids = (await http(server.baseUrl, 'GET', '/assets/identifiers')).json.iterable.map(
+      (a: { id: string }) => a.id,
+    );
     expect(ids.length).toBeGreaterThan(200); // several pages of the walk
     const client = await StreamClient.open(server.baseUrl, '/assets/stream?ids=true');
     const first = await client.next<{ iterable: Array<{ id: string }>; event_id: number }>(15000);

@@ -25,18 +25,30 @@ describe('local GGUF models through node-llama-cpp', () => {
   // Registered after the server's afterAll: the file goes once the server has closed.
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  const model = async () => (await http(server.baseUrl, 'GET', '/models')).json.iterable.find((m: { unique: string }) => m.unique === file);
+  const model = async () =>
+    (await http(server.baseUrl, 'GET', '/models')).json.iterable.find((m: { unique: string }) => m.unique === file);
 
   it('lists the GGUF file as a local, downloaded, not yet loaded CPU model', async () => {
     const raw = await http(server.baseUrl, 'GET', '/models');
     expectWire('Models', raw.json);
-    expect(await model()).toMatchObject({ name: 'tiny-test', cloud: false, downloaded: true, loaded: false, cpu: true, custom: false });
+    expect(await model()).toMatchObject({
+      name: 'tiny-test',
+      cloud: false,
+      downloaded: true,
+      loaded: false,
+      cpu: true,
+      custom: false,
+    });
   });
 
   it('answers a question with the model (loading it), and answers again on the same loaded model', async () => {
     const m = await model();
     for (let i = 0; i < 2; i++) {
-      const res = await http(server.baseUrl, 'POST', '/qgpt/question', { query: 'hello world', model: m.id, relevant: { iterable: [] } });
+      const res = await http(server.baseUrl, 'POST', '/qgpt/question', {
+        query: 'hello world',
+        model: m.id,
+        relevant: { iterable: [] },
+      });
       expect(res.status).toBe(200);
       expectWire('QGPTQuestionOutput', res.json);
       expect(res.json.answers.iterable).toHaveLength(1);
@@ -62,7 +74,11 @@ describe('local GGUF models through node-llama-cpp', () => {
   }, 60_000);
 
   it('a path that is not one of the configured files is a 404', async () => {
-    const res = await http(server.baseUrl, 'POST', '/qgpt/question', { query: 'q', model: 'llama_cpp:/etc/passwd.gguf', relevant: { iterable: [] } });
+    const res = await http(server.baseUrl, 'POST', '/qgpt/question', {
+      query: 'q',
+      model: 'llama_cpp:/etc/passwd.gguf',
+      relevant: { iterable: [] },
+    });
     expectError(res, 404, /not a GGUF file under TROVE_GGUF_PATHS/);
   });
 });

@@ -13,7 +13,10 @@ const OUTSIDE = 'OUTSIDE-THE-ROOT-7f3a9c';
 const INSIDE = 'harmless text that lives under the root';
 
 /** The message of a refused path, with the path itself taken out: the same for every refusal. */
-const shape = (res: RawResponse, path: string) => ({ ...res.json, message: String(res.json?.message).split(path).join('<path>') });
+const shape = (res: RawResponse, path: string) => ({
+  ...res.json,
+  message: String(res.json?.message).split(path).join('<path>'),
+});
 
 describe('local files a client names: opened once, under the roots, saying nothing about the rest', () => {
   let server: TestServer;
@@ -36,7 +39,8 @@ describe('local files a client names: opened once, under the roots, saying nothi
     rmSync(outside, { recursive: true, force: true });
   });
 
-  const relevance = (paths: string[]) => http(server.baseUrl, 'POST', '/qgpt/relevance', { query: 'root harmless text', paths });
+  const relevance = (paths: string[]) =>
+    http(server.baseUrl, 'POST', '/qgpt/relevance', { query: 'root harmless text', paths });
 
   it('a directory swapped with a symlink out of the root for 10 s never lets a byte from outside through, and never answers 5xx', async () => {
     const spaces = [[join(root, 'sw', 'passwd')], [join(root, 'sw')], [root]];
@@ -52,7 +56,8 @@ describe('local files a client names: opened once, under the roots, saying nothi
         statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
         if (res.text.includes(OUTSIDE) || res.text.includes(outside)) leaks.push(res.text.slice(0, 200));
         if (res.status === 200) {
-          for (const hit of res.json.relevant.iterable as Array<{ path: string }>) if (!hit.path.startsWith(root + '/')) odd.push(hit.path);
+          for (const hit of res.json.relevant.iterable as Array<{ path: string }>)
+            if (!hit.path.startsWith(root + '/')) odd.push(hit.path);
         } else if (res.status === 404) {
           refusals.add(shape(res, paths[0]).message);
         } else odd.push(`${res.status} ${res.text.slice(0, 200)}`);
@@ -67,7 +72,9 @@ describe('local files a client names: opened once, under the roots, saying nothi
     }
     expect(swaps).toBeGreaterThan(1000);
     const total = [...statuses.values()].reduce((a, b) => a + b, 0);
-    console.log(`swap race: ${swaps} swaps, ${total} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}`);
+    console.log(
+      `swap race: ${swaps} swaps, ${total} requests, statuses ${JSON.stringify(Object.fromEntries(statuses))}`,
+    );
     expect(leaks).toEqual([]);
     expect(odd).toEqual([]);
     expect([...statuses.keys()].every((s) => s === 200 || s === 404)).toBe(true);
@@ -103,7 +110,11 @@ describe('local files a client names: opened once, under the roots, saying nothi
       const shapes = new Set<string>();
       for (const [what, path] of refused()) {
         const res = await relevance([path]);
-        expectError(res, 404, /cannot be read: it does not exist, is not readable, or is outside the directories TROVE_QGPT_ROOTS allows/);
+        expectError(
+          res,
+          404,
+          /cannot be read: it does not exist, is not readable, or is outside the directories TROVE_QGPT_ROOTS allows/,
+        );
         expect([what, res.json.message]).toEqual([what, expect.stringContaining(path)]);
         shapes.add(JSON.stringify(shape(res, path)));
       }
@@ -115,7 +126,10 @@ describe('local files a client names: opened once, under the roots, saying nothi
       for (const [, path] of refused()) {
         const anchor = await http(server.baseUrl, 'POST', '/anchors/create', { fullpath: path, type: 'FILE' });
         expect(anchor.status).toBe(200);
-        const res = await http(server.baseUrl, 'POST', '/qgpt/relevance', { query: 'x', anchors: { iterable: [{ id: anchor.json.id }] } });
+        const res = await http(server.baseUrl, 'POST', '/qgpt/relevance', {
+          query: 'x',
+          anchors: { iterable: [{ id: anchor.json.id }] },
+        });
         expect(res.status).toBe(404);
         shapes.add(JSON.stringify(shape(res, path)));
       }

@@ -1,4 +1,9 @@
-import { UserApi, UserProfileFromJSON, UsersApi, WorkstreamPatternEngineStatusFromJSON } from '@pieces.app/pieces-os-client';
+import {
+  UserApi,
+  UserProfileFromJSON,
+  UsersApi,
+  WorkstreamPatternEngineStatusFromJSON,
+} from '@pieces.app/pieces-os-client';
 import { expectError, http } from './support/http';
 import { useTestServer } from './support/server';
 import { expectWire } from './support/wire';
@@ -40,7 +45,11 @@ describe('the login gate: the local user, over HTTP and on WS /user/stream', () 
     expect(users.iterable?.map((u) => u.id)).toEqual([user.id]);
     expectWire('Users', (await http(server.baseUrl, 'GET', '/users')).json);
     expect((await new UsersApi(server.sdk).usersSpecificUserSnapshot({ user: user.id })).id).toBe(user.id);
-    expectError(await http(server.baseUrl, 'GET', '/users/7b0c5e55-0000-4000-8000-000000000003'), 404, /one local user/);
+    expectError(
+      await http(server.baseUrl, 'GET', '/users/7b0c5e55-0000-4000-8000-000000000003'),
+      404,
+      /one local user/,
+    );
     expect((await new UserApi(server.sdk).userSnapshot()).user?.id).toBe(user.id);
   });
 
@@ -54,7 +63,9 @@ describe('the login gate: the local user, over HTTP and on WS /user/stream', () 
     const stream = await open('/workstream_pattern_engine/processors/vision/status/stream');
     const frame = await stream.next();
     expect(WorkstreamPatternEngineStatusFromJSON(frame).vision?.activation?.from?.value).toBeDefined();
-    expect(frame).toEqual((await http(server.baseUrl, 'GET', '/workstream_pattern_engine/processors/vision/status')).json);
+    expect(frame).toEqual(
+      (await http(server.baseUrl, 'GET', '/workstream_pattern_engine/processors/vision/status')).json,
+    );
   });
 
   it('WS /ranges/stream/identifiers: the first frame, even empty', async () => {
@@ -65,11 +76,17 @@ describe('the login gate: the local user, over HTTP and on WS /user/stream', () 
   it('WS /anchors/stream/identifiers: every anchor at once (even none), then one frame per new anchor (POST /anchors/create, a conversation seeded with one)', async () => {
     const empty = await open('/anchors/stream/identifiers');
     expect(await empty.next()).toEqual({ iterable: [] });
-    const created = await http(server.baseUrl, 'POST', '/anchors/create', { type: 'FILE', fullpath: '/home/dev/project/main.py' });
+    const created = await http(server.baseUrl, 'POST', '/anchors/create', {
+      type: 'FILE',
+      fullpath: '/home/dev/project/main.py',
+    });
     expect(created.status).toBe(200);
     expect(await empty.next()).toEqual({ iterable: [{ anchor: { id: created.json.id } }] });
     // The same path again is the same anchor: nothing new to announce.
-    expect((await http(server.baseUrl, 'POST', '/anchors/create', { type: 'FILE', fullpath: '/home/dev/project/main.py' })).json.id).toBe(created.json.id);
+    expect(
+      (await http(server.baseUrl, 'POST', '/anchors/create', { type: 'FILE', fullpath: '/home/dev/project/main.py' }))
+        .json.id,
+    ).toBe(created.json.id);
     await empty.quiet(300);
 
     const conversation = await http(server.baseUrl, 'POST', '/conversations/create', {
@@ -79,7 +96,9 @@ describe('the login gate: the local user, over HTTP and on WS /user/stream', () 
     });
     expect(conversation.status).toBe(200);
     const anchorOfConversation = (await empty.next()).iterable[0].anchor.id;
-    expect((await http(server.baseUrl, 'GET', `/anchor/${anchorOfConversation}`)).json.points.iterable[0].reference.fullpath).toBe('/home/dev/project');
+    expect(
+      (await http(server.baseUrl, 'GET', `/anchor/${anchorOfConversation}`)).json.points.iterable[0].reference.fullpath,
+    ).toBe('/home/dev/project');
 
     const later = await open('/anchors/stream/identifiers');
     const ids = (await later.next()).iterable.map((i: { anchor: { id: string } }) => i.anchor.id);

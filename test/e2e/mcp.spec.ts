@@ -16,7 +16,10 @@ type Kind = 'sse' | 'http';
 const KINDS: Kind[] = ['sse', 'http'];
 const TABLES = ['assets', 'workstream_summaries', 'asset_workstream_summaries', 'conversations', 'stream_events'];
 
-async function endpoints(server: TestServer, headers: Record<string, string> = {}): Promise<{ sse: string; http: string }> {
+async function endpoints(
+  server: TestServer,
+  headers: Record<string, string> = {},
+): Promise<{ sse: string; http: string }> {
   const res = await http(server.baseUrl, 'GET', '/model_context_protocol/schema_versions', undefined, headers);
   expect(res.status).toBe(200);
   const body = res.json as { iterable: Array<{ version: string; entry_endpoint: string }> };
@@ -24,7 +27,11 @@ async function endpoints(server: TestServer, headers: Record<string, string> = {
 }
 
 /** A connected MCP client; `postTo` sends the SSE session's POSTs to another instance (a load balancer's doing). */
-async function connect(server: TestServer, kind: Kind, options: { headers?: Record<string, string>; postTo?: TestServer } = {}): Promise<Client> {
+async function connect(
+  server: TestServer,
+  kind: Kind,
+  options: { headers?: Record<string, string>; postTo?: TestServer } = {},
+): Promise<Client> {
   const headers = options.headers ?? {};
   const urls = await endpoints(server, headers);
   let transport: Transport;
@@ -36,7 +43,9 @@ async function connect(server: TestServer, kind: Kind, options: { headers?: Reco
     };
     transport = new SSEClientTransport(new URL(urls.sse), {
       eventSourceInit: { fetch: withHeaders },
-      fetch: options.postTo ? (url, init) => withHeaders(String(url).replace(server.baseUrl, options.postTo!.baseUrl), init) : withHeaders,
+      fetch: options.postTo
+        ? (url, init) => withHeaders(String(url).replace(server.baseUrl, options.postTo!.baseUrl), init)
+        : withHeaders,
     });
   } else {
     transport = new StreamableHTTPClientTransport(new URL(urls.http), { requestInit: { headers } });
@@ -75,13 +84,30 @@ describe('MCP', () => {
     const { tools } = await client.listTools();
     const byName = new Map(tools.map((t) => [t.name, t]));
     expect([...byName.keys()].sort()).toEqual(
-      ['ask_pieces_ltm', 'create_pieces_memory', 'get_snippet', 'list_conversations', 'read_conversation', 'save_snippet', 'search_snippets'].sort(),
+      [
+        'ask_pieces_ltm',
+        'create_pieces_memory',
+        'get_snippet',
+        'list_conversations',
+        'read_conversation',
+        'save_snippet',
+        'search_snippets',
+      ].sort(),
     );
     const ask = byName.get('ask_pieces_ltm')!.inputSchema;
     expect([...(ask.required ?? [])].sort()).toEqual(['chat_llm', 'question']);
     expect(Object.keys(ask.properties ?? {}).sort()).toEqual(
       // Pieces' arguments, and Trove's `limit` (optional).
-      ['application_sources', 'chat_llm', 'connected_client', 'limit', 'open_files', 'question', 'related_questions', 'topics'].sort(),
+      [
+        'application_sources',
+        'chat_llm',
+        'connected_client',
+        'limit',
+        'open_files',
+        'question',
+        'related_questions',
+        'topics',
+      ].sort(),
     );
     const memory = byName.get('create_pieces_memory')!.inputSchema;
     expect([...(memory.required ?? [])].sort()).toEqual(['summary', 'summary_description']);
@@ -111,7 +137,9 @@ describe('MCP', () => {
     const rows = await server.sql<{ name: string; project: string; source: string }>(
       `SELECT name, project, source FROM workstream_summaries WHERE id = '${id}'`,
     );
-    expect(rows).toEqual([{ name: 'Moved session tokens to HttpOnly cookies', project: 'acme-web', source: 'Claude Code' }]);
+    expect(rows).toEqual([
+      { name: 'Moved session tokens to HttpOnly cookies', project: 'acme-web', source: 'Claude Code' },
+    ]);
     const record = await http(server.baseUrl, 'GET', `/workstream_summary/${id}`);
     expect(record.status).toBe(200);
     expect((record.json as { name: string }).name).toBe('Moved session tokens to HttpOnly cookies');
@@ -119,7 +147,11 @@ describe('MCP', () => {
     const reader = await open('http');
     const answer = await reader.callTool({
       name: 'ask_pieces_ltm',
-      arguments: { question: 'Why did we move the session tokens out of localStorage?', chat_llm: 'claude-sonnet-4', topics: ['auth', 'cookies'] },
+      arguments: {
+        question: 'Why did we move the session tokens out of localStorage?',
+        chat_llm: 'claude-sonnet-4',
+        topics: ['auth', 'cookies'],
+      },
     });
     expect(answer.isError).toBeFalsy();
     const text = textOf(answer);
@@ -136,7 +168,10 @@ describe('MCP', () => {
   it.each(KINDS)('saves, searches and reads snippets, and lists them as resources (%s)', async (kind) => {
     const client = await open(kind);
     const code = `export function debounceCalls(fn: () => void, waitMs: number) {\n  let timer: NodeJS.Timeout | undefined;\n  return () => {\n    clearTimeout(timer);\n    timer = setTimeout(fn, waitMs);\n  };\n}\n`;
-    const saved = await client.callTool({ name: 'save_snippet', arguments: { content: code, tags: ['timing'], links: ['https://example.com/debounce'] } });
+    const saved = await client.callTool({
+      name: 'save_snippet',
+      arguments: { content: code, tags: ['timing'], links: ['https://example.com/debounce'] },
+    });
     expect(saved.isError).toBeFalsy();
     const id = /id ([0-9a-f-]{36})/.exec(textOf(saved))![1];
     const asset = await http(server.baseUrl, 'GET', `/asset/${id}`);
@@ -173,7 +208,10 @@ describe('MCP', () => {
       { name: 'ask_pieces_ltm', arguments: { question: 'no model named' } },
       { name: 'ask_pieces_ltm', arguments: { question: '   ', chat_llm: 'x' } },
       { name: 'create_pieces_memory', arguments: { summary: 'no title' } },
-      { name: 'create_pieces_memory', arguments: { summary_description: 't', summary: 's', externalLinks: ['javascript:alert(1)'] } },
+      {
+        name: 'create_pieces_memory',
+        arguments: { summary_description: 't', summary: 's', externalLinks: ['javascript:alert(1)'] },
+      },
       { name: 'create_pieces_memory', arguments: { summary_description: 't', summary: 'nul \u0000 inside' } },
       { name: 'create_pieces_memory', arguments: { summary_description: 12, summary: 's' } },
       { name: 'save_snippet', arguments: { content: 'x', language: 'klingon' } },
@@ -184,11 +222,15 @@ describe('MCP', () => {
       { name: 'search_snippets', arguments: { query: 'x', limit: 1000 } },
     ];
     for (const call of bad) {
-      const result = await client.callTool(call).catch((error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
+      const result = await client
+        .callTool(call)
+        .catch((error: Error) => ({ isError: true, content: [{ type: 'text', text: error.message }] }));
       expect({ call, isError: result.isError }).toEqual({ call, isError: true });
     }
     await expect(client.callTool({ name: 'no_such_tool', arguments: {} }).then((r) => r.isError)).resolves.toBe(true);
-    await expect(client.readResource({ uri: 'trove://snippets/00000000-0000-4000-8000-000000000000' })).rejects.toThrow(/not found/);
+    await expect(client.readResource({ uri: 'trove://snippets/00000000-0000-4000-8000-000000000000' })).rejects.toThrow(
+      /not found/,
+    );
     expect(await server.counts(TABLES)).toBe(before);
   });
 
@@ -232,7 +274,15 @@ describe('MCP', () => {
       'links',
       'language',
     ];
-    const tools = ['ask_pieces_ltm', 'create_pieces_memory', 'search_snippets', 'get_snippet', 'save_snippet', 'list_conversations', 'read_conversation'];
+    const tools = [
+      'ask_pieces_ltm',
+      'create_pieces_memory',
+      'search_snippets',
+      'get_snippet',
+      'save_snippet',
+      'list_conversations',
+      'read_conversation',
+    ];
     let seed = 42;
     const pick = <T>(list: T[]): T => list[(seed = (seed * 1103515245 + 12345) % 2 ** 31) % list.length];
     const before = await server.counts(['assets', 'workstream_summaries']);
@@ -252,7 +302,11 @@ describe('MCP', () => {
 
   it('refuses a foreign Origin on both transports, and an unknown or malformed SSE message', async () => {
     const evil = { origin: 'https://evil.example' };
-    expectError(await http(server.baseUrl, 'GET', '/model_context_protocol/2024-11-05/sse', undefined, evil), 403, /Origin/);
+    expectError(
+      await http(server.baseUrl, 'GET', '/model_context_protocol/2024-11-05/sse', undefined, evil),
+      403,
+      /Origin/,
+    );
     expectError(
       await http(
         server.baseUrl,
@@ -264,13 +318,23 @@ describe('MCP', () => {
       403,
       /Origin/,
     );
-    const get = await http(server.baseUrl, 'GET', '/model_context_protocol/2025-03-26/mcp', undefined, { accept: 'text/event-stream' });
+    const get = await http(server.baseUrl, 'GET', '/model_context_protocol/2025-03-26/mcp', undefined, {
+      accept: 'text/event-stream',
+    });
     expect([get.status, get.headers.get('allow')]).toEqual([405, 'POST']); // stateless: no stream is held open
     const unknown = '/model_context_protocol/2024-11-05/messages?sessionId=00000000-0000-4000-8000-000000000000';
-    expectError(await http(server.baseUrl, 'POST', unknown, { jsonrpc: '2.0', id: 1, method: 'tools/list' }), 404, /unknown or has been closed/);
+    expectError(
+      await http(server.baseUrl, 'POST', unknown, { jsonrpc: '2.0', id: 1, method: 'tools/list' }),
+      404,
+      /unknown or has been closed/,
+    );
     expectError(await http(server.baseUrl, 'POST', unknown, { not: 'json-rpc' }), 400, /JSON-RPC/);
     expectError(
-      await http(server.baseUrl, 'POST', '/model_context_protocol/2024-11-05/messages?sessionId=x', { jsonrpc: '2.0', id: 1, method: 'ping' }),
+      await http(server.baseUrl, 'POST', '/model_context_protocol/2024-11-05/messages?sessionId=x', {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'ping',
+      }),
       400,
       /UUID/,
     );
@@ -279,7 +343,9 @@ describe('MCP', () => {
   it('serves the long-term-memory status the CLI gateway checks before running the memory tools', async () => {
     const res = await http(server.baseUrl, 'GET', '/workstream_pattern_engine/processors/vision/status');
     expect(res.status).toBe(200);
-    expect((res.json as { vision: { activation: { from: { value: string } } } }).vision.activation.from.value).toMatch(/^\d{4}-/);
+    expect((res.json as { vision: { activation: { from: { value: string } } } }).vision.activation.from.value).toMatch(
+      /^\d{4}-/,
+    );
   });
 });
 
@@ -304,7 +370,9 @@ describe('MCP with API keys, session bounds and idle sessions', () => {
       expect(res.status).toBe(200);
       const reader = res.body!.getReader();
       const first = new TextDecoder().decode((await reader.read()).value);
-      expect(first).toMatch(/^event: endpoint\ndata: \/model_context_protocol\/2024-11-05\/messages\?sessionId=[0-9a-f-]{36}/);
+      expect(first).toMatch(
+        /^event: endpoint\ndata: \/model_context_protocol\/2024-11-05\/messages\?sessionId=[0-9a-f-]{36}/,
+      );
       const ended = (async () => {
         while (!(await reader.read()).done);
         return Date.now();
@@ -313,7 +381,11 @@ describe('MCP with API keys, session bounds and idle sessions', () => {
     };
     const a = await opened();
     const b = await opened();
-    expectError(await http(server.baseUrl, 'GET', '/model_context_protocol/2024-11-05/sse', undefined, auth), 429, /TROVE_MCP_SESSIONS_PER_CLIENT/);
+    expectError(
+      await http(server.baseUrl, 'GET', '/model_context_protocol/2024-11-05/sse', undefined, auth),
+      429,
+      /TROVE_MCP_SESSIONS_PER_CLIENT/,
+    );
     const start = Date.now();
     const [endA, endB] = await Promise.all([a.ended, b.ended]); // closed by the server after TROVE_MCP_IDLE_MS
     expect(Math.min(endA, endB) - start).toBeLessThan(5000);
@@ -348,9 +420,17 @@ describe('MCP on several instances', () => {
     const b = await connect(second, 'http');
     await a.callTool({
       name: 'create_pieces_memory',
-      arguments: { summary_description: 'Pinned the Postgres driver', summary: 'pg 8.23 fixes the pool leak on reconnect.' },
+      arguments: {
+        summary_description: 'Pinned the Postgres driver',
+        summary: 'pg 8.23 fixes the pool leak on reconnect.',
+      },
     });
-    const text = textOf(await b.callTool({ name: 'ask_pieces_ltm', arguments: { question: 'Which pg version fixes the pool leak?', chat_llm: 'gpt-5' } }));
+    const text = textOf(
+      await b.callTool({
+        name: 'ask_pieces_ltm',
+        arguments: { question: 'Which pg version fixes the pool leak?', chat_llm: 'gpt-5' },
+      }),
+    );
     expect(text).toMatch(/pool leak on reconnect/);
     await Promise.all([a.close(), b.close()]);
   });

@@ -20,7 +20,9 @@ const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string =>
 /** An answer of ask_pieces_ltm cut into its quotes (heading, source line, body) and its Sources. */
 function parseAnswer(text: string) {
   const [body, rest = ''] = text.split('\n**Sources**\n');
-  const quotes = [...body.matchAll(/^### (\d+)\. (.+)\n_(.+), score ([\d.e-]+)_\n\n([\s\S]*?)(?=\n\n### \d+\. |\n*$)/gm)].map((m) => ({
+  const quotes = [
+    ...body.matchAll(/^### (\d+)\. (.+)\n_(.+), score ([\d.e-]+)_\n\n([\s\S]*?)(?=\n\n### \d+\. |\n*$)/gm),
+  ].map((m) => ({
     n: Number(m[1]),
     name: m[2],
     where: m[3],
@@ -55,7 +57,8 @@ describe('agent memory that recalls', () => {
     expect(answer.isError).toBe(false);
     return { text: answer.text, ...parseAnswer(answer.text) };
   };
-  const memoryIds = (sources: Array<{ where: string }>) => sources.flatMap((s) => /trove:\/\/memories\/([0-9a-f-]{36})/.exec(s.where)?.[1] ?? []);
+  const memoryIds = (sources: Array<{ where: string }>) =>
+    sources.flatMap((s) => /trove:\/\/memories\/([0-9a-f-]{36})/.exec(s.where)?.[1] ?? []);
 
   beforeAll(async () => {
     const res = await http(server.baseUrl, 'GET', '/model_context_protocol/schema_versions');
@@ -66,9 +69,13 @@ describe('agent memory that recalls', () => {
 
   describe('depth', () => {
     beforeAll(async () => {
-      for (let i = 0; i < 60; i++) await remember(`Quokka note ${i}`, `Observation ${i} about the quokka colony on the island, count ${i * 7}.`);
+      for (let i = 0; i < 60; i++)
+        await remember(`Quokka note ${i}`, `Observation ${i} about the quokka colony on the island, count ${i * 7}.`);
       for (let i = 0; i < 25; i++) {
-        const saved = await call('save_snippet', { content: `const wombatBurrow${i} = digWombatBurrow(${i});`, name: `wombat burrow ${i}` });
+        const saved = await call('save_snippet', {
+          content: `const wombatBurrow${i} = digWombatBurrow(${i});`,
+          name: `wombat burrow ${i}`,
+        });
         expect(saved.isError).toBe(false);
       }
     });
@@ -98,10 +105,14 @@ describe('agent memory that recalls', () => {
 
     it('memory search over HTTP honours ?limit (1-1000), 100 at most without it', async () => {
       const search = (query: string, limit?: string) =>
-        http(server.baseUrl, 'POST', `/workstream_summaries/search${limit ? `?limit=${limit}` : ''}`, { engines: { iterable: [{ query }] } });
+        http(server.baseUrl, 'POST', `/workstream_summaries/search${limit ? `?limit=${limit}` : ''}`, {
+          engines: { iterable: [{ query }] },
+        });
       expect((await search('quokka')).json.iterable).toHaveLength(60);
       expect((await search('quokka', '5')).json.iterable).toHaveLength(5);
-      const sdk = await new WorkstreamSummariesApi(server.sdk).searchWorkstreamSummaries({ searchInput: { engines: { iterable: [{ query: 'quokka' }] } } });
+      const sdk = await new WorkstreamSummariesApi(server.sdk).searchWorkstreamSummaries({
+        searchInput: { engines: { iterable: [{ query: 'quokka' }] } },
+      });
       expect(sdk.iterable).toHaveLength(60);
       for (const bad of ['0', '1001', 'x', '-1']) expectError(await search('quokka', bad), 400, /limit/);
     });
@@ -116,14 +127,30 @@ describe('agent memory that recalls', () => {
     const ids: Record<string, string> = {};
 
     beforeAll(async () => {
-      ids.yesterday = await remember('Capybara feeding', 'Fed the capybara herd with fresh melons and noted their weights.', { time: iso(now - DAY) });
-      ids.twoWeeks = await remember('Capybara feeding (earlier)', 'Fed the capybara herd with pumpkins and noted their weights.', {
-        time: iso(now - 14 * DAY),
-      });
-      ids.lastMay = await remember('Capybara feeding in spring', 'Fed the capybara herd with lettuce and noted their weights.', {
-        time: `${lastMayYear}-05-15T10:00:00Z`,
-      });
-      ids.y2023 = await remember('Capybara feeding long ago', 'Fed the capybara herd with carrots and noted their weights.', { time: '2023-08-02' });
+      ids.yesterday = await remember(
+        'Capybara feeding',
+        'Fed the capybara herd with fresh melons and noted their weights.',
+        { time: iso(now - DAY) },
+      );
+      ids.twoWeeks = await remember(
+        'Capybara feeding (earlier)',
+        'Fed the capybara herd with pumpkins and noted their weights.',
+        {
+          time: iso(now - 14 * DAY),
+        },
+      );
+      ids.lastMay = await remember(
+        'Capybara feeding in spring',
+        'Fed the capybara herd with lettuce and noted their weights.',
+        {
+          time: `${lastMayYear}-05-15T10:00:00Z`,
+        },
+      );
+      ids.y2023 = await remember(
+        'Capybara feeding long ago',
+        'Fed the capybara herd with carrots and noted their weights.',
+        { time: '2023-08-02' },
+      );
       ids.now = await remember('Capybara feeding today', 'Fed the capybara herd with apples and noted their weights.');
     });
 
@@ -132,12 +159,15 @@ describe('agent memory that recalls', () => {
       ['twoWeeks', 'What did we feed the capybara herd two weeks ago?'],
       ['lastMay', 'What did we feed the capybara herd last May?'],
       ['y2023', 'What did we feed the capybara herd in 2023?'],
-    ])("a question naming a time (%s) prefers the memory about it, and shows each memory's time", async (which, question) => {
-      const answer = await ask(question);
-      expect(memoryIds(answer.sources)[0]).toBe(ids[which]);
-      for (const source of answer.sources) expect(source.where).toMatch(/^\d{4}-\d{2}-\d{2}, trove:\/\/memories\//);
-      expect(answer.quotes[0].where).toMatch(/about \d{4}-\d{2}-\d{2}$/);
-    });
+    ])(
+      "a question naming a time (%s) prefers the memory about it, and shows each memory's time",
+      async (which, question) => {
+        const answer = await ask(question);
+        expect(memoryIds(answer.sources)[0]).toBe(ids[which]);
+        for (const source of answer.sources) expect(source.where).toMatch(/^\d{4}-\d{2}-\d{2}, trove:\/\/memories\//);
+        expect(answer.quotes[0].where).toMatch(/about \d{4}-\d{2}-\d{2}$/);
+      },
+    );
 
     it('keeps the time a client gives (MCP time, HTTP ranges) and shows it as the range of the summary; its creation otherwise', async () => {
       const read = await http(server.baseUrl, 'GET', `/workstream_summary/${ids.y2023}`);
@@ -146,7 +176,12 @@ describe('agent memory that recalls', () => {
       expect(plain.json.ranges.iterable[0].reference.from.value).toBe(plain.json.created.value);
       const range = {
         id: 'r1',
-        reference: { id: 'r1', created: { value: iso(now) }, updated: { value: iso(now) }, from: { value: '2024-02-29T12:00:00.000Z' } },
+        reference: {
+          id: 'r1',
+          created: { value: iso(now) },
+          updated: { value: iso(now) },
+          from: { value: '2024-02-29T12:00:00.000Z' },
+        },
       };
       const created = await http(server.baseUrl, 'POST', '/workstream_summaries/create', {
         name: 'Leap day deploy',
@@ -166,7 +201,11 @@ describe('agent memory that recalls', () => {
       expect(created.json.ranges.iterable[0].reference.from.value).toBe('2024-02-29T12:00:00.000Z');
       const answer = await ask('When did we deploy the ocelot service?');
       expect(answer.sources[0].where).toMatch(/^2024-02-29, trove:\/\/memories\//);
-      const bad = await call('create_pieces_memory', { summary_description: 'Bad time', summary: 'x', time: 'not a date' });
+      const bad = await call('create_pieces_memory', {
+        summary_description: 'Bad time',
+        summary: 'x',
+        time: 'not a date',
+      });
       expect(bad.isError).toBe(true);
       expect(bad.text).toMatch(/about must be a date/);
     });
@@ -178,7 +217,9 @@ describe('agent memory that recalls', () => {
 
     it('memory search over HTTP prefers the memory about the time its query names; its scores stay best first', async () => {
       const search = async (query: string) => {
-        const res = await http(server.baseUrl, 'POST', '/workstream_summaries/search?limit=10', { engines: { iterable: [{ query }] } });
+        const res = await http(server.baseUrl, 'POST', '/workstream_summaries/search?limit=10', {
+          engines: { iterable: [{ query }] },
+        });
         expect(res.status).toBe(200);
         const hits: Array<{ identifier: string; similarity: number }> = res.json.iterable;
         for (let i = 1; i < hits.length; i++) expect(hits[i].similarity).toBeLessThanOrEqual(hits[i - 1].similarity);
@@ -197,29 +238,55 @@ describe('agent memory that recalls', () => {
       // 300 days ago: its day of the year is 65 days ahead, so the nearest one is next year's.
       const day = new Date(now - 300 * DAY);
       const named = `${day.toLocaleString('en-US', { month: 'long', timeZone: 'UTC' })} ${day.getUTCDate()}`;
-      const id = await remember('Okapi feeding', 'Fed the okapi pair with acacia leaves and noted their weights.', { time: iso(day.getTime()) });
-      await remember('Okapi feeding again', 'Fed the okapi pair with willow leaves and noted their weights.', { time: iso(now - 3 * DAY) });
+      const id = await remember('Okapi feeding', 'Fed the okapi pair with acacia leaves and noted their weights.', {
+        time: iso(day.getTime()),
+      });
+      await remember('Okapi feeding again', 'Fed the okapi pair with willow leaves and noted their weights.', {
+        time: iso(now - 3 * DAY),
+      });
       const answer = await ask(`What did we feed the okapi pair on ${named}?`);
       expect(memoryIds(answer.sources)[0]).toBe(id);
-      const res = await http(server.baseUrl, 'POST', '/workstream_summaries/search', { engines: { iterable: [{ query: `okapi pair on ${named}` }] } });
+      const res = await http(server.baseUrl, 'POST', '/workstream_summaries/search', {
+        engines: { iterable: [{ query: `okapi pair on ${named}` }] },
+      });
       expect(res.json.iterable[0].identifier).toBe(id);
     });
   });
 
   describe('duplicates', () => {
     it('saving the same memory again keeps one and answers its id (MCP and HTTP), also when saved concurrently', async () => {
-      const first = await remember('Tapir enclosure', 'Rebuilt the tapir enclosure fence with oak posts.', { connected_client: 'Cursor' });
-      expect(await remember('Tapir enclosure again', 'Rebuilt the tapir enclosure fence with oak posts.', { connected_client: 'Cursor' })).toBe(first);
+      const first = await remember('Tapir enclosure', 'Rebuilt the tapir enclosure fence with oak posts.', {
+        connected_client: 'Cursor',
+      });
+      expect(
+        await remember('Tapir enclosure again', 'Rebuilt the tapir enclosure fence with oak posts.', {
+          connected_client: 'Cursor',
+        }),
+      ).toBe(first);
       const count = async (text: string) =>
-        Number((await server.sql<{ n: number | string }>(`SELECT COUNT(*) AS n FROM workstream_summaries WHERE text = '${text}'`))[0].n);
+        Number(
+          (
+            await server.sql<{ n: number | string }>(
+              `SELECT COUNT(*) AS n FROM workstream_summaries WHERE text = '${text}'`,
+            )
+          )[0].n,
+        );
       expect(await count('Rebuilt the tapir enclosure fence with oak posts.')).toBe(1);
       // Another client's memory of the same text is its own.
-      expect(await remember('Tapir enclosure', 'Rebuilt the tapir enclosure fence with oak posts.', { connected_client: 'Claude Code' })).not.toBe(first);
+      expect(
+        await remember('Tapir enclosure', 'Rebuilt the tapir enclosure fence with oak posts.', {
+          connected_client: 'Claude Code',
+        }),
+      ).not.toBe(first);
 
       // The same words about two times (the client says when) are two memories; about the same time, one.
       const may = await remember('Zebra count', 'Counted the zebras: all present.', { time: '2025-05-01T10:00:00Z' });
-      expect(await remember('Zebra count', 'Counted the zebras: all present.', { time: '2025-06-01T10:00:00Z' })).not.toBe(may);
-      expect(await remember('Zebra count', 'Counted the zebras: all present.', { time: '2025-05-01T10:00:00.000Z' })).toBe(may);
+      expect(
+        await remember('Zebra count', 'Counted the zebras: all present.', { time: '2025-06-01T10:00:00Z' }),
+      ).not.toBe(may);
+      expect(
+        await remember('Zebra count', 'Counted the zebras: all present.', { time: '2025-05-01T10:00:00.000Z' }),
+      ).toBe(may);
 
       const text = 'Moved the okapi feeding to the morning shift.';
       const concurrent = await Promise.all(Array.from({ length: 6 }, (_, i) => remember(`Okapi ${i}`, text)));
@@ -240,13 +307,20 @@ describe('agent memory that recalls', () => {
         annotations: [{ type: 'SUMMARY', text: t }],
       });
       const http1 = await Promise.all(
-        Array.from({ length: 4 }, () => http(server.baseUrl, 'POST', '/workstream_summaries/create', seed('Serval tracking collars replaced.'))),
+        Array.from({ length: 4 }, () =>
+          http(server.baseUrl, 'POST', '/workstream_summaries/create', seed('Serval tracking collars replaced.')),
+        ),
       );
       expect(new Set(http1.map((r) => r.json.id)).size).toBe(1);
       expect(await count('Serval tracking collars replaced.')).toBe(1);
       // Deleted, it can be saved again (a new memory).
       expect((await http(server.baseUrl, 'POST', `/workstream_summaries/${http1[0].json.id}/delete`)).status).toBe(204);
-      const again = await http(server.baseUrl, 'POST', '/workstream_summaries/create', seed('Serval tracking collars replaced.'));
+      const again = await http(
+        server.baseUrl,
+        'POST',
+        '/workstream_summaries/create',
+        seed('Serval tracking collars replaced.'),
+      );
       expect(again.status).toBe(200);
       expect(again.json.id).not.toBe(http1[0].json.id);
     });
@@ -262,7 +336,10 @@ describe('agent memory that recalls', () => {
 
   describe('one order', () => {
     it('the quoted passages and the Sources are one ranked list with one score each; a memory is quoted under its name once', async () => {
-      await remember('Meerkat lookout rota', 'The meerkat lookout rota changes every Monday; Ana takes the first shift.');
+      await remember(
+        'Meerkat lookout rota',
+        'The meerkat lookout rota changes every Monday; Ana takes the first shift.',
+      );
       await remember('Meerkat diet', 'Meerkats get insects twice a day; the lookout rota does not affect feeding.');
       const answer = await ask('Who takes the first meerkat lookout shift?', { limit: 10 });
       expect(answer.quotes.length).toBeGreaterThan(1);
@@ -273,7 +350,9 @@ describe('agent memory that recalls', () => {
       expect(answer.quotes[0].name).toBe('Meerkat lookout rota');
       expect(answer.sources[0].title).toBe('memory “Meerkat lookout rota”');
       // The text, not the name again as its first line.
-      expect(answer.quotes[0].body.split('\n')[0]).toBe('> The meerkat lookout rota changes every Monday; Ana takes the first shift.');
+      expect(answer.quotes[0].body.split('\n')[0]).toBe(
+        '> The meerkat lookout rota changes every Monday; Ana takes the first shift.',
+      );
       expect(answer.text.split('Meerkat lookout rota').length - 1).toBe(2); // the heading and the source
     });
 

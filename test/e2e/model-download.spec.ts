@@ -1,4 +1,9 @@
-import { ModelApi, ModelDownloadProgressFromJSON, ModelDownloadProgressStatusEnum, ModelsApi } from '@pieces.app/pieces-os-client';
+import {
+  ModelApi,
+  ModelDownloadProgressFromJSON,
+  ModelDownloadProgressStatusEnum,
+  ModelsApi,
+} from '@pieces.app/pieces-os-client';
 import { derivedId } from '../../src/common/wire/derived-id';
 import { FakeLlm, startFakeLlm } from './support/fake-llm';
 import { expectError, http, statusOf } from './support/http';
@@ -14,7 +19,10 @@ const GB = 1024 * 1024 * 1024;
 const progressOf = (baseUrl: string, id: string) => StreamClient.open(baseUrl, `/model/${id}/download/progress`);
 
 /** Frames until (and with) the first that is not IN-PROGRESS, as Sublime reads them. */
-async function untilSettled(stream: StreamClient, ms = 20_000): Promise<Array<{ status: string; percentage: number | null }>> {
+async function untilSettled(
+  stream: StreamClient,
+  ms = 20_000,
+): Promise<Array<{ status: string; percentage: number | null }>> {
   const frames = [];
   for (;;) {
     const frame = await stream.next(ms);
@@ -52,8 +60,16 @@ describe('model download through Ollama (POST /model/{id}/download, WS /model/{i
 
   it("lists the local models the clients offer to download as not downloaded, under the id of the Ollama model they become, next to Ollama's own", async () => {
     const llama = await listed(LLAMA);
-    expect(llama).toMatchObject({ id: derivedId('ollama', LLAMA), name: 'Llama 3.2 1B', downloaded: false, downloading: false, cloud: false });
-    expect(llama?.description).toMatch(/not downloaded yet: POST \/model\/\{id\}\/download pulls llama3\.2:1b-instruct-q4_K_S through Ollama/);
+    expect(llama).toMatchObject({
+      id: derivedId('ollama', LLAMA),
+      name: 'Llama 3.2 1B',
+      downloaded: false,
+      downloading: false,
+      cloud: false,
+    });
+    expect(llama?.description).toMatch(
+      /not downloaded yet: POST \/model\/\{id\}\/download pulls llama3\.2:1b-instruct-q4_K_S through Ollama/,
+    );
     expect(await listed('llama3.2:1b')).toMatchObject({ downloaded: true });
     expectWire('Models', (await http(server.baseUrl, 'GET', '/models')).json);
   });
@@ -117,7 +133,8 @@ describe('model download through Ollama (POST /model/{id}/download, WS /model/{i
       const frames = await untilSettled(stream);
       expect(frames.at(-1)).toEqual({ status: 'CANCELED', percentage: null });
       stream.close();
-      for (let i = 0; i < 50 && !fake.pullsAborted.includes(PHI); i++) await new Promise((resolve) => setTimeout(resolve, 20));
+      for (let i = 0; i < 50 && !fake.pullsAborted.includes(PHI); i++)
+        await new Promise((resolve) => setTimeout(resolve, 20));
       expect(fake.pullsAborted).toContain(PHI);
       expect(await listed(PHI)).toMatchObject({ downloaded: false, downloading: false });
       // Cancelling when nothing runs answers the model as it is.
@@ -139,10 +156,16 @@ describe('model download through Ollama (POST /model/{id}/download, WS /model/{i
   });
 
   it('answers 404 for an unknown model and 400 for an id that is not a UUID; the socket of a malformed id is closed with 1008', async () => {
-    expectError(await http(server.baseUrl, 'POST', '/model/0a0b0c0d-0000-4000-8000-00000000dead/download'), 404, /not found/);
+    expectError(
+      await http(server.baseUrl, 'POST', '/model/0a0b0c0d-0000-4000-8000-00000000dead/download'),
+      404,
+      /not found/,
+    );
     expectError(await http(server.baseUrl, 'POST', '/model/not-a-model/download'), 400, /UUID/);
     expectError(await http(server.baseUrl, 'POST', '/model/not-a-model/download/cancel'), 400, /UUID/);
-    const bad = new StreamClient(new (await import('ws')).default(`${server.baseUrl.replace('http', 'ws')}/model/not-a-model/download/progress`));
+    const bad = new StreamClient(
+      new (await import('ws')).default(`${server.baseUrl.replace('http', 'ws')}/model/not-a-model/download/progress`),
+    );
     expect((await bad.closed).code).toBe(1008);
   });
 });

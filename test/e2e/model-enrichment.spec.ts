@@ -37,7 +37,8 @@ function gate(): { open: () => void; opened: Promise<void> } {
   return { open, opened };
 }
 
-const promptOf = (request: RecordedRequest): string => (request.body.messages as Array<{ content: string }>).map((m) => m.content).join('\n');
+const promptOf = (request: RecordedRequest): string =>
+  (request.body.messages as Array<{ content: string }>).map((m) => m.content).join('\n');
 const isChat = (r: RecordedRequest) => r.path === '/v1/chat/completions' || r.path === '/api/chat';
 
 /** An answer streamed in pieces, as models do. */
@@ -67,7 +68,8 @@ describe('model enrichment: a configured model names, describes and tags snippet
     TROVE_ENRICHMENT_TIMEOUT_MS: '1500',
   }));
 
-  const get = async (id: string, on: TestServer = server): Promise<Asset> => (await http(on.baseUrl, 'GET', `/asset/${id}`)).json;
+  const get = async (id: string, on: TestServer = server): Promise<Asset> =>
+    (await http(on.baseUrl, 'GET', `/asset/${id}`)).json;
   const tagsOf = (asset: Asset) => (asset.tags?.iterable ?? []).map((t) => t.text);
   const descriptionsOf = (asset: Asset) => (asset.annotations?.iterable ?? []).filter((a) => a.type === 'DESCRIPTION');
   const create = async (raw: string, on: TestServer = server): Promise<Asset> => {
@@ -98,11 +100,12 @@ describe('model enrichment: a configured model names, describes and tags snippet
     return asset;
   };
   const search = async (query: string) =>
-    (await http(server.baseUrl, 'GET', `/assets/search?query=${encodeURIComponent(query)}&transferables=false`)).json.iterable.map(
-      (i: { identifier: string }) => i.identifier,
-    );
+    (
+      await http(server.baseUrl, 'GET', `/assets/search?query=${encodeURIComponent(query)}&transferables=false`)
+    ).json.iterable.map((i: { identifier: string }) => i.identifier);
 
-  const FIB = 'def fib(n):\n    """Return the n-th Fibonacci number."""\n    return n if n < 2 else fib(n-1) + fib(n-2)\n';
+  const FIB =
+    'def fib(n):\n    """Return the n-th Fibonacci number."""\n    return n if n < 2 else fib(n-1) + fib(n-2)\n';
   const OFFLINE_FIB = 'fib: return the n-th Fibonacci number (Python function)';
 
   it('create answers with the offline name at once; the model’s name, description and tags follow and are searchable', async () => {
@@ -131,12 +134,16 @@ describe('model enrichment: a configured model names, describes and tags snippet
     held.open();
 
     const asset = await eventually(created.id, (a) => a.name === 'Recursive Fibonacci');
-    expect(descriptionsOf(asset).map((a) => [a.text, a.mechanism])).toEqual([['Computes Fibonacci numbers recursively.', 'AUTOMATIC']]);
+    expect(descriptionsOf(asset).map((a) => [a.text, a.mechanism])).toEqual([
+      ['Computes Fibonacci numbers recursively.', 'AUTOMATIC'],
+    ]);
     expect(tagsOf(asset)).toEqual(['python', 'recursion', 'math', 'algorithms']);
     // Reindexed: found by a word only the model's name has.
     expect(await search('recursive')).toContain(created.id);
     // Nothing left waiting (GET /metrics shows the queue while a model is configured).
-    expect((await http(server.baseUrl, 'GET', '/metrics')).text).toMatch(/trove_queue_depth\{queue="model_enrichment"\} 0/);
+    expect((await http(server.baseUrl, 'GET', '/metrics')).text).toMatch(
+      /trove_queue_depth\{queue="model_enrichment"\} 0/,
+    );
     // Recorded as generated, so that a later edit of the content may replace it.
     const [record] = await server.sql<{ name: string; description: string; tags: string }>(
       `SELECT name, description, tags FROM asset_enrichments WHERE asset_id = '${created.id}'`,
@@ -158,7 +165,12 @@ describe('model enrichment: a configured model names, describes and tags snippet
     const created = await create(raw);
     await chats('rjust(width)');
     const asset = await get(created.id);
-    const renamed = await http(server.baseUrl, 'POST', '/asset/update?transferables=false', JSON.stringify({ ...asset, name: 'My padding' }));
+    const renamed = await http(
+      server.baseUrl,
+      'POST',
+      '/asset/update?transferables=false',
+      JSON.stringify({ ...asset, name: 'My padding' }),
+    );
     expect(renamed.status).toBe(200);
     held.open();
 
@@ -169,16 +181,24 @@ describe('model enrichment: a configured model names, describes and tags snippet
 
   it('an edit of the content asks the model again, for the parts still generated only', async () => {
     const first = 'def area_of_circle(r):\n    return 3.14159 * r * r\n';
-    replies.set('3.14159 * r * r', () => json({ name: 'Circle area', description: 'Computes the area of a circle.', tags: ['geometry'] }));
+    replies.set('3.14159 * r * r', () =>
+      json({ name: 'Circle area', description: 'Computes the area of a circle.', tags: ['geometry'] }),
+    );
     const created = await create(first);
     const asset = await eventually(created.id, (a) => a.name === 'Circle area');
     // The user writes their own description.
     const annotations = { iterable: asset.annotations!.iterable.map((a) => ({ ...a, text: 'Mine: circles.' })) };
-    expect((await http(server.baseUrl, 'POST', '/asset/update', JSON.stringify({ ...asset, annotations }))).status).toBe(200);
+    expect(
+      (await http(server.baseUrl, 'POST', '/asset/update', JSON.stringify({ ...asset, annotations }))).status,
+    ).toBe(200);
 
     const second = 'def area_of_square(side):\n    return side * side  # square\n';
-    replies.set('side * side', () => json({ name: 'Square area', description: 'Computes the area of a square.', tags: ['geometry', 'squares'] }));
-    const format = (await http(server.baseUrl, 'GET', `/format/${(await get(created.id)).formats.iterable[0].id}?transferable=true`)).json;
+    replies.set('side * side', () =>
+      json({ name: 'Square area', description: 'Computes the area of a square.', tags: ['geometry', 'squares'] }),
+    );
+    const format = (
+      await http(server.baseUrl, 'GET', `/format/${(await get(created.id)).formats.iterable[0].id}?transferable=true`)
+    ).json;
     const res = await http(
       server.baseUrl,
       'POST',
@@ -219,7 +239,9 @@ describe('model enrichment: a configured model names, describes and tags snippet
     const key = 'AKIAZ7Q4XK2PLM9RT3VB';
     const token = 'ghp_R4nd0mT0k3nV4lu3F0rTh1sSp3cXyZ123456';
     const raw = `import boto3\n\nAWS_ACCESS_KEY_ID = "${key}"\nGITHUB_TOKEN = "${token}"\ns3 = boto3.client("s3")  # uploader\n`;
-    replies.set('# uploader', () => json({ name: 'S3 client setup', description: 'Creates an S3 client.', tags: ['aws', 's3'] }));
+    replies.set('# uploader', () =>
+      json({ name: 'S3 client setup', description: 'Creates an S3 client.', tags: ['aws', 's3'] }),
+    );
     const created = await create(raw);
     const [chat] = await chats('# uploader');
     const prompt = promptOf(chat);
@@ -287,19 +309,32 @@ describe('model enrichment: a configured model names, describes and tags snippet
   it('settings: the enrichment model defaults to the default model; off and offline mean none; bad values stop the start', () => {
     expect(loadConfig({}).enrichmentModel).toBeNull();
     expect(loadConfig({ TROVE_DEFAULT_MODEL: 'llama3.2:1b' }).enrichmentModel).toBe('llama3.2:1b');
-    expect(loadConfig({ TROVE_DEFAULT_MODEL: 'llama3.2:1b', TROVE_MODEL_ENRICHMENT: 'off' }).enrichmentModel).toBeNull();
-    expect(loadConfig({ TROVE_DEFAULT_MODEL: 'llama3.2:1b', TROVE_ENRICHMENT_MODEL: 'offline' }).enrichmentModel).toBeNull();
+    expect(
+      loadConfig({ TROVE_DEFAULT_MODEL: 'llama3.2:1b', TROVE_MODEL_ENRICHMENT: 'off' }).enrichmentModel,
+    ).toBeNull();
+    expect(
+      loadConfig({ TROVE_DEFAULT_MODEL: 'llama3.2:1b', TROVE_ENRICHMENT_MODEL: 'offline' }).enrichmentModel,
+    ).toBeNull();
     expect(loadConfig({ TROVE_ENRICHMENT_MODEL: 'qwen2.5:0.5b' }).enrichmentModel).toBe('qwen2.5:0.5b');
     expect(loadConfig({}).enrichmentTimeoutMs).toBe(20_000);
-    expect(() => loadConfig({ TROVE_MODEL_ENRICHMENT: 'sometimes' })).toThrow(/TROVE_MODEL_ENRICHMENT must be on or off/);
-    expect(() => loadConfig({ TROVE_ENRICHMENT_MODEL: 'openai:gpt-4o-mini' })).toThrow(/TROVE_ENRICHMENT_MODEL names a model of openai but TROVE_OPENAI_URL/);
+    expect(() => loadConfig({ TROVE_MODEL_ENRICHMENT: 'sometimes' })).toThrow(
+      /TROVE_MODEL_ENRICHMENT must be on or off/,
+    );
+    expect(() => loadConfig({ TROVE_ENRICHMENT_MODEL: 'openai:gpt-4o-mini' })).toThrow(
+      /TROVE_ENRICHMENT_MODEL names a model of openai but TROVE_OPENAI_URL/,
+    );
     expect(() => loadConfig({ TROVE_ENRICHMENT_TIMEOUT_MS: '5' })).toThrow(/TROVE_ENRICHMENT_TIMEOUT_MS/);
   });
 
   it('TROVE_ENRICHMENT_MODEL picks another model than the default one (here Ollama’s)', async () => {
-    const other = await startTestServer({ TROVE_OLLAMA_URL: fake.ollamaUrl, TROVE_ENRICHMENT_MODEL: 'ollama:llama3.2:1b' });
+    const other = await startTestServer({
+      TROVE_OLLAMA_URL: fake.ollamaUrl,
+      TROVE_ENRICHMENT_MODEL: 'ollama:llama3.2:1b',
+    });
     try {
-      replies.set('ollama_side', () => json({ name: 'Ollama named this', description: 'Named by Ollama.', tags: ['ollama'] }));
+      replies.set('ollama_side', () =>
+        json({ name: 'Ollama named this', description: 'Named by Ollama.', tags: ['ollama'] }),
+      );
       const created = await create('def ollama_side(v):\n    return v * 2\n', other);
       const [chat] = await chats('ollama_side');
       expect(chat.path).toBe('/api/chat');

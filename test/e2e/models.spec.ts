@@ -28,7 +28,13 @@ describe('models with the offline engine only', () => {
     const models = await new ModelsApi(server.sdk).modelsSnapshot();
     const raw = await http(server.baseUrl, 'GET', '/models');
     expectWire('Models', raw.json);
-    expect(models.iterable.map((m) => m.unique)).toEqual(['trove-extractive', 'gemini-2.0-flash-lite-001', 'gpt-3.5-turbo', 'gpt-4o', 'o4-mini-2025-04-16']);
+    expect(models.iterable.map((m) => m.unique)).toEqual([
+      'trove-extractive',
+      'gemini-2.0-flash-lite-001',
+      'gpt-3.5-turbo',
+      'gpt-4o',
+      'o4-mini-2025-04-16',
+    ]);
     const offline = raw.json.iterable[0];
     expect(offline).toMatchObject({
       name: 'Trove Extractive (offline)',
@@ -55,9 +61,17 @@ describe('models with the offline engine only', () => {
         provider: 'GOOGLE',
         usage: 'CODE_CONVERSATION',
       });
-      expect(gpt).toMatchObject({ unique: 'gpt-3.5-turbo', custom: false, downloaded: true, foundation: 'GPT_3.5', provider: 'OPENAI' });
+      expect(gpt).toMatchObject({
+        unique: 'gpt-3.5-turbo',
+        custom: false,
+        downloaded: true,
+        foundation: 'GPT_3.5',
+        provider: 'OPENAI',
+      });
       // Honest: the description says the model is not served and what answers in its place.
-      expect(gemini.description).toMatch(/^Not served here: .*answered by Trove Extractive \(offline\), the configured default model/);
+      expect(gemini.description).toMatch(
+        /^Not served here: .*answered by Trove Extractive \(offline\), the configured default model/,
+      );
       expect(gemini.description).toMatch(/TROVE_OPENAI_URL/);
       const again = await startTestServer();
       try {
@@ -66,11 +80,19 @@ describe('models with the offline engine only', () => {
       } finally {
         await again.close();
       }
-      expect((await new ModelApi(server.sdk).modelsSpecificModelSnapshot({ model: gpt.id })).name).toBe('GPT-3.5-turbo Chat Model');
+      expect((await new ModelApi(server.sdk).modelsSpecificModelSnapshot({ model: gpt.id })).name).toBe(
+        'GPT-3.5-turbo Chat Model',
+      );
     });
 
     it.each([
-      ['its id', async () => (await http(server.baseUrl, 'GET', '/models')).json.iterable.find((m: { unique: string }) => m.unique === 'gpt-3.5-turbo').id],
+      [
+        'its id',
+        async () =>
+          (await http(server.baseUrl, 'GET', '/models')).json.iterable.find(
+            (m: { unique: string }) => m.unique === 'gpt-3.5-turbo',
+          ).id,
+      ],
       ['its name', async () => 'GPT-3.5-turbo Chat Model'],
       ['its unique', async () => 'gpt-3.5-turbo'],
     ])('a question naming one by %s is answered by the default model, which the answer says', async (_how, ref) => {
@@ -103,7 +125,12 @@ describe('models with the offline engine only', () => {
 
   it('creates a custom model on the offline engine once, then deletes it', async () => {
     const before = await server.counts(['models']);
-    const created = await http(server.baseUrl, 'POST', '/models/create', seededModel({ name: 'Quoter', configuration: { base: 'offline' } }));
+    const created = await http(
+      server.baseUrl,
+      'POST',
+      '/models/create',
+      seededModel({ name: 'Quoter', configuration: { base: 'offline' } }),
+    );
     expect(created.status).toBe(200);
     expectWire('Model', created.json);
     expect(created.json.custom).toBe(true);
@@ -111,7 +138,11 @@ describe('models with the offline engine only', () => {
       server.baseUrl,
       'POST',
       '/models/create',
-      seededModel({ name: 'Quoter', configuration: { base: 'offline' }, created: { value: '2025-02-02T00:00:00.000Z', readable: 'x' } }),
+      seededModel({
+        name: 'Quoter',
+        configuration: { base: 'offline' },
+        created: { value: '2025-02-02T00:00:00.000Z', readable: 'x' },
+      }),
     );
     expect(again.json.id).toBe(created.json.id);
     const listed = (await http(server.baseUrl, 'GET', '/models')).json.iterable;
@@ -127,9 +158,21 @@ describe('models with the offline engine only', () => {
       ['create without body', '/models/create', undefined, 400, /name/],
       ['create naming nothing to build on', '/models/create', seededModel(), 400, /unique/],
       ['create on an unknown model', '/models/create', seededModel({ unique: 'ollama:llama3' }), 400, /not configured/],
-      ['create with an unknown field', '/models/create', seededModel({ unique: 'offline', colour: 'red' }), 400, /colour/],
+      [
+        'create with an unknown field',
+        '/models/create',
+        seededModel({ unique: 'offline', colour: 'red' }),
+        400,
+        /colour/,
+      ],
       ['create with a bad type', '/models/create', seededModel({ unique: 'offline', type: 'HUGE' }), 400, /type/],
-      ['create with a bad temperature', '/models/create', seededModel({ configuration: { base: 'offline', temperature: 9 } }), 400, /temperature/],
+      [
+        'create with a bad temperature',
+        '/models/create',
+        seededModel({ configuration: { base: 'offline', temperature: 9 } }),
+        400,
+        /temperature/,
+      ],
       ['delete of the offline engine', 'OFFLINE/delete', undefined, 400, /not a custom model/],
       ['delete of an unknown model', `/models/${UNKNOWN}/delete`, undefined, 404, /not found/],
       ['delete with a model id that is not a UUID', '/models/abc/delete', undefined, 400, /UUID/],
@@ -178,7 +221,11 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
 
   beforeAll(async () => {
     fake = await startFakeLlm();
-    server = await startTestServer({ TROVE_OLLAMA_URL: fake.ollamaUrl, TROVE_OPENAI_URL: fake.openaiUrl, TROVE_OPENAI_API_KEY: OPENAI_KEY });
+    server = await startTestServer({
+      TROVE_OLLAMA_URL: fake.ollamaUrl,
+      TROVE_OPENAI_URL: fake.openaiUrl,
+      TROVE_OPENAI_API_KEY: OPENAI_KEY,
+    });
     models = new ModelsApi(server.sdk);
     qgpt = new QGPTApi(server.sdk);
   });
@@ -191,7 +238,9 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
   });
 
   const byUnique = async (unique: string) =>
-    (await http(server.baseUrl, 'GET', '/models')).json.iterable.find((m: { unique: string; custom: boolean }) => m.unique === unique && !m.custom);
+    (await http(server.baseUrl, 'GET', '/models')).json.iterable.find(
+      (m: { unique: string; custom: boolean }) => m.unique === unique && !m.custom,
+    );
 
   it('lists the offline engine, the Ollama models and the OpenAI-compatible models with complete fields', async () => {
     const raw = await http(server.baseUrl, 'GET', '/models');
@@ -211,7 +260,9 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
       'gpt-fake-mini',
       'text-embedding-fake',
     ]);
-    expect(raw.json.iterable.slice(9).every((m: { downloaded: boolean; cloud: boolean }) => !m.downloaded && !m.cloud)).toBe(true);
+    expect(
+      raw.json.iterable.slice(9).every((m: { downloaded: boolean; cloud: boolean }) => !m.downloaded && !m.cloud),
+    ).toBe(true);
     expect(uniques).toContain('llama3.2:1b-instruct-q4_K_S');
     const llama = await byUnique('llama3.2:1b');
     expect(llama).toMatchObject({
@@ -246,7 +297,10 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     expect(chat.body.stream).toBe(true);
     expect(chat.body.model).toBe('llama3.2:1b');
     expect(JSON.stringify(chat.body.messages)).toContain('function add(a, b)');
-    expect(chat.body.messages[chat.body.messages.length - 1]).toEqual({ role: 'user', content: 'What does the snippet do?' });
+    expect(chat.body.messages[chat.body.messages.length - 1]).toEqual({
+      role: 'user',
+      content: 'What does the snippet do?',
+    });
   });
 
   it('answers relevance + question through the OpenAI-compatible server (SSE) with the key, by model id', async () => {
@@ -279,7 +333,13 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
       });
       expect(re.query).toBe('How do I add two numbers in JavaScript?');
       fake.chunks = ['What is a closure?\n', '2. How do modules work?\n'];
-      const hints = await qgpt.hints({ qGPTHintsInput: { query: 'x', model: 'ollama:llama3.2:1b', relevant: { iterable: [{ seed: textSeed('code') }] } } });
+      const hints = await qgpt.hints({
+        qGPTHintsInput: {
+          query: 'x',
+          model: 'ollama:llama3.2:1b',
+          relevant: { iterable: [{ seed: textSeed('code') }] },
+        },
+      });
       expect(hints.answers.iterable.map((a) => a.text)).toEqual(['What is a closure?', 'How do modules work?']);
     } finally {
       fake.chunks = ['Hello', ' from', ' the', ' fake', ' model.'];
@@ -337,7 +397,11 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
   it('a provider that is down answers 503 with a clear message, and listing still works', async () => {
     const down = await startTestServer({ TROVE_OLLAMA_URL: 'http://127.0.0.1:9', TROVE_PROVIDER_TIMEOUT_MS: '2000' });
     try {
-      const res = await http(down.baseUrl, 'POST', '/qgpt/question', { query: 'q', model: 'ollama:llama3', relevant: { iterable: [] } });
+      const res = await http(down.baseUrl, 'POST', '/qgpt/question', {
+        query: 'q',
+        model: 'ollama:llama3',
+        relevant: { iterable: [] },
+      });
       expectError(res, 503, /Ollama at http:\/\/127\.0\.0\.1:9 is not reachable/);
       const listed = await http(down.baseUrl, 'GET', '/models');
       expect(listed.status).toBe(200);
@@ -354,7 +418,11 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
   });
 
   it('listing still works when the default model is on a provider that is down; the client models say it cannot answer', async () => {
-    const down = await startTestServer({ TROVE_OLLAMA_URL: 'http://127.0.0.1:9', TROVE_PROVIDER_TIMEOUT_MS: '2000', TROVE_DEFAULT_MODEL: 'llama3.2:1b' });
+    const down = await startTestServer({
+      TROVE_OLLAMA_URL: 'http://127.0.0.1:9',
+      TROVE_PROVIDER_TIMEOUT_MS: '2000',
+      TROVE_DEFAULT_MODEL: 'llama3.2:1b',
+    });
     try {
       const listed = await http(down.baseUrl, 'GET', '/models');
       expect(listed.status).toBe(200);
@@ -366,8 +434,14 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
         'o4-mini-2025-04-16',
       ]);
       const gpt = listed.json.iterable.find((m: { unique: string }) => m.unique === 'gpt-3.5-turbo');
-      expect(gpt.description).toMatch(/answered by the configured default model \(llama3\.2:1b\), which cannot answer now: /);
-      const res = await http(down.baseUrl, 'POST', '/qgpt/question', { query: 'q', model: gpt.id, relevant: { iterable: [] } });
+      expect(gpt.description).toMatch(
+        /answered by the configured default model \(llama3\.2:1b\), which cannot answer now: /,
+      );
+      const res = await http(down.baseUrl, 'POST', '/qgpt/question', {
+        query: 'q',
+        model: gpt.id,
+        relevant: { iterable: [] },
+      });
       expect(res.status).toBeGreaterThanOrEqual(400);
       expect(res.status).toBeLessThan(500);
     } finally {
@@ -399,16 +473,28 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     const created = await http(server.baseUrl, 'POST', '/models/create', seed);
     expect(created.status).toBe(200);
     expectWire('Model', created.json);
-    expect(created.json).toMatchObject({ custom: true, name: 'Terse reviewer', unique: 'llama3.2:1b', loaded: true, downloaded: true });
+    expect(created.json).toMatchObject({
+      custom: true,
+      name: 'Terse reviewer',
+      unique: 'llama3.2:1b',
+      loaded: true,
+      downloaded: true,
+    });
     const again = await http(server.baseUrl, 'POST', '/models/create', seed);
     expect(again.json.id).toBe(created.json.id);
-    await qgpt.question({ qGPTQuestionInput: { query: 'Is this fine?', model: created.json.id, relevant: { iterable: [] } } });
+    await qgpt.question({
+      qGPTQuestionInput: { query: 'Is this fine?', model: created.json.id, relevant: { iterable: [] } },
+    });
     const chat = fake.requests.find((r) => r.path === '/api/chat')!;
     expect(chat.body.messages[0]).toEqual({ role: 'system', content: 'Answer in one word.' });
     expect(chat.body.options).toEqual({ temperature: 0.1, num_predict: 64 });
     // A provider model under a name of its own.
     const named = await models.modelsCreateNewModel({
-      seededModel: seededModel({ name: 'My GPT', unique: 'gpt-fake-mini', created: { value: new Date(), readable: 'now' } }) as never,
+      seededModel: seededModel({
+        name: 'My GPT',
+        unique: 'gpt-fake-mini',
+        created: { value: new Date(), readable: 'now' },
+      }) as never,
     });
     expect(named).toMatchObject({ custom: true, unique: 'gpt-fake-mini' });
     // Deleting: custom ones only.
@@ -416,7 +502,9 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     expectError(gptDelete, 400, /not a custom model/);
     await new ModelsApi(server.sdk).modelsDeleteSpecificModel({ model: named.id });
     await new ModelsApi(server.sdk).modelsDeleteSpecificModel({ model: created.json.id });
-    const left = (await http(server.baseUrl, 'GET', '/models')).json.iterable.filter((m: { custom: boolean }) => m.custom);
+    const left = (await http(server.baseUrl, 'GET', '/models')).json.iterable.filter(
+      (m: { custom: boolean }) => m.custom,
+    );
     expect(left).toEqual([]);
   });
 
@@ -429,7 +517,10 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
     expect(fake.loaded.has('llama3.2:1b')).toBe(true);
     const unloaded = await api.modelSpecificModelUnload({ model: llama.id });
     expect(unloaded.loaded).toBe(false);
-    expect(fake.requests.filter((r) => r.path === '/api/generate').map((r) => r.body.keep_alive)).toEqual([undefined, 0]);
+    expect(fake.requests.filter((r) => r.path === '/api/generate').map((r) => r.body.keep_alive)).toEqual([
+      undefined,
+      0,
+    ]);
     const one = await http(server.baseUrl, 'GET', `/model/${llama.id}`);
     expectWire('Model', one.json);
     expect(one.json.id).toBe(llama.id);
@@ -454,9 +545,16 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
 
   it('deletes the cache of an Ollama model (DELETE /api/delete) and refuses it for a cloud/served model', async () => {
     const gpt = await byUnique('gpt-fake-mini');
-    expectError(await http(server.baseUrl, 'POST', `/models/${gpt.id}/delete/cache`, {}), 400, /OpenAI-compatible server/);
+    expectError(
+      await http(server.baseUrl, 'POST', `/models/${gpt.id}/delete/cache`, {}),
+      400,
+      /OpenAI-compatible server/,
+    );
     const embed = await byUnique('nomic-embed-text:latest');
-    const out = await new ModelsApi(server.sdk).modelsDeleteSpecificModelCache({ model: embed.id, modelDeleteCacheInput: {} });
+    const out = await new ModelsApi(server.sdk).modelsDeleteSpecificModelCache({
+      model: embed.id,
+      modelDeleteCacheInput: {},
+    });
     expectWire('ModelDeleteCacheOutput', out);
     expect(out.model.id).toBe(embed.id);
     expect(fake.requests.find((r) => r.path === '/api/delete')?.body).toEqual({ model: 'nomic-embed-text:latest' });
@@ -481,11 +579,17 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
   });
 
   it('re-ranks relevance passages with the configured embedding model', async () => {
-    const embedding = await startTestServer({ TROVE_OLLAMA_URL: fake.ollamaUrl, TROVE_EMBEDDING_MODEL: 'ollama:nomic-embed-text:latest' });
+    const embedding = await startTestServer({
+      TROVE_OLLAMA_URL: fake.ollamaUrl,
+      TROVE_EMBEDDING_MODEL: 'ollama:nomic-embed-text:latest',
+    });
     try {
       fake.requests.length = 0;
       const seeds = ['Rotate logs daily with logrotate.', 'Bananas are yellow.', 'Logs rotate when they grow large.'];
-      const res = await http(embedding.baseUrl, 'POST', '/qgpt/relevance', { query: 'rotate logs', seeds: { iterable: seeds.map((t) => textSeed(t)) } });
+      const res = await http(embedding.baseUrl, 'POST', '/qgpt/relevance', {
+        query: 'rotate logs',
+        seeds: { iterable: seeds.map((t) => textSeed(t)) },
+      });
       expect(res.status).toBe(200);
       expectWire('QGPTRelevanceOutput', res.json);
       const embed = fake.requests.find((r) => r.path === '/api/embed')!;
@@ -495,7 +599,10 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
       for (const r of res.json.relevant.iterable) expect(r.score).toBeGreaterThan(0);
       // The embedding provider failing is the provider's status on relevance.
       fake.fail({ path: '/api/embed', status: 429, headers: { 'retry-after': '2' } });
-      const limited = await http(embedding.baseUrl, 'POST', '/qgpt/relevance', { query: 'rotate logs', seeds: { iterable: seeds.map((t) => textSeed(t)) } });
+      const limited = await http(embedding.baseUrl, 'POST', '/qgpt/relevance', {
+        query: 'rotate logs',
+        seeds: { iterable: seeds.map((t) => textSeed(t)) },
+      });
       expectError(limited, 429, /rate limiting/);
       expect(limited.headers.get('retry-after')).toBe('2');
     } finally {
@@ -504,7 +611,10 @@ describe('models and questions through Ollama and an OpenAI-compatible server', 
   });
 
   it('conversation rename and summarize use the selected default model', async () => {
-    const selected = await startTestServer({ TROVE_OLLAMA_URL: fake.ollamaUrl, TROVE_DEFAULT_MODEL: 'ollama:llama3.2:1b' });
+    const selected = await startTestServer({
+      TROVE_OLLAMA_URL: fake.ollamaUrl,
+      TROVE_DEFAULT_MODEL: 'ollama:llama3.2:1b',
+    });
     try {
       fake.chunks = ['Adding numbers'];
       const created = await http(selected.baseUrl, 'POST', '/conversations/create', {

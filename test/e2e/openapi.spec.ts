@@ -59,8 +59,19 @@ describe('OpenAPI document and Swagger UI', () => {
     }
     expect(new Set(ids).size).toBe(ids.length);
     const schemas = served.components.schemas;
-    for (const name of ['SeedDto', 'SeededAssetDto', 'AssetDto', 'AssetWire', 'FormatWire', 'AssetsWire', 'FlattenedAssetsWire']) {
-      expect({ name, properties: Object.keys(schemas[name]?.properties ?? {}).length > 0 }).toEqual({ name, properties: true });
+    for (const name of [
+      'SeedDto',
+      'SeededAssetDto',
+      'AssetDto',
+      'AssetWire',
+      'FormatWire',
+      'AssetsWire',
+      'FlattenedAssetsWire',
+    ]) {
+      expect({ name, properties: Object.keys(schemas[name]?.properties ?? {}).length > 0 }).toEqual({
+        name,
+        properties: true,
+      });
     }
     expect(Object.keys(schemas.AssetWire.properties)).toEqual(
       expect.arrayContaining(['id', 'creator', 'created', 'updated', 'formats', 'preview', 'original', 'mechanism']),

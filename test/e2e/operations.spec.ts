@@ -18,7 +18,10 @@ import { StreamClient } from './support/ws';
  */
 const KEY = 'operations-api-key-0123456789';
 const TOKEN = 'operations-metrics-token-0123456789';
-const SEED = { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'export const answer = 42;\n' } } } } };
+const SEED = {
+  type: 'SEEDED_ASSET',
+  asset: { format: { fragment: { string: { raw: 'export const answer = 42;\n' } } } },
+};
 
 interface Sample {
   name: string;
@@ -53,7 +56,10 @@ function parseExposition(text: string): { samples: Sample[]; types: Map<string, 
   return { samples, types };
 }
 
-async function scrape(server: TestServer, headers: Record<string, string> = {}): Promise<{ samples: Sample[]; types: Map<string, string>; text: string }> {
+async function scrape(
+  server: TestServer,
+  headers: Record<string, string> = {},
+): Promise<{ samples: Sample[]; types: Map<string, string>; text: string }> {
   const res = await http(server.baseUrl, 'GET', '/metrics', undefined, headers);
   expect(res.status).toBe(200);
   return { ...parseExposition(res.text), text: res.text };
@@ -93,11 +99,22 @@ describe('GET /metrics', () => {
     const { samples, types } = parseExposition(res.text);
     expect(types.get('trove_http_requests_total')).toBe('counter');
     expect(types.get('trove_http_request_duration_seconds')).toBe('histogram');
-    for (const gauge of ['trove_stream_subscribers', 'trove_mcp_sessions', 'trove_open_stores', 'trove_queue_depth', 'trove_search_reindexing']) {
+    for (const gauge of [
+      'trove_stream_subscribers',
+      'trove_mcp_sessions',
+      'trove_open_stores',
+      'trove_queue_depth',
+      'trove_search_reindexing',
+    ]) {
       expect([gauge, types.get(gauge)]).toEqual([gauge, 'gauge']);
     }
     // prom-client's default metrics of the process.
-    for (const name of ['process_cpu_seconds_total', 'process_resident_memory_bytes', 'nodejs_heap_size_used_bytes', 'nodejs_eventloop_lag_seconds']) {
+    for (const name of [
+      'process_cpu_seconds_total',
+      'process_resident_memory_bytes',
+      'nodejs_heap_size_used_bytes',
+      'nodejs_eventloop_lag_seconds',
+    ]) {
       expect(samples.some((s) => s.name === name)).toBe(true);
     }
     expect(valueOf(samples, 'trove_open_stores')).toBe(1);
@@ -105,7 +122,9 @@ describe('GET /metrics', () => {
     expect(valueOf(samples, 'trove_search_reindexing')).toBe(0);
     const queues = samples.filter((s) => s.name === 'trove_queue_depth').map((s) => s.labels.queue);
     expect(queues.sort()).toEqual(
-      server.config.dialect === 'sqlite' ? ['activities', 'database_writes', 'format_classifier'] : ['activities', 'format_classifier'],
+      server.config.dialect === 'sqlite'
+        ? ['activities', 'database_writes', 'format_classifier']
+        : ['activities', 'format_classifier'],
     );
   });
 
@@ -120,17 +139,26 @@ describe('GET /metrics', () => {
     expect((await http(server.baseUrl, 'GET', `/asset/not-a-uuid?secret=x`)).status).toBe(400);
     const { samples, text } = await scrape(server);
 
-    expect(valueOf(samples, 'trove_http_requests_total', read) - valueOf(before, 'trove_http_requests_total', read)).toBe(3);
+    expect(
+      valueOf(samples, 'trove_http_requests_total', read) - valueOf(before, 'trove_http_requests_total', read),
+    ).toBe(3);
     expect(valueOf(samples, 'trove_http_requests_total', { ...read, status: '404' })).toBe(1);
     expect(valueOf(samples, 'trove_http_requests_total', { ...read, status: '400' })).toBe(1);
-    expect(valueOf(samples, 'trove_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' })).toBeGreaterThanOrEqual(1);
-    expect(valueOf(samples, 'trove_http_requests_total', { method: 'POST', route: '/assets/create', status: '200' })).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(samples, 'trove_http_requests_total', { method: 'GET', route: 'unmatched', status: '404' }),
+    ).toBeGreaterThanOrEqual(1);
+    expect(
+      valueOf(samples, 'trove_http_requests_total', { method: 'POST', route: '/assets/create', status: '200' }),
+    ).toBeGreaterThanOrEqual(1);
     // No id, path or query text in any label.
     for (const secret of [id, missing, 'not-a-uuid', 'secret', '/no/such']) expect(text).not.toContain(secret);
 
     // The histogram: cumulative buckets up to +Inf, whose count is the requests', and a sum.
     const buckets = samples.filter(
-      (s) => s.name === 'trove_http_request_duration_seconds_bucket' && s.labels.route === '/asset/:asset' && s.labels.method === 'GET',
+      (s) =>
+        s.name === 'trove_http_request_duration_seconds_bucket' &&
+        s.labels.route === '/asset/:asset' &&
+        s.labels.method === 'GET',
     );
     expect(buckets.map((b) => b.labels.le)).toEqual([
       '0.001',
@@ -150,10 +178,15 @@ describe('GET /metrics', () => {
       '+Inf',
     ]);
     for (let i = 1; i < buckets.length; i++) expect(buckets[i].value).toBeGreaterThanOrEqual(buckets[i - 1].value);
-    const count = valueOf(samples, 'trove_http_request_duration_seconds_count', { method: 'GET', route: '/asset/:asset' });
+    const count = valueOf(samples, 'trove_http_request_duration_seconds_count', {
+      method: 'GET',
+      route: '/asset/:asset',
+    });
     expect(buckets[buckets.length - 1].value).toBe(count);
     expect(count).toBeGreaterThanOrEqual(5);
-    expect(valueOf(samples, 'trove_http_request_duration_seconds_sum', { method: 'GET', route: '/asset/:asset' })).toBeGreaterThan(0);
+    expect(
+      valueOf(samples, 'trove_http_request_duration_seconds_sum', { method: 'GET', route: '/asset/:asset' }),
+    ).toBeGreaterThan(0);
   });
 
   it('shows the stream subscribers by stream path: up while a socket is open, down once it closed', async () => {
@@ -165,7 +198,9 @@ describe('GET /metrics', () => {
     let samples = await eventually(server, (s) => valueOf(s, 'trove_stream_subscribers', { stream: path }) === 1);
     expect(valueOf(samples, 'trove_stream_subscribers', { stream: '/.well-known/stream/health' })).toBe(1);
     // The socket's own query (since=0) is not a label.
-    expect(samples.filter((s) => s.name === 'trove_stream_subscribers').every((s) => !s.labels.stream.includes('?'))).toBe(true);
+    expect(
+      samples.filter((s) => s.name === 'trove_stream_subscribers').every((s) => !s.labels.stream.includes('?')),
+    ).toBe(true);
     stream.socket.close();
     health.socket.close();
     await stream.closed;
@@ -192,14 +227,20 @@ describe('GET /metrics: who may read it', () => {
       const none = await http(server.baseUrl, 'GET', '/metrics');
       expectError(none, 401, /the metrics need a token/);
       expect(none.headers.get('www-authenticate')).toBe('Bearer');
-      expectError(await http(server.baseUrl, 'GET', '/metrics', undefined, { authorization: `Bearer ${TOKEN}x` }), 401, /not valid/);
+      expectError(
+        await http(server.baseUrl, 'GET', '/metrics', undefined, { authorization: `Bearer ${TOKEN}x` }),
+        401,
+        /not valid/,
+      );
       expect((await http(server.baseUrl, 'HEAD', '/metrics')).status).toBe(401);
       // Other spellings that reach the same route are under the same rule.
       expectError(await http(server.baseUrl, 'GET', '/metrics/'), 401);
       const encoded = await http(server.baseUrl, 'GET', '/metric%73');
       expect([401, 404]).toContain(encoded.status);
       expect(encoded.text).not.toContain('trove_http_requests_total');
-      expect((await http(server.baseUrl, 'GET', '/metrics', undefined, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
+      expect(
+        (await http(server.baseUrl, 'GET', '/metrics', undefined, { authorization: `Bearer ${TOKEN}` })).status,
+      ).toBe(200);
       expect((await http(server.baseUrl, 'GET', '/metrics', undefined, { 'x-api-key': TOKEN })).status).toBe(200);
       expect((await http(server.baseUrl, 'GET', '/assets')).status).toBe(200);
     });
@@ -210,9 +251,17 @@ describe('GET /metrics: who may read it', () => {
 
     it('takes the token or an API key; the token opens nothing else', async () => {
       expectError(await http(server.baseUrl, 'GET', '/metrics'), 401);
-      expect((await http(server.baseUrl, 'GET', '/metrics', undefined, { authorization: `Bearer ${TOKEN}` })).status).toBe(200);
-      expect((await http(server.baseUrl, 'GET', '/metrics', undefined, { authorization: `Bearer ${KEY}` })).status).toBe(200);
-      expectError(await http(server.baseUrl, 'GET', '/assets', undefined, { authorization: `Bearer ${TOKEN}` }), 401, /not valid/);
+      expect(
+        (await http(server.baseUrl, 'GET', '/metrics', undefined, { authorization: `Bearer ${TOKEN}` })).status,
+      ).toBe(200);
+      expect(
+        (await http(server.baseUrl, 'GET', '/metrics', undefined, { authorization: `Bearer ${KEY}` })).status,
+      ).toBe(200);
+      expectError(
+        await http(server.baseUrl, 'GET', '/assets', undefined, { authorization: `Bearer ${TOKEN}` }),
+        401,
+        /not valid/,
+      );
     });
   });
 
@@ -221,7 +270,9 @@ describe('GET /metrics: who may read it', () => {
 
     it('follows the rule of every route: an API key', async () => {
       expectError(await http(server.baseUrl, 'GET', '/metrics'), 401, /an API key is required/);
-      expect((await http(server.baseUrl, 'GET', '/metrics', undefined, { authorization: `Bearer ${KEY}` })).status).toBe(200);
+      expect(
+        (await http(server.baseUrl, 'GET', '/metrics', undefined, { authorization: `Bearer ${KEY}` })).status,
+      ).toBe(200);
     });
   });
 
@@ -260,11 +311,15 @@ describe('GET /.well-known/ready', () => {
   });
 
   it('echoes a safe X-Request-Id, and replaces one that is not', async () => {
-    const kept = await http(server.baseUrl, 'GET', '/.well-known/ready', undefined, { 'x-request-id': 'lb-7f3a.42:abc_D' });
+    const kept = await http(server.baseUrl, 'GET', '/.well-known/ready', undefined, {
+      'x-request-id': 'lb-7f3a.42:abc_D',
+    });
     expect(kept.headers.get('x-request-id')).toBe('lb-7f3a.42:abc_D');
     for (const bad of ['two words', 'x'.repeat(65), '<script>', 'a"b']) {
       const replaced = await http(server.baseUrl, 'GET', '/.well-known/ready', undefined, { 'x-request-id': bad });
-      expect(replaced.headers.get('x-request-id')).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/);
+      expect(replaced.headers.get('x-request-id')).toMatch(
+        /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/,
+      );
     }
   });
 });
@@ -289,7 +344,10 @@ if (testDatabaseUrl) {
       expect((await http(server.baseUrl, 'GET', '/.well-known/ready')).status).toBe(200);
       // Logins refused and every open connection of the server's pool cut: the real failure.
       await admin.query(`ALTER DATABASE "${database}" ALLOW_CONNECTIONS false`);
-      await admin.query('SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()', [database]);
+      await admin.query(
+        'SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()',
+        [database],
+      );
       for (let i = 0; i < 3; i++) {
         const started = Date.now();
         const down = await http(server.baseUrl, 'GET', '/.well-known/ready');
@@ -337,11 +395,22 @@ async function runServer(env: Record<string, string>, dataDir: string): Promise<
   const port = await freePort();
   let stdout = '';
   let stderr = '';
-  const child = spawn(process.execPath, [require.resolve('ts-node/dist/bin-transpile.js'), join(ROOT, 'src', 'main.ts')], {
-    cwd: ROOT,
-    env: { PATH: process.env.PATH!, HOME: dataDir, PORT: String(port), TROVE_DATA_DIR: join(dataDir, 'data'), TROVE_PORT_FILE: 'off', ...env },
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
+  const child = spawn(
+    process.execPath,
+    [require.resolve('ts-node/dist/bin-transpile.js'), join(ROOT, 'src', 'main.ts')],
+    {
+      cwd: ROOT,
+      env: {
+        PATH: process.env.PATH!,
+        HOME: dataDir,
+        PORT: String(port),
+        TROVE_DATA_DIR: join(dataDir, 'data'),
+        TROVE_PORT_FILE: 'off',
+        ...env,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    },
+  );
   child.stdout!.on('data', (data) => (stdout += data));
   child.stderr!.on('data', (data) => (stderr += data));
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
@@ -353,12 +422,16 @@ async function healthy(running: Running, ms: number): Promise<void> {
   for (;;) {
     try {
       // HEAD health: answered, but not by a request of the test's to count below.
-      const res = await fetch(`${running.baseUrl}/.well-known/health`, { method: 'HEAD', signal: AbortSignal.timeout(1000) });
+      const res = await fetch(`${running.baseUrl}/.well-known/health`, {
+        method: 'HEAD',
+        signal: AbortSignal.timeout(1000),
+      });
       if (res.status === 200) return;
     } catch {
       // not yet
     }
-    if (Date.now() > deadline) throw new Error(`no health within ${ms} ms; output:\n${running.stdout()}${running.stderr()}`);
+    if (Date.now() > deadline)
+      throw new Error(`no health within ${ms} ms; output:\n${running.stdout()}${running.stderr()}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }
@@ -392,12 +465,23 @@ describe('TROVE_LOG_FORMAT=json (a real server process)', () => {
   it('writes one JSON line per request (id, method, route template, status, time, address, caller) and never a key, a token, a body or a query', async () => {
     const SECRET_TEXT = 'body-secret-7c1e0b';
     const SECRET_QUERY = 'query-secret-51d2aa';
-    running = await runServer({ TROVE_LOG_FORMAT: 'json', TROVE_LOG_LEVEL: 'log', TROVE_API_KEYS: KEY, TROVE_METRICS_TOKEN: TOKEN }, dataDir);
+    running = await runServer(
+      { TROVE_LOG_FORMAT: 'json', TROVE_LOG_LEVEL: 'log', TROVE_API_KEYS: KEY, TROVE_METRICS_TOKEN: TOKEN },
+      dataDir,
+    );
     await healthy(running, 60_000);
     const base = running.baseUrl;
     const auth = { authorization: `Bearer ${KEY}` };
     const sent: Array<{ id: string; method: string; route: string; status: number; user: RegExp }> = [];
-    const send = async (method: string, path: string, route: string, status: number, user: RegExp, headers: Record<string, string> = {}, body?: unknown) => {
+    const send = async (
+      method: string,
+      path: string,
+      route: string,
+      status: number,
+      user: RegExp,
+      headers: Record<string, string> = {},
+      body?: unknown,
+    ) => {
       const res = await http(base, method, path, body, headers);
       expect([method, path, res.status]).toEqual([method, path, status]);
       sent.push({ id: res.headers.get('x-request-id')!, method, route, status, user });
@@ -408,7 +492,10 @@ describe('TROVE_LOG_FORMAT=json (a real server process)', () => {
       ...SEED,
       asset: { format: { fragment: { string: { raw: SECRET_TEXT } } } },
     });
-    await send('GET', `/asset/${created.json.id}`, '/asset/:asset', 200, keyUser, { ...auth, 'x-request-id': 'client-chosen-id-1' });
+    await send('GET', `/asset/${created.json.id}`, '/asset/:asset', 200, keyUser, {
+      ...auth,
+      'x-request-id': 'client-chosen-id-1',
+    });
     await send('GET', `/assets/search?query=${SECRET_QUERY}`, '/assets/search', 200, keyUser, auth);
     await send('GET', '/assets', '/assets', 401, /^anonymous$/);
     await send('GET', '/assets', '/assets', 401, /^anonymous$/, { authorization: `Bearer wrong-${KEY}` });
@@ -452,7 +539,8 @@ describe('TROVE_LOG_FORMAT=json (a real server process)', () => {
       });
     }
     const everything = running.stdout() + running.stderr();
-    for (const secret of [KEY, TOKEN, SECRET_TEXT, SECRET_QUERY, created.json.id]) expect(everything).not.toContain(secret);
+    for (const secret of [KEY, TOKEN, SECRET_TEXT, SECRET_QUERY, created.json.id])
+      expect(everything).not.toContain(secret);
   }, 90_000);
 
   it('names the caller "local" in local mode (loopback, no keys)', async () => {

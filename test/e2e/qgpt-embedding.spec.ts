@@ -11,7 +11,8 @@ import { useRankingStore } from './support/ranking';
  * embedding's order); for "remove a file from disk" its words alone put `file_label` first.
  */
 const SNIPPETS: Record<string, string> = {
-  fetch: 'def get_page(url):\n    resp = requests.get(url, timeout=10)\n    resp.raise_for_status()\n    return resp.text\n',
+  fetch:
+    'def get_page(url):\n    resp = requests.get(url, timeout=10)\n    resp.raise_for_status()\n    return resp.text\n',
   count: 'def page_count(document):\n    return len(document.pages)\n',
   digest: 'def store_password(password, salt):\n    return hashlib.sha256(salt + password.encode()).hexdigest()\n',
   ask: "def ask_password(user):\n    print('Password for', user)\n    return input()\n",

@@ -16,7 +16,8 @@ const SNIPPETS: Record<string, string> = {
     'def truncate(text, length):\n    """Cut text to at most length characters."""\n    if len(text) <= length:\n        return text\n' +
     '    length = max(0, length - 1)\n    return text[:length] + "…"\n',
   pad: 'def pad_to(text, length, fill=" "):\n    length = max(length, len(text))\n    return text + fill * (length - len(text))\n',
-  window: 'def sliding_window(seq, length):\n    for start in range(0, len(seq) - length + 1):\n        yield seq[start:start + length]\n',
+  window:
+    'def sliding_window(seq, length):\n    for start in range(0, len(seq) - length + 1):\n        yield seq[start:start + length]\n',
   report:
     'def print_report(rows):\n    header = "{:<20}{:>10}".format("name", "total")\n    lines = ["{:<20}{:>10}".format(r.name, r.total) for r in rows]\n' +
     '    return "\\n".join([header] + lines).format()\n',
@@ -24,7 +25,8 @@ const SNIPPETS: Record<string, string> = {
   dedupe:
     'def dedupe(items):\n    seen = set()\n    for item in list(items):\n        if item in seen:\n            items.remove(item)\n' +
     '        else:\n            seen.add(item)\n    return items\n',
-  prune: 'def prune(tree, dead):\n    for node in dead:\n        tree.remove(node)\n        tree.edges.remove(node)\n    return tree\n',
+  prune:
+    'def prune(tree, dead):\n    for node in dead:\n        tree.remove(node)\n        tree.edges.remove(node)\n    return tree\n',
 };
 
 describe('relevance weighs names (typo-tolerant, as search)', () => {

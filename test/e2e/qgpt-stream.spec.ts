@@ -52,7 +52,8 @@ async function connect(baseUrl: string): Promise<Socket> {
   };
 }
 
-const done = (request: string) => (f: Frame) => f.request === request && ['COMPLETED', 'FAILED', 'STOPPED'].includes(f.status);
+const done = (request: string) => (f: Frame) =>
+  f.request === request && ['COMPLETED', 'FAILED', 'STOPPED'].includes(f.status);
 
 describe('ws /qgpt/stream', () => {
   let fake: FakeLlm;
@@ -68,9 +69,13 @@ describe('ws /qgpt/stream', () => {
     });
     const assets = new AssetsApi(server.sdk);
     await assets.assetsCreateNewAsset({
-      seed: textSeed('To rotate logs, configure logrotate with daily rotation and compress old files.', { name: 'Log rotation' }),
+      seed: textSeed('To rotate logs, configure logrotate with daily rotation and compress old files.', {
+        name: 'Log rotation',
+      }),
     });
-    await assets.assetsCreateNewAsset({ seed: textSeed('Bananas are yellow and rich in potassium.', { name: 'Fruit' }) });
+    await assets.assetsCreateNewAsset({
+      seed: textSeed('Bananas are yellow and rich in potassium.', { name: 'Fruit' }),
+    });
     socket = await connect(server.baseUrl);
   });
   afterAll(async () => {
@@ -101,7 +106,10 @@ describe('ws /qgpt/stream', () => {
   it('announces the new conversation and each stored message on the conversations stream', async () => {
     const stream = await StreamClient.open(server.baseUrl, '/conversations/stream/identifiers');
     await stream.next(); // the first frame: the current conversations
-    socket.send({ question: { query: 'How do I compress old logs?', relevant: { iterable: [] } }, request: 'announced' });
+    socket.send({
+      question: { query: 'How do I compress old logs?', relevant: { iterable: [] } },
+      request: 'announced',
+    });
     const end = await socket.until(done('announced'));
     expect(end.status).toBe('COMPLETED');
     // Created, then the question and the answer stored: three frames naming it, in order.
@@ -113,7 +121,10 @@ describe('ws /qgpt/stream', () => {
   it('handles several questions at once on one socket, and relevance without question', async () => {
     socket.send({ question: { query: 'What colour are bananas?', relevant: { iterable: [] } }, request: 'a' });
     socket.send({ relevance: { query: 'rotate logs', options: { database: true } }, request: 'b' });
-    socket.send({ relevance: { query: 'bananas potassium', options: { database: true, question: true } }, request: 'c' });
+    socket.send({
+      relevance: { query: 'bananas potassium', options: { database: true, question: true } },
+      request: 'c',
+    });
     const [a, b, c] = await Promise.all([socket.until(done('a')), socket.until(done('b')), socket.until(done('c'))]);
     expect([a.status, b.status, c.status]).toEqual(['COMPLETED', 'COMPLETED', 'COMPLETED']);
     expect(b.relevance.relevant.iterable[0].seed.asset.format.fragment.string.raw).toContain('logrotate');
@@ -128,10 +139,18 @@ describe('ws /qgpt/stream', () => {
   it('continues a given conversation, giving the model its history', async () => {
     const created = await http(server.baseUrl, 'POST', '/conversations/create', { type: 'COPILOT', name: null });
     const id = created.json.id;
-    socket.send({ question: { query: 'first question', relevant: { iterable: [] }, model: 'ollama:llama3.2:1b' }, request: 'h1', conversation: id });
+    socket.send({
+      question: { query: 'first question', relevant: { iterable: [] }, model: 'ollama:llama3.2:1b' },
+      request: 'h1',
+      conversation: id,
+    });
     expect((await socket.until(done('h1'))).status).toBe('COMPLETED');
     fake.requests.length = 0;
-    socket.send({ question: { query: 'second question', relevant: { iterable: [] }, model: 'ollama:llama3.2:1b' }, request: 'h2', conversation: id });
+    socket.send({
+      question: { query: 'second question', relevant: { iterable: [] }, model: 'ollama:llama3.2:1b' },
+      request: 'h2',
+      conversation: id,
+    });
     const end = await socket.until(done('h2'));
     expect(end).toMatchObject({ status: 'COMPLETED', conversation: id });
     const messages = fake.requests.find((r) => r.path === '/api/chat')!.body.messages;
@@ -148,7 +167,10 @@ describe('ws /qgpt/stream', () => {
     fake.delayMs = 200;
     fake.chunks = ['one ', 'two ', 'three ', 'four ', 'five '];
     try {
-      socket.send({ question: { query: 'long answer', relevant: { iterable: [] }, model: 'ollama:llama3.2:1b' }, request: 's1' });
+      socket.send({
+        question: { query: 'long answer', relevant: { iterable: [] }, model: 'ollama:llama3.2:1b' },
+        request: 's1',
+      });
       const first = await socket.until((f) => f.request === 's1' && f.status === 'IN-PROGRESS');
       const mark = socket.frames.length;
       socket.send({ stop: true, conversation: first.conversation });
@@ -182,7 +204,11 @@ describe('ws /qgpt/stream', () => {
   it.each([
     [
       'both relevance and question',
-      { relevance: { query: 'x', options: { database: true } }, question: { query: 'x', relevant: { iterable: [] } }, request: 'bad1' },
+      {
+        relevance: { query: 'x', options: { database: true } },
+        question: { query: 'x', relevant: { iterable: [] } },
+        request: 'bad1',
+      },
       400,
       /not both/,
     ],
@@ -190,19 +216,34 @@ describe('ws /qgpt/stream', () => {
     ['an invalid question', { question: { query: 5 }, request: 'bad3' }, 400, /query/],
     [
       'an unknown conversation',
-      { question: { query: 'x', relevant: { iterable: [] } }, request: 'bad4', conversation: '0a0b0c0d-0000-4000-8000-00000000dead' },
+      {
+        question: { query: 'x', relevant: { iterable: [] } },
+        request: 'bad4',
+        conversation: '0a0b0c0d-0000-4000-8000-00000000dead',
+      },
       404,
       /not found/,
     ],
-    ['a conversation that is not a UUID', { question: { query: 'x', relevant: { iterable: [] } }, request: 'bad5', conversation: 'conv-1' }, 400, /UUID/],
-    ['an unknown model', { question: { query: 'x', relevant: { iterable: [] }, model: 'ollama:nope' }, request: 'bad6' }, 404, /does not have that model/],
+    [
+      'a conversation that is not a UUID',
+      { question: { query: 'x', relevant: { iterable: [] } }, request: 'bad5', conversation: 'conv-1' },
+      400,
+      /UUID/,
+    ],
+    [
+      'an unknown model',
+      { question: { query: 'x', relevant: { iterable: [] }, model: 'ollama:nope' }, request: 'bad6' },
+      404,
+      /does not have that model/,
+    ],
   ])('answers FAILED for %s and writes nothing', async (_name, input, status, message) => {
     const before = await server.counts(['conversations', 'conversation_messages']);
     socket.send(input);
     const end = await socket.until(done((input as { request: string }).request));
     expect(end).toMatchObject({ status: 'FAILED', statusCode: status });
     expect(end.errorMessage).toMatch(message);
-    if (status !== 404 || !/model/.test(String(message))) expect(await server.counts(['conversations', 'conversation_messages'])).toBe(before);
+    if (status !== 404 || !/model/.test(String(message)))
+      expect(await server.counts(['conversations', 'conversation_messages'])).toBe(before);
   });
 
   it('answers FAILED 400 for a lone surrogate in the question, storing nothing (it would be replaced silently)', async () => {

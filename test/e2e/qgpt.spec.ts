@@ -31,7 +31,10 @@ describe('question answering with the offline engine', () => {
     qgpt = new QGPTApi(server.sdk);
     const assets = new AssetsApi(server.sdk);
     for (const s of labelled.snippets) {
-      const asset = await assets.assetsCreateNewAsset({ seed: textSeed(s.text, { name: s.name }), transferables: false });
+      const asset = await assets.assetsCreateNewAsset({
+        seed: textSeed(s.text, { name: s.name }),
+        transferables: false,
+      });
       ids.set(s.key, asset.id);
     }
   });
@@ -59,7 +62,10 @@ describe('question answering with the offline engine', () => {
   });
 
   it('answers from the database: the best passage is the relevant one, with scores, deterministically', async () => {
-    const input = { query: 'How do I cache users in Redis so they expire after an hour?', options: { database: true, question: true } };
+    const input = {
+      query: 'How do I cache users in Redis so they expire after an hour?',
+      options: { database: true, question: true },
+    };
     const first = await qgpt.relevance({ qGPTRelevanceInput: input });
     const second = await qgpt.relevance({ qGPTRelevanceInput: input });
     expectWire('QGPTRelevanceOutput', first);
@@ -79,20 +85,27 @@ describe('question answering with the offline engine', () => {
       'To rotate logs, configure logrotate with daily rotation and compress old files.',
       'Bananas are yellow.',
     ];
-    const out = await qgpt.relevance({ qGPTRelevanceInput: { query: 'how to rotate logs daily', seeds: { iterable: seeds.map((s) => textSeed(s)) } } });
+    const out = await qgpt.relevance({
+      qGPTRelevanceInput: { query: 'how to rotate logs daily', seeds: { iterable: seeds.map((s) => textSeed(s)) } },
+    });
     expectWire('QGPTRelevanceOutput', out);
     expect(out.answer).toBeUndefined();
     const best = out.relevant.iterable[0];
     expect(best.seed?.asset?.format?.fragment?.string?.raw).toContain('logrotate');
     expect(best.id).toMatch(/^[0-9a-f-]{36}$/);
-    const answer = await qgpt.question({ qGPTQuestionInput: { query: 'how do I rotate logs?', relevant: { iterable: [{ id: best.id }] } } });
+    const answer = await qgpt.question({
+      qGPTQuestionInput: { query: 'how do I rotate logs?', relevant: { iterable: [{ id: best.id }] } },
+    });
     expectWire('QGPTQuestionOutput', answer);
     expect(answer.answers.iterable[0].text).toContain('logrotate');
   });
 
   it('relevance over asset ids only looks at those assets', async () => {
     const out = await qgpt.relevance({
-      qGPTRelevanceInput: { query: 'How do I cache users in Redis?', assets: { iterable: [{ id: ids.get('css-center')! }, { id: ids.get('cron')! }] } },
+      qGPTRelevanceInput: {
+        query: 'How do I cache users in Redis?',
+        assets: { iterable: [{ id: ids.get('css-center')! }, { id: ids.get('cron')! }] },
+      },
     });
     for (const r of out.relevant.iterable) expect([ids.get('css-center'), ids.get('cron')]).toContain(r.asset?.id);
   });
@@ -129,7 +142,9 @@ describe('question answering with the offline engine', () => {
       transferables: false,
     });
     const other = await assets.assetsCreateNewAsset({
-      seed: textSeed('def flatten(rows):\n    out = []\n    for row in rows:\n        out.extend(row.values())\n    return out\n'),
+      seed: textSeed(
+        'def flatten(rows):\n    out = []\n    for row in rows:\n        out.extend(row.values())\n    return out\n',
+      ),
       transferables: false,
     });
     try {
@@ -138,26 +153,39 @@ describe('question answering with the offline engine', () => {
         expect({ query, best: out.relevant.iterable[0]?.asset?.id }).toEqual({ query, best: joined.id });
         const ncs = await http(server.baseUrl, 'GET', `/search/neural_code?query=${encodeURIComponent(query)}`);
         expect(ncs.status).toBe(200);
-        expect({ query, best: (ncs.json as { iterable: Array<{ identifier: string }> }).iterable[0]?.identifier }).toEqual({ query, best: joined.id });
+        expect({
+          query,
+          best: (ncs.json as { iterable: Array<{ identifier: string }> }).iterable[0]?.identifier,
+        }).toEqual({ query, best: joined.id });
       }
       // search (the CLI's `search`) finds it by its words as well
       const found = await http(server.baseUrl, 'GET', `/assets/search?query=${encodeURIComponent('values dict')}`);
       expect(found.status).toBe(200);
-      expect((found.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier)).toEqual([joined.id]);
+      expect((found.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier)).toEqual([
+        joined.id,
+      ]);
     } finally {
       for (const id of [joined.id, other.id]) await new AssetsApi(server.sdk).assetsDeleteAsset({ asset: id });
     }
   });
 
   it('question answers from text seeds with several scored answers', async () => {
-    const text = 'Install the CLI with npm.\n\nTo deploy, run `trove deploy --prod` from the project root; it uploads the build.\n\nLogs are in ~/.trove/logs.';
-    const out = await qgpt.question({ qGPTQuestionInput: { query: 'How do I deploy to production?', relevant: { iterable: [{ seed: textSeed(text) }] } } });
+    const text =
+      'Install the CLI with npm.\n\nTo deploy, run `trove deploy --prod` from the project root; it uploads the build.\n\nLogs are in ~/.trove/logs.';
+    const out = await qgpt.question({
+      qGPTQuestionInput: {
+        query: 'How do I deploy to production?',
+        relevant: { iterable: [{ seed: textSeed(text) }] },
+      },
+    });
     expectWire('QGPTQuestionOutput', out);
     expect(out.answers.iterable[0].text).toContain('trove deploy --prod');
   });
 
   it('question with no snippets searches the whole store offline', async () => {
-    const out = await qgpt.question({ qGPTQuestionInput: { query: 'How do I compute a running total of payments in SQL?', relevant: { iterable: [] } } });
+    const out = await qgpt.question({
+      qGPTQuestionInput: { query: 'How do I compute a running total of payments in SQL?', relevant: { iterable: [] } },
+    });
     expect(out.answers.iterable[0].text).toContain('OVER (ORDER BY day)');
   });
 
@@ -177,12 +205,15 @@ describe('question answering with the offline engine', () => {
     expectWire('QGPTRepromptOutput', out);
     expect(out.query).toMatch(/^How do I test it\?/);
     expect(out.query).toMatch(/Redis/);
-    const standalone = await qgpt.reprompt({ qGPTRepromptInput: { query: 'How do I configure nginx as a reverse proxy?', conversation: { iterable: [] } } });
+    const standalone = await qgpt.reprompt({
+      qGPTRepromptInput: { query: 'How do I configure nginx as a reverse proxy?', conversation: { iterable: [] } },
+    });
     expect(standalone.query).toBe('How do I configure nginx as a reverse proxy?');
   });
 
   it('hints suggests follow-up questions about the snippets, not about what was asked', async () => {
-    const code = 'class RateLimiter {\n  constructor(limit) { this.limit = limit; }\n}\nfunction acquireToken(bucket) {\n  return bucket.take();\n}';
+    const code =
+      'class RateLimiter {\n  constructor(limit) { this.limit = limit; }\n}\nfunction acquireToken(bucket) {\n  return bucket.take();\n}';
     const out = await qgpt.hints({
       qGPTHintsInput: {
         query: 'what is a token bucket',
@@ -202,7 +233,11 @@ describe('question answering with the offline engine', () => {
       'The scheduler moves smaller items to the front of the queue. Each worker keeps a connection pool, ' +
       'and failed requests are retried with exponential backoff by the retry policy.';
     const out = await qgpt.hints({
-      qGPTHintsInput: { query: 'how are jobs ordered', answer: { score: 1, text: prose }, relevant: { iterable: [{ seed: textSeed(prose) }] } },
+      qGPTHintsInput: {
+        query: 'how are jobs ordered',
+        answer: { score: 1, text: prose },
+        relevant: { iterable: [{ seed: textSeed(prose) }] },
+      },
     });
     const texts = out.answers.iterable.map((a) => a.text);
     expect(texts.length).toBeGreaterThan(0);
@@ -215,7 +250,9 @@ describe('question answering with the offline engine', () => {
   });
 
   it('persons/related is empty: Trove records no persons and invents none', async () => {
-    const out = await qgpt.personsRelated({ qGPTPersonsRelatedInput: { seed: textSeed('git blame shows who wrote this') } });
+    const out = await qgpt.personsRelated({
+      qGPTPersonsRelatedInput: { seed: textSeed('git blame shows who wrote this') },
+    });
     expectWire('QGPTPersonsRelatedOutput', out);
     expect(out.persons.iterable).toEqual([]);
     const raw = await http(server.baseUrl, 'POST', '/qgpt/persons/related');
@@ -225,7 +262,10 @@ describe('question answering with the offline engine', () => {
 
   describe('local paths', () => {
     beforeAll(() => {
-      writeFileSync(join(root, 'notes.md'), '# Deploy\n\nRun make release to publish the package.\n\nUnrelated: the office plant needs water.');
+      writeFileSync(
+        join(root, 'notes.md'),
+        '# Deploy\n\nRun make release to publish the package.\n\nUnrelated: the office plant needs water.',
+      );
       mkdirSync(join(root, 'sub'));
       writeFileSync(join(root, 'sub', 'db.txt'), 'Back up the database nightly with pg_dump.');
       writeFileSync(join(outside, 'secret.txt'), 'the secret release password');
@@ -237,14 +277,20 @@ describe('question answering with the offline engine', () => {
 
     it('reads a file under the allowed roots', async () => {
       const out = await qgpt.relevance({
-        qGPTRelevanceInput: { query: 'how do I release the package', paths: [join(root, 'notes.md')], options: { question: true } },
+        qGPTRelevanceInput: {
+          query: 'how do I release the package',
+          paths: [join(root, 'notes.md')],
+          options: { question: true },
+        },
       });
       expect(out.relevant.iterable[0].path).toBe(join(root, 'notes.md'));
       expect(out.answer!.answers.iterable[0].text).toContain('make release');
     });
 
     it('reads a directory, skipping what leaves the roots, binaries, oversized files and FIFOs', async () => {
-      const out = await qgpt.relevance({ qGPTRelevanceInput: { query: 'release password backup database', paths: [root] } });
+      const out = await qgpt.relevance({
+        qGPTRelevanceInput: { query: 'release password backup database', paths: [root] },
+      });
       const texts = out.relevant.iterable.map((r) => r.seed?.asset?.format?.fragment?.string?.raw ?? '').join('\n');
       expect(texts).toContain('pg_dump');
       expect(texts).not.toContain('secret');
@@ -252,7 +298,12 @@ describe('question answering with the offline engine', () => {
 
     it.each([
       ['a relative path', () => 'notes.md', 400, /absolute/],
-      ['traversal out of the root', () => join(root, '..', outside.split('/').pop()!, 'secret.txt'), 404, /cannot be read: .*outside/],
+      [
+        'traversal out of the root',
+        () => join(root, '..', outside.split('/').pop()!, 'secret.txt'),
+        404,
+        /cannot be read: .*outside/,
+      ],
       ['a symlink pointing out', () => join(root, 'link-out.txt'), 404, /cannot be read: .*outside/],
       ['a FIFO', () => join(root, 'pipe'), 400, /not a regular file/],
       ['a NUL byte', () => `${root}/notes.md\u0000.txt`, 400, /NUL/],
@@ -268,7 +319,10 @@ describe('question answering with the offline engine', () => {
     it('refuses every local path when TROVE_QGPT_ROOTS is none', async () => {
       const other = await startTestServer({ TROVE_QGPT_ROOTS: 'none' });
       try {
-        const res = await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'x', paths: [join(root, 'notes.md')] });
+        const res = await http(other.baseUrl, 'POST', '/qgpt/relevance', {
+          query: 'x',
+          paths: [join(root, 'notes.md')],
+        });
         expectError(res, 403, /TROVE_QGPT_ROOTS/);
       } finally {
         await other.close();
@@ -294,7 +348,10 @@ describe('question answering with the offline engine', () => {
           join(home, 'project', 'deploy.md'),
         ]);
         expectError(
-          await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'key', paths: [join(home, '.ssh', 'id_ed25519')] }),
+          await http(other.baseUrl, 'POST', '/qgpt/relevance', {
+            query: 'key',
+            paths: [join(home, '.ssh', 'id_ed25519')],
+          }),
           404,
           /cannot be read: .*hidden directories/,
         );
@@ -304,7 +361,9 @@ describe('question answering with the offline engine', () => {
           /cannot be read: .*outside the home directory/,
         );
         const everything = await http(other.baseUrl, 'POST', '/qgpt/relevance', { query: 'ship', paths: [home] });
-        expect(everything.json.relevant.iterable.map((r: { path: string }) => r.path)).toEqual([join(home, 'project', 'deploy.md')]);
+        expect(everything.json.relevant.iterable.map((r: { path: string }) => r.path)).toEqual([
+          join(home, 'project', 'deploy.md'),
+        ]);
       } finally {
         await other.close();
         rmSync(home, { recursive: true, force: true });
@@ -314,8 +373,12 @@ describe('question answering with the offline engine', () => {
 
   describe('query spaces as the official clients send them', () => {
     it('searches the whole store when the input names no query space (the CLI asking with nothing attached)', async () => {
-      const out = await qgpt.relevance({ qGPTRelevanceInput: { query: labelled.questions[0].query, options: { question: true } } });
-      expect(out.relevant.iterable.slice(0, 3).map((r) => r.asset?.id)).toContain(ids.get(labelled.questions[0].expected));
+      const out = await qgpt.relevance({
+        qGPTRelevanceInput: { query: labelled.questions[0].query, options: { question: true } },
+      });
+      expect(out.relevant.iterable.slice(0, 3).map((r) => r.asset?.id)).toContain(
+        ids.get(labelled.questions[0].expected),
+      );
       expect(out.answer!.answers.iterable[0].score).toBeGreaterThan(0);
     });
 
@@ -327,7 +390,9 @@ describe('question answering with the offline engine', () => {
         assets: { iterable: [{ id: asset }] },
       });
       expect(out.status).toBe(200);
-      const sources = out.json.relevant.iterable.map((r: { path?: string; asset?: { id: string } }) => r.path ?? r.asset?.id);
+      const sources = out.json.relevant.iterable.map(
+        (r: { path?: string; asset?: { id: string } }) => r.path ?? r.asset?.id,
+      );
       expect(sources).toEqual(expect.arrayContaining([join(root, 'notes.md'), asset]));
     });
   });
@@ -335,10 +400,34 @@ describe('question answering with the offline engine', () => {
   describe('bad input: a 4xx JSON body and nothing written', () => {
     it.each([
       ['relevance without body', '/qgpt/relevance', undefined, 400, /query/],
-      ['relevance with an unknown field', '/qgpt/relevance', { query: 'x', options: { database: true }, bogus: 1 }, 400, /bogus/],
-      ['relevance with a query that is not a string', '/qgpt/relevance', { query: 5, options: { database: true } }, 400, /query/],
-      ['relevance with an unknown asset', '/qgpt/relevance', { query: 'x', assets: { iterable: [{ id: UNKNOWN }] } }, 404, /not found/],
-      ['relevance with an asset id that is not a UUID', '/qgpt/relevance', { query: 'x', assets: { iterable: [{ id: 'nope' }] } }, 400, /UUID/],
+      [
+        'relevance with an unknown field',
+        '/qgpt/relevance',
+        { query: 'x', options: { database: true }, bogus: 1 },
+        400,
+        /bogus/,
+      ],
+      [
+        'relevance with a query that is not a string',
+        '/qgpt/relevance',
+        { query: 5, options: { database: true } },
+        400,
+        /query/,
+      ],
+      [
+        'relevance with an unknown asset',
+        '/qgpt/relevance',
+        { query: 'x', assets: { iterable: [{ id: UNKNOWN }] } },
+        404,
+        /not found/,
+      ],
+      [
+        'relevance with an asset id that is not a UUID',
+        '/qgpt/relevance',
+        { query: 'x', assets: { iterable: [{ id: 'nope' }] } },
+        400,
+        /UUID/,
+      ],
       [
         'relevance with a seed without text',
         '/qgpt/relevance',
@@ -346,12 +435,36 @@ describe('question answering with the offline engine', () => {
         400,
         /fragment/,
       ],
-      ['relevance with an unknown model', '/qgpt/relevance', { query: 'x', options: { database: true, question: true }, model: UNKNOWN }, 404, /model/],
+      [
+        'relevance with an unknown model',
+        '/qgpt/relevance',
+        { query: 'x', options: { database: true, question: true }, model: UNKNOWN },
+        404,
+        /model/,
+      ],
       ['question without relevant', '/qgpt/question', { query: 'x' }, 400, /relevant/],
-      ['question with an unknown snippet id', '/qgpt/question', { query: 'x', relevant: { iterable: [{ id: UNKNOWN }] } }, 400, /not a snippet id/],
-      ['question with a snippet that has neither id nor seed', '/qgpt/question', { query: 'x', relevant: { iterable: [{}] } }, 400, /needs an id/],
+      [
+        'question with an unknown snippet id',
+        '/qgpt/question',
+        { query: 'x', relevant: { iterable: [{ id: UNKNOWN }] } },
+        400,
+        /not a snippet id/,
+      ],
+      [
+        'question with a snippet that has neither id nor seed',
+        '/qgpt/question',
+        { query: 'x', relevant: { iterable: [{}] } },
+        400,
+        /needs an id/,
+      ],
       ['reprompt without conversation', '/qgpt/reprompt', { query: 'x' }, 400, /conversation/],
-      ['reprompt with a bad role', '/qgpt/reprompt', { query: 'x', conversation: { iterable: [{ text: 'a', role: 'BOSS' }] } }, 400, /role/],
+      [
+        'reprompt with a bad role',
+        '/qgpt/reprompt',
+        { query: 'x', conversation: { iterable: [{ text: 'a', role: 'BOSS' }] } },
+        400,
+        /role/,
+      ],
       ['hints without relevant', '/qgpt/hints', { query: 'x' }, 400, /relevant/],
       ['persons/related with an unknown field', '/qgpt/persons/related', { who: 'me' }, 400, /who/],
     ])('%s', async (_name, path, body, status, message) => {
@@ -362,7 +475,9 @@ describe('question answering with the offline engine', () => {
     });
 
     it('malformed JSON is a 400', async () => {
-      const res = await http(server.baseUrl, 'POST', '/qgpt/question', '{"query":', { 'content-type': 'application/json' });
+      const res = await http(server.baseUrl, 'POST', '/qgpt/question', '{"query":', {
+        'content-type': 'application/json',
+      });
       expectError(res, 400);
     });
   });

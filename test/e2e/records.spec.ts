@@ -53,11 +53,20 @@ describe('records as collections of their own', () => {
   const newAsset = async (raw: string, metadata: Record<string, unknown> = {}) =>
     (await new AssetsApi(server.sdk).assetsCreateNewAsset({ seed: textSeed(raw, metadata) })).id;
   const newConversation = async (name = 'records') =>
-    (await new ConversationsApi(server.sdk).conversationsCreateSpecificConversation({ seededConversation: { type: 'COPILOT', name } })).id;
+    (
+      await new ConversationsApi(server.sdk).conversationsCreateSpecificConversation({
+        seededConversation: { type: 'COPILOT', name },
+      })
+    ).id;
   const assetJson = async (id: string) => (await get(`/asset/${id}`)).json;
   const conversationJson = async (id: string) => (await get(`/conversation/${id}`)).json;
   /** The ids a stream announces after its first frame, until `count` have come. */
-  async function announced(path: string, key: string, act: () => Promise<unknown>, count = 1): Promise<Array<{ id: string; deleted?: boolean }>> {
+  async function announced(
+    path: string,
+    key: string,
+    act: () => Promise<unknown>,
+    count = 1,
+  ): Promise<Array<{ id: string; deleted?: boolean }>> {
     const client = await StreamClient.open(server.baseUrl, path);
     try {
       await client.next();
@@ -76,11 +85,17 @@ describe('records as collections of their own', () => {
   describe('tags', () => {
     it('creates a tag linked to an asset: the tag lists the asset, the asset lists the tag (with indices), and the asset is announced', async () => {
       const asset = await newAsset('def ledger(): pass');
-      const frames = await announced('/assets/stream/identifiers', 'asset', () => post('/tags/create', { text: '  ledger  tools ', asset }));
+      const frames = await announced('/assets/stream/identifiers', 'asset', () =>
+        post('/tags/create', { text: '  ledger  tools ', asset }),
+      );
       expect(frames).toEqual([{ id: asset }]);
       const tag = (await post('/tags/exists', { value: 'ledger tools' })).json.tag.reference;
       expectWire('Tag', tag);
-      expect(tag).toMatchObject({ text: 'ledger tools', category: 'UNKNOWN', assets: { iterable: [{ id: asset }], indices: { [asset]: 0 } } });
+      expect(tag).toMatchObject({
+        text: 'ledger tools',
+        category: 'UNKNOWN',
+        assets: { iterable: [{ id: asset }], indices: { [asset]: 0 } },
+      });
       const read = await new TagApi(server.sdk).tagsSpecificTagSnapshot({ tag: tag.id });
       expect(read.assets!.iterable!.map((a) => a.id)).toEqual([asset]);
       const shown = await assetJson(asset);
@@ -95,7 +110,9 @@ describe('records as collections of their own', () => {
       const second = await new TagsApi(server.sdk).tagsCreateNewTag({ seededTag: { text: 'shared', asset: b } });
       expect(second.id).toBe(first.id);
       expect(second.assets!.iterable!.map((x) => x.id).sort()).toEqual([a, b].sort());
-      expect(await server.sql(`SELECT COUNT(*) AS n FROM tags WHERE text = 'shared'`)).toEqual([{ n: server.config.dialect === 'sqlite' ? 1 : '1' }]);
+      expect(await server.sql(`SELECT COUNT(*) AS n FROM tags WHERE text = 'shared'`)).toEqual([
+        { n: server.config.dialect === 'sqlite' ? 1 : '1' },
+      ]);
     });
 
     it('lists every tag (GET /tags) and finds them by text (exists, search)', async () => {
@@ -103,7 +120,9 @@ describe('records as collections of their own', () => {
       const all = await get('/tags');
       expect(all.headers.get('transfer-encoding')).toBe('chunked');
       expectWire('Tags', all.json);
-      expect(all.json.iterable.map((t: { text: string }) => t.text)).toEqual(expect.arrayContaining(['alpha search', 'shared']));
+      expect(all.json.iterable.map((t: { text: string }) => t.text)).toEqual(
+        expect.arrayContaining(['alpha search', 'shared']),
+      );
       expect((await new TagsApi(server.sdk).tagsSnapshot()).iterable.length).toBe(all.json.iterable.length);
       expect((await post('/tags/exists', { value: 'no such tag' })).json).toEqual({});
       const found = await post('/tags/search', { engines: { iterable: [{ query: 'ALPHA' }] } });
@@ -122,10 +141,15 @@ describe('records as collections of their own', () => {
       const before = await server.counts(['tags', 'asset_tags']);
       expectError(await post('/tag/update', { ...tag, text: 'taken' }), 409, /already has the text ..taken/);
       expect(await server.counts(['tags', 'asset_tags'])).toBe(before);
-      const frames = await announced('/assets/stream/identifiers', 'asset', () => post('/tag/update', { ...tag, text: 'new name', category: 'HANDLE' }));
+      const frames = await announced('/assets/stream/identifiers', 'asset', () =>
+        post('/tag/update', { ...tag, text: 'new name', category: 'HANDLE' }),
+      );
       expect(frames).toEqual([{ id: asset }]);
       const shown = await assetJson(asset);
-      expect(shown.tags.iterable.find((t: { id: string }) => t.id === tag.id)).toMatchObject({ text: 'new name', category: 'HANDLE' });
+      expect(shown.tags.iterable.find((t: { id: string }) => t.id === tag.id)).toMatchObject({
+        text: 'new name',
+        category: 'HANDLE',
+      });
       const search = await new AssetsApi(server.sdk).searchAssets({ searchableTags: 'new name' });
       expect(search.iterable.map((s) => s.identifier)).toContain(asset);
     });
@@ -133,7 +157,9 @@ describe('records as collections of their own', () => {
     it('deletes a tag: unlinked from every asset (announced), then 404', async () => {
       const asset = await newAsset('echo hi', { tags: [{ text: 'doomed tag' }] });
       const tag = (await assetJson(asset)).tags.iterable[0];
-      const frames = await announced('/assets/stream/identifiers', 'asset', () => new TagsApi(server.sdk).tagsDeleteSpecificTag({ tag: tag.id }));
+      const frames = await announced('/assets/stream/identifiers', 'asset', () =>
+        new TagsApi(server.sdk).tagsDeleteSpecificTag({ tag: tag.id }),
+      );
       expect(frames).toEqual([{ id: asset }]);
       expect((await assetJson(asset)).tags.iterable).toEqual([]);
       expect((await assetJson(asset)).tags.indices).toBeUndefined();
@@ -167,18 +193,35 @@ describe('records as collections of their own', () => {
     it('creates a website linked to an asset and a conversation: both list it, it lists both, and both are announced', async () => {
       const asset = await newAsset('fetch(url)');
       const conversation = await newConversation();
-      const created = await post('/websites/create', { url: 'https://docs.example.com/fetch', name: 'fetch docs', asset, conversation });
+      const created = await post('/websites/create', {
+        url: 'https://docs.example.com/fetch',
+        name: 'fetch docs',
+        asset,
+        conversation,
+      });
       expect(created.status).toBe(200);
       expectWire('Website', created.json);
-      expect(created.json).toMatchObject({ assets: { iterable: [{ id: asset }] }, conversations: { iterable: [{ id: conversation }] } });
-      expect((await assetJson(asset)).websites.iterable.map((w: { url: string }) => w.url)).toEqual(['https://docs.example.com/fetch']);
-      expect((await conversationJson(conversation)).websites.iterable.map((w: { id: string }) => w.id)).toEqual([created.json.id]);
+      expect(created.json).toMatchObject({
+        assets: { iterable: [{ id: asset }] },
+        conversations: { iterable: [{ id: conversation }] },
+      });
+      expect((await assetJson(asset)).websites.iterable.map((w: { url: string }) => w.url)).toEqual([
+        'https://docs.example.com/fetch',
+      ]);
+      expect((await conversationJson(conversation)).websites.iterable.map((w: { id: string }) => w.id)).toEqual([
+        created.json.id,
+      ]);
       const read = await new WebsiteApi(server.sdk).websitesSpecificWebsiteSnapshot({ website: created.json.id });
       expect(read.conversations!.iterable!.map((c) => c.id)).toEqual([conversation]);
       expectWire('Websites', (await get('/websites')).json);
-      expect((await post('/websites/exists', { value: 'https://docs.example.com/fetch' })).json.website.id).toBe(created.json.id);
+      expect((await post('/websites/exists', { value: 'https://docs.example.com/fetch' })).json.website.id).toBe(
+        created.json.id,
+      );
       expect((await post('/websites/exists', { value: 'not a url' })).json).toEqual({});
-      expectWire('SearchedWebsites', (await post('/websites/search', { engines: { iterable: [{ query: 'fetch' }] } })).json);
+      expectWire(
+        'SearchedWebsites',
+        (await post('/websites/search', { engines: { iterable: [{ query: 'fetch' }] } })).json,
+      );
     });
 
     it('renames a website: the conversation showing it is announced with the new name; deleting unlinks both sides', async () => {
@@ -211,16 +254,24 @@ describe('records as collections of their own', () => {
       expect(onAsset.asset!.id).toBe(asset);
       const shown = await assetJson(asset);
       expect(shown.annotations.indices[onAsset.id]).toBeGreaterThanOrEqual(0);
-      expect((await new AssetsApi(server.sdk).searchAssets({ query: 'flamingo' })).iterable.map((s) => s.identifier)).toContain(asset);
+      expect(
+        (await new AssetsApi(server.sdk).searchAssets({ query: 'flamingo' })).iterable.map((s) => s.identifier),
+      ).toContain(asset);
       const onConversation = await post('/annotations/create', { conversation, type: 'SUMMARY', text: 'a summary' });
       expectWire('RecordAnnotation', onConversation.json);
-      expect((await conversationJson(conversation)).annotations.iterable.map((a: { id: string }) => a.id)).toEqual([onConversation.json.id]);
-      const updated = await new AnnotationApi(server.sdk).annotationUpdate({ annotation: { ...onAsset, type: 'DESCRIPTION', text: 'now a description' } });
+      expect((await conversationJson(conversation)).annotations.iterable.map((a: { id: string }) => a.id)).toEqual([
+        onConversation.json.id,
+      ]);
+      const updated = await new AnnotationApi(server.sdk).annotationUpdate({
+        annotation: { ...onAsset, type: 'DESCRIPTION', text: 'now a description' },
+      });
       expect(updated).toMatchObject({ type: 'DESCRIPTION', text: 'now a description' });
       expect((await get(`/annotation/${onConversation.json.id}`)).json.text).toBe('a summary');
       const all = await get('/annotations');
       expectWire('Annotations', all.json);
-      expect(all.json.iterable.map((a: { id: string }) => a.id)).toEqual(expect.arrayContaining([onAsset.id, onConversation.json.id]));
+      expect(all.json.iterable.map((a: { id: string }) => a.id)).toEqual(
+        expect.arrayContaining([onAsset.id, onConversation.json.id]),
+      );
       await new AnnotationsApi(server.sdk).annotationsDeleteSpecificAnnotation({ annotation: onConversation.json.id });
       await new AnnotationsApi(server.sdk).annotationsDeleteSpecificAnnotation({ annotation: onAsset.id });
       expectError(await get(`/annotation/${onAsset.id}`), 404);
@@ -230,7 +281,11 @@ describe('records as collections of their own', () => {
     it('refuses a seed naming neither or both owners, or an unknown one, writing nothing', async () => {
       const asset = await newAsset('x');
       const before = await server.counts(['annotations', 'conversation_annotations']);
-      expectError(await post('/annotations/create', { type: 'COMMENT', text: 'x' }), 400, /exactly one of asset and conversation/);
+      expectError(
+        await post('/annotations/create', { type: 'COMMENT', text: 'x' }),
+        400,
+        /exactly one of asset and conversation/,
+      );
       expectError(await post('/annotations/create', { type: 'COMMENT', text: 'x', asset, conversation: UNKNOWN }), 400);
       expectError(await post('/annotations/create', { type: 'COMMENT', text: 'x', conversation: UNKNOWN }), 404);
       expectError(await post('/annotations/create', { type: 'NOPE', text: 'x', asset }), 400);
@@ -257,23 +312,35 @@ describe('records as collections of their own', () => {
       const created = await post('/activities/create?transferables=false', referenced);
       expect(created.status).toBe(200);
       expectWire('Activity', created.json);
-      expect(created.json).toMatchObject({ event: referenced.event, mechanism: 'AUTOMATIC', asset: { id: asset }, application: { name: 'VS_CODE' } });
+      expect(created.json).toMatchObject({
+        event: referenced.event,
+        mechanism: 'AUTOMATIC',
+        asset: { id: asset },
+        application: { name: 'VS_CODE' },
+      });
       const install = await new ActivitiesApi(server.sdk).activitiesCreateNewActivity({
         seededActivity: {
           application: APPLICATION,
           mechanism: 'AUTOMATIC',
-          event: { adoption: { identifierDescriptionPair: { adoptionInstall: 'the_user_has_installed_a_pieces_application' } } },
+          event: {
+            adoption: { identifierDescriptionPair: { adoptionInstall: 'the_user_has_installed_a_pieces_application' } },
+          },
         } as never,
       });
       expect(install.asset).toBeUndefined();
-      expect(install.event.adoption!.identifierDescriptionPair!.adoptionInstall).toBe('the_user_has_installed_a_pieces_application');
+      expect(install.event.adoption!.identifierDescriptionPair!.adoptionInstall).toBe(
+        'the_user_has_installed_a_pieces_application',
+      );
       const all = await get('/activities');
       expectWire('AllActivities', all.json);
       expect(all.json.iterable.slice(0, 2).map((a: { id: string }) => a.id)).toEqual([install.id, created.json.id]);
-      expect((await new ActivityApi(server.sdk).activitiesSpecificActivitySnapshot({ activity: created.json.id })).event.asset!.metadata!.search!.query).toBe(
-        'referenced',
+      expect(
+        (await new ActivityApi(server.sdk).activitiesSpecificActivitySnapshot({ activity: created.json.id })).event
+          .asset!.metadata!.search!.query,
+      ).toBe('referenced');
+      expect((await get(`/asset/${asset}/activities`)).json.iterable.map((a: { id: string }) => a.id)).toContain(
+        created.json.id,
       );
-      expect((await get(`/asset/${asset}/activities`)).json.iterable.map((a: { id: string }) => a.id)).toContain(created.json.id);
       expectWire('FlattenedActivities', (await get('/activity/identifiers')).json);
       await new ActivitiesApi(server.sdk).activitiesDeleteSpecificActivity({ activity: install.id });
       expectError(await get(`/activity/${install.id}`), 404);
@@ -284,17 +351,24 @@ describe('records as collections of their own', () => {
       await new AssetsApi(server.sdk).searchAssets({ query: 'searchedFor' }); // records a search of it
       await new AssetApi(server.sdk).assetSnapshot({ asset: id }); // and a view
       const activities = await new ActivitiesApi(server.sdk).activitiesSnapshot({});
-      const shown = activities.iterable.filter((a) => a.asset != null).map((a) => ({ name: a.asset!.name, pair: a.event.asset!.identifierDescriptionPair }));
+      const shown = activities.iterable
+        .filter((a) => a.asset != null)
+        .map((a) => ({ name: a.asset!.name, pair: a.event.asset!.identifierDescriptionPair }));
       expect(shown.length).toBeGreaterThan(0);
       expect(shown.every((a) => a.pair !== undefined)).toBe(true);
       const raw = (await get('/activities')).json.iterable;
       expect(raw.some((a: { event: { assets?: unknown } }) => a.event.assets)).toBe(true);
-      expect(raw.filter((a: { event: { assets?: unknown }; asset?: unknown }) => a.event.assets && a.asset)).toEqual([]);
+      expect(raw.filter((a: { event: { assets?: unknown }; asset?: unknown }) => a.event.assets && a.asset)).toEqual(
+        [],
+      );
     });
 
     it('refuses an activity about an unknown asset, or with no event, writing nothing', async () => {
       const before = await server.counts(['activities']);
-      expectError(await post('/activities/create', { application: APPLICATION, asset: { id: UNKNOWN }, event: { asset: {} } }), 404);
+      expectError(
+        await post('/activities/create', { application: APPLICATION, asset: { id: UNKNOWN }, event: { asset: {} } }),
+        404,
+      );
       expectError(await post('/activities/create', { application: APPLICATION, event: {} }), 400, /one kind of event/);
       expectError(await post('/activities/create', { event: { asset: {} } }), 400);
       expect(await server.counts(['activities'])).toBe(before);
@@ -306,7 +380,11 @@ describe('records as collections of their own', () => {
       const conversation = await newConversation();
       let anchorId = '';
       const created = await announced('/anchors/stream/identifiers', 'anchor', async () => {
-        anchorId = (await new AnchorsApi(server.sdk).anchorsCreateNewAnchor({ seededAnchor: { type: 'FILE', fullpath: '/home/me/project/main.py' } })).id;
+        anchorId = (
+          await new AnchorsApi(server.sdk).anchorsCreateNewAnchor({
+            seededAnchor: { type: 'FILE', fullpath: '/home/me/project/main.py' },
+          })
+        ).id;
       });
       expect(created).toEqual([{ id: anchorId }]);
       await new ConversationApi(server.sdk).conversationAssociateAnchor({ conversation, anchor: anchorId });
@@ -317,15 +395,23 @@ describe('records as collections of their own', () => {
       const anchor = await new AnchorApi(server.sdk).anchorSpecificAnchorSnapshot({ anchor: anchorId });
       const point = anchor.points.iterable[0];
       const moved = await new AnchorApi(server.sdk).anchorUpdate({
-        anchor: { ...anchor, name: 'entry', points: { iterable: [{ ...point, reference: { ...point.reference!, fullpath: '/home/me/project/app.py' } }] } },
+        anchor: {
+          ...anchor,
+          name: 'entry',
+          points: { iterable: [{ ...point, reference: { ...point.reference!, fullpath: '/home/me/project/app.py' } }] },
+        },
       });
       expect(moved.name).toBe('entry');
       expect(moved.points.iterable[0].reference!.fullpath).toBe('/home/me/project/app.py');
       expect((await new AnchorApi(server.sdk).anchorRename({ anchor: anchorId })).name).toBe('app.py');
-      const asPoint = await new AnchorPointApi(server.sdk).anchorPointSpecificAnchorPointSnapshot({ anchorPoint: point.id });
+      const asPoint = await new AnchorPointApi(server.sdk).anchorPointSpecificAnchorPointSnapshot({
+        anchorPoint: point.id,
+      });
       expect(asPoint).toMatchObject({ id: point.id, fullpath: '/home/me/project/app.py', anchor: { id: anchorId } });
       expectWire('AnchorPoints', (await get('/anchor_points')).json);
-      expect((await new AnchorPointsApi(server.sdk).anchorPointsSnapshot()).iterable.map((p) => p.id)).toContain(point.id);
+      expect((await new AnchorPointsApi(server.sdk).anchorPointsSnapshot()).iterable.map((p) => p.id)).toContain(
+        point.id,
+      );
       const deleted = await announced('/anchors/stream/identifiers', 'anchor', () =>
         new AnchorsApi(server.sdk).anchorsDeleteSpecificAnchor({ anchor: anchorId }),
       );
@@ -343,7 +429,11 @@ describe('records as collections of their own', () => {
       const frames = await announced('/ranges/stream/identifiers', 'range', async () => {
         rangeId = (
           await new RangesApi(server.sdk).rangesCreateNewRange({
-            seededRange: { from: { value: from }, to: { value: to }, conversation: { reference: { id: conversation } } },
+            seededRange: {
+              from: { value: from },
+              to: { value: to },
+              conversation: { reference: { id: conversation } },
+            },
           })
         ).id;
       });
@@ -359,8 +449,14 @@ describe('records as collections of their own', () => {
       expect((await conversationJson(conversation)).grounding.temporal.workstreams.iterable).toEqual([{ id: rangeId }]);
       expectWire('Ranges', (await get('/ranges')).json);
       const sdkRange = await new RangeApi(server.sdk).rangesSpecificRangeSnapshot({ range: rangeId });
-      expect((await new RangeApi(server.sdk).rangeUpdate({ range: { ...sdkRange, between: true } })).between).toBe(true);
-      expectError(await post('/ranges/create', { from: { value: to.toISOString() }, to: { value: from.toISOString() } }), 400, /must not end before it starts/);
+      expect((await new RangeApi(server.sdk).rangeUpdate({ range: { ...sdkRange, between: true } })).between).toBe(
+        true,
+      );
+      expectError(
+        await post('/ranges/create', { from: { value: to.toISOString() }, to: { value: from.toISOString() } }),
+        400,
+        /must not end before it starts/,
+      );
       await new RangesApi(server.sdk).rangesDeleteSpecificRange({ range: rangeId });
       expect((await conversationJson(conversation)).grounding.temporal.workstreams.iterable).toEqual([]);
       expectError(await get(`/range/${rangeId}`), 404);
@@ -371,23 +467,46 @@ describe('records as collections of their own', () => {
     it('appends a message (POST /messages/create), lists messages, changes a sentiment', async () => {
       const conversation = await newConversation();
       const message = await new ConversationMessagesApi(server.sdk).messagesCreateSpecificMessage({
-        seededConversationMessage: { role: 'USER', fragment: { string: { raw: 'what is a ledger?' } }, conversation: { id: conversation } },
+        seededConversationMessage: {
+          role: 'USER',
+          fragment: { string: { raw: 'what is a ledger?' } },
+          conversation: { id: conversation },
+        },
       });
       expect((await conversationJson(conversation)).messages.indices).toEqual({ [message.id]: 0 });
       const all = await get('/messages');
       expectWire('AllMessages', all.json);
-      expect(all.json.iterable[0]).toMatchObject({ id: message.id, fragment: { string: { raw: 'what is a ledger?' } } });
+      expect(all.json.iterable[0]).toMatchObject({
+        id: message.id,
+        fragment: { string: { raw: 'what is a ledger?' } },
+      });
       expect((await get('/messages?transferables=false')).json.iterable[0].fragment).toBeUndefined();
       const liked = await post('/message/update', { ...(await get(`/message/${message.id}`)).json, sentiment: 'LIKE' });
       expect(liked.json).toMatchObject({ sentiment: 'LIKE', fragment: { string: { raw: 'what is a ledger?' } } });
-      expectError(await post('/messages/create', { role: 'USER', fragment: { string: { raw: 'x' } } }), 400, /conversation.id/);
-      expectError(await post('/messages/create', { role: 'USER', fragment: { string: { raw: 'x' } }, conversation: { id: UNKNOWN } }), 404);
+      expectError(
+        await post('/messages/create', { role: 'USER', fragment: { string: { raw: 'x' } } }),
+        400,
+        /conversation.id/,
+      );
+      expectError(
+        await post('/messages/create', {
+          role: 'USER',
+          fragment: { string: { raw: 'x' } },
+          conversation: { id: UNKNOWN },
+        }),
+        404,
+      );
     });
 
     it('relabels one format (POST /format/reclassify, as Obsidian sends it) and lists every format', async () => {
       const asset = await newAsset('print("hello")');
-      const format = await new FormatApi(server.sdk).formatSnapshot({ format: (await assetJson(asset)).formats.iterable[0].id, transferable: true });
-      const relabelled = await new FormatApi(server.sdk).formatReclassify({ formatReclassification: { ext: 'rb', format } });
+      const format = await new FormatApi(server.sdk).formatSnapshot({
+        format: (await assetJson(asset)).formats.iterable[0].id,
+        transferable: true,
+      });
+      const relabelled = await new FormatApi(server.sdk).formatReclassify({
+        formatReclassification: { ext: 'rb', format },
+      });
       expect(relabelled.classification.specific).toBe('rb');
       expect((await assetJson(asset)).original.reference.classification.specific).toBe('rb');
       expectError(await post('/format/reclassify', { ext: 'png', format }), 400, /not a text language/);
@@ -405,12 +524,18 @@ describe('records as collections of their own', () => {
         annotations: [{ type: 'DESCRIPTION', text: 'indexed description' }],
       });
       const asset = await new AssetApi(server.sdk).assetSnapshot({ asset: id, transferables: false });
-      const tags = await Promise.all(Object.keys(asset.tags!.indices!).map((tag) => new TagApi(server.sdk).tagsSpecificTagSnapshot({ tag })));
+      const tags = await Promise.all(
+        Object.keys(asset.tags!.indices!).map((tag) => new TagApi(server.sdk).tagsSpecificTagSnapshot({ tag })),
+      );
       const websites = await Promise.all(
-        Object.keys(asset.websites!.indices!).map((website) => new WebsiteApi(server.sdk).websitesSpecificWebsiteSnapshot({ website })),
+        Object.keys(asset.websites!.indices!).map((website) =>
+          new WebsiteApi(server.sdk).websitesSpecificWebsiteSnapshot({ website }),
+        ),
       );
       const annotations = await Promise.all(
-        Object.keys(asset.annotations!.indices!).map((annotation) => new AnnotationApi(server.sdk).annotationSpecificAnnotationSnapshot({ annotation })),
+        Object.keys(asset.annotations!.indices!).map((annotation) =>
+          new AnnotationApi(server.sdk).annotationSpecificAnnotationSnapshot({ annotation }),
+        ),
       );
       expect(tags.map((t) => t.text).sort()).toEqual(['one', 'two']);
       expect(websites.map((w) => w.url)).toEqual(['https://one.example/']);
@@ -424,7 +549,9 @@ describe('records as collections of their own', () => {
       expectWire('NoRecords', (await get('/sensitives')).json);
       expect((await new PersonsApi(server.sdk).personsSnapshot()).iterable).toEqual([]);
       expect((await new SensitivesApi(server.sdk).sensitivesSnapshot()).iterable).toEqual([]);
-      expect((await post('/persons/search', { engines: { iterable: [{ query: 'x' }] } })).json).toEqual({ iterable: [] });
+      expect((await post('/persons/search', { engines: { iterable: [{ query: 'x' }] } })).json).toEqual({
+        iterable: [],
+      });
       expectError(await get(`/person/${UNKNOWN}`), 404, /Trove keeps no person records/);
       expectError(await get(`/sensitive/${UNKNOWN}`), 404, /sensitive 0a0b0c0d-0000-4000-8000-00000000dead not found/);
       for (const path of ['/persons/stream/identifiers', '/sensitives/stream/identifiers']) {
@@ -432,7 +559,9 @@ describe('records as collections of their own', () => {
         expect(await client.next()).toEqual({ iterable: [] });
         client.socket.close();
       }
-      expect(await statusOf(new PersonsApi(server.sdk).personsCreateNewPerson({ seededPerson: { type: {} } }))).toBe(501);
+      expect(await statusOf(new PersonsApi(server.sdk).personsCreateNewPerson({ seededPerson: { type: {} } }))).toBe(
+        501,
+      );
     });
   });
 });
@@ -450,7 +579,9 @@ describe('a renamed tag on another instance', () => {
   });
 
   it("shows the new text at once: asset reads check each tag's version, so no instance serves its old copy", async () => {
-    const id = (await new AssetsApi(first.sdk).assetsCreateNewAsset({ seed: textSeed('x = 1', { tags: [{ text: 'before' }] }) })).id;
+    const id = (
+      await new AssetsApi(first.sdk).assetsCreateNewAsset({ seed: textSeed('x = 1', { tags: [{ text: 'before' }] }) })
+    ).id;
     // The second instance reads the asset, keeping the tag's record in memory.
     expect((await http(second.baseUrl, 'GET', `/asset/${id}`)).json.tags.iterable[0].text).toBe('before');
     const tag = (await http(first.baseUrl, 'GET', `/asset/${id}`)).json.tags.iterable[0];

@@ -135,7 +135,10 @@ describe('GET /os/restart: an in-process restart (pieces restart)', () => {
   it('two restart calls at once leave one working server (one restart, or two in a row)', async () => {
     const before = server.app;
     const listeners = shutdownListeners();
-    const answers = await Promise.all([attempt(server.baseUrl, 'GET', '/os/restart'), attempt(server.baseUrl, 'GET', '/os/restart')]);
+    const answers = await Promise.all([
+      attempt(server.baseUrl, 'GET', '/os/restart'),
+      attempt(server.baseUrl, 'GET', '/os/restart'),
+    ]);
     expect(answers.map((a) => a.status)).toContain(200);
     for (const answer of answers) expect([0, 200, 503]).toContain(answer.status);
 
@@ -152,7 +155,13 @@ describe('GET /os/restart: an in-process restart (pieces restart)', () => {
 
   it("refuses a request from another site's page (no Origin, Sec-Fetch-Site: cross-site) with 403, and does not restart", async () => {
     const before = server.app;
-    expectError(await http(server.baseUrl, 'GET', '/os/restart', undefined, { 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors' }), 403);
+    expectError(
+      await http(server.baseUrl, 'GET', '/os/restart', undefined, {
+        'sec-fetch-site': 'cross-site',
+        'sec-fetch-mode': 'no-cors',
+      }),
+      403,
+    );
     expectError(await http(server.baseUrl, 'GET', '/os/restart', undefined, { origin: 'https://evil.example' }), 403);
     await sleep(300);
     expect(server.app).toBe(before);
@@ -165,13 +174,18 @@ describe('GET /os/restart with API keys', () => {
 
   it('needs the key: 401 without it or with a wrong one, and nothing restarts; with it, a restart', async () => {
     const before = server.app;
-    const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { 'x-api-key': KEY } });
+    const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', {
+      headers: { 'x-api-key': KEY },
+    });
     await stream.next();
 
     const anonymous = await http(server.baseUrl, 'GET', '/os/restart');
     expectError(anonymous, 401);
     expect(anonymous.headers.get('www-authenticate')).toBe('Bearer');
-    expectError(await http(server.baseUrl, 'GET', '/os/restart', undefined, { authorization: 'Bearer not-the-key-0123456789' }), 401);
+    expectError(
+      await http(server.baseUrl, 'GET', '/os/restart', undefined, { authorization: 'Bearer not-the-key-0123456789' }),
+      401,
+    );
     await sleep(300);
     expect(server.app).toBe(before);
     expect(stream.socket.readyState).toBe(stream.socket.OPEN);
@@ -229,7 +243,14 @@ describe('a restart whose fresh app cannot listen (the port was taken meanwhile)
     let output = '';
     child = spawn(process.execPath, [require.resolve('ts-node/dist/bin-transpile.js'), join(ROOT, 'src', 'main.ts')], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH!, HOME: process.env.HOME!, TROVE_PORT_FILE: 'off', PORT: String(port), TROVE_DATA_DIR: dataDir, TROVE_LOG_LEVEL: 'log' },
+      env: {
+        PATH: process.env.PATH!,
+        HOME: process.env.HOME!,
+        TROVE_PORT_FILE: 'off',
+        PORT: String(port),
+        TROVE_DATA_DIR: dataDir,
+        TROVE_LOG_LEVEL: 'log',
+      },
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     child.stdout!.on('data', (data) => (output += data));
@@ -243,7 +264,9 @@ describe('a restart whose fresh app cannot listen (the port was taken meanwhile)
       const started = Date.now();
       const tryListen = () => {
         const s = createServer();
-        s.once('error', () => (Date.now() - started > 10_000 ? reject(new Error('the port was never released')) : setTimeout(tryListen, 2)));
+        s.once('error', () =>
+          Date.now() - started > 10_000 ? reject(new Error('the port was never released')) : setTimeout(tryListen, 2),
+        );
         s.listen(port, '127.0.0.1', () => resolve(s));
       };
       tryListen();

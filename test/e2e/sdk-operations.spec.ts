@@ -37,12 +37,17 @@ interface ParsedOperation {
 }
 
 const SDK = sdk as unknown as Record<string, unknown>;
-type Api = Record<string, (params: Record<string, unknown>, init?: RequestInit) => Promise<{ raw: Response; value(): Promise<unknown> }>>;
+type Api = Record<
+  string,
+  (params: Record<string, unknown>, init?: RequestInit) => Promise<{ raw: Response; value(): Promise<unknown> }>
+>;
 
 /** fetch refuses a GET with a body (two SDK operations send one): those go out through node:http, as the SDK means them. */
 async function fetchApi(url: string, init: RequestInit): Promise<Response> {
   if (init.method !== 'GET' || init.body === undefined || init.body === null) return fetch(url, init);
-  const headers = Object.fromEntries(Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]));
+  const headers = Object.fromEntries(
+    Object.entries((init.headers ?? {}) as Record<string, string>).map(([k, v]) => [k.toLowerCase(), v]),
+  );
   const res = await nodeRequest(url, 'GET', String(init.body), headers);
   return new Response(res.text, { status: res.status, headers: res.headers });
 }
@@ -62,7 +67,8 @@ interface Answer {
   problem?: string;
 }
 
-const api = (ctx: Context, name: string) => new (SDK[name] as new (c: sdk.Configuration) => unknown)(ctx.config) as sdk.BaseAPI;
+const api = (ctx: Context, name: string) =>
+  new (SDK[name] as new (c: sdk.Configuration) => unknown)(ctx.config) as sdk.BaseAPI;
 
 /**
  * Request parameters of the operations that need real records to mean something (each must
@@ -70,33 +76,50 @@ const api = (ctx: Context, name: string) => new (SDK[name] as new (c: sdk.Config
  * the records below.
  */
 const REAL: Record<string, (ctx: Context) => Promise<Record<string, unknown>> | Record<string, unknown>> = {
-  connect: () => ({ seededConnectorConnection: { application: { name: 'OPEN_SOURCE', version: '1.0.0', platform: 'LINUX' } } }),
+  connect: () => ({
+    seededConnectorConnection: { application: { name: 'OPEN_SOURCE', version: '1.0.0', platform: 'LINUX' } },
+  }),
   assetsCreateNewAsset: () => ({ seed: textSeed('def walked(): return 1') }),
   assetsDraft: () => ({ seed: textSeed('const drafted = 2;') }),
-  assetUpdate: async (ctx) => ({ asset: { ...(await new sdk.AssetApi(ctx.config).assetSnapshot({ asset: ctx.ids.asset })), name: 'walked' } }),
+  assetUpdate: async (ctx) => ({
+    asset: { ...(await new sdk.AssetApi(ctx.config).assetSnapshot({ asset: ctx.ids.asset })), name: 'walked' },
+  }),
   assetReclassify: async (ctx) => ({
-    assetReclassification: { asset: await new sdk.AssetApi(ctx.config).assetSnapshot({ asset: ctx.ids.asset }), ext: sdk.ClassificationSpecificEnum.Py },
+    assetReclassification: {
+      asset: await new sdk.AssetApi(ctx.config).assetSnapshot({ asset: ctx.ids.asset }),
+      ext: sdk.ClassificationSpecificEnum.Py,
+    },
   }),
   assetsSearchWithFilters: () => ({ assetsSearchWithFiltersInput: { query: 'walked' } }),
   searchAssets: () => ({ query: 'walked' }),
   fullTextSearch: () => ({ query: 'walked' }),
   neuralCodeSearch: () => ({ query: 'walked' }),
   tagBasedSearch: () => ({ seededAssetTags: { iterable: [{ text: 'walker' }] } }),
-  assetsGetRelatedAssets: async (ctx) => ({ assets: { iterable: [await new sdk.AssetApi(ctx.config).assetSnapshot({ asset: ctx.ids.asset })] } }),
+  assetsGetRelatedAssets: async (ctx) => ({
+    assets: { iterable: [await new sdk.AssetApi(ctx.config).assetSnapshot({ asset: ctx.ids.asset })] },
+  }),
   assetSpecificAssetExport: () => ({ exportType: 'MD' }),
   assetsDeleteAsset: async (ctx) => ({ asset: (await newAsset(ctx, 'deleted by the walker')).id }),
   conversationsCreateSpecificConversation: () => ({ seededConversation: { type: 'COPILOT', name: 'walked' } }),
   conversationUpdate: async (ctx) => ({
     conversation: {
-      ...(await new sdk.ConversationApi(ctx.config).conversationGetSpecificConversation({ conversation: ctx.ids.conversation })),
+      ...(await new sdk.ConversationApi(ctx.config).conversationGetSpecificConversation({
+        conversation: ctx.ids.conversation,
+      })),
       name: 'walked',
     },
   }),
   conversationsDeleteSpecificConversation: async (ctx) => ({
-    conversation: (await new sdk.ConversationsApi(ctx.config).conversationsCreateSpecificConversation({ seededConversation: { type: 'COPILOT' } })).id,
+    conversation: (
+      await new sdk.ConversationsApi(ctx.config).conversationsCreateSpecificConversation({
+        seededConversation: { type: 'COPILOT' },
+      })
+    ).id,
   }),
   messageUpdateValue: async (ctx) => {
-    const message = await new sdk.ConversationMessageApi(ctx.config).messageSpecificMessageSnapshot({ message: ctx.ids.message });
+    const message = await new sdk.ConversationMessageApi(ctx.config).messageSpecificMessageSnapshot({
+      message: ctx.ids.message,
+    });
     return { conversationMessage: { ...message, fragment: { string: { raw: 'walked' } } } };
   },
   formatUpdateValue: async (ctx) => {
@@ -116,66 +139,123 @@ const REAL: Record<string, (ctx: Context) => Promise<Record<string, unknown>> | 
   workstreamSummariesCreateNewWorkstreamSummary: () => ({ seededWorkstreamSummary: memory('walked memory') }),
   workstreamSummariesDeleteSpecificWorkstreamSummary: async (ctx) => ({
     workstreamSummary: (
-      await new sdk.WorkstreamSummariesApi(ctx.config).workstreamSummariesCreateNewWorkstreamSummary({ seededWorkstreamSummary: memory('doomed') })
+      await new sdk.WorkstreamSummariesApi(ctx.config).workstreamSummariesCreateNewWorkstreamSummary({
+        seededWorkstreamSummary: memory('doomed'),
+      })
     ).id,
   }),
   searchWorkstreamSummaries: () => ({ searchInput: { engines: { iterable: [{ query: 'walked' }] } } }),
   messagesDeleteSpecificMessage: async (ctx) => ({ message: (await conversationWithMessage(ctx)).message }),
   assetScoresIncrement: () => ({ seededScoreIncrement: { asset: { reuse: true } } }),
   conversationScoresIncrement: () => ({ seededScoreIncrement: { conversation: { reuse: true } } }),
-  intention: (ctx) => ({ seededConnectorAsset: { application: ctx.application, format: { fragment: { string: { raw: 'def intended(): pass' } } } } }),
+  intention: (ctx) => ({
+    seededConnectorAsset: {
+      application: ctx.application,
+      format: { fragment: { string: { raw: 'def intended(): pass' } } },
+    },
+  }),
   suggest: (ctx) => ({
-    seededConnectorCreation: { asset: { application: ctx.application, format: { fragment: { string: { raw: 'def walked(): return 1' } } } } },
+    seededConnectorCreation: {
+      asset: { application: ctx.application, format: { fragment: { string: { raw: 'def walked(): return 1' } } } },
+    },
   }),
   // Records as collections of their own (issue 42).
   tagsCreateNewTag: (ctx) => ({ seededTag: { text: 'walked tag', asset: ctx.ids.asset } }),
   tagsExists: () => ({ existentMetadata: { value: 'walker' } }),
   searchTags: () => ({ searchInput: { engines: { iterable: [{ query: 'walker' }] } } }),
-  tagUpdate: async (ctx) => ({ tag: { ...(await new sdk.TagApi(ctx.config).tagsSpecificTagSnapshot({ tag: ctx.ids.tag })), category: 'HANDLE' } }),
-  tagsDeleteSpecificTag: async (ctx) => ({ tag: (await new sdk.TagsApi(ctx.config).tagsCreateNewTag({ seededTag: { text: `doomed ${randomUUID()}` } })).id }),
+  tagUpdate: async (ctx) => ({
+    tag: { ...(await new sdk.TagApi(ctx.config).tagsSpecificTagSnapshot({ tag: ctx.ids.tag })), category: 'HANDLE' },
+  }),
+  tagsDeleteSpecificTag: async (ctx) => ({
+    tag: (await new sdk.TagsApi(ctx.config).tagsCreateNewTag({ seededTag: { text: `doomed ${randomUUID()}` } })).id,
+  }),
   websitesCreateNewWebsite: (ctx) => ({
-    seededWebsite: { url: 'https://walker.example/walked', name: 'walked', asset: ctx.ids.asset, conversation: ctx.ids.conversation },
+    seededWebsite: {
+      url: 'https://walker.example/walked',
+      name: 'walked',
+      asset: ctx.ids.asset,
+      conversation: ctx.ids.conversation,
+    },
   }),
   websitesExists: () => ({ existentMetadata: { value: 'https://walker.example/docs' } }),
   searchWebsites: () => ({ searchInput: { engines: { iterable: [{ query: 'walker' }] } } }),
   websiteUpdate: async (ctx) => ({
-    website: { ...(await new sdk.WebsiteApi(ctx.config).websitesSpecificWebsiteSnapshot({ website: ctx.ids.website })), name: 'walker docs, renamed' },
+    website: {
+      ...(await new sdk.WebsiteApi(ctx.config).websitesSpecificWebsiteSnapshot({ website: ctx.ids.website })),
+      name: 'walker docs, renamed',
+    },
   }),
   websitesDeleteSpecificWebsite: async (ctx) => ({
     website: (
-      await new sdk.WebsitesApi(ctx.config).websitesCreateNewWebsite({ seededWebsite: { url: `https://doomed.example/${randomUUID()}`, name: 'doomed' } })
+      await new sdk.WebsitesApi(ctx.config).websitesCreateNewWebsite({
+        seededWebsite: { url: `https://doomed.example/${randomUUID()}`, name: 'doomed' },
+      })
     ).id,
   }),
-  annotationsCreateNewAnnotation: (ctx) => ({ seededAnnotation: { type: 'COMMENT', text: 'the walker commented', conversation: ctx.ids.conversation } }),
+  annotationsCreateNewAnnotation: (ctx) => ({
+    seededAnnotation: { type: 'COMMENT', text: 'the walker commented', conversation: ctx.ids.conversation },
+  }),
   annotationUpdate: async (ctx) => ({
-    annotation: { ...(await new sdk.AnnotationApi(ctx.config).annotationSpecificAnnotationSnapshot({ annotation: ctx.ids.annotation })), text: 'walked again' },
+    annotation: {
+      ...(await new sdk.AnnotationApi(ctx.config).annotationSpecificAnnotationSnapshot({
+        annotation: ctx.ids.annotation,
+      })),
+      text: 'walked again',
+    },
   }),
   annotationsDeleteSpecificAnnotation: async (ctx) => ({
     annotation: (
-      await new sdk.AnnotationsApi(ctx.config).annotationsCreateNewAnnotation({ seededAnnotation: { type: 'COMMENT', text: 'doomed', asset: ctx.ids.asset } })
+      await new sdk.AnnotationsApi(ctx.config).annotationsCreateNewAnnotation({
+        seededAnnotation: { type: 'COMMENT', text: 'doomed', asset: ctx.ids.asset },
+      })
     ).id,
   }),
   activitiesCreateNewActivity: (ctx) => ({ seededActivity: activity(ctx) }),
   activitiesDeleteSpecificActivity: async (ctx) => ({
-    activity: (await new sdk.ActivitiesApi(ctx.config).activitiesCreateNewActivity({ seededActivity: activity(ctx) })).id,
+    activity: (await new sdk.ActivitiesApi(ctx.config).activitiesCreateNewActivity({ seededActivity: activity(ctx) }))
+      .id,
   }),
   anchorUpdate: async (ctx) => ({
-    anchor: { ...(await new sdk.AnchorApi(ctx.config).anchorSpecificAnchorSnapshot({ anchor: ctx.ids.anchor })), name: 'walked anchor' },
+    anchor: {
+      ...(await new sdk.AnchorApi(ctx.config).anchorSpecificAnchorSnapshot({ anchor: ctx.ids.anchor })),
+      name: 'walked anchor',
+    },
   }),
   anchorsDeleteSpecificAnchor: async (ctx) => ({
-    anchor: (await new sdk.AnchorsApi(ctx.config).anchorsCreateNewAnchor({ seededAnchor: { type: 'FILE', fullpath: `/tmp/doomed-${randomUUID()}.py` } })).id,
+    anchor: (
+      await new sdk.AnchorsApi(ctx.config).anchorsCreateNewAnchor({
+        seededAnchor: { type: 'FILE', fullpath: `/tmp/doomed-${randomUUID()}.py` },
+      })
+    ).id,
   }),
   rangesCreateNewRange: (ctx) => ({
-    seededRange: { from: { value: new Date(Date.now() - 900_000) }, to: { value: new Date() }, conversation: { reference: { id: ctx.ids.conversation } } },
+    seededRange: {
+      from: { value: new Date(Date.now() - 900_000) },
+      to: { value: new Date() },
+      conversation: { reference: { id: ctx.ids.conversation } },
+    },
   }),
-  rangeUpdate: async (ctx) => ({ range: { ...(await new sdk.RangeApi(ctx.config).rangesSpecificRangeSnapshot({ range: ctx.ids.range })), between: true } }),
-  rangesDeleteSpecificRange: async (ctx) => ({ range: (await new sdk.RangesApi(ctx.config).rangesCreateNewRange({ seededRange: {} })).id }),
+  rangeUpdate: async (ctx) => ({
+    range: {
+      ...(await new sdk.RangeApi(ctx.config).rangesSpecificRangeSnapshot({ range: ctx.ids.range })),
+      between: true,
+    },
+  }),
+  rangesDeleteSpecificRange: async (ctx) => ({
+    range: (await new sdk.RangesApi(ctx.config).rangesCreateNewRange({ seededRange: {} })).id,
+  }),
   messagesCreateSpecificMessage: (ctx) => ({
-    seededConversationMessage: { role: 'USER', fragment: { string: { raw: 'walked question' } }, conversation: { id: ctx.ids.conversation } },
+    seededConversationMessage: {
+      role: 'USER',
+      fragment: { string: { raw: 'walked question' } },
+      conversation: { id: ctx.ids.conversation },
+    },
   }),
   messageSpecificMessageUpdate: async (ctx) => ({
     conversationMessage: {
-      ...(await new sdk.ConversationMessageApi(ctx.config).messageSpecificMessageSnapshot({ message: ctx.ids.message })),
+      ...(await new sdk.ConversationMessageApi(ctx.config).messageSpecificMessageSnapshot({
+        message: ctx.ids.message,
+      })),
       sentiment: 'LIKE',
     },
   }),
@@ -201,7 +281,10 @@ const REAL: Record<string, (ctx: Context) => Promise<Record<string, unknown>> | 
     ].map((id) => [id, () => ({})]),
   ),
   formatReclassify: async (ctx) => ({
-    formatReclassification: { ext: 'ts', format: await new sdk.FormatApi(ctx.config).formatSnapshot({ format: ctx.ids.format }) },
+    formatReclassification: {
+      ext: 'ts',
+      format: await new sdk.FormatApi(ctx.config).formatSnapshot({ format: ctx.ids.format }),
+    },
   }),
 };
 
@@ -211,7 +294,12 @@ function activity(ctx: Context): sdk.SeededActivity {
     application: ctx.application,
     mechanism: 'AUTOMATIC',
     asset: { id: ctx.ids.asset },
-    event: { asset: { asset: { id: ctx.ids.asset }, identifierDescriptionPair: { assetFormatCopied: 'an_asset_preview_format_was_copied' } } },
+    event: {
+      asset: {
+        asset: { id: ctx.ids.asset },
+        identifierDescriptionPair: { assetFormatCopied: 'an_asset_preview_format_was_copied' },
+      },
+    },
   } as sdk.SeededActivity;
 }
 
@@ -241,7 +329,15 @@ function memory(name: string): sdk.SeededWorkstreamSummary {
   return {
     name,
     annotations: [{ type: 'SUMMARY', text: `${name}: the walker saved this` }],
-    model: { id: randomUUID(), version: '1', created: { value: new Date() }, name: 'walker', cloud: false, type: 'UNKNOWN', usage: 'UNKNOWN' },
+    model: {
+      id: randomUUID(),
+      version: '1',
+      created: { value: new Date() },
+      name: 'walker',
+      cloud: false,
+      type: 'UNKNOWN',
+      usage: 'UNKNOWN',
+    },
     applications: { iterable: [APPLICATION] },
   } as sdk.SeededWorkstreamSummary;
 }
@@ -253,7 +349,9 @@ function newAsset(ctx: Context, raw: string, metadata: Record<string, unknown> =
 /** A conversation made from an asset (so it has a first message): its id and that message's. */
 async function conversationWithMessage(ctx: Context): Promise<{ conversation: string; message: string }> {
   const made = await new sdk.ConversationsApi(ctx.config).conversationsCreateFromAsset({ asset: ctx.ids.asset });
-  const conversation = await new sdk.ConversationApi(ctx.config).conversationGetSpecificConversation({ conversation: made.conversation.id });
+  const conversation = await new sdk.ConversationApi(ctx.config).conversationGetSpecificConversation({
+    conversation: made.conversation.id,
+  });
   return { conversation: conversation.id, message: conversation.messages.iterable[0].id };
 }
 
@@ -279,28 +377,44 @@ async function seed(ctx: Context): Promise<void> {
   ctx.ids.conversation = conversation;
   ctx.ids.message = message;
   ctx.ids.additional_message = message;
-  ctx.ids.anchor = (await new sdk.AnchorsApi(ctx.config).anchorsCreateNewAnchor({ seededAnchor: { type: 'FILE', fullpath: '/tmp/walker.py' } })).id;
+  ctx.ids.anchor = (
+    await new sdk.AnchorsApi(ctx.config).anchorsCreateNewAnchor({
+      seededAnchor: { type: 'FILE', fullpath: '/tmp/walker.py' },
+    })
+  ).id;
   ctx.ids.workstream_summary = (
-    await new sdk.WorkstreamSummariesApi(ctx.config).workstreamSummariesCreateNewWorkstreamSummary({ seededWorkstreamSummary: memory('walker memory') })
+    await new sdk.WorkstreamSummariesApi(ctx.config).workstreamSummariesCreateNewWorkstreamSummary({
+      seededWorkstreamSummary: memory('walker memory'),
+    })
   ).id;
   // Records of the collections (issue 42), when the server serves them: the walk judges their operations either way.
   const optional = async (make: () => Promise<string>) => make().catch(() => randomUUID());
   ctx.ids.range = await optional(
     async () =>
-      (await new sdk.RangesApi(ctx.config).rangesCreateNewRange({ seededRange: { from: { value: new Date(Date.now() - 60_000) }, to: { value: new Date() } } }))
-        .id,
+      (
+        await new sdk.RangesApi(ctx.config).rangesCreateNewRange({
+          seededRange: { from: { value: new Date(Date.now() - 60_000) }, to: { value: new Date() } },
+        })
+      ).id,
   );
   await new sdk.ConversationApi(ctx.config)
     .conversationAssociateGroundingTemporalRangeWorkstream({ conversation, range: ctx.ids.range })
     .catch(() => undefined);
   ctx.ids.anchor_point = await optional(
-    async () => (await new sdk.AnchorApi(ctx.config).anchorSpecificAnchorSnapshot({ anchor: ctx.ids.anchor })).points.iterable[0].id,
+    async () =>
+      (await new sdk.AnchorApi(ctx.config).anchorSpecificAnchorSnapshot({ anchor: ctx.ids.anchor })).points.iterable[0]
+        .id,
   );
-  ctx.ids.activity = await optional(async () => (await new sdk.ActivitiesApi(ctx.config).activitiesCreateNewActivity({ seededActivity: activity(ctx) })).id);
+  ctx.ids.activity = await optional(
+    async () =>
+      (await new sdk.ActivitiesApi(ctx.config).activitiesCreateNewActivity({ seededActivity: activity(ctx) })).id,
+  );
   const [model] = (await new sdk.ModelsApi(ctx.config).modelsSnapshot()).iterable;
   ctx.ids.model = model.id;
   ctx.ids.model_unique = model.unique!;
-  ctx.ids.schema_version = (await new sdk.ModelContextProtocolApi(ctx.config).modelContextProtocolSchemaVersions()).iterable![0].version!;
+  ctx.ids.schema_version = (
+    await new sdk.ModelContextProtocolApi(ctx.config).modelContextProtocolSchemaVersions()
+  ).iterable![0].version!;
 }
 
 /** Operations that change what others read run after them, in this order; the process-wide ones last. */
@@ -382,7 +496,8 @@ function open(baseUrl: string, ctx: Context, op: ParsedOperation): Promise<Answe
       });
     });
     socket.on('open', () => {
-      if (op.operationId === 'qgptStream') socket.send(JSON.stringify({ question: { query: 'what does walked return?', relevant: { iterable: [] } } }));
+      if (op.operationId === 'qgptStream')
+        socket.send(JSON.stringify({ question: { query: 'what does walked return?', relevant: { iterable: [] } } }));
     });
     socket.on('message', (data) => done({ status: 'open', text: data.toString() }));
     socket.on('error', (error) => done({ status: 0, problem: `the socket failed: ${error.message}` }));
@@ -393,22 +508,29 @@ function open(baseUrl: string, ctx: Context, op: ParsedOperation): Promise<Answe
 function judge(op: ParsedOperation, answer: Answer): string | null {
   const name = `${op.method} ${op.path} (${op.operationId})`;
   if (answer.problem) return `${name}: ${answer.problem}`;
-  const message = typeof answer.json?.message === 'string' ? answer.json.message : JSON.stringify(answer.json?.message ?? '');
+  const message =
+    typeof answer.json?.message === 'string' ? answer.json.message : JSON.stringify(answer.json?.message ?? '');
   if (answer.status === 'open') return null;
   if (answer.status === 501) {
-    if (answer.json?.statusCode !== 501 || answer.json.error !== 'Not Implemented') return `${name}: a 501 that is not the JSON error: ${answer.text}`;
+    if (answer.json?.statusCode !== 501 || answer.json.error !== 'Not Implemented')
+      return `${name}: a 501 that is not the JSON error: ${answer.text}`;
     if (!message.includes(op.operationId) || !/is not offered by Trove: .{20,}/.test(message))
       return `${name}: a 501 that does not name it and say why: ${message}`;
     return null;
   }
   if (answer.status >= 500 || answer.status === 0) return `${name}: ${answer.status} ${answer.text ?? ''}`;
-  if (answer.status === 404 && (!answer.json || /^Cannot (GET|POST|HEAD)\b/.test(message) || /no WebSocket stream/.test(message)))
+  if (
+    answer.status === 404 &&
+    (!answer.json || /^Cannot (GET|POST|HEAD)\b/.test(message) || /no WebSocket stream/.test(message))
+  )
     return `${name}: a route-not-found 404: ${answer.text}`;
   // MCP's own transport answers JSON-RPC errors (a request outside a session, say): its meaning.
-  const jsonRpc = op.api === 'ModelContextProtocolApi' && (answer.json as { jsonrpc?: string } | undefined)?.jsonrpc === '2.0';
+  const jsonRpc =
+    op.api === 'ModelContextProtocolApi' && (answer.json as { jsonrpc?: string } | undefined)?.jsonrpc === '2.0';
   if (answer.status >= 400 && answer.json?.statusCode !== answer.status && !jsonRpc)
     return `${name}: a ${answer.status} without the JSON error: ${answer.text}`;
-  if (REAL[op.operationId] && !(answer.status >= 200 && answer.status < 300)) return `${name}: answered ${answer.status} to a real request: ${answer.text}`;
+  if (REAL[op.operationId] && !(answer.status >= 200 && answer.status < 300))
+    return `${name}: answered ${answer.status} to a real request: ${answer.text}`;
   return null;
 }
 
@@ -425,7 +547,8 @@ describe('every operation of the official TypeScript SDK', () => {
     const methods: string[] = [];
     for (const [name, value] of Object.entries(SDK)) {
       if (typeof value !== 'function' || !(value.prototype instanceof sdk.BaseAPI)) continue;
-      for (const method of Object.getOwnPropertyNames(value.prototype)) if (method.endsWith('Raw')) methods.push(`${name}.${method.slice(0, -3)}`);
+      for (const method of Object.getOwnPropertyNames(value.prototype))
+        if (method.endsWith('Raw')) methods.push(`${name}.${method.slice(0, -3)}`);
     }
     expect(methods.sort()).toEqual(operations.map((op) => `${op.api}.${op.operationId}`).sort());
   });
@@ -444,7 +567,9 @@ describe('every operation of the official TypeScript SDK', () => {
       const kind = answer.status === 'open' ? 'open' : answer.status === 501 ? '501' : `${String(answer.status)[0]}xx`;
       tally[kind] = (tally[kind] ?? 0) + 1;
       if (process.env.WALK_DEBUG && answer.status !== 'open' && (answer.status < 200 || answer.status >= 300))
-        console.log(`${answer.status} ${op.method} ${op.path} ${op.operationId} ${String(answer.json?.message ?? answer.problem ?? '').slice(0, 160)}`);
+        console.log(
+          `${answer.status} ${op.method} ${op.path} ${op.operationId} ${String(answer.json?.message ?? answer.problem ?? '').slice(0, 160)}`,
+        );
       const problem = judge(op, answer);
       if (problem) problems.push(problem);
       if (op.operationId === 'osRestart') await waitForHealth(server.baseUrl);

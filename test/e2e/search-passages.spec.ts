@@ -11,7 +11,8 @@ import { TestServer, startTestServer } from './support/server';
  */
 const SNIPPETS: Record<string, string> = {
   tally: 'from collections import Counter\n\ndef tally(text):\n    return Counter(text.lower().split())\n',
-  split_string: 'def split_string(s, sep=","):\n    """Split a string on a separator and strip each part."""\n    return [p.strip() for p in s.split(sep)]\n',
+  split_string:
+    'def split_string(s, sep=","):\n    """Split a string on a separator and strip each part."""\n    return [p.strip() for p in s.split(sep)]\n',
   word_count: 'def word_count(path):\n    with open(path) as f:\n        return len(f.read().split())\n',
   dedupe:
     'def unique(items):\n    seen = set()\n    out = []\n    for x in items:\n        if x not in seen:\n            seen.add(x)\n            out.append(x)\n    return out\n',
@@ -46,17 +47,20 @@ describe('search of a sentence: results by their best passage', () => {
     ['call a function again when it fails', 'retry', []],
     // (split_string and remove_entries also turn strings into strings)
     ['turn a title into a url friendly string', 'slug', ['split_string', 'remove_entries']],
-  ])('"%s": %s first, scored well above code that does something else, as relevance ranks it', async (question, expected, related) => {
-    const hits = await searched(question, server.baseUrl);
-    expect(hits[0].identifier).toBe(store.ids.get(expected));
-    expect((await store.relevance(question))[0]).toBe(store.ids.get(expected));
-    const scores = hits.map((h) => h.score);
-    for (const s of scores) expect(s > 0 && s <= 1).toBe(true);
-    expect(scores).toEqual([...scores].sort((x, y) => y - x));
-    // The rest trails the answer (before, every result scored within a few hundredths of it).
-    const exempt = new Set([expected, ...related].map((k) => store.ids.get(k)));
-    for (const h of hits.filter((x) => !exempt.has(x.identifier))) expect(h.score).toBeLessThan(0.6 * scores[0]);
-  });
+  ])(
+    '"%s": %s first, scored well above code that does something else, as relevance ranks it',
+    async (question, expected, related) => {
+      const hits = await searched(question, server.baseUrl);
+      expect(hits[0].identifier).toBe(store.ids.get(expected));
+      expect((await store.relevance(question))[0]).toBe(store.ids.get(expected));
+      const scores = hits.map((h) => h.score);
+      for (const s of scores) expect(s > 0 && s <= 1).toBe(true);
+      expect(scores).toEqual([...scores].sort((x, y) => y - x));
+      // The rest trails the answer (before, every result scored within a few hundredths of it).
+      const exempt = new Set([expected, ...related].map((k) => store.ids.get(k)));
+      for (const h of hits.filter((x) => !exempt.has(x.identifier))) expect(h.score).toBeLessThan(0.6 * scores[0]);
+    },
+  );
 
   it('a name looked up alone is not a sentence: ranked by the words, as before', async () => {
     const hits = await searched('slugify', server.baseUrl);

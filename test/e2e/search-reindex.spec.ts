@@ -16,7 +16,8 @@ import { TestServer, searchReindexed, startTestServer } from './support/server';
 describe('search index re-indexed at boot after a change of analysis', () => {
   let a: TestServer;
   const others: TestServer[] = [];
-  const found = async (server: TestServer, query: string) => (await new AssetsApi(server.sdk).searchAssets({ query })).iterable.map((s) => s.identifier);
+  const found = async (server: TestServer, query: string) =>
+    (await new AssetsApi(server.sdk).searchAssets({ query })).iterable.map((s) => s.identifier);
   const param = (server: TestServer, n: number) => (server.config.databaseUrl ? `$${n}` : '?');
   beforeAll(async () => {
     a = await startTestServer();
@@ -28,13 +29,22 @@ describe('search index re-indexed at boot after a change of analysis', () => {
 
   it('rewrites the index of every live asset with the current analysis, once, and records it', async () => {
     const assets = new AssetsApi(a.sdk);
-    const joined = await assets.assetsCreateNewAsset({ seed: textSeed('def rows_to_list(handle):\n    return list(handle)\n'), transferables: false });
-    const kept = await assets.assetsCreateNewAsset({ seed: textSeed('const retryBudget = 3;\n'), transferables: false });
+    const joined = await assets.assetsCreateNewAsset({
+      seed: textSeed('def rows_to_list(handle):\n    return list(handle)\n'),
+      transferables: false,
+    });
+    const kept = await assets.assetsCreateNewAsset({
+      seed: textSeed('const retryBudget = 3;\n'),
+      transferables: false,
+    });
     const gone = await assets.assetsCreateNewAsset({ seed: textSeed('const staleEntry = 1;\n'), transferables: false });
     await assets.assetsDeleteAsset({ asset: gone.id });
     expect(await a.sql(`SELECT version FROM search_analysis`)).toEqual([{ version: ANALYSIS_VERSION }]);
 
-    await a.sql(`UPDATE formats SET raw = ${param(a, 1)} WHERE asset_id = ${param(a, 2)}`, ['def valuestodict(handle):\n    return dict(handle)\n', joined.id]);
+    await a.sql(`UPDATE formats SET raw = ${param(a, 1)} WHERE asset_id = ${param(a, 2)}`, [
+      'def valuestodict(handle):\n    return dict(handle)\n',
+      joined.id,
+    ]);
     await a.sql(`UPDATE search_analysis SET version = 1`);
     await a.sql(`DELETE FROM search_vectors`); // written by a release before the dense index
     expect(await found(a, 'values dict')).toEqual([]); // the index is the old one

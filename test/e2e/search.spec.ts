@@ -17,7 +17,10 @@ async function getWithBody(baseUrl: string, path: string, body: unknown): Promis
 const getBodyFetch = async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
   if ((init?.method ?? 'GET') === 'GET' && typeof init?.body === 'string') {
     const res = await nodeRequest(String(input), 'GET', init.body);
-    return new Response(res.text, { status: res.status, headers: { 'content-type': res.headers['content-type'] ?? 'application/json' } });
+    return new Response(res.text, {
+      status: res.status,
+      headers: { 'content-type': res.headers['content-type'] ?? 'application/json' },
+    });
   }
   return fetch(input, init);
 };
@@ -28,7 +31,12 @@ describe('search', () => {
   let asset: AssetApi;
   const id: Record<string, string> = {};
 
-  async function create(key: string, raw: string, metadata: Record<string, unknown> = {}, extra: Record<string, unknown> = {}): Promise<string> {
+  async function create(
+    key: string,
+    raw: string,
+    metadata: Record<string, unknown> = {},
+    extra: Record<string, unknown> = {},
+  ): Promise<string> {
     const seed = textSeed(raw, metadata) as unknown as { asset: Record<string, unknown> };
     Object.assign(seed.asset, extra);
     const res = await http(server.baseUrl, 'POST', '/assets/create', seed);
@@ -37,11 +45,16 @@ describe('search', () => {
     return res.json.id;
   }
 
-  async function search(query?: string, tags?: string, flags: { pseudo?: boolean; transferables?: boolean } = {}): Promise<SearchedAssets> {
+  async function search(
+    query?: string,
+    tags?: string,
+    flags: { pseudo?: boolean; transferables?: boolean } = {},
+  ): Promise<SearchedAssets> {
     return assets.searchAssets({ query, searchableTags: tags, ...flags });
   }
 
-  const ids = (found: { iterable: Array<{ identifier?: string; id?: string }> }) => found.iterable.map((s) => s.identifier ?? s.id);
+  const ids = (found: { iterable: Array<{ identifier?: string; id?: string }> }) =>
+    found.iterable.map((s) => s.identifier ?? s.id);
 
   /** Row counts of the search tables and assets: a rejected request must leave them unchanged. */
   async function counts(): Promise<string> {
@@ -64,23 +77,41 @@ describe('search', () => {
       { name: 'load settings', tags: [{ text: 'python' }, { text: 'config' }] },
       {
         format: {
-          fragment: { string: { raw: 'def parse_config_file(path):\n    with open(path) as handle:\n        return yaml.safe_load(handle)\n' } },
+          fragment: {
+            string: {
+              raw: 'def parse_config_file(path):\n    with open(path) as handle:\n        return yaml.safe_load(handle)\n',
+            },
+          },
           classification: { generic: 'CODE', specific: 'py' },
         },
       },
     );
-    await create('kube', 'Kubernetes deployment checklist: rolling update strategy, readiness probes and resource limits for every service.', {
-      name: 'deploy notes',
-      tags: [{ text: 'ops' }],
-      websites: [{ url: 'https://kubernetes.io/docs/concepts/', name: 'Kubernetes docs' }],
-    });
+    await create(
+      'kube',
+      'Kubernetes deployment checklist: rolling update strategy, readiness probes and resource limits for every service.',
+      {
+        name: 'deploy notes',
+        tags: [{ text: 'ops' }],
+        websites: [{ url: 'https://kubernetes.io/docs/concepts/', name: 'Kubernetes docs' }],
+      },
+    );
     await create('secret', 'zebrafish pseudo snippet kept out of normal results', {}, { pseudo: true });
-    await create('email', 'export function getUserEmail(user: User): string {\n  return user.profile.email;\n}\n', { name: 'user email' });
-    await create('probes', 'Readiness probes and liveness probes for a Kubernetes deployment; tune the probe timeouts.', { name: 'probe tuning' });
-    await create('titled', 'a widget that does small things', { name: 'zephyr widget' });
-    await create('mentioned', 'the zephyr is mentioned once among many other words in this rather long text about wind and weather and clouds', {
-      name: 'weather log',
+    await create('email', 'export function getUserEmail(user: User): string {\n  return user.profile.email;\n}\n', {
+      name: 'user email',
     });
+    await create(
+      'probes',
+      'Readiness probes and liveness probes for a Kubernetes deployment; tune the probe timeouts.',
+      { name: 'probe tuning' },
+    );
+    await create('titled', 'a widget that does small things', { name: 'zephyr widget' });
+    await create(
+      'mentioned',
+      'the zephyr is mentioned once among many other words in this rather long text about wind and weather and clouds',
+      {
+        name: 'weather log',
+      },
+    );
   });
   afterAll(() => server.close());
 
@@ -117,7 +148,9 @@ describe('search', () => {
       // a shorter identifier finds the longer ones that hold it, by its parts' phrase (no substring query is run for it)
       const longer = await search('getUser');
       expect(ids(longer)).toEqual(expect.arrayContaining([id.user, id.email]));
-      expect(longer.iterable.filter((s) => [id.user, id.email].includes(s.identifier!)).every((s) => s.exact)).toBe(true);
+      expect(longer.iterable.filter((s) => [id.user, id.email].includes(s.identifier!)).every((s) => s.exact)).toBe(
+        true,
+      );
     });
 
     it('finds substrings inside words as suggestions', async () => {
@@ -190,15 +223,28 @@ describe('search', () => {
     });
 
     it('orders tag results by tags matched, then most recently updated; pseudo assets only with pseudo=true', async () => {
-      const older = await create('tagOld', 'first snippet about the lantern tag', { name: 'lantern one', tags: [{ text: 'lantern' }] });
-      const newer = await create('tagNew', 'second snippet about the lantern tag', { name: 'lantern two', tags: [{ text: 'lantern' }, { text: 'wick' }] });
-      const hidden = await create('tagPseudo', 'pseudo snippet about the lantern tag', { tags: [{ text: 'lantern' }] }, { pseudo: true });
+      const older = await create('tagOld', 'first snippet about the lantern tag', {
+        name: 'lantern one',
+        tags: [{ text: 'lantern' }],
+      });
+      const newer = await create('tagNew', 'second snippet about the lantern tag', {
+        name: 'lantern two',
+        tags: [{ text: 'lantern' }, { text: 'wick' }],
+      });
+      const hidden = await create(
+        'tagPseudo',
+        'pseudo snippet about the lantern tag',
+        { tags: [{ text: 'lantern' }] },
+        { pseudo: true },
+      );
       expect(ids(await search(undefined, 'lantern'))).toEqual([newer, older]);
       expect(ids(await search(undefined, 'lantern', { pseudo: true }))).toEqual([hidden, newer, older]);
       // Both tags outrank one tag, whatever the recency.
       expect(ids(await search(undefined, 'wick,lantern'))).toEqual([newer, older]);
       // Updating the older asset makes it the most recent.
-      await asset.assetUpdate({ asset: { ...(await assets.assetsSpecificAssetSnapshot({ asset: older })), name: 'lantern one, renamed' } });
+      await asset.assetUpdate({
+        asset: { ...(await assets.assetsSpecificAssetSnapshot({ asset: older })), name: 'lantern one, renamed' },
+      });
       expect(ids(await search(undefined, 'lantern'))).toEqual([older, newer]);
       expect(ids(await search(undefined, 'lantern,wick'))).toEqual([newer, older]);
       await assets.assetsDeleteAsset({ asset: older });
@@ -206,13 +252,21 @@ describe('search', () => {
     });
 
     it('keeps a query written as a sentence within its tags and away from pseudo assets (its key-term candidates too)', async () => {
-      const tagged = await create('sentenceTagged', 'func trimWick(wick string) string {\n\treturn strings.TrimSpace(wick)\n}\n', {
-        tags: [{ text: 'candles' }],
-      });
+      const tagged = await create(
+        'sentenceTagged',
+        'func trimWick(wick string) string {\n\treturn strings.TrimSpace(wick)\n}\n',
+        {
+          tags: [{ text: 'candles' }],
+        },
+      );
       // (Go, and tags given so Trove generates none: the filter tests below count the store's Python)
-      const plain = await create('sentencePlain', 'func trimLanternWick(lantern Lantern) string {\n\treturn strings.TrimSpace(lantern.Wick)\n}\n', {
-        tags: [{ text: 'lamps' }],
-      });
+      const plain = await create(
+        'sentencePlain',
+        'func trimLanternWick(lantern Lantern) string {\n\treturn strings.TrimSpace(lantern.Wick)\n}\n',
+        {
+          tags: [{ text: 'lamps' }],
+        },
+      );
       const hidden = await create(
         'sentencePseudo',
         'func trimTheLanternWick(lantern Lantern) string {\n\treturn strings.TrimSpace(lantern.Wick)\n}\n',
@@ -239,14 +293,22 @@ describe('search', () => {
     it('refuses a search with neither query nor tags (400) and writes nothing', async () => {
       const before = await counts();
       expectError(await http(server.baseUrl, 'GET', '/assets/search'), 400, /query|tags/);
-      expectError(await http(server.baseUrl, 'GET', '/assets/search?query=%20%20&searchable_tags=,%20,'), 400, /query|tags/);
+      expectError(
+        await http(server.baseUrl, 'GET', '/assets/search?query=%20%20&searchable_tags=,%20,'),
+        400,
+        /query|tags/,
+      );
       expect(await statusOf(assets.searchAssets({}))).toBe(400);
       expect(await counts()).toBe(before);
     });
 
     it('refuses bad query parameters', async () => {
       expectError(await http(server.baseUrl, 'GET', '/assets/search?query=a&query=b'), 400, /query/);
-      expectError(await http(server.baseUrl, 'GET', '/assets/search?query=user&transferables=maybe'), 400, /transferables/);
+      expectError(
+        await http(server.baseUrl, 'GET', '/assets/search?query=user&transferables=maybe'),
+        400,
+        /transferables/,
+      );
       expectError(await http(server.baseUrl, 'GET', `/assets/search?query=${'x'.repeat(1001)}`), 400, /1000/);
     });
 
@@ -296,14 +358,18 @@ describe('search', () => {
     it('indexes every write of a write batch: concurrent creates, then concurrent renames of one asset', async () => {
       // Requests arriving together share one transaction (SQLite: full-text rows are moved into
       // the index once, before its COMMIT); each must be found by its word and by a substring.
-      const created = await Promise.all(Array.from({ length: 30 }, (_, i) => create(`gannet${i}`, `concurrent gannet${i}x sighting`)));
+      const created = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => create(`gannet${i}`, `concurrent gannet${i}x sighting`)),
+      );
       for (const [i, assetId] of created.entries()) {
         expect(ids(await search(`gannet${i}x`))).toEqual([assetId]);
         expect(ids(await search(`annet${i}x`))).toContain(assetId);
       }
       const ibis = await create('ibis', 'a wading bird note');
       const snapshot = await asset.assetSnapshot({ asset: ibis });
-      await Promise.all(Array.from({ length: 8 }, (_, k) => asset.assetUpdate({ asset: { ...snapshot, name: `ibis${k}q` } })));
+      await Promise.all(
+        Array.from({ length: 8 }, (_, k) => asset.assetUpdate({ asset: { ...snapshot, name: `ibis${k}q` } })),
+      );
       const final = (await asset.assetSnapshot({ asset: ibis })).name!;
       for (let k = 0; k < 8; k++) {
         // An old name is no longer a word of the index (it is one typo from the final name, so
@@ -322,7 +388,12 @@ describe('search', () => {
 
     it('writes no index rows for a create that fails', async () => {
       const before = await counts();
-      const res = await http(server.baseUrl, 'POST', '/assets/create', textSeed('unique platypus text', { websites: [{ url: 'not a url', name: 'x' }] }));
+      const res = await http(
+        server.baseUrl,
+        'POST',
+        '/assets/create',
+        textSeed('unique platypus text', { websites: [{ url: 'not a url', name: 'x' }] }),
+      );
       expectError(res, 400, /url/);
       expect(await counts()).toBe(before);
       expect(ids(await search('platypus'))).toEqual([]);
@@ -348,7 +419,8 @@ describe('search', () => {
     });
 
     it('applies each filter kind', async () => {
-      const f = (filter: Record<string, unknown>, query?: string) => post({ ...(query ? { query } : {}), filters: { iterable: [filter] } });
+      const f = (filter: Record<string, unknown>, query?: string) =>
+        post({ ...(query ? { query } : {}), filters: { iterable: [filter] } });
       expect(ids(await f({ tags: ['python'] }))).toEqual([id.yaml]);
       expect(ids(await f({ tags: ['python', 'ops'] }))).toEqual([]);
       expect(ids(await f({ websites: ['kubernetes.io'] }))).toEqual([id.kube]);
@@ -362,7 +434,9 @@ describe('search', () => {
       const past = new Date(Date.now() - 3_600_000);
       expect(ids(await f({ created: { from: { value: future } } }))).toEqual([]);
       expect(ids(await f({ created: { to: { value: past } } }))).toEqual([]);
-      expect(ids(await f({ updated: { from: { value: past }, to: { value: future } } })).length).toBeGreaterThanOrEqual(6);
+      expect(ids(await f({ updated: { from: { value: past }, to: { value: future } } })).length).toBeGreaterThanOrEqual(
+        6,
+      );
       // a filter narrows a query
       expect(ids(await f({ tags: ['ops'] }, 'probes'))).toEqual([id.kube]);
     });
@@ -370,22 +444,48 @@ describe('search', () => {
     it('combines filters with AND, or OR when asked, including nested operations', async () => {
       const and = await post({ filters: { iterable: [{ tags: ['python'] }, { phrase: { value: 'yaml' } }] } });
       expect(ids(and)).toEqual([id.yaml]);
-      expect(ids(await post({ filters: { iterable: [{ tags: ['python'] }, { phrase: { value: 'kubernetes' } }] } }))).toEqual([]);
-      const or = await post({ filters: { type: 'OR', iterable: [{ tags: ['python'] }, { websites: ['kubernetes.io'] }] } });
+      expect(
+        ids(await post({ filters: { iterable: [{ tags: ['python'] }, { phrase: { value: 'kubernetes' } }] } })),
+      ).toEqual([]);
+      const or = await post({
+        filters: { type: 'OR', iterable: [{ tags: ['python'] }, { websites: ['kubernetes.io'] }] },
+      });
       expect(ids(or).sort()).toEqual([id.yaml, id.kube].sort());
       const nested = await post({
-        filters: { iterable: [{ classification: 'py', operations: { type: 'OR', iterable: [{ tags: ['nope'] }, { tags: ['config'] }] } }] },
+        filters: {
+          iterable: [
+            { classification: 'py', operations: { type: 'OR', iterable: [{ tags: ['nope'] }, { tags: ['config'] }] } },
+          ],
+        },
       });
       expect(ids(nested)).toEqual([id.yaml]);
     });
 
     it('honours casing for phrase filters', async () => {
-      expect(ids(await post({ casing: true, filters: { iterable: [{ phrase: { value: 'KUBERNETES' } }] } }))).toEqual([]);
-      expect(ids(await post({ casing: true, filters: { iterable: [{ phrase: { value: 'Kubernetes deployment' } }] } })).sort()).toEqual(
-        [id.kube, id.probes].sort(),
+      expect(ids(await post({ casing: true, filters: { iterable: [{ phrase: { value: 'KUBERNETES' } }] } }))).toEqual(
+        [],
       );
-      expect(ids(await post({ casing: true, filters: { iterable: [{ phrase: { value: 'Kubernetes deployment checklist' } }] } }))).toEqual([id.kube]);
-      expect(ids(await post({ casing: false, filters: { iterable: [{ phrase: { value: 'KUBERNETES DEPLOYMENT CHECKLIST' } }] } }))).toEqual([id.kube]);
+      expect(
+        ids(
+          await post({ casing: true, filters: { iterable: [{ phrase: { value: 'Kubernetes deployment' } }] } }),
+        ).sort(),
+      ).toEqual([id.kube, id.probes].sort());
+      expect(
+        ids(
+          await post({
+            casing: true,
+            filters: { iterable: [{ phrase: { value: 'Kubernetes deployment checklist' } }] },
+          }),
+        ),
+      ).toEqual([id.kube]);
+      expect(
+        ids(
+          await post({
+            casing: false,
+            filters: { iterable: [{ phrase: { value: 'KUBERNETES DEPLOYMENT CHECKLIST' } }] },
+          }),
+        ),
+      ).toEqual([id.kube]);
     });
 
     it('treats an empty body as "everything", pseudo only when asked', async () => {
@@ -394,7 +494,9 @@ describe('search', () => {
       const all = res.json.results.iterable.map((s: { identifier: string }) => s.identifier);
       expect(all).toEqual(expect.arrayContaining([id.user, id.yaml, id.kube]));
       expect(all).not.toContain(id.secret);
-      const withPseudo = await http(server.baseUrl, 'POST', '/assets/search?pseudo=true', { space: { identifers: { iterable: [{ id: id.secret }] } } });
+      const withPseudo = await http(server.baseUrl, 'POST', '/assets/search?pseudo=true', {
+        space: { identifers: { iterable: [{ id: id.secret }] } },
+      });
       expect(withPseudo.json.results.iterable.map((s: { identifier: string }) => s.identifier)).toEqual([id.secret]);
     });
 
@@ -412,7 +514,8 @@ describe('search', () => {
         [{ space: { identifiers: { iterable: [] } } }, /identif/],
         ['{"query":', /JSON|json|Unexpected|Expected/],
       ];
-      for (const [body, message] of bad) expectError(await http(server.baseUrl, 'POST', '/assets/search', body), 400, message);
+      for (const [body, message] of bad)
+        expectError(await http(server.baseUrl, 'POST', '/assets/search', body), 400, message);
       expect(await counts()).toBe(before);
     });
   });
@@ -433,10 +536,17 @@ describe('search', () => {
       expect(post.json.iterable[0].id).toBe(id.probes);
       const get = await getWithBody(server.baseUrl, '/assets/related', { iterable: [{ id: id.kube }] });
       expect(get.status).toBe(200);
-      expect(get.json.iterable.map((a: { id: string }) => a.id)).toEqual(post.json.iterable.map((a: { id: string }) => a.id));
+      expect(get.json.iterable.map((a: { id: string }) => a.id)).toEqual(
+        post.json.iterable.map((a: { id: string }) => a.id),
+      );
       // an asset not in the store contributes its text
       const unsaved = await http(server.baseUrl, 'POST', '/assets/related', {
-        iterable: [{ id: '0a0b0c0d-0000-4000-8000-000000000001', formats: { iterable: [{ id: 'f', fragment: { string: { raw: 'yaml config loader' } } }] } }],
+        iterable: [
+          {
+            id: '0a0b0c0d-0000-4000-8000-000000000001',
+            formats: { iterable: [{ id: 'f', fragment: { string: { raw: 'yaml config loader' } } }] },
+          },
+        ],
       });
       expect(unsaved.json.iterable[0].id).toBe(id.yaml);
       const empty = await http(server.baseUrl, 'POST', '/assets/related', { iterable: [] });
@@ -449,7 +559,12 @@ describe('search', () => {
       const recommended = await assets.assetsGetRecommendedAssets({
         seededAssetsRecommendation: {
           assets: { iterable: [kube, user] },
-          interactions: { iterable: [{ interactions: { viewed: 'PT5M', touched: true, scrolled: true } }, { interactions: { viewed: 'PT1S' } }] },
+          interactions: {
+            iterable: [
+              { interactions: { viewed: 'PT5M', touched: true, scrolled: true } },
+              { interactions: { viewed: 'PT1S' } },
+            ],
+          },
         },
       });
       const order = recommended.iterable.map((a) => a.id);
@@ -460,16 +575,26 @@ describe('search', () => {
 
       const flipped = await http(server.baseUrl, 'POST', '/assets/recommended', {
         assets: { iterable: [{ id: id.kube }, { id: id.user }] },
-        interactions: { iterable: [{ interactions: { viewed: 'PT1S' } }, { asset: id.user, interactions: { viewed: 'PT10M', touched: true } }] },
+        interactions: {
+          iterable: [
+            { interactions: { viewed: 'PT1S' } },
+            { asset: id.user, interactions: { viewed: 'PT10M', touched: true } },
+          ],
+        },
       });
       expect(flipped.status).toBe(200);
       expectWire('Assets', flipped.json);
       expect(flipped.json.iterable[0].id).toBe(id.email);
 
-      const get = await getWithBody(server.baseUrl, '/assets/recommended', { assets: { iterable: [{ id: id.kube }] }, interactions: { iterable: [] } });
+      const get = await getWithBody(server.baseUrl, '/assets/recommended', {
+        assets: { iterable: [{ id: id.kube }] },
+        interactions: { iterable: [] },
+      });
       expect(get.status).toBe(200);
       expect(get.json.iterable[0].id).toBe(id.probes);
-      const none = await http(server.baseUrl, 'POST', '/assets/recommended', '', { 'content-type': 'application/json' });
+      const none = await http(server.baseUrl, 'POST', '/assets/recommended', '', {
+        'content-type': 'application/json',
+      });
       expect(none.json).toEqual({ iterable: [] });
       // a GET without any body: nothing to recommend from
       const bare = await http(server.baseUrl, 'GET', '/assets/recommended');
@@ -511,7 +636,9 @@ describe('search', () => {
       expectError(await getWithBody(server.baseUrl, '/assets/recommended', { assets: 7 }), 400, /assets/);
       // related needs its Assets body
       expectError(await http(server.baseUrl, 'GET', '/assets/related'), 400, /iterable/);
-      const textBody = await nodeRequest(`${server.baseUrl}/assets/related`, 'GET', 'iterable', { 'content-type': 'text/plain' });
+      const textBody = await nodeRequest(`${server.baseUrl}/assets/related`, 'GET', 'iterable', {
+        'content-type': 'text/plain',
+      });
       expect(textBody.status).toBe(415);
       expect(await counts()).toBe(before);
     });
@@ -536,7 +663,9 @@ describe('search index repair at startup', () => {
         await index.remove(em, ids[1]);
       });
       const found = async (query: string) =>
-        (await http(server.baseUrl, 'GET', `/assets/search?query=${query}`)).json.iterable.map((s: { identifier: string }) => s.identifier);
+        (await http(server.baseUrl, 'GET', `/assets/search?query=${query}`)).json.iterable.map(
+          (s: { identifier: string }) => s.identifier,
+        );
       expect(await found('quasarLedger')).toEqual([]);
       await server.restart();
       expect(await found('quasarLedger')).toEqual([ids[0]]);

@@ -16,7 +16,8 @@ const OTHER_KEY = 'trove-other-key-9876543210';
 const WRITTEN = ['assets', 'formats', 'applications'];
 
 /** A nodeRequest result as the shape expectError checks. */
-const raw = (r: { status: number; headers: Record<string, string>; text: string }) => rawResponse(r.status, r.headers, r.text);
+const raw = (r: { status: number; headers: Record<string, string>; text: string }) =>
+  rawResponse(r.status, r.headers, r.text);
 
 describe('authentication with API keys', () => {
   let server: TestServer;
@@ -42,7 +43,11 @@ describe('authentication with API keys', () => {
 
   it('question, relevance and the qgpt stream answer 401 for a wrong key', async () => {
     for (const path of ['/qgpt/question', '/qgpt/relevance']) {
-      expectError(await http(server.baseUrl, 'POST', path, {}, { authorization: 'Bearer not-the-key-at-all' }), 401, /not valid/);
+      expectError(
+        await http(server.baseUrl, 'POST', path, {}, { authorization: 'Bearer not-the-key-at-all' }),
+        401,
+        /not valid/,
+      );
     }
     const upgrade = await nodeRequest(`${server.baseUrl}/qgpt/stream`, 'GET', undefined, {
       connection: 'Upgrade',
@@ -56,11 +61,17 @@ describe('authentication with API keys', () => {
 
   it('WebSocket upgrades need the key too (401), and stream with it', async () => {
     await expect(StreamClient.open(server.baseUrl, '/assets/stream/identifiers')).rejects.toThrow(/HTTP 401/);
-    await expect(StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { 'x-api-key': 'wrong-key-wrong-key' } })).rejects.toThrow(
-      /HTTP 401/,
-    );
-    await expect(StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { host: 'attacker.example' } })).rejects.toThrow(/HTTP 403/);
-    const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { authorization: `Bearer ${KEY}` } });
+    await expect(
+      StreamClient.open(server.baseUrl, '/assets/stream/identifiers', {
+        headers: { 'x-api-key': 'wrong-key-wrong-key' },
+      }),
+    ).rejects.toThrow(/HTTP 401/);
+    await expect(
+      StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: { host: 'attacker.example' } }),
+    ).rejects.toThrow(/HTTP 403/);
+    const stream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', {
+      headers: { authorization: `Bearer ${KEY}` },
+    });
     expect(await stream.next()).toEqual({ iterable: expect.any(Array) });
     stream.socket.close();
   });
@@ -69,11 +80,15 @@ describe('authentication with API keys', () => {
     const before = await server.counts(WRITTEN);
     const anonymous = new AssetsApi(server.sdk);
     expect(await statusOf(anonymous.assetsCreateNewAsset({ seed: textSeed('const refused = 1;') }))).toBe(401);
-    const wrong = new AssetsApi(new Configuration({ basePath: server.baseUrl, headers: { Authorization: `Bearer ${KEY}x` } }));
+    const wrong = new AssetsApi(
+      new Configuration({ basePath: server.baseUrl, headers: { Authorization: `Bearer ${KEY}x` } }),
+    );
     expect(await statusOf(wrong.assetsCreateNewAsset({ seed: textSeed('const refused = 2;') }))).toBe(401);
     expect(await server.counts(WRITTEN)).toBe(before);
 
-    const bearer = new AssetsApi(new Configuration({ basePath: server.baseUrl, headers: { Authorization: `Bearer ${KEY}` } }));
+    const bearer = new AssetsApi(
+      new Configuration({ basePath: server.baseUrl, headers: { Authorization: `Bearer ${KEY}` } }),
+    );
     const created = await bearer.assetsCreateNewAsset({ seed: textSeed('const accepted = 1;') });
     expect(created.id).toBeTruthy();
     const viaHeader = await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, { 'x-api-key': OTHER_KEY });
@@ -92,7 +107,9 @@ describe('local-first guards: Host, Origin, content types', () => {
   it('refuses a Host that is not ours (DNS rebinding) and writes nothing', async () => {
     const before = await server.counts(WRITTEN);
     const body = JSON.stringify(textSeed('const rebinding = 1;'));
-    const refused = await nodeRequest(`${server.baseUrl}/assets/create`, 'POST', body, { host: 'attacker.example:39300' });
+    const refused = await nodeRequest(`${server.baseUrl}/assets/create`, 'POST', body, {
+      host: 'attacker.example:39300',
+    });
     expectError(raw(refused), 403, /Host .{0,2}attacker\.example:39300.{0,2} is not allowed/);
     expect(await server.counts(WRITTEN)).toBe(before);
     const port = new URL(server.baseUrl).port;
@@ -105,9 +122,13 @@ describe('local-first guards: Host, Origin, content types', () => {
     const named = await startTestServer({ TROVE_ALLOWED_HOSTS: 'trove.internal' });
     const any = await startTestServer({ TROVE_ALLOWED_HOSTS: '*' });
     try {
-      expect((await nodeRequest(`${named.baseUrl}/assets`, 'GET', undefined, { host: 'trove.internal' })).status).toBe(200);
+      expect((await nodeRequest(`${named.baseUrl}/assets`, 'GET', undefined, { host: 'trove.internal' })).status).toBe(
+        200,
+      );
       expect((await nodeRequest(`${named.baseUrl}/assets`, 'GET', undefined, { host: '127.0.0.1' })).status).toBe(403);
-      expect((await nodeRequest(`${any.baseUrl}/assets`, 'GET', undefined, { host: 'whatever.example' })).status).toBe(200);
+      expect((await nodeRequest(`${any.baseUrl}/assets`, 'GET', undefined, { host: 'whatever.example' })).status).toBe(
+        200,
+      );
     } finally {
       await named.close();
       await any.close();
@@ -117,18 +138,24 @@ describe('local-first guards: Host, Origin, content types', () => {
   it('refuses a browser request from an origin that is not allowed, before it runs', async () => {
     const before = await server.counts(WRITTEN);
     const body = JSON.stringify(textSeed('const csrf = 1;'));
-    const refused = await nodeRequest(`${server.baseUrl}/assets/create`, 'POST', body, { origin: 'https://evil.example' });
+    const refused = await nodeRequest(`${server.baseUrl}/assets/create`, 'POST', body, {
+      origin: 'https://evil.example',
+    });
     expectError(raw(refused), 403, /Origin .{0,2}https:\/\/evil\.example.{0,2} is not allowed/);
     expectError(raw(await nodeRequest(`${server.baseUrl}/assets`, 'GET', undefined, { origin: 'null' })), 403, /null/);
     expect(await server.counts(WRITTEN)).toBe(before);
-    const allowed = await nodeRequest(`${server.baseUrl}/assets/create`, 'POST', body, { origin: 'http://localhost:5173' });
+    const allowed = await nodeRequest(`${server.baseUrl}/assets/create`, 'POST', body, {
+      origin: 'http://localhost:5173',
+    });
     expect(allowed.status).toBe(200);
     expect(allowed.headers['access-control-allow-origin']).toBe('http://localhost:5173');
   });
 
   it('a text/plain body (what a cross-site form can send) is refused on JSON routes', async () => {
     const before = await server.counts(WRITTEN);
-    const res = await http(server.baseUrl, 'POST', '/assets/create', JSON.stringify(textSeed('const form = 1;')), { 'content-type': 'text/plain' });
+    const res = await http(server.baseUrl, 'POST', '/assets/create', JSON.stringify(textSeed('const form = 1;')), {
+      'content-type': 'text/plain',
+    });
     expectError(res, 415, /application\/json/);
     expect(await server.counts(WRITTEN)).toBe(before);
   });
@@ -139,14 +166,16 @@ describe('limits', () => {
     const server = await startTestServer({ TROVE_RATE_LIMIT: '5', TROVE_API_KEYS: `${KEY},${OTHER_KEY}` });
     try {
       const as = (key: string) => ({ authorization: `Bearer ${key}` });
-      for (let i = 0; i < 5; i++) expect((await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(KEY))).status).toBe(200);
+      for (let i = 0; i < 5; i++)
+        expect((await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(KEY))).status).toBe(200);
       const limited = await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(KEY));
       expectError(limited, 429, /rate limit of 5 requests per minute/);
       expect(Number(limited.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(OTHER_KEY))).status).toBe(200);
       // The health route is not counted (port scans, liveness probes, the warm-up at boot), and a
       // limited client still learns the server is up.
-      for (let i = 0; i < 8; i++) expect((await http(server.baseUrl, 'GET', '/.well-known/health', undefined, as(KEY))).status).toBe(200);
+      for (let i = 0; i < 8; i++)
+        expect((await http(server.baseUrl, 'GET', '/.well-known/health', undefined, as(KEY))).status).toBe(200);
       expectError(await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(KEY)), 429);
     } finally {
       await server.close();
@@ -156,7 +185,8 @@ describe('limits', () => {
   it('question answering has its own, lower limit', async () => {
     const server = await startTestServer({ TROVE_RATE_LIMIT_QGPT: '2', TROVE_RATE_LIMIT: '0' });
     try {
-      for (let i = 0; i < 2; i++) expect((await http(server.baseUrl, 'POST', '/qgpt/question', {})).status).not.toBe(429);
+      for (let i = 0; i < 2; i++)
+        expect((await http(server.baseUrl, 'POST', '/qgpt/question', {})).status).not.toBe(429);
       expectError(await http(server.baseUrl, 'POST', '/qgpt/question', {}), 429, /rate limit of 2/);
       expectError(await http(server.baseUrl, 'POST', '/qgpt/relevance', {}), 429);
       // the other requests have no limit here (TROVE_RATE_LIMIT=0): neither counted nor announced
@@ -204,7 +234,9 @@ describe('limits', () => {
   it('does not count its own boot as overload: a fresh instance answers its first requests', async () => {
     // The boot's synchronous work lags the loop once before the app is ready (here: 600 ms, far
     // past the 50 ms bound); a client connecting as soon as the port opens must not get a 503.
-    const app = await createApp(testConfig({ TROVE_MAX_EVENT_LOOP_DELAY_MS: '50', TROVE_DATA_DIR: mkdtempSync(join(tmpdir(), 'trove-boot-')) }));
+    const app = await createApp(
+      testConfig({ TROVE_MAX_EVENT_LOOP_DELAY_MS: '50', TROVE_DATA_DIR: mkdtempSync(join(tmpdir(), 'trove-boot-')) }),
+    );
     try {
       const until = Date.now() + 600;
       while (Date.now() < until);
@@ -232,7 +264,11 @@ describe('limits', () => {
   describe('bounds on bodies and paths', () => {
     let server: TestServer;
     beforeAll(async () => {
-      server = await startTestServer({ TROVE_MAX_ARRAY_LENGTH: '100', TROVE_MAX_STRING_LENGTH: '5000', TROVE_MAX_URL_LENGTH: '512' });
+      server = await startTestServer({
+        TROVE_MAX_ARRAY_LENGTH: '100',
+        TROVE_MAX_STRING_LENGTH: '5000',
+        TROVE_MAX_URL_LENGTH: '512',
+      });
     });
     afterAll(() => server.close());
 
@@ -242,13 +278,24 @@ describe('limits', () => {
       ['nesting deeper than 64 levels', () => deep(70), 400, /nested deeper than 64/],
       [
         'an array longer than the bound',
-        () => JSON.stringify({ asset: { metadata: { tags: Array.from({ length: 101 }, (_, i) => ({ text: `t${i}` })) } } }),
+        () =>
+          JSON.stringify({ asset: { metadata: { tags: Array.from({ length: 101 }, (_, i) => ({ text: `t${i}` })) } } }),
         413,
         /more than 100 items/,
       ],
-      ['a string longer than the bound', () => JSON.stringify(textSeed('x'.repeat(5001))), 413, /longer than 5000 characters/],
+      [
+        'a string longer than the bound',
+        () => JSON.stringify(textSeed('x'.repeat(5001))),
+        413,
+        /longer than 5000 characters/,
+      ],
       ['a key longer than the bound', () => JSON.stringify({ ['k'.repeat(5001)]: 1 }), 413, /key is longer/],
-      ['a NUL character in a string (PostgreSQL text cannot hold it)', () => JSON.stringify(textSeed('a\u0000b')), 400, /NUL/],
+      [
+        'a NUL character in a string (PostgreSQL text cannot hold it)',
+        () => JSON.stringify(textSeed('a\u0000b')),
+        400,
+        /NUL/,
+      ],
       [
         'a lone surrogate escape in a string (no UTF-8 form: it would be silently replaced)',
         () => JSON.stringify(textSeed('x')).replace('"x"', '"a\\ud800b"'),
@@ -274,7 +321,12 @@ describe('limits', () => {
     });
 
     it('keeps a well-formed astral character (a surrogate pair) exactly', async () => {
-      const res = await http(server.baseUrl, 'POST', '/assets/create', JSON.stringify(textSeed('x')).replace('"x"', '"smile \\ud83d\\ude00 ok"'));
+      const res = await http(
+        server.baseUrl,
+        'POST',
+        '/assets/create',
+        JSON.stringify(textSeed('x')).replace('"x"', '"smile \\ud83d\\ude00 ok"'),
+      );
       expect(res.status).toBe(200);
       const read = await http(server.baseUrl, 'GET', `/asset/${res.json.id}`);
       expect(read.json.formats.iterable[0].fragment.string.raw).toBe('smile \u{1F600} ok');
@@ -298,7 +350,10 @@ describe('limits', () => {
     it('refuses a body over TROVE_BODY_LIMIT with 413', async () => {
       const small = await startTestServer({ TROVE_BODY_LIMIT: '2048' });
       try {
-        expectError(await http(small.baseUrl, 'POST', '/assets/create', JSON.stringify(textSeed('y'.repeat(4000)))), 413);
+        expectError(
+          await http(small.baseUrl, 'POST', '/assets/create', JSON.stringify(textSeed('y'.repeat(4000)))),
+          413,
+        );
       } finally {
         await small.close();
       }
@@ -311,7 +366,9 @@ describe('limits', () => {
       const { port } = new URL(server.baseUrl);
       const started = Date.now();
       const outcome = await new Promise<string>((resolve) => {
-        const socket = connect(Number(port), '127.0.0.1', () => socket.write('GET /assets HTTP/1.1\r\nHost: 127.0.0.1\r\n'));
+        const socket = connect(Number(port), '127.0.0.1', () =>
+          socket.write('GET /assets HTTP/1.1\r\nHost: 127.0.0.1\r\n'),
+        );
         let received = '';
         const drip = setInterval(() => socket.write('X-Drip: 1\r\n'), 200); // never finishes the headers
         socket.on('data', (chunk) => (received += chunk.toString()));
@@ -344,7 +401,11 @@ describe('server-side fetches cannot reach private addresses', () => {
     const server = await startTestServer();
     try {
       const outbound = server.app.get(OutboundHttp);
-      for (const url of [`http://127.0.0.1:${targetPort}/`, `http://localhost:${targetPort}/`, `http://[::ffff:127.0.0.1]:${targetPort}/`]) {
+      for (const url of [
+        `http://127.0.0.1:${targetPort}/`,
+        `http://localhost:${targetPort}/`,
+        `http://[::ffff:127.0.0.1]:${targetPort}/`,
+      ]) {
         await expect(outbound.fetch(url)).rejects.toMatchObject({ cause: { name: 'OutboundRefusedError' } });
       }
       // A configured provider's base URL is reachable.
@@ -360,7 +421,9 @@ describe('server-side fetches cannot reach private addresses', () => {
     try {
       const outbound = server.app.get(OutboundHttp);
       expect((await outbound.fetch(`http://localhost:${targetPort}/`)).status).toBe(200);
-      await expect(outbound.fetch(`http://127.0.0.1:${targetPort}/`)).rejects.toMatchObject({ cause: { name: 'OutboundRefusedError' } });
+      await expect(outbound.fetch(`http://127.0.0.1:${targetPort}/`)).rejects.toMatchObject({
+        cause: { name: 'OutboundRefusedError' },
+      });
     } finally {
       await server.close();
     }

@@ -35,7 +35,10 @@ describe('sensitives: secrets found in assets', () => {
   const server = useTestServer();
 
   const create = async (raw: string) => {
-    const res = await http(server.baseUrl, 'POST', '/assets/create', { type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw } } } } });
+    const res = await http(server.baseUrl, 'POST', '/assets/create', {
+      type: 'SEEDED_ASSET',
+      asset: { format: { fragment: { string: { raw } } } },
+    });
     expect(res.status).toBe(200);
     return res.json;
   };
@@ -57,7 +60,13 @@ describe('sensitives: secrets found in assets', () => {
     const found = sensitivesOf(created);
     expect(found.map((s) => s.category).sort()).toEqual(['ACCESS_KEY', 'URL']);
     const key = found.find((s) => s.category === 'ACCESS_KEY')!;
-    expect(key).toMatchObject({ asset: { id: created.id }, severity: 'HIGH', mechanism: 'AUTOMATIC', name: 'AWS access key id', text: 'AKIA************T3VB' });
+    expect(key).toMatchObject({
+      asset: { id: created.id },
+      severity: 'HIGH',
+      mechanism: 'AUTOMATIC',
+      name: 'AWS access key id',
+      text: 'AKIA************T3VB',
+    });
     // The SDKs' Sensitive.asset is a FlattenedAsset: the Python SDK (the Pieces CLI's) refuses the asset without its required fields.
     const format = created.formats.iterable[0].id;
     expect(key.asset).toMatchObject({
@@ -112,7 +121,9 @@ describe('sensitives: secrets found in assets', () => {
     // Moved by an edit before it: the same record, its place updated.
     const moved = await setText(created.id, `# config\n${CLEAN}\nGITHUB_TOKEN = "${GH_TOKEN}"\n`);
     expect(sensitivesOf(moved).map((s) => s.id)).toEqual([token.id]);
-    expect(sensitivesOf(moved)[0].metadata.match.group.start).toBe(token.metadata.match.group.start + '# config\n'.length);
+    expect(sensitivesOf(moved)[0].metadata.match.group.start).toBe(
+      token.metadata.match.group.start + '# config\n'.length,
+    );
     const cleaned = await setText(created.id, CLEAN);
     expect(cleaned.sensitives).toBeUndefined();
     expectError(await http(server.baseUrl, 'GET', `/sensitive/${token.id}`), 404);
@@ -172,15 +183,20 @@ describe('sensitives: secrets found in assets', () => {
   it('MCP snippet tools mask the secrets unless the caller asks for them', async () => {
     const created = await create(`# billing settings for snipmaskcheck\n${CONFIG}`);
     const client = new Client({ name: 'sensitives-e2e', version: '1.0.0' });
-    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/model_context_protocol/2025-03-26/mcp`)));
+    await client.connect(
+      new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/model_context_protocol/2025-03-26/mcp`)),
+    );
     try {
-      const textOf = (result: unknown) => ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
+      const textOf = (result: unknown) =>
+        ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
       const masked = textOf(await client.callTool({ name: 'get_snippet', arguments: { id: created.id } }));
       expect(masked).toContain('AKIA************T3VB');
       expect(masked).not.toContain(AWS_KEY);
       expect(masked).not.toContain(DB_PASSWORD);
       expect(masked).toContain('reveal_secrets');
-      const revealed = textOf(await client.callTool({ name: 'get_snippet', arguments: { id: created.id, reveal_secrets: true } }));
+      const revealed = textOf(
+        await client.callTool({ name: 'get_snippet', arguments: { id: created.id, reveal_secrets: true } }),
+      );
       expect(revealed).toContain(AWS_KEY);
       expect(revealed).toContain(DB_PASSWORD);
       const resource = await client.readResource({ uri: `trove://snippets/${created.id}` });
@@ -188,10 +204,15 @@ describe('sensitives: secrets found in assets', () => {
       const found = textOf(await client.callTool({ name: 'search_snippets', arguments: { query: 'snipmaskcheck' } }));
       expect(found).toContain(created.id);
       expect(found).not.toContain(AWS_KEY);
-      const foundRevealed = textOf(await client.callTool({ name: 'search_snippets', arguments: { query: 'snipmaskcheck', reveal_secrets: true } }));
+      const foundRevealed = textOf(
+        await client.callTool({ name: 'search_snippets', arguments: { query: 'snipmaskcheck', reveal_secrets: true } }),
+      );
       expect(foundRevealed).toContain(AWS_KEY);
       // A bad argument is a tool error, and nothing is revealed.
-      const bad = (await client.callTool({ name: 'get_snippet', arguments: { id: created.id, reveal_secrets: 'yes' } })) as CallToolResult;
+      const bad = (await client.callTool({
+        name: 'get_snippet',
+        arguments: { id: created.id, reveal_secrets: 'yes' },
+      })) as CallToolResult;
       expect(bad.isError).toBe(true);
       expect(textOf(bad)).not.toContain(AWS_KEY);
     } finally {
@@ -205,7 +226,9 @@ describe('sensitives: secrets found in assets', () => {
     expect(exported.status).toBe(200);
     const target = await startTestServer();
     try {
-      const imported = await http(target.baseUrl, 'POST', '/trove/import', exported.text, { 'content-type': 'application/x-ndjson' });
+      const imported = await http(target.baseUrl, 'POST', '/trove/import', exported.text, {
+        'content-type': 'application/x-ndjson',
+      });
       expect(imported.status).toBe(200);
       const asset = (await http(target.baseUrl, 'GET', `/asset/${created.id}`)).json;
       expect(

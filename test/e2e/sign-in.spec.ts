@@ -21,7 +21,8 @@ beforeAll(async () => {
   for (const server of [open, closed]) {
     expect((await trove(server, ['users', 'add', 'root', '--admin'])).code).toBe(0);
     // The front reads the directory within a second: from then on it asks every request who it is.
-    for (let i = 0; i < 50 && (await fetch(`${server.baseUrl}/assets`)).status !== 401; i++) await new Promise((resolve) => setTimeout(resolve, 100));
+    for (let i = 0; i < 50 && (await fetch(`${server.baseUrl}/assets`)).status !== 401; i++)
+      await new Promise((resolve) => setTimeout(resolve, 100));
   }
 }, 60_000);
 
@@ -55,15 +56,39 @@ describe('sign-in with OpenID Connect', () => {
     expect((await trove(open, ['users', 'list', '--json'])).stdout).toContain('"dana"');
 
     expect((await jar.fetch(`${open.baseUrl}/assets`)).status).toBe(200);
-    const body = JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: 'echo signed in' } } } } });
+    const body = JSON.stringify({
+      type: 'SEEDED_ASSET',
+      asset: { format: { fragment: { string: { raw: 'echo signed in' } } } },
+    });
     const json = { 'content-type': 'application/json' };
-    expectError(await raw(await jar.fetch(`${open.baseUrl}/assets/create`, { method: 'POST', body, headers: json })), 403, /CSRF/);
-    expect((await jar.fetch(`${open.baseUrl}/assets/create`, { method: 'POST', body, headers: { ...json, 'x-csrf-token': state.csrf } })).status).toBe(200);
+    expectError(
+      await raw(await jar.fetch(`${open.baseUrl}/assets/create`, { method: 'POST', body, headers: json })),
+      403,
+      /CSRF/,
+    );
+    expect(
+      (
+        await jar.fetch(`${open.baseUrl}/assets/create`, {
+          method: 'POST',
+          body,
+          headers: { ...json, 'x-csrf-token': state.csrf },
+        })
+      ).status,
+    ).toBe(200);
 
     expectError(await raw(await jar.fetch(`${open.baseUrl}/auth/logout`, { method: 'POST' })), 403, /CSRF/);
-    expectError(await raw(await jar.fetch(`${open.baseUrl}/auth/logout`, { method: 'POST', headers: { 'x-csrf-token': 'wrong' } })), 403, /CSRF/);
+    expectError(
+      await raw(
+        await jar.fetch(`${open.baseUrl}/auth/logout`, { method: 'POST', headers: { 'x-csrf-token': 'wrong' } }),
+      ),
+      403,
+      /CSRF/,
+    );
     const kept = jar.header();
-    const out = await jar.fetch(`${open.baseUrl}/auth/logout`, { method: 'POST', headers: { 'x-csrf-token': state.csrf } });
+    const out = await jar.fetch(`${open.baseUrl}/auth/logout`, {
+      method: 'POST',
+      headers: { 'x-csrf-token': state.csrf },
+    });
     expect(out.status).toBe(200);
     expect(out.headers.getSetCookie().find((c) => c.startsWith('trove_session='))).toMatch(/Max-Age=0/i);
     expect(jar.cookies.has('trove_session')).toBe(false);
@@ -90,7 +115,10 @@ describe('sign-in with OpenID Connect', () => {
     expect(target.searchParams.get('redirect_uri')).toBe(`${open.baseUrl}/auth/callback`);
     expectError(await raw(await jar.fetch(`${open.baseUrl}/auth/callback?code=abc&state=not-the-state`)), 400, /state/);
     // The sign-in under way is used up by a failed callback, and none at all is refused too.
-    expectError(await raw(await jar.fetch(`${open.baseUrl}/auth/callback?code=abc&state=${target.searchParams.get('state')}`)), 400);
+    expectError(
+      await raw(await jar.fetch(`${open.baseUrl}/auth/callback?code=abc&state=${target.searchParams.get('state')}`)),
+      400,
+    );
     expectError(await raw(await fetch(`${open.baseUrl}/auth/callback?code=abc&state=x`)), 400);
     expect(jar.cookies.has('trove_session')).toBe(false);
   });

@@ -20,13 +20,21 @@ async function until<T>(probe: () => Promise<T>, done: (value: T) => boolean, ms
   }
 }
 
-const EXAMPLES: Array<{ what: string; raw: string; language: string; name: RegExp; description: RegExp; tags: string[] }> = [
+const EXAMPLES: Array<{
+  what: string;
+  raw: string;
+  language: string;
+  name: RegExp;
+  description: RegExp;
+  tags: string[];
+}> = [
   {
     what: 'an SQL report',
     raw: "SELECT c.name, SUM(o.total) AS revenue\nFROM customers c\nJOIN orders o ON o.customer_id = c.id\nWHERE o.created_at >= DATE '2026-01-01'\nGROUP BY c.name\nORDER BY revenue DESC\nLIMIT 10;\n",
     language: 'sql',
     name: /^select name, revenue from customers, orders$/,
-    description: /^SQL query selecting name and revenue from customers and orders, grouped by name, ordered by revenue\.$/,
+    description:
+      /^SQL query selecting name and revenue from customers and orders, grouped by name, ordered by revenue\.$/,
     tags: ['sql', 'customers', 'orders'],
   },
   {
@@ -50,7 +58,8 @@ const EXAMPLES: Array<{ what: string; raw: string; language: string; name: RegEx
     raw: 'FROM python:3.12-slim\nWORKDIR /app\nCOPY requirements.txt .\nRUN pip install --no-cache-dir -r requirements.txt\nCOPY . .\nEXPOSE 8000\nCMD ["gunicorn", "app:app", "--bind", "0.0.0.0:8000"]\n',
     language: 'dockerfile',
     name: /^Dockerfile: python:3\.12-slim running gunicorn app:app$/,
-    description: /^Dockerfile building on python:3\.12-slim, exposing 8000, running "gunicorn app:app --bind 0\.0\.0\.0:8000"\.$/,
+    description:
+      /^Dockerfile building on python:3\.12-slim, exposing 8000, running "gunicorn app:app --bind 0\.0\.0\.0:8000"\.$/,
     tags: ['dockerfile', 'python'],
   },
   {
@@ -58,7 +67,8 @@ const EXAMPLES: Array<{ what: string; raw: string; language: string; name: RegEx
     raw: '.btn-primary {\n  background-color: #0d6efd;\n  color: #fff;\n  border-radius: 0.375rem;\n}\n\n.btn-primary:hover {\n  background-color: #0b5ed7;\n}\n',
     language: 'css',
     name: /^CSS \.btn-primary, \.btn-primary:hover$/,
-    description: /^CSS rules for \.btn-primary and \.btn-primary:hover setting background-color, color and border-radius\.$/,
+    description:
+      /^CSS rules for \.btn-primary and \.btn-primary:hover setting background-color, color and border-radius\.$/,
     tags: ['css', 'btn-primary'],
   },
   {
@@ -113,13 +123,19 @@ const EXAMPLES: Array<{ what: string; raw: string; language: string; name: RegEx
   {
     what: 'a package.json',
     raw: JSON.stringify(
-      { name: 'billing-api', version: '2.1.0', scripts: { build: 'tsc', test: 'jest' }, dependencies: { express: '5.1.0', zod: '4.1.0' } },
+      {
+        name: 'billing-api',
+        version: '2.1.0',
+        scripts: { build: 'tsc', test: 'jest' },
+        dependencies: { express: '5.1.0', zod: '4.1.0' },
+      },
       null,
       2,
     ),
     language: 'json',
     name: /^billing-api 2\.1\.0 \(package\.json\)$/,
-    description: /^An npm package manifest of billing-api 2\.1\.0: scripts build and test, 2 dependencies \(express, zod\)\.$/,
+    description:
+      /^An npm package manifest of billing-api 2\.1\.0: scripts build and test, 2 dependencies \(express, zod\)\.$/,
     tags: ['npm', 'billing-api'],
   },
 ];
@@ -138,41 +154,54 @@ describe('snippet names: what a snippet that defines nothing is about', () => {
   const settled = (id: string, language: string) =>
     until(
       () => asset.assetSnapshot({ asset: id, transferables: false }),
-      (a: Asset) => a.original.reference?.classification.specific === language && !!a.name && (a.annotations?.iterable?.length ?? 0) > 0,
+      (a: Asset) =>
+        a.original.reference?.classification.specific === language &&
+        !!a.name &&
+        (a.annotations?.iterable?.length ?? 0) > 0,
     );
 
-  it.each(EXAMPLES)('$what saved without a name is named, described and tagged after what it is', async ({ raw, language, name, description, tags }) => {
-    const created = await assets.assetsCreateNewAsset({ seed: textSeed(raw) });
-    // (when the models refine the language after the answer, the generated parts follow it)
-    const saved = await until(
-      () => asset.assetSnapshot({ asset: created.id, transferables: false }),
-      (a: Asset) => a.original.reference?.classification.specific === language && name.test(a.name ?? ''),
-    );
-    expect(saved.original.reference?.classification.specific).toBe(language);
-    expect(Object.values(ClassificationSpecificEnum)).toContain(saved.original.reference?.classification.specific);
-    expect(saved.name).toMatch(name);
-    const descriptions = (saved.annotations?.iterable ?? []).filter((a) => a.type === 'DESCRIPTION');
-    expect(descriptions).toHaveLength(1);
-    expect(descriptions[0].text).toMatch(description);
-    expect(descriptions[0].mechanism).toBe('AUTOMATIC');
-    const shown = (saved.tags?.iterable ?? []).map((t) => t.text);
-    for (const tag of tags) expect(shown).toContain(tag);
-  });
+  it.each(EXAMPLES)(
+    '$what saved without a name is named, described and tagged after what it is',
+    async ({ raw, language, name, description, tags }) => {
+      const created = await assets.assetsCreateNewAsset({ seed: textSeed(raw) });
+      // (when the models refine the language after the answer, the generated parts follow it)
+      const saved = await until(
+        () => asset.assetSnapshot({ asset: created.id, transferables: false }),
+        (a: Asset) => a.original.reference?.classification.specific === language && name.test(a.name ?? ''),
+      );
+      expect(saved.original.reference?.classification.specific).toBe(language);
+      expect(Object.values(ClassificationSpecificEnum)).toContain(saved.original.reference?.classification.specific);
+      expect(saved.name).toMatch(name);
+      const descriptions = (saved.annotations?.iterable ?? []).filter((a) => a.type === 'DESCRIPTION');
+      expect(descriptions).toHaveLength(1);
+      expect(descriptions[0].text).toMatch(description);
+      expect(descriptions[0].mechanism).toBe('AUTOMATIC');
+      const shown = (saved.tags?.iterable ?? []).map((t) => t.text);
+      for (const tag of tags) expect(shown).toContain(tag);
+    },
+  );
 
   it('a name and a description the user gives are kept', async () => {
     const created = await assets.assetsCreateNewAsset({
-      seed: textSeed(EXAMPLES[0].raw, { name: 'Top customers this year', annotations: [{ type: 'DESCRIPTION', text: 'For the board deck.' }] }),
+      seed: textSeed(EXAMPLES[0].raw, {
+        name: 'Top customers this year',
+        annotations: [{ type: 'DESCRIPTION', text: 'For the board deck.' }],
+      }),
     });
     const saved = await until(
       () => asset.assetSnapshot({ asset: created.id, transferables: false }),
       (a: Asset) => a.original.reference?.classification.specific === 'sql',
     );
     expect(saved.name).toBe('Top customers this year');
-    expect((saved.annotations?.iterable ?? []).filter((a) => a.type === 'DESCRIPTION').map((a) => a.text)).toEqual(['For the board deck.']);
+    expect((saved.annotations?.iterable ?? []).filter((a) => a.type === 'DESCRIPTION').map((a) => a.text)).toEqual([
+      'For the board deck.',
+    ]);
   });
 
   it('a snippet that defines a function is still named after it', async () => {
-    const created = await assets.assetsCreateNewAsset({ seed: textSeed('#!/bin/bash\n# Print a greeting.\ngreet() {\n  echo "hello $1"\n}\ngreet world\n') });
+    const created = await assets.assetsCreateNewAsset({
+      seed: textSeed('#!/bin/bash\n# Print a greeting.\ngreet() {\n  echo "hello $1"\n}\ngreet world\n'),
+    });
     const saved = await settled(created.id, 'sh');
     expect(saved.name).toMatch(/^greet/);
   });

@@ -7,7 +7,13 @@ import { textSeed } from './support/seeds';
 /** A text seed with its language given: no provisional label refined (and announced) later. */
 const seed = (raw: string) => {
   const base = textSeed(raw);
-  return { ...base, asset: { ...base.asset!, format: { fragment: { string: { raw } }, classification: { generic: 'TEXT', specific: 'txt' } } } } as typeof base;
+  return {
+    ...base,
+    asset: {
+      ...base.asset!,
+      format: { fragment: { string: { raw } }, classification: { generic: 'TEXT', specific: 'txt' } },
+    },
+  } as typeof base;
 };
 import { TestServer, startTestServer } from './support/server';
 import { StreamClient } from './support/ws';
@@ -46,12 +52,15 @@ describe('change streams across instances on one database', () => {
 
   it('concurrent changes through both instances reach every subscriber complete and in the same order', async () => {
     // On PostgreSQL the writes race on both instances; on SQLite they race on A.
-    const subscribers = await Promise.all([a, b, a, b].map((s) => StreamClient.open(s.baseUrl, '/assets/stream/identifiers?ids=true')));
+    const subscribers = await Promise.all(
+      [a, b, a, b].map((s) => StreamClient.open(s.baseUrl, '/assets/stream/identifiers?ids=true')),
+    );
     const heads = await Promise.all(subscribers.map((s) => s.next()));
     const start = heads[0].event_id;
     expect(heads.map((h) => h.event_id)).toEqual(heads.map(() => start));
     const perInstance = 15;
-    const create = (s: TestServer, i: number) => new AssetsApi(s.sdk).assetsCreateNewAsset({ seed: seed(`concurrent ${s.baseUrl} ${i}`) });
+    const create = (s: TestServer, i: number) =>
+      new AssetsApi(s.sdk).assetsCreateNewAsset({ seed: seed(`concurrent ${s.baseUrl} ${i}`) });
     let made;
     if (a.config.databaseUrl) {
       // PostgreSQL: truly concurrent transactions on both instances (ids may be drawn in one
@@ -62,7 +71,9 @@ describe('change streams across instances on one database', () => {
       // every change goes through A and must reach the subscribers of both.
       made = await Promise.all(Array.from({ length: 2 * perInstance }, (_, i) => create(a, i)));
     }
-    const rows = await a.sql<{ id: number; entity_id: string }>(`SELECT id, entity_id FROM stream_events WHERE id > ${start} AND topic = 'assets' ORDER BY id`);
+    const rows = await a.sql<{ id: number; entity_id: string }>(
+      `SELECT id, entity_id FROM stream_events WHERE id > ${start} AND topic = 'assets' ORDER BY id`,
+    );
     expect(rows).toHaveLength(made.length);
     const expected = rows.map((r) => ({ iterable: [{ asset: { id: r.entity_id } }], event_id: Number(r.id) }));
     for (const subscriber of subscribers) {

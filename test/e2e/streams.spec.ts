@@ -9,7 +9,8 @@ import { expectWire } from './support/wire';
 import { StreamClient, refusedUpgrade, upgradeAnswer } from './support/ws';
 import { ConfigError, loadConfig } from '../../src/common/config/app-config';
 
-const ids = (frame: { iterable: Record<string, { id: string }>[] }, key = 'asset') => frame.iterable.map((i) => i[key].id);
+const ids = (frame: { iterable: Record<string, { id: string }>[] }, key = 'asset') =>
+  frame.iterable.map((i) => i[key].id);
 
 describe('change streams (WebSocket)', () => {
   let server: TestServer;
@@ -17,8 +18,10 @@ describe('change streams (WebSocket)', () => {
   let asset: AssetApi;
   let conversations: ConversationsApi;
   let conversation: ConversationApi;
-  const open = (path: string, options?: { raw?: boolean; headers?: Record<string, string> }) => StreamClient.open(server.baseUrl, path, options);
-  const create = (raw: string, metadata: Record<string, unknown> = {}) => assets.assetsCreateNewAsset({ seed: textSeed(raw, metadata) });
+  const open = (path: string, options?: { raw?: boolean; headers?: Record<string, string> }) =>
+    StreamClient.open(server.baseUrl, path, options);
+  const create = (raw: string, metadata: Record<string, unknown> = {}) =>
+    assets.assetsCreateNewAsset({ seed: textSeed(raw, metadata) });
   /** Every client opened by a test is closed after it. */
   let clients: StreamClient[] = [];
   const track = async (client: Promise<StreamClient>) => {
@@ -47,7 +50,12 @@ describe('change streams (WebSocket)', () => {
   afterAll(() => server.close());
 
   it('sends one first frame even when there is nothing: {"iterable": []} on every identifier stream', async () => {
-    for (const path of ['/assets/stream/identifiers', '/conversations/stream/identifiers', '/assets/stream', '/assets/stream/transferables']) {
+    for (const path of [
+      '/assets/stream/identifiers',
+      '/conversations/stream/identifiers',
+      '/assets/stream',
+      '/assets/stream/transferables',
+    ]) {
       const client = await track(open(path));
       expect(await client.next()).toEqual({ iterable: [] });
       await client.quiet(100);
@@ -97,7 +105,9 @@ describe('change streams (WebSocket)', () => {
     await asset.assetAssociateTag({ asset: first.id, tag: tagId });
     await asset.assetAssociateTag({ asset: first.id, tag: tagId }); // no change: no frame
     await asset.assetDisassociateTag({ asset: first.id, tag: tagId });
-    expect((await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'py', asset: { id: second.id } })).status).toBe(200);
+    expect(
+      (await http(server.baseUrl, 'POST', '/asset/reclassify', { ext: 'py', asset: { id: second.id } })).status,
+    ).toBe(200);
     await asset.assetScoresIncrement({ asset: second.id, seededScoreIncrement: { asset: { reuse: true } } });
     await assets.assetsDeleteAsset({ asset: second.id });
 
@@ -117,12 +127,15 @@ describe('change streams (WebSocket)', () => {
   it('leaves pseudo assets out, as the first frame does, until they become real assets', async () => {
     const client = await track(open('/assets/stream/identifiers?ids=true'));
     const first = await client.next();
-    const pseudo = await http(server.baseUrl, 'POST', '/assets/create', { asset: { pseudo: true, format: { fragment: { string: { raw: 'pseudo body' } } } } });
+    const pseudo = await http(server.baseUrl, 'POST', '/assets/create', {
+      asset: { pseudo: true, format: { fragment: { string: { raw: 'pseudo body' } } } },
+    });
     expect(pseudo.status).toBe(200);
     expect(ids(first)).not.toContain(pseudo.json.id);
     const real = await create('real = True');
     let next = await client.next();
-    while (next.iterable[0].asset.id !== real.id && next.iterable[0].asset.id !== pseudo.json.id) next = await client.next(); // classifier refinements
+    while (next.iterable[0].asset.id !== real.id && next.iterable[0].asset.id !== pseudo.json.id)
+      next = await client.next(); // classifier refinements
     expect(next.iterable).toEqual([{ asset: { id: real.id } }]); // nothing for the pseudo asset before it
     await asset.assetUpdate({ asset: { ...(await asset.assetSnapshot({ asset: pseudo.json.id })), pseudo: false } });
     next = await client.next();
@@ -146,7 +159,9 @@ describe('change streams (WebSocket)', () => {
     const assetsClient = await track(open('/assets/stream/identifiers'));
     await assetsClient.next();
 
-    const created = await conversations.conversationsCreateSpecificConversation({ seededConversation: { type: 'COPILOT', name: 'streamed' } as never });
+    const created = await conversations.conversationsCreateSpecificConversation({
+      seededConversation: { type: 'COPILOT', name: 'streamed' } as never,
+    });
     expect(ids(await convs.next(), 'conversation')).toEqual([created.id]);
     await conversation.conversationUpdate({ conversation: { ...created, name: 'renamed chat' } });
     await conversation.conversationAssociateAsset({ conversation: created.id, asset: target.id });
@@ -157,7 +172,10 @@ describe('change streams (WebSocket)', () => {
       { iterable: [{ conversation: { id: created.id }, deleted: true }] },
     ]);
     // Linking changed the asset's conversations; deleting the conversation too.
-    expect(await assetsClient.take(2)).toEqual([{ iterable: [{ asset: { id: target.id } }] }, { iterable: [{ asset: { id: target.id } }] }]);
+    expect(await assetsClient.take(2)).toEqual([
+      { iterable: [{ asset: { id: target.id } }] },
+      { iterable: [{ asset: { id: target.id } }] },
+    ]);
     await convs.quiet();
 
     const again = await track(open('/conversations/stream/identifiers'));
@@ -254,7 +272,9 @@ describe('change streams (WebSocket)', () => {
   });
 
   it('checks Origin on upgrade (403 for a foreign origin) and answers unknown paths with a JSON 404', async () => {
-    expect(await refusedUpgrade(`${server.baseUrl}/assets/stream/identifiers`, { Origin: 'http://evil.example' })).toBe(403);
+    expect(await refusedUpgrade(`${server.baseUrl}/assets/stream/identifiers`, { Origin: 'http://evil.example' })).toBe(
+      403,
+    );
     const allowed = await track(open('/assets/stream/identifiers', { headers: { Origin: 'http://app.example:8080' } }));
     expect((await allowed.next()).iterable).toBeDefined();
     const local = await track(open('/assets/stream/identifiers', { headers: { Origin: 'http://localhost:5173' } }));
@@ -292,14 +312,14 @@ describe('change streams: configuration', () => {
       TROVE_WS_MAX_PAYLOAD: '2048',
       TROVE_WS_HEARTBEAT_MS: '1000',
     });
-    expect([config.streamRetentionHours, config.streamPollMs, config.redisUrl, config.wsSendBuffer, config.wsMaxPayload, config.wsHeartbeatMs]).toEqual([
-      2,
-      250,
-      'redis://127.0.0.1:6379',
-      65536,
-      2048,
-      1000,
-    ]);
+    expect([
+      config.streamRetentionHours,
+      config.streamPollMs,
+      config.redisUrl,
+      config.wsSendBuffer,
+      config.wsMaxPayload,
+      config.wsHeartbeatMs,
+    ]).toEqual([2, 250, 'redis://127.0.0.1:6379', 65536, 2048, 1000]);
     const defaults = loadConfig({});
     expect([
       defaults.streamRetentionHours,
@@ -350,7 +370,10 @@ describe('change streams: a slow consumer', () => {
     const made = await new AssetsApi(server.sdk).assetsCreateNewAsset({
       seed: {
         ...textSeed(big),
-        asset: { ...textSeed(big).asset!, format: { fragment: { string: { raw: big } }, classification: { generic: 'TEXT', specific: 'txt' } } },
+        asset: {
+          ...textSeed(big).asset!,
+          format: { fragment: { string: { raw: big } }, classification: { generic: 'TEXT', specific: 'txt' } },
+        },
       } as never,
     });
     const fast = await StreamClient.open(server.baseUrl, '/assets/stream/transferables?ids=true');

@@ -11,7 +11,10 @@ describe('discovery endpoints real clients call first', () => {
     expect(get.status).toBe(200);
     expect(get.headers.get('content-type')).toMatch(/^text\/plain/);
     expect(get.text.startsWith('ok')).toBe(true);
-    const head = await fetch(`${server.baseUrl}/.well-known/health`, { method: 'HEAD', signal: AbortSignal.timeout(100) });
+    const head = await fetch(`${server.baseUrl}/.well-known/health`, {
+      method: 'HEAD',
+      signal: AbortSignal.timeout(100),
+    });
     expect(head.status).toBe(200);
     expect(await new WellKnownApi(server.sdk).getWellKnownHealth()).toMatch(/^ok/);
   });
@@ -51,19 +54,26 @@ describe('discovery endpoints real clients call first', () => {
     expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(allowed.headers.get('access-control-allow-headers')).toMatch(/content-type/);
     expect(allowed.headers.get('access-control-allow-headers')).toMatch(/x-application-id/);
-    const exact = await http(server.baseUrl, 'GET', '/.well-known/health', undefined, { origin: 'https://app.example.com' });
+    const exact = await http(server.baseUrl, 'GET', '/.well-known/health', undefined, {
+      origin: 'https://app.example.com',
+    });
     expect(exact.headers.get('access-control-allow-origin')).toBe('https://app.example.com');
     const refused = await http(server.baseUrl, 'OPTIONS', '/assets/create', undefined, {
       origin: 'https://evil.example',
       'access-control-request-method': 'POST',
     });
     expect(refused.headers.get('access-control-allow-origin')).toBeNull();
-    const lookalike = await http(server.baseUrl, 'GET', '/.well-known/health', undefined, { origin: 'http://localhost.evil.example' });
+    const lookalike = await http(server.baseUrl, 'GET', '/.well-known/health', undefined, {
+      origin: 'http://localhost.evil.example',
+    });
     expect(lookalike.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('tolerates the headers clients send', async () => {
-    const res = await http(server.baseUrl, 'GET', '/assets', undefined, { 'x-application-id': 'abc', application: 'VS_CODE' });
+    const res = await http(server.baseUrl, 'GET', '/assets', undefined, {
+      'x-application-id': 'abc',
+      application: 'VS_CODE',
+    });
     expect(res.status).toBe(200);
   });
 

@@ -32,9 +32,12 @@ const texts = {
 };
 
 async function mcpClient(server: TestServer, token: string): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${server.baseUrl}/model_context_protocol/2025-03-26/mcp`), {
-    requestInit: { headers: bearer(token) },
-  });
+  const transport = new StreamableHTTPClientTransport(
+    new URL(`${server.baseUrl}/model_context_protocol/2025-03-26/mcp`),
+    {
+      requestInit: { headers: bearer(token) },
+    },
+  );
   const client = new Client({ name: 'team-spaces-e2e', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -54,7 +57,10 @@ describe('a team deployment: searching across spaces and copying into one', () =
     return (res.json as { id: string }).id;
   };
   const spacesOf = async (token: string) =>
-    (await http(server.baseUrl, 'GET', '/trove/spaces', undefined, bearer(token))).json as { iterable: Label[]; team: boolean };
+    (await http(server.baseUrl, 'GET', '/trove/spaces', undefined, bearer(token))).json as {
+      iterable: Label[];
+      team: boolean;
+    };
 
   beforeAll(async () => {
     server = await startTestServer();
@@ -77,10 +83,12 @@ describe('a team deployment: searching across spaces and copying into one', () =
       ['lab', [['bob', 'editor']]],
     ] as const) {
       expect((await trove(server, ['spaces', 'add', space])).code).toBe(0);
-      for (const [user, role] of members) expect((await trove(server, ['spaces', 'member', space, user, '--role', role])).code).toBe(0);
+      for (const [user, role] of members)
+        expect((await trove(server, ['spaces', 'member', space, user, '--role', role])).code).toBe(0);
     }
     // The front reads the directory about once a second.
-    for (let i = 0; i < 50 && (await spacesOf(carol)).iterable?.length !== 2; i++) await new Promise((r) => setTimeout(r, 100));
+    for (let i = 0; i < 50 && (await spacesOf(carol)).iterable?.length !== 2; i++)
+      await new Promise((r) => setTimeout(r, 100));
     ids.bobOwn = await save(bob, texts.bobOwn);
     ids.platform = await save(bob, texts.platform, 'platform');
     ids.lab = await save(bob, texts.lab, 'lab');
@@ -97,12 +105,21 @@ describe('a team deployment: searching across spaces and copying into one', () =
         { space: expect.stringMatching(/^[0-9a-f]{16}$/), name: 'platform', role: 'editor' },
       ],
     });
-    expect((await spacesOf(carol)).iterable.map((s) => `${s.name}:${s.role}`)).toEqual(['mine:owner', 'platform:reader']);
+    expect((await spacesOf(carol)).iterable.map((s) => `${s.name}:${s.role}`)).toEqual([
+      'mine:owner',
+      'platform:reader',
+    ]);
   });
 
   it('searches the own store and every space together with X-Trove-Space: *, each result saying where it comes from', async () => {
     const everywhere = { 'x-trove-space': '*' };
-    const bobs = await http(server.baseUrl, 'POST', '/assets/search?transferables=false', { query: WORD }, { ...bearer(bob), ...everywhere });
+    const bobs = await http(
+      server.baseUrl,
+      'POST',
+      '/assets/search?transferables=false',
+      { query: WORD },
+      { ...bearer(bob), ...everywhere },
+    );
     expect(bobs.status).toBe(200);
     const hits = (bobs.json as { results: { iterable: Hit[]; exact: number; suggested: number } }).results;
     const where = Object.fromEntries(hits.iterable.map((h) => [h.identifier, h.space.name]));
@@ -112,7 +129,10 @@ describe('a team deployment: searching across spaces and copying into one', () =
     expect([...scores].sort((a, b) => b - a)).toEqual(scores);
 
     // Carol: her own and the space she reads; never Bob's own store or a space she is not in.
-    const carols = await http(server.baseUrl, 'GET', `/assets/search?query=${WORD}`, undefined, { ...bearer(carol), ...everywhere });
+    const carols = await http(server.baseUrl, 'GET', `/assets/search?query=${WORD}`, undefined, {
+      ...bearer(carol),
+      ...everywhere,
+    });
     expect(carols.status).toBe(200);
     const seen = (carols.json as { iterable: Hit[] }).iterable;
     expect(Object.fromEntries(seen.map((h) => [h.identifier, `${h.space.name}:${h.space.role}`]))).toEqual({
@@ -124,7 +144,9 @@ describe('a team deployment: searching across spaces and copying into one', () =
 
     // Without the header a search stays in one store, unlabelled.
     const plain = await http(server.baseUrl, 'POST', '/assets/search', { query: WORD }, bearer(carol));
-    expect((plain.json as { results: { iterable: Hit[] } }).results.iterable.map((h) => [h.identifier, h.space])).toEqual([[ids.carolOwn, undefined]]);
+    expect(
+      (plain.json as { results: { iterable: Hit[] } }).results.iterable.map((h) => [h.identifier, h.space]),
+    ).toEqual([[ids.carolOwn, undefined]]);
   });
 
   it('grounds relevance in every store too, each passage labelled', async () => {
@@ -136,7 +158,9 @@ describe('a team deployment: searching across spaces and copying into one', () =
       { ...bearer(carol), 'x-trove-space': '*' },
     );
     expect(res.status).toBe(200);
-    const seeds = (res.json as { relevant: { iterable: Array<{ asset?: { id: string }; space: Label; score: number }> } }).relevant.iterable;
+    const seeds = (
+      res.json as { relevant: { iterable: Array<{ asset?: { id: string }; space: Label; score: number }> } }
+    ).relevant.iterable;
     const top = seeds.find((s) => s.asset?.id === ids.platform);
     expect(top?.space).toMatchObject({ name: 'platform', role: 'reader' });
     expect(seeds.every((s) => s.space && [ids.carolOwn, ids.platform].includes(s.asset!.id))).toBe(true);
@@ -146,12 +170,19 @@ describe('a team deployment: searching across spaces and copying into one', () =
   it('refuses X-Trove-Space: * on a write or a stream, changing nothing', async () => {
     const before = await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, bearer(bob));
     expectError(
-      await http(server.baseUrl, 'POST', '/assets/create', textSeed('const where = 1;'), { ...bearer(bob), 'x-trove-space': '*' }),
+      await http(server.baseUrl, 'POST', '/assets/create', textSeed('const where = 1;'), {
+        ...bearer(bob),
+        'x-trove-space': '*',
+      }),
       400,
       /is for searches/,
     );
-    expect(await upgradeAnswer(`${server.baseUrl}/assets/stream/identifiers`, { ...bearer(bob), 'x-trove-space': '*' })).toMatchObject({ status: 400 });
-    expect((await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, bearer(bob))).json).toEqual(before.json);
+    expect(
+      await upgradeAnswer(`${server.baseUrl}/assets/stream/identifiers`, { ...bearer(bob), 'x-trove-space': '*' }),
+    ).toMatchObject({ status: 400 });
+    expect((await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, bearer(bob))).json).toEqual(
+      before.json,
+    );
   });
 
   it('searches the spaces over MCP when asked, and reads a result in its space', async () => {
@@ -160,7 +191,9 @@ describe('a team deployment: searching across spaces and copying into one', () =
       const own = textOf(await client.callTool({ name: 'search_snippets', arguments: { query: WORD } }));
       expect(own).toContain(ids.carolOwn);
       expect(own).not.toContain(ids.platform);
-      const all = textOf(await client.callTool({ name: 'search_snippets', arguments: { query: WORD, everywhere: true } }));
+      const all = textOf(
+        await client.callTool({ name: 'search_snippets', arguments: { query: WORD, everywhere: true } }),
+      );
       expect(all).toContain(`id ${ids.platform}, in space “platform”`);
       expect(all).toContain(`id ${ids.carolOwn}, yours`);
       expect(all).not.toContain(ids.lab);
@@ -172,7 +205,9 @@ describe('a team deployment: searching across spaces and copying into one', () =
       expect(textOf(lab)).toMatch(/no space "lab" that you belong to/);
       expect(textOf(lab)).not.toContain('lab_experiment');
       // A save over MCP is one audit entry, naming the snippet it made (never its content).
-      const saved = textOf(await client.callTool({ name: 'save_snippet', arguments: { content: `const ${WORD}Mcp = 1;` } }));
+      const saved = textOf(
+        await client.callTool({ name: 'save_snippet', arguments: { content: `const ${WORD}Mcp = 1;` } }),
+      );
       const id = /id ([0-9a-f-]{36})/.exec(saved)![1];
       let entries = '';
       for (let i = 0; i < 50 && !entries.includes(id); i++) {
@@ -192,7 +227,9 @@ describe('a team deployment: searching across spaces and copying into one', () =
   });
 
   it('copies a snippet into a space its editor names, with its name, tags and language; readers and strangers cannot', async () => {
-    const original = (await http(server.baseUrl, 'GET', `/asset/${ids.bobOwn}?transferables=true`, undefined, bearer(bob))).json as {
+    const original = (
+      await http(server.baseUrl, 'GET', `/asset/${ids.bobOwn}?transferables=true`, undefined, bearer(bob))
+    ).json as {
       name: string;
       tags: { iterable: Array<{ text: string }> };
       original: { reference: { classification: { specific: string } } };
@@ -202,27 +239,55 @@ describe('a team deployment: searching across spaces and copying into one', () =
     const { asset, space } = copied.json as { asset: { id: string; name: string }; space: Label };
     expect(space).toMatchObject({ name: 'platform', role: 'editor' });
     expect(asset.id).not.toBe(ids.bobOwn);
-    const inSpace = (await http(server.baseUrl, 'GET', `/asset/${asset.id}?transferables=true`, undefined, as(carol, 'platform'))).json as typeof original & {
+    const inSpace = (
+      await http(server.baseUrl, 'GET', `/asset/${asset.id}?transferables=true`, undefined, as(carol, 'platform'))
+    ).json as typeof original & {
       original: { reference: { fragment: { string: { raw: string } } } };
     };
     expect(inSpace.original.reference.fragment.string.raw).toBe(texts.bobOwn);
     expect(inSpace.name).toBe(original.name);
-    expect(inSpace.original.reference.classification.specific).toBe(original.original.reference.classification.specific);
+    expect(inSpace.original.reference.classification.specific).toBe(
+      original.original.reference.classification.specific,
+    );
     expect(inSpace.tags.iterable.map((t) => t.text).sort()).toEqual(original.tags.iterable.map((t) => t.text).sort());
     // The original stays where it was.
     expect((await http(server.baseUrl, 'GET', `/asset/${ids.bobOwn}`, undefined, bearer(bob))).status).toBe(200);
 
-    const platformBefore = (await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(bob, 'platform'))).json;
-    expectError(await http(server.baseUrl, 'POST', `/asset/${ids.carolOwn}/copy`, { space: 'platform' }, bearer(carol)), 403, /reader of .+platform/);
-    expectError(await http(server.baseUrl, 'POST', `/asset/${ids.carolOwn}/copy`, { space: 'lab' }, bearer(carol)), 404, /no space .+lab/);
-    expectError(await http(server.baseUrl, 'POST', `/asset/${ids.bobOwn}/copy`, { space: 'platform' }, bearer(carol)), 404);
+    const platformBefore = (await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(bob, 'platform')))
+      .json;
+    expectError(
+      await http(server.baseUrl, 'POST', `/asset/${ids.carolOwn}/copy`, { space: 'platform' }, bearer(carol)),
+      403,
+      /reader of .+platform/,
+    );
+    expectError(
+      await http(server.baseUrl, 'POST', `/asset/${ids.carolOwn}/copy`, { space: 'lab' }, bearer(carol)),
+      404,
+      /no space .+lab/,
+    );
+    expectError(
+      await http(server.baseUrl, 'POST', `/asset/${ids.bobOwn}/copy`, { space: 'platform' }, bearer(carol)),
+      404,
+    );
     expectError(await http(server.baseUrl, 'POST', `/asset/${ids.bobOwn}/copy`, {}, bearer(bob)), 400, /space/);
-    expectError(await http(server.baseUrl, 'POST', `/asset/${ids.bobOwn}/copy`, { space: '' }, bearer(bob)), 400, /space/);
+    expectError(
+      await http(server.baseUrl, 'POST', `/asset/${ids.bobOwn}/copy`, { space: '' }, bearer(bob)),
+      400,
+      /space/,
+    );
     expectError(await http(server.baseUrl, 'POST', '/asset/not-an-id/copy', { space: 'platform' }, bearer(bob)), 400);
-    expect((await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(bob, 'platform'))).json).toEqual(platformBefore);
+    expect((await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, as(bob, 'platform'))).json).toEqual(
+      platformBefore,
+    );
 
     // A reader of a space may copy out of it into a space they edit (the source is only read).
-    const labCopy = await http(server.baseUrl, 'POST', `/asset/${ids.platform}/copy`, { space: 'lab' }, as(bob, 'platform'));
+    const labCopy = await http(
+      server.baseUrl,
+      'POST',
+      `/asset/${ids.platform}/copy`,
+      { space: 'lab' },
+      as(bob, 'platform'),
+    );
     expect(labCopy.status).toBe(201);
 
     // Audited: the copy in Bob's store names the original; its creation in the space names the copy.
@@ -236,7 +301,12 @@ describe('a team deployment: searching across spaces and copying into one', () =
     expect(audit).toEqual(
       expect.arrayContaining([
         expect.objectContaining({ action: 'copy', record: ids.bobOwn, route: '/asset/:asset/copy' }),
-        expect.objectContaining({ action: 'create', record: asset.id, route: '/asset/:asset/copy', store: expect.stringMatching(/^spaces\//) }),
+        expect.objectContaining({
+          action: 'create',
+          record: asset.id,
+          route: '/asset/:asset/copy',
+          store: expect.stringMatching(/^spaces\//),
+        }),
       ]),
     );
   });

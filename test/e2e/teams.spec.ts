@@ -12,12 +12,15 @@ import { TestServer, startTestServer, testDatabaseUrl } from './support/server';
 import { addUser, bearer, trove } from './support/team';
 import { StreamClient, upgradeAnswer } from './support/ws';
 
-const sdkOf = (server: TestServer, token: string) => new Configuration({ basePath: server.baseUrl, headers: bearer(token) });
+const sdkOf = (server: TestServer, token: string) =>
+  new Configuration({ basePath: server.baseUrl, headers: bearer(token) });
 const textOf = (result: Awaited<ReturnType<Client['callTool']>>): string =>
   ((result as CallToolResult).content ?? []).map((c) => (c.type === 'text' ? c.text : '')).join('\n');
 
 async function mcpClient(server: TestServer, headers: Record<string, string>, base = server.baseUrl): Promise<Client> {
-  const transport = new StreamableHTTPClientTransport(new URL(`${base}/model_context_protocol/2025-03-26/mcp`), { requestInit: { headers } });
+  const transport = new StreamableHTTPClientTransport(new URL(`${base}/model_context_protocol/2025-03-26/mcp`), {
+    requestInit: { headers },
+  });
   const client = new Client({ name: 'teams-e2e', version: '1.0.0' });
   await client.connect(transport);
   return client;
@@ -80,10 +83,16 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
     );
     expectError(refused, 401, /send a user's token/);
     expect(refused.headers.get('www-authenticate')).toBe('Bearer');
-    expectError(await http(server.baseUrl, 'GET', '/assets', undefined, bearer('trove_' + 'x'.repeat(43))), 401, /token is not valid/);
+    expectError(
+      await http(server.baseUrl, 'GET', '/assets', undefined, bearer('trove_' + 'x'.repeat(43))),
+      401,
+      /token is not valid/,
+    );
     expect((await http(server.baseUrl, 'GET', '/.well-known/health')).status).toBe(200);
     expect((await http(server.baseUrl, 'GET', '/.well-known/ready')).status).toBe(200);
-    expect((await upgradeAnswer(`${server.baseUrl}/assets/stream/identifiers`)) as { status: number }).toMatchObject({ status: 401 });
+    expect((await upgradeAnswer(`${server.baseUrl}/assets/stream/identifiers`)) as { status: number }).toMatchObject({
+      status: 401,
+    });
 
     // The first user adopted the store that existed: what was saved before users is Alice's.
     const mine = await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, bearer(alice));
@@ -107,13 +116,27 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
 
   it("keeps each user's records in a store of their own (a SQLite file or a PostgreSQL schema)", async () => {
     const assets = new AssetsApi(sdkOf(server, bob));
-    const asset = await assets.assetsCreateNewAsset({ seed: textSeed(`def ${MARKER}_rows(db):\n    return db.fetch("${MARKER}")\n`) });
+    const asset = await assets.assetsCreateNewAsset({
+      seed: textSeed(`def ${MARKER}_rows(db):\n    return db.fetch("${MARKER}")\n`),
+    });
     bobIds.asset = asset.id;
     bobIds.format = asset.formats.iterable![0].id;
-    const conversation = await http(server.baseUrl, 'POST', '/conversations/create', { name: `${MARKER} chat`, type: 'COPILOT' }, bearer(bob));
+    const conversation = await http(
+      server.baseUrl,
+      'POST',
+      '/conversations/create',
+      { name: `${MARKER} chat`, type: 'COPILOT' },
+      bearer(bob),
+    );
     expect(conversation.status).toBe(200);
     bobIds.conversation = (conversation.json as { id: string }).id;
-    const tag = await http(server.baseUrl, 'POST', '/tags/create', { text: `${MARKER}tag`, asset: bobIds.asset }, bearer(bob));
+    const tag = await http(
+      server.baseUrl,
+      'POST',
+      '/tags/create',
+      { text: `${MARKER}tag`, asset: bobIds.asset },
+      bearer(bob),
+    );
     expect(tag.status).toBe(200);
     bobIds.tag = (tag.json as { id: string }).id;
     const mcp = await mcpClient(server, bearer(bob));
@@ -141,7 +164,9 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
   });
 
   it("answers every documented operation sent with Bob's ids by another user as it answers ids that never existed, and leaves Bob's store unchanged", async () => {
-    const document = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const document = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8')) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     // Settled first: activities are written in batches a second after what they record.
     const settled = await until(
       async () => {
@@ -155,8 +180,10 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
     const before = settled[0];
     expect(before).toContain(MARKER);
     const fresh: Record<string, string> = Object.fromEntries(Object.keys(bobIds).map((k) => [k, randomUUID()]));
-    const idFor = (ids: Record<string, string>, param: string) => ids[param] ?? ids[param.replace(/s$/, '')] ?? ids.asset;
-    const fill = (path: string, ids: Record<string, string>) => path.replace(/\{([^}]+)\}/g, (_m, p: string) => idFor(ids, p));
+    const idFor = (ids: Record<string, string>, param: string) =>
+      ids[param] ?? ids[param.replace(/s$/, '')] ?? ids.asset;
+    const fill = (path: string, ids: Record<string, string>) =>
+      path.replace(/\{([^}]+)\}/g, (_m, p: string) => idFor(ids, p));
     const bodyFor = (ids: Record<string, string>) => ({
       id: ids.asset,
       asset: ids.asset,
@@ -174,7 +201,13 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
       for (const method of Object.keys(methods)) {
         if (!['get', 'post', 'put', 'patch', 'delete'].includes(method)) continue;
         const send = (ids: Record<string, string>): Promise<RawResponse> =>
-          http(server.baseUrl, method.toUpperCase(), fill(path, ids), method === 'get' || method === 'delete' ? undefined : bodyFor(ids), bearer(carol));
+          http(
+            server.baseUrl,
+            method.toUpperCase(),
+            fill(path, ids),
+            method === 'get' || method === 'delete' ? undefined : bodyFor(ids),
+            bearer(carol),
+          );
         const [theirs, never] = [await send(bobIds), await send(fresh)];
         sent++;
         const what = `${method.toUpperCase()} ${path}`;
@@ -183,10 +216,14 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
         const echoed = (text: string, ids: Record<string, string>) => {
           let out = text;
           for (const [kind, id] of Object.entries(ids)) out = out.split(id).join(`<${kind}>`);
-          return out.replace(UUID, '<new>').replace(/"(created|updated|value|readable|timestamp|at|ms|elapsed)":[^,}]+/g, '"$1":_');
+          return out
+            .replace(UUID, '<new>')
+            .replace(/"(created|updated|value|readable|timestamp|at|ms|elapsed)":[^,}]+/g, '"$1":_');
         };
-        if (theirs.status !== never.status) leaks.push(`${what}: ${theirs.status} for Bob's ids, ${never.status} for unknown ids`);
-        else if (theirs.status >= 400 && echoed(theirs.text, bobIds) !== echoed(never.text, fresh)) leaks.push(`${what}: answers differ`);
+        if (theirs.status !== never.status)
+          leaks.push(`${what}: ${theirs.status} for Bob's ids, ${never.status} for unknown ids`);
+        else if (theirs.status >= 400 && echoed(theirs.text, bobIds) !== echoed(never.text, fresh))
+          leaks.push(`${what}: answers differ`);
       }
     }
     expect(sent).toBeGreaterThan(150);
@@ -195,7 +232,14 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
   });
 
   it('keeps fuzzed ids across users apart: any of Bob ids on any read route is unknown to Carol', async () => {
-    const routes = ['/asset/{id}', '/asset/{id}/formats', '/conversation/{id}', '/format/{id}', '/tag/{id}', '/workstream_summary/{id}'];
+    const routes = [
+      '/asset/{id}',
+      '/asset/{id}/formats',
+      '/conversation/{id}',
+      '/format/{id}',
+      '/tag/{id}',
+      '/workstream_summary/{id}',
+    ];
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...routes), fc.constantFrom(...Object.values(bobIds)), async (route, id) => {
         const res = await http(server.baseUrl, 'GET', route.replace('{id}', id), undefined, bearer(carol));
@@ -209,12 +253,16 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
   });
 
   it("keeps streams, MCP and search apart: Carol's stream, tools and questions never see Bob's records", async () => {
-    const carolStream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: bearer(carol) });
+    const carolStream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', {
+      headers: bearer(carol),
+    });
     const bobStream = await StreamClient.open(server.baseUrl, '/assets/stream/identifiers', { headers: bearer(bob) });
     try {
       expect(JSON.stringify(await carolStream.next())).not.toContain(bobIds.asset);
       expect(JSON.stringify(await bobStream.next())).toContain(bobIds.asset);
-      const carols = await new AssetsApi(sdkOf(server, carol)).assetsCreateNewAsset({ seed: textSeed('const carolsOwn = 2;') });
+      const carols = await new AssetsApi(sdkOf(server, carol)).assetsCreateNewAsset({
+        seed: textSeed('const carolsOwn = 2;'),
+      });
       const seen = await carolStream.next();
       expect(JSON.stringify(seen)).toContain(carols.id);
       // Bob's stream says nothing of Carol's create.
@@ -248,7 +296,9 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
     const listed = await http(base, 'GET', '/assets/identifiers');
     expect(JSON.stringify(listed.json)).toContain(bobIds.asset);
     const versions = await http(base, 'GET', '/model_context_protocol/schema_versions');
-    const endpoints = (versions.json as { iterable: Array<{ entry_endpoint: string }> }).iterable.map((v) => v.entry_endpoint);
+    const endpoints = (versions.json as { iterable: Array<{ entry_endpoint: string }> }).iterable.map(
+      (v) => v.entry_endpoint,
+    );
     expect(endpoints[1]).toBe(`${base}/model_context_protocol/2025-03-26/mcp`);
     const mcp = await mcpClient(server, {}, base);
     clients.push(mcp);
@@ -282,11 +332,21 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
     const sharedId = (shared.json as { id: string }).id;
     const read = await http(server.baseUrl, 'GET', `/asset/${sharedId}`, undefined, inSpace(carol));
     expect(read.status).toBe(200);
-    expectError(await http(server.baseUrl, 'POST', '/assets/create', textSeed('const nope = 1;'), inSpace(carol)), 403, /reader of .+platform/);
-    expect((await http(server.baseUrl, 'POST', '/assets/search', { query: 'sharedRunbook' }, inSpace(carol))).status).toBe(200);
+    expectError(
+      await http(server.baseUrl, 'POST', '/assets/create', textSeed('const nope = 1;'), inSpace(carol)),
+      403,
+      /reader of .+platform/,
+    );
+    expect(
+      (await http(server.baseUrl, 'POST', '/assets/search', { query: 'sharedRunbook' }, inSpace(carol))).status,
+    ).toBe(200);
     // Not in anyone's own store, and not for a non-member.
     expect((await http(server.baseUrl, 'GET', `/asset/${sharedId}`, undefined, bearer(bob))).status).toBe(404);
-    expectError(await http(server.baseUrl, 'GET', '/assets', undefined, inSpace(alice)), 404, /no space .+platform.+ that you belong to/);
+    expectError(
+      await http(server.baseUrl, 'GET', '/assets', undefined, inSpace(alice)),
+      404,
+      /no space .+platform.+ that you belong to/,
+    );
   });
 
   it('rotates and removes tokens: the old one stops working at once', async () => {
@@ -315,18 +375,30 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
           .map((line) => JSON.parse(line)),
       (list) => list.some((e: { action: string; userName: string }) => e.action === 'create' && e.userName === 'bob'),
     );
-    const creates = entries.filter((e: { action: string; userName: string }) => e.action === 'create' && e.userName === 'bob');
+    const creates = entries.filter(
+      (e: { action: string; userName: string }) => e.action === 'create' && e.userName === 'bob',
+    );
     expect(creates.map((e: { record: string }) => e.record)).toContain(bobIds.asset);
     expect(creates[0]).toMatchObject({ method: 'POST', route: '/assets/create', status: 200, client: '127.0.0.1' });
-    expect(entries.some((e: { action: string; status: number }) => e.action === 'auth.failed' && e.status === 401)).toBe(true);
-    expect(entries.some((e: { action: string; record: string }) => e.action === 'user.add' && e.record === 'bob')).toBe(true);
+    expect(
+      entries.some((e: { action: string; status: number }) => e.action === 'auth.failed' && e.status === 401),
+    ).toBe(true);
+    expect(entries.some((e: { action: string; record: string }) => e.action === 'user.add' && e.record === 'bob')).toBe(
+      true,
+    );
     expect(entries.some((e: { action: string }) => e.action === 'export')).toBe(true);
     const text = JSON.stringify(entries);
     expect(text).not.toContain(MARKER);
     for (const token of [alice, bob, carol]) expect(text).not.toContain(token);
-    const onlyBob = (await trove(server, ['audit', '--json', '--user', 'bob', '--action', 'create', '--since', '1h'])).stdout.trim().split('\n');
+    const onlyBob = (
+      await trove(server, ['audit', '--json', '--user', 'bob', '--action', 'create', '--since', '1h'])
+    ).stdout
+      .trim()
+      .split('\n');
     expect(onlyBob.length).toBeGreaterThan(0);
-    expect(onlyBob.every((line) => JSON.parse(line).userName === 'bob' && JSON.parse(line).action === 'create')).toBe(true);
+    expect(onlyBob.every((line) => JSON.parse(line).userName === 'bob' && JSON.parse(line).action === 'create')).toBe(
+      true,
+    );
     expect((await trove(server, ['audit', '--since', 'yesterday-ish'])).code).toBe(2);
   });
 
@@ -338,13 +410,23 @@ describe('a team deployment: users, their own stores, spaces, audit', () => {
         .filter(Boolean)
         .map((line) => JSON.parse(line) as { record: string | null; client: string });
     const before = (await failures()).length;
-    for (let i = 0; i < 30; i++) expectError(await http(server.baseUrl, 'GET', '/assets', undefined, bearer(`trove_${randomBytes(24).toString('hex')}`)), 401);
+    for (let i = 0; i < 30; i++)
+      expectError(
+        await http(server.baseUrl, 'GET', '/assets', undefined, bearer(`trove_${randomBytes(24).toString('hex')}`)),
+        401,
+      );
     // At most one window (10 s) boundary fell inside the flood: one or two entries, not thirty.
     await new Promise((resolve) => setTimeout(resolve, 1500));
     expect((await failures()).length - before).toBeLessThanOrEqual(2);
     // Then the window's count: the most of the flood in one entry.
-    const counted = await until(failures, (list) => list.some((e) => /^\d+ more since /.test(e.record ?? '') && Number(e.record!.split(' ')[0]) >= 14), 15_000);
-    const entry = counted.find((e) => /^\d+ more since /.test(e.record ?? '') && Number(e.record!.split(' ')[0]) >= 14)!;
+    const counted = await until(
+      failures,
+      (list) => list.some((e) => /^\d+ more since /.test(e.record ?? '') && Number(e.record!.split(' ')[0]) >= 14),
+      15_000,
+    );
+    const entry = counted.find(
+      (e) => /^\d+ more since /.test(e.record ?? '') && Number(e.record!.split(' ')[0]) >= 14,
+    )!;
     expect(entry.client).toBe('127.0.0.1');
     expect(counted.length - before).toBeLessThanOrEqual(4);
   }, 30_000);
@@ -381,7 +463,11 @@ describe('a team deployment: stores open on demand and close when idle; a storag
     stream.socket.terminate();
     expect((await http(server.baseUrl, 'GET', '/assets', undefined, bearer(admin))).status).toBe(200);
     expectError(await http(server.baseUrl, 'GET', '/assets', undefined, bearer(API_KEY)), 401, /token is not valid/);
-    expectError(await http(server.baseUrl, 'GET', '/assets', undefined, bearer(SCRAPE_TOKEN)), 401, /token is not valid/);
+    expectError(
+      await http(server.baseUrl, 'GET', '/assets', undefined, bearer(SCRAPE_TOKEN)),
+      401,
+      /token is not valid/,
+    );
     const scraped = await http(server.baseUrl, 'GET', '/metrics', undefined, bearer(SCRAPE_TOKEN));
     expect(scraped.status).toBe(200);
     expect(scraped.text).toMatch(/^trove_open_stores \d+/m);
@@ -389,12 +475,24 @@ describe('a team deployment: stores open on demand and close when idle; a storag
 
   it('opens a store at its first request, closes it once idle, and opens it again with its records', async () => {
     const erin = await addUser(server, 'erin');
-    const created = await http(server.baseUrl, 'POST', '/assets/create', textSeed('const kept = "across a close";'), bearer(erin));
+    const created = await http(
+      server.baseUrl,
+      'POST',
+      '/assets/create',
+      textSeed('const kept = "across a close";'),
+      bearer(erin),
+    );
     expect(created.status).toBe(200);
     const open = await openStores();
     expect(open).toBe(2); // the process's own (root's) and erin's
     expect(await until(openStores, (n) => n === 1, 15_000)).toBe(1);
-    const again = await http(server.baseUrl, 'GET', `/asset/${(created.json as { id: string }).id}`, undefined, bearer(erin));
+    const again = await http(
+      server.baseUrl,
+      'GET',
+      `/asset/${(created.json as { id: string }).id}`,
+      undefined,
+      bearer(erin),
+    );
     expect(again.status).toBe(200);
     expect(again.text).toContain('across a close');
   });
@@ -405,7 +503,9 @@ describe('a team deployment: stores open on demand and close when idle; a storag
       expect((await http(server.baseUrl, 'GET', '/assets', undefined, bearer(token))).status).toBe(200);
       expect(await openStores()).toBeLessThanOrEqual(3); // the process's own + 2
     }
-    const all = await Promise.all(tokens.map((token) => http(server.baseUrl, 'GET', '/assets', undefined, bearer(token))));
+    const all = await Promise.all(
+      tokens.map((token) => http(server.baseUrl, 'GET', '/assets', undefined, bearer(token))),
+    );
     expect(all.map((r) => r.status)).toEqual([200, 200, 200]);
   });
 
@@ -417,7 +517,13 @@ describe('a team deployment: stores open on demand and close when idle; a storag
     // The size is measured at most every 10 s: writes go on until the measure sees the store full.
     const full = await until(
       async () => {
-        const res = await http(server.baseUrl, 'POST', '/assets/create', textSeed(`${big}${ids.length}`), bearer(frank));
+        const res = await http(
+          server.baseUrl,
+          'POST',
+          '/assets/create',
+          textSeed(`${big}${ids.length}`),
+          bearer(frank),
+        );
         if (res.status === 200) ids.push((res.json as { id: string }).id);
         return res;
       },
@@ -435,8 +541,14 @@ describe('a team deployment: stores open on demand and close when idle; a storag
     const client = await mcpClient(server, bearer(frank));
     try {
       const saved = await client.callTool({ name: 'save_snippet', arguments: { content: 'const overQuota = 1;' } });
-      expect([(saved as CallToolResult).isError, textOf(saved)]).toEqual([true, expect.stringMatching(/your store is full/)]);
-      const memory = await client.callTool({ name: 'create_pieces_memory', arguments: { summary_description: 'full', summary: 'a memory past the quota' } });
+      expect([(saved as CallToolResult).isError, textOf(saved)]).toEqual([
+        true,
+        expect.stringMatching(/your store is full/),
+      ]);
+      const memory = await client.callTool({
+        name: 'create_pieces_memory',
+        arguments: { summary_description: 'full', summary: 'a memory past the quota' },
+      });
       expect((memory as CallToolResult).isError).toBe(true);
       expect((await client.callTool({ name: 'search_snippets', arguments: { query: 'x' } })).isError).toBeFalsy();
     } finally {
@@ -445,6 +557,8 @@ describe('a team deployment: stores open on demand and close when idle; a storag
     expect((await http(server.baseUrl, 'GET', '/assets/identifiers', undefined, bearer(frank))).json).toEqual(before);
     expect((await http(server.baseUrl, 'POST', `/assets/${ids[0]}/delete`, undefined, bearer(frank))).status).toBe(200);
     // Another user's store is not theirs to fill.
-    expect((await http(server.baseUrl, 'POST', '/assets/create', textSeed('const mine = 1;'), bearer(admin))).status).toBe(200);
+    expect(
+      (await http(server.baseUrl, 'POST', '/assets/create', textSeed('const mine = 1;'), bearer(admin))).status,
+    ).toBe(200);
   }, 90_000);
 });

@@ -61,7 +61,9 @@ describe('POST /os/terminate in local mode: the process shuts down as on SIGINT 
     });
     child.stdout!.on('data', (data) => (output += data));
     child.stderr!.on('data', (data) => (output += data));
-    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) => child!.once('exit', (code, signal) => resolve({ code, signal })));
+    const exited = new Promise<{ code: number | null; signal: string | null }>((resolve) =>
+      child!.once('exit', (code, signal) => resolve({ code, signal })),
+    );
     await healthy(baseUrl, 60_000);
     const portFile = piecesPortFile(process.platform, home)!;
     // The port is announced once the server has warmed up, a moment after it first answers.

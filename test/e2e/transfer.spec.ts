@@ -1,4 +1,11 @@
-import { AssetApi, AssetsApi, ConnectorApi, ConversationApi, ConversationsApi, WorkstreamSummariesApi } from '@pieces.app/pieces-os-client';
+import {
+  AssetApi,
+  AssetsApi,
+  ConnectorApi,
+  ConversationApi,
+  ConversationsApi,
+  WorkstreamSummariesApi,
+} from '@pieces.app/pieces-os-client';
 import { createHash, randomUUID } from 'node:crypto';
 import { createReadStream, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -55,7 +62,12 @@ interface Parsed {
 
 function parse(text: string): Parsed {
   const lines = text.split('\n').filter((l) => l !== '');
-  return { header: JSON.parse(lines[0]), records: lines.slice(1, -1).map((l) => JSON.parse(l)), end: JSON.parse(lines[lines.length - 1]), lines };
+  return {
+    header: JSON.parse(lines[0]),
+    records: lines.slice(1, -1).map((l) => JSON.parse(l)),
+    end: JSON.parse(lines[lines.length - 1]),
+    lines,
+  };
 }
 
 /** An export file made by hand: header, records, end line with its counts and SHA-256. */
@@ -67,20 +79,44 @@ function ndjson(records: Array<{ kind: string; record: Record<string, unknown> }
     .update(lines.map((l) => `${l}\n`).join(''))
     .digest('hex');
   const header = { format: 'trove-export', version: 1, exported: new Date().toISOString(), trove: 'test', counts };
-  return [JSON.stringify(header), ...lines, JSON.stringify({ kind: 'end', records: lines.length, counts, sha256, checksum: '' })].join('\n') + '\n';
+  return (
+    [
+      JSON.stringify(header),
+      ...lines,
+      JSON.stringify({ kind: 'end', records: lines.length, counts, sha256, checksum: '' }),
+    ].join('\n') + '\n'
+  );
 }
 
 /** `n` generated assets (with a format and a tag each), credited to `applicationId`. */
-function generatedAssets(n: number, applicationId: string, word: string, padding = 40): Array<{ kind: string; record: Record<string, unknown> }> {
+function generatedAssets(
+  n: number,
+  applicationId: string,
+  word: string,
+  padding = 40,
+): Array<{ kind: string; record: Record<string, unknown> }> {
   const now = '2025-01-01T00:00:00.000Z';
   const tagId = randomUUID();
   const out: Array<{ kind: string; record: Record<string, unknown> }> = [
-    { kind: 'tag', record: { id: tagId, text: `${word}-tag`, category: 'UNKNOWN', mechanism: 'MANUAL', created_at: now, updated_at: now } },
+    {
+      kind: 'tag',
+      record: {
+        id: tagId,
+        text: `${word}-tag`,
+        category: 'UNKNOWN',
+        mechanism: 'MANUAL',
+        created_at: now,
+        updated_at: now,
+      },
+    },
   ];
   for (let i = 0; i < n; i++) {
     const id = randomUUID();
     const raw = `function ${word}${i}(value) {\n  // ${'padding '.repeat(padding)}\n  return value * ${i};\n}\n`;
-    out.push({ kind: 'asset', record: { id, name: `${word} ${i}`, creator: 'u', mechanism: 'MANUAL', created_at: now, updated_at: now } });
+    out.push({
+      kind: 'asset',
+      record: { id, name: `${word} ${i}`, creator: 'u', mechanism: 'MANUAL', created_at: now, updated_at: now },
+    });
     out.push({
       kind: 'format',
       record: {
@@ -123,7 +159,13 @@ function sameApplications<T>(value: T): T {
   if (typeof value !== 'object' || value === null) return value;
   const out: Record<string, unknown> = {};
   for (const [key, v] of Object.entries(value)) out[key] = sameApplications(v);
-  if (typeof out.id === 'string' && typeof out.name === 'string' && typeof out.platform === 'string' && typeof out.version === 'string' && 'privacy' in out) {
+  if (
+    typeof out.id === 'string' &&
+    typeof out.name === 'string' &&
+    typeof out.platform === 'string' &&
+    typeof out.version === 'string' &&
+    'privacy' in out
+  ) {
     out.id = `${out.name}|${out.version}|${out.platform}`;
   }
   return out as T;
@@ -177,12 +219,17 @@ describe('whole-store export and import', () => {
           tags: [{ text: 'sql' }, { text: 'math' }],
         }),
       }),
-      await assets.assetsCreateNewAsset({ seed: textSeed('export const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));\n') }),
+      await assets.assetsCreateNewAsset({
+        seed: textSeed('export const clamp = (x: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, x));\n'),
+      }),
       await assets.assetsCreateNewAsset({ seed: textSeed('echo "to be deleted"', { name: 'doomed' }) }),
     ];
     // Saved without an application: credited to Trove itself, which every store records under an id of its own.
     const bare = await http(source.baseUrl, 'POST', '/assets/create', {
-      asset: { format: { fragment: { string: { raw: 'fn main() { println!("credited to trove"); }' } } }, metadata: { name: 'no application' } },
+      asset: {
+        format: { fragment: { string: { raw: 'fn main() { println!("credited to trove"); }' } } },
+        metadata: { name: 'no application' },
+      },
     });
     expect(bare.status).toBe(200);
     created.push(bare.json);
@@ -194,7 +241,15 @@ describe('whole-store export and import', () => {
     const summary = await new WorkstreamSummariesApi(sdk).workstreamSummariesCreateNewWorkstreamSummary({
       seededWorkstreamSummary: {
         name: 'Moved the reconciliation job',
-        model: { id: randomUUID(), version: '1', created: { value: new Date() }, name: 'agent', cloud: false, type: 'UNKNOWN', usage: 'UNKNOWN' },
+        model: {
+          id: randomUUID(),
+          version: '1',
+          created: { value: new Date() },
+          name: 'agent',
+          cloud: false,
+          type: 'UNKNOWN',
+          usage: 'UNKNOWN',
+        },
         annotations: [{ type: 'SUMMARY', text: 'The nightly job now runs on the queue worker.' }],
         assets: { iterable: [{ id: assetIds[0] }] },
       } as any,
@@ -217,12 +272,19 @@ describe('whole-store export and import', () => {
     });
     const other = await conversations.conversationsCreateSpecificConversation({
       transferables: true,
-      seededConversation: { type: 'COPILOT', name: 'Other', messages: [{ role: 'USER', fragment: { string: { raw: 'ground me' } } }] } as any,
+      seededConversation: {
+        type: 'COPILOT',
+        name: 'Other',
+        messages: [{ role: 'USER', fragment: { string: { raw: 'ground me' } } }],
+      } as any,
     });
     const websiteId = (await source.sql<{ id: string }>(`SELECT id FROM websites`))[0].id;
     await conversation.conversationAssociateWebsite({ conversation: chat.id, website: websiteId });
     await conversation.conversationAssociateWorkstreamSummary({ conversation: chat.id, workstreamSummary: summary.id });
-    await conversation.conversationGroundingMessagesAssociateMessage({ conversation: chat.id, message: other.messages!.iterable[0].id });
+    await conversation.conversationGroundingMessagesAssociateMessage({
+      conversation: chat.id,
+      message: other.messages!.iterable[0].id,
+    });
     const rangeId = randomUUID();
     const now = new Date().toISOString();
     await source.sql(
@@ -232,9 +294,18 @@ describe('whole-store export and import', () => {
 
     // A custom model; the connector: a connected application, an intention, tracked events.
     expect(
-      (await http(source.baseUrl, 'POST', '/models/create', { name: 'Quoter', version: '1', cloud: false, configuration: { base: 'offline' } })).status,
+      (
+        await http(source.baseUrl, 'POST', '/models/create', {
+          name: 'Quoter',
+          version: '1',
+          cloud: false,
+          configuration: { base: 'offline' },
+        })
+      ).status,
     ).toBe(200);
-    const context = await connector.connect({ seededConnectorConnection: { application: { name: 'VS_CODE', version: '1.90.0', platform: 'LINUX' } } as never });
+    const context = await connector.connect({
+      seededConnectorConnection: { application: { name: 'VS_CODE', version: '1.90.0', platform: 'LINUX' } } as never,
+    });
     await connector.intention({
       application: context.application.id,
       seededConnectorAsset: { format: { fragment: { string: { raw: 'const a = 1;' } } } } as never,
@@ -264,7 +335,9 @@ describe('whole-store export and import', () => {
     expect(res.headers.get('content-disposition')).toMatch(/^attachment; filename="trove-export-.*\.ndjson"$/);
     exported = res.text;
     parsed = parse(exported);
-    expect(parsed.header).toEqual(expect.objectContaining({ format: 'trove-export', version: 1, exported: expect.any(String) }));
+    expect(parsed.header).toEqual(
+      expect.objectContaining({ format: 'trove-export', version: 1, exported: expect.any(String) }),
+    );
     expect(parsed.end.kind).toBe('end');
     const counted: Record<string, number> = {};
     for (const r of parsed.records) counted[r.kind] = (counted[r.kind] ?? 0) + 1;
@@ -283,8 +356,16 @@ describe('whole-store export and import', () => {
     expect(parsed.end.sha256).toBe(sha);
     // Records are wire-agnostic rows: snake_case columns, booleans as booleans, the deleted asset as its tombstone.
     const assets = parsed.records.filter((r) => r.kind === 'asset').map((r) => r.record);
-    expect(assets.find((a) => a.id === assetIds[3])).toEqual(expect.objectContaining({ deleted_at: expect.any(String), name: null }));
-    expect(assets[0]).toEqual(expect.objectContaining({ favorited: expect.any(Boolean), score_manual: expect.any(Number), created_at: expect.any(String) }));
+    expect(assets.find((a) => a.id === assetIds[3])).toEqual(
+      expect.objectContaining({ deleted_at: expect.any(String), name: null }),
+    );
+    expect(assets[0]).toEqual(
+      expect.objectContaining({
+        favorited: expect.any(Boolean),
+        score_manual: expect.any(Number),
+        created_at: expect.any(String),
+      }),
+    );
     // Each asset is followed by its own records.
     const firstFormat = parsed.records.findIndex((r) => r.kind === 'format');
     expect(parsed.records[firstFormat - 1].kind).toBe('asset');
@@ -314,10 +395,14 @@ describe('whole-store export and import', () => {
       const assets = await new AssetsApi(server.sdk).assetsSnapshot({ transferables: true });
       const conversations = await new ConversationsApi(server.sdk).conversationsSnapshot({ transferables: true });
       const summaries = await new WorkstreamSummariesApi(server.sdk).workstreamSummariesSnapshot();
-      const messages = await new ConversationApi(server.sdk).conversationSpecificConversationMessages({ conversation: conversations.iterable[0].id });
+      const messages = await new ConversationApi(server.sdk).conversationSpecificConversationMessages({
+        conversation: conversations.iterable[0].id,
+      });
       const models = (await getJson(server, '/models')).iterable.filter((m: any) => m.custom);
       const deleted = await http(server.baseUrl, 'GET', `/asset/${assetIds[3]}`);
-      return JSON.parse(JSON.stringify({ assets, conversations, summaries, messages, models, deleted: deleted.status }));
+      return JSON.parse(
+        JSON.stringify({ assets, conversations, summaries, messages, models, deleted: deleted.status }),
+      );
     };
     const [before, after] = [sameApplications(await read(source)), sameApplications(await read(target))];
     expect(after.assets.iterable.length).toBe(4);
@@ -347,7 +432,9 @@ describe('whole-store export and import', () => {
       const file = join(dir, 'export.ndjson');
       writeFileSync(file, exported);
       const progress: Array<[number, number | null]> = [];
-      const first = await fresh.app.get(StoreImport).importNdjson(createReadStream(file), (done, total) => progress.push([done, total]));
+      const first = await fresh.app
+        .get(StoreImport)
+        .importNdjson(createReadStream(file), (done, total) => progress.push([done, total]));
       expect(first.created.asset).toBe(parsed.end.counts.asset);
       expect(progress[progress.length - 1]).toEqual([parsed.records.length, parsed.records.length]);
       const again = await fresh.app.get(StoreImport).importNdjson(Readable.from([Buffer.from(exported)]));
@@ -373,7 +460,13 @@ describe('refusing a bad import', () => {
   });
   afterAll(() => server?.close());
 
-  const refused = async (body: string | Buffer, status: number, message: RegExp, headers: Record<string, string> = NDJSON, query = '') => {
+  const refused = async (
+    body: string | Buffer,
+    status: number,
+    message: RegExp,
+    headers: Record<string, string> = NDJSON,
+    query = '',
+  ) => {
     const before = await server.counts(tables);
     const res = await http(server.baseUrl, 'POST', `/trove/import${query}`, body, headers);
     expectError(res, status, message);
@@ -384,7 +477,11 @@ describe('refusing a bad import', () => {
 
   it('a truncated export: 400 saying how far it got, nothing written', async () => {
     const lines = valid.split('\n');
-    await refused(lines.slice(0, 50).join('\n') + '\n', 400, /truncated: it ends after line 50 \(49 of the 121 records/);
+    await refused(
+      lines.slice(0, 50).join('\n') + '\n',
+      400,
+      /truncated: it ends after line 50 \(49 of the 121 records/,
+    );
     await refused(valid.slice(0, valid.length - 30), 400, /not JSON|truncated/);
   });
 
@@ -397,7 +494,11 @@ describe('refusing a bad import', () => {
     await refused('{"format":"something-else"}\n', 400, /not a Trove export/);
     await refused(valid.replace('"version":1', '"version":2'), 400, /version 2 is not supported/);
     await refused(valid.replace('"kind":"asset"', '"kind":"spaceship"'), 400, /unknown kind .*spaceship/);
-    await refused(valid.replace('"mechanism":"MANUAL","created_at"', '"mechanism":7,"created_at"'), 400, /mechanism.* must be a string/);
+    await refused(
+      valid.replace('"mechanism":"MANUAL","created_at"', '"mechanism":7,"created_at"'),
+      400,
+      /mechanism.* must be a string/,
+    );
     await refused(valid.replace(/"counts":\{"tag":1/g, '"counts":{"tag":2'), 400, /counts 2 tag records/);
     await refused('', 400, /request body|empty/);
     await refused(valid.replace('"name":"zebrafinch 3"', '"name":"zebrafinch \\ud800"'), 400, /well-formed/);
@@ -407,8 +508,17 @@ describe('refusing a bad import', () => {
     const applicationId = (await server.sql<{ id: string }>(`SELECT id FROM applications`))[0].id;
     const [tag, orphanAsset, orphanFormat] = generatedAssets(1, randomUUID(), 'nowhere');
     const [, keptAsset, keptFormat] = generatedAssets(1, applicationId, 'kept');
-    const link = { kind: 'asset_tag', record: { asset_id: keptAsset.record.id, tag_id: tag.record.id, created_at: '2025-01-01T00:00:00.000Z' } };
-    const res = await http(server.baseUrl, 'POST', '/trove/import', ndjson([orphanAsset, orphanFormat, keptAsset, keptFormat, link]), NDJSON);
+    const link = {
+      kind: 'asset_tag',
+      record: { asset_id: keptAsset.record.id, tag_id: tag.record.id, created_at: '2025-01-01T00:00:00.000Z' },
+    };
+    const res = await http(
+      server.baseUrl,
+      'POST',
+      '/trove/import',
+      ndjson([orphanAsset, orphanFormat, keptAsset, keptFormat, link]),
+      NDJSON,
+    );
     expect(res.status).toBe(200);
     expect(res.json.created).toEqual(expect.objectContaining({ asset: 1, format: 1, asset_tag: 0 }));
     expect(res.json.skipped).toEqual(expect.objectContaining({ asset: 1, format: 1, asset_tag: 1 }));
@@ -433,7 +543,9 @@ describe('refusing a bad import', () => {
     const res = await http(server.baseUrl, 'POST', '/trove/import', valid, NDJSON);
     expect(res.status).toBe(200);
     expect(res.json.created).toEqual(expect.objectContaining({ asset: 40, format: 40, asset_tag: 40, tag: 1 }));
-    expect(await searchIds(server, 'zebrafinch 7')).toContain(JSON.parse(valid.split('\n').find((l) => l.includes('"name":"zebrafinch 7"'))!).record.id);
+    expect(await searchIds(server, 'zebrafinch 7')).toContain(
+      JSON.parse(valid.split('\n').find((l) => l.includes('"name":"zebrafinch 7"'))!).record.id,
+    );
   });
 });
 
@@ -445,13 +557,21 @@ describe('importing snippets of other tools', () => {
   afterAll(() => server?.close());
 
   const upload = (format: string, file: string, name = file) =>
-    http(server.baseUrl, 'POST', `/trove/import?format=${format}&name=${encodeURIComponent(name)}`, readFileSync(join(FIXTURES, file)), OCTETS);
+    http(
+      server.baseUrl,
+      'POST',
+      `/trove/import?format=${format}&name=${encodeURIComponent(name)}`,
+      readFileSync(join(FIXTURES, file)),
+      OCTETS,
+    );
 
   it('VS Code snippet files (JSON with comments): one asset per snippet, language from the file name or scope, prefixes as tags', async () => {
     const res = await upload('vscode', 'python.json');
     expect(res.status).toBe(200);
     expect(res.json).toEqual(expect.objectContaining({ format: 'vscode' }));
-    expect(res.json.created).toEqual(expect.objectContaining({ asset: 2, format: 2, annotation: 2, tag: 3, asset_tag: 3 }));
+    expect(res.json.created).toEqual(
+      expect.objectContaining({ asset: 2, format: 2, annotation: 2, tag: 3, asset_tag: 3 }),
+    );
     expect(res.json.skipped.asset).toBe(1);
     const web = await upload('vscode', 'web.code-snippets');
     expect(web.json.created.asset).toBe(1);
@@ -462,7 +582,9 @@ describe('importing snippets of other tools', () => {
     expect(found.original.reference.classification.specific).toBe('py');
     expect(found.original.reference.fragment.string.raw).toMatch(/^def retry_with_backoff\(fn, attempts=\$\{1:5\}/);
     expect(found.tags.iterable.map((t: any) => t.text).sort()).toEqual(['rbo', 'retrybackoff']);
-    expect(found.annotations.iterable.map((a: any) => [a.type, a.text])).toEqual([['DESCRIPTION', 'Calls fn again with exponential backoff']]);
+    expect(found.annotations.iterable.map((a: any) => [a.type, a.text])).toEqual([
+      ['DESCRIPTION', 'Calls fn again with exponential backoff'],
+    ]);
     const [fetchId] = await searchIds(server, 'fetchjsontimeout');
     expect((await getJson(server, `/asset/${fetchId}`)).original.reference.classification.specific).toBe('ts');
 

@@ -1,6 +1,15 @@
 import { AssetApi, AssetsApi, Configuration } from '@pieces.app/pieces-os-client';
 import { ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  copyFileSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  readdirSync,
+  rmSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -30,13 +39,26 @@ interface Run {
 
 /** The environment of a command: only what an operator's shell would have, no DATABASE_URL (SQLite) unless given. */
 function baseEnv(extra: Record<string, string> = {}): Record<string, string> {
-  return { PATH: process.env.PATH!, HOME: process.env.HOME!, TROVE_PORT_FILE: 'off', TROVE_LOG_LEVEL: 'warn', ...extra };
+  return {
+    PATH: process.env.PATH!,
+    HOME: process.env.HOME!,
+    TROVE_PORT_FILE: 'off',
+    TROVE_LOG_LEVEL: 'warn',
+    ...extra,
+  };
 }
 
 /** Runs `trove <args>` to the end. */
-function trove(args: string[], options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {}): Promise<Run> {
+function trove(
+  args: string[],
+  options: { env?: Record<string, string>; input?: string; timeoutMs?: number } = {},
+): Promise<Run> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env: baseEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, ...args], {
+      cwd: ROOT,
+      env: baseEnv(options.env),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (data) => (stdout += data));
@@ -86,7 +108,11 @@ interface Served {
 /** `trove serve --port <free> ...` in a child process, once it answers health. */
 async function serve(args: string[], env: Record<string, string> = {}): Promise<Served> {
   const port = await freePort();
-  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), ...args], { cwd: ROOT, env: baseEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(process.execPath, [BIN, 'serve', '--port', String(port), ...args], {
+    cwd: ROOT,
+    env: baseEnv(env),
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
   let output = '';
   child.stdout!.on('data', (data) => (output += data));
   child.stderr!.on('data', (data) => (output += data));
@@ -131,7 +157,8 @@ function sqlite(path: string, statements: string[]): Promise<void> {
   });
 }
 
-const raw = (asset: { formats: { iterable?: Array<{ fragment?: { string?: { raw?: string } } }> } }) => asset.formats.iterable![0].fragment!.string!.raw;
+const raw = (asset: { formats: { iterable?: Array<{ fragment?: { string?: { raw?: string } } }> } }) =>
+  asset.formats.iterable![0].fragment!.string!.raw;
 
 interface Written {
   id: string;
@@ -188,7 +215,8 @@ describe('trove: the command line itself', () => {
   it('--help and --version exit 0', async () => {
     const help = await trove(['--help']);
     expect(help.code).toBe(0);
-    for (const command of ['serve', 'export', 'import', 'backup', 'restore', 'doctor']) expect(help.stdout).toContain(command);
+    for (const command of ['serve', 'export', 'import', 'backup', 'restore', 'doctor'])
+      expect(help.stdout).toContain(command);
     expect(help.stdout).toMatch(/Exit codes:[\s\S]*2\s+usage error/);
     const version = await trove(['--version']);
     expect(version.code).toBe(0);
@@ -300,7 +328,9 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
 
     const served = await serve(['--data-dir', restored]);
     try {
-      const ids = new Set(((await new AssetsApi(served.sdk).assetsIdentifiersSnapshot({})).iterable ?? []).map((a) => a.id));
+      const ids = new Set(
+        ((await new AssetsApi(served.sdk).assetsIdentifiersSnapshot({})).iterable ?? []).map((a) => a.id),
+      );
       expect(ids.size).toBe(manifest.counts.assets);
       const asset = new AssetApi(served.sdk);
       for (const written of seeded) {
@@ -367,13 +397,23 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
     const run = await trove(['doctor', '--data-dir', dir]);
     expect(run.code).toBe(1);
     expect(run.stdout).toMatch(
-      new RegExp(`FAIL\\s+foreign-keys: orphaned rows: formats\\.asset_id -> assets\\.id points at nothing: 1 row \\(e\\.g\\. ${gone}\\)`),
+      new RegExp(
+        `FAIL\\s+foreign-keys: orphaned rows: formats\\.asset_id -> assets\\.id points at nothing: 1 row \\(e\\.g\\. ${gone}\\)`,
+      ),
     );
-    expect(run.stdout).toMatch(new RegExp(`FAIL\\s+search-index: live assets missing from the search index: 1 row \\(e\\.g\\. ${unindexed}\\)`));
-    expect(run.stdout).toMatch(new RegExp(`FAIL\\s+search-index: search documents without a live asset: 1 row \\(e\\.g\\. ${gone}\\)`));
+    expect(run.stdout).toMatch(
+      new RegExp(`FAIL\\s+search-index: live assets missing from the search index: 1 row \\(e\\.g\\. ${unindexed}\\)`),
+    );
+    expect(run.stdout).toMatch(
+      new RegExp(`FAIL\\s+search-index: search documents without a live asset: 1 row \\(e\\.g\\. ${gone}\\)`),
+    );
     // its vector in the code embedding (the dense stage's) too
-    expect(run.stdout).toMatch(new RegExp(`FAIL\\s+search-index: search vectors without a live asset: 1 row \\(e\\.g\\. ${gone}\\)`));
-    expect(run.stdout).toMatch(/FAIL\s+search-index: word index rows without a search document \(search_words\): 1 row/);
+    expect(run.stdout).toMatch(
+      new RegExp(`FAIL\\s+search-index: search vectors without a live asset: 1 row \\(e\\.g\\. ${gone}\\)`),
+    );
+    expect(run.stdout).toMatch(
+      /FAIL\s+search-index: word index rows without a search document \(search_words\): 1 row/,
+    );
     expect(run.stdout).toMatch(
       /FAIL\s+search-index: the count of search documents \(search_stats\) differs from the documents: 1 row \(e\.g\. kept \d+, counted \d+\)/,
     );
@@ -390,7 +430,12 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
           count: 1,
           examples: [gone],
         }),
-        expect.objectContaining({ check: 'search-index', problem: 'live assets missing from the search index', count: 1, examples: [unindexed] }),
+        expect.objectContaining({
+          check: 'search-index',
+          problem: 'live assets missing from the search index',
+          count: 1,
+          examples: [unindexed],
+        }),
       ]),
     );
 
@@ -408,7 +453,9 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
     // Once the orphaned rows are dealt with by hand, only the unreachable full-text rows of the dropped document remain.
     await sqlite(
       join(dir, 'trove.db'),
-      ['formats', 'annotations', 'activities', 'asset_tags', 'asset_enrichments'].map((table) => `DELETE FROM ${table} WHERE asset_id = '${gone}'`),
+      ['formats', 'annotations', 'activities', 'asset_tags', 'asset_enrichments'].map(
+        (table) => `DELETE FROM ${table} WHERE asset_id = '${gone}'`,
+      ),
     );
     const last = await trove(['doctor', '--data-dir', dir]);
     expect(last.code).toBe(1);
@@ -458,7 +505,9 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
     // SQLite takes one writer: importing into the store its server holds is refused, with what to do instead.
     const refused = await trove(['import', file, '--data-dir', live]);
     expect(refused.code).toBe(1);
-    expect(refused.stderr).toMatch(/is open in another process \(a running Trove server\?\): stop it before importing.*POST \/trove\/import/);
+    expect(refused.stderr).toMatch(
+      /is open in another process \(a running Trove server\?\): stop it before importing.*POST \/trove\/import/,
+    );
 
     const copy = join(work, 'imported');
     const imported = await trove(['import', file, '--data-dir', copy]);
@@ -493,7 +542,9 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
     expect(imported.code).toBe(0);
     expect(imported.stdout).toContain(`Records checksum: ${checksum}`);
     // A file that is not an export is refused, nothing written.
-    const bad = await trove(['import', '-', '--data-dir', join(work, 'bad-import')], { input: '{"not":"an export"}\n' });
+    const bad = await trove(['import', '-', '--data-dir', join(work, 'bad-import')], {
+      input: '{"not":"an export"}\n',
+    });
     expect(bad.code).toBe(1);
   }, 120_000);
 
@@ -504,7 +555,10 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
       join(snippets, 'python.json'),
       JSON.stringify({ 'Print value': { prefix: 'pv', body: ['print(${1:value})'], description: 'Print a value' } }),
     );
-    writeFileSync(join(snippets, 'web.code-snippets'), JSON.stringify({ 'Log it': { scope: 'javascript', prefix: 'log', body: ['console.log($1);'] } }));
+    writeFileSync(
+      join(snippets, 'web.code-snippets'),
+      JSON.stringify({ 'Log it': { scope: 'javascript', prefix: 'log', body: ['console.log($1);'] } }),
+    );
     writeFileSync(join(snippets, 'notes.txt'), 'not a snippet file');
     const store = join(work, 'snippets-store');
     const vscode = await trove(['import', snippets, '--format', 'vscode', '--data-dir', store]);
@@ -516,7 +570,16 @@ describe('trove backup / restore / serve / doctor on SQLite', () => {
     writeFileSync(
       db,
       JSON.stringify({
-        folders: [{ id: 'f1', name: 'SQL', defaultLanguage: 'sql', parentId: null, createdAt: 1700000000000, updatedAt: 1700000000000 }],
+        folders: [
+          {
+            id: 'f1',
+            name: 'SQL',
+            defaultLanguage: 'sql',
+            parentId: null,
+            createdAt: 1700000000000,
+            updatedAt: 1700000000000,
+          },
+        ],
         snippets: [
           {
             id: 's1',
@@ -554,7 +617,11 @@ if (testDatabaseUrl) {
       const assets = new AssetsApi(server.sdk);
       for (let i = 0; i < 15; i++) {
         const text = `fn pg_seeded_${i}() -> u32 { ${i} }`;
-        seeded.push({ id: (await assets.assetsCreateNewAsset({ seed: textSeed(text) })).id, raw: text, at: Date.now() });
+        seeded.push({
+          id: (await assets.assetsCreateNewAsset({ seed: textSeed(text) })).id,
+          raw: text,
+          at: Date.now(),
+        });
       }
     }, 60_000);
     afterAll(async () => {
@@ -576,8 +643,12 @@ if (testDatabaseUrl) {
       const manifest = JSON.parse(readFileSync(`${dump}.json`, 'utf8'));
       expect(manifest).toEqual(expect.objectContaining({ dialect: 'postgres', format: 'pg_dump-custom' }));
       expect(manifest.source).toMatch(/^PostgreSQL postgres(ql)?:\/\//);
-      expect(manifest.counts.assets).toBeGreaterThanOrEqual(seeded.length + clients.acked.filter((w) => w.at < start).length);
-      expect(manifest.counts.assets).toBeLessThanOrEqual(seeded.length + clients.acked.filter((w) => w.at <= end).length + 3);
+      expect(manifest.counts.assets).toBeGreaterThanOrEqual(
+        seeded.length + clients.acked.filter((w) => w.at < start).length,
+      );
+      expect(manifest.counts.assets).toBeLessThanOrEqual(
+        seeded.length + clients.acked.filter((w) => w.at <= end).length + 3,
+      );
       expect(manifest.counts.search_documents).toBe(manifest.counts.assets);
     }, 120_000);
 
@@ -596,9 +667,12 @@ if (testDatabaseUrl) {
 
       const served = await serve(['--database-url', target.url]);
       try {
-        const ids = new Set(((await new AssetsApi(served.sdk).assetsIdentifiersSnapshot({})).iterable ?? []).map((a) => a.id));
+        const ids = new Set(
+          ((await new AssetsApi(served.sdk).assetsIdentifiersSnapshot({})).iterable ?? []).map((a) => a.id),
+        );
         expect(ids.size).toBe(manifest.counts.assets);
-        for (const written of seeded) expect(raw(await new AssetApi(served.sdk).assetSnapshot({ asset: written.id }))).toBe(written.raw);
+        for (const written of seeded)
+          expect(raw(await new AssetApi(served.sdk).assetSnapshot({ asset: written.id }))).toBe(written.raw);
       } finally {
         await served.stop();
       }
@@ -642,9 +716,15 @@ if (testDatabaseUrl) {
       const run = await trove(['doctor', '--database-url', target.url]);
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(
-        new RegExp(`FAIL\\s+foreign-keys: orphaned rows: formats\\.asset_id -> assets\\.id points at nothing: 1 row \\(e\\.g\\. ${seeded[2].id}\\)`),
+        new RegExp(
+          `FAIL\\s+foreign-keys: orphaned rows: formats\\.asset_id -> assets\\.id points at nothing: 1 row \\(e\\.g\\. ${seeded[2].id}\\)`,
+        ),
       );
-      expect(run.stdout).toMatch(new RegExp(`FAIL\\s+search-index: live assets missing from the search index: 1 row \\(e\\.g\\. ${seeded[5].id}\\)`));
+      expect(run.stdout).toMatch(
+        new RegExp(
+          `FAIL\\s+search-index: live assets missing from the search index: 1 row \\(e\\.g\\. ${seeded[5].id}\\)`,
+        ),
+      );
       const fixed = await trove(['doctor', '--database-url', target.url, '--fix']);
       expect(fixed.stdout.slice(fixed.stdout.indexOf('Checking again:'))).not.toMatch(/live assets missing/);
       expect(await statusOf(new AssetApi(server.sdk).assetSnapshot({ asset: seeded[2].id }))).toBe(200); // the live store untouched

@@ -16,7 +16,9 @@ describe('operations Trove does not serve', () => {
   const server = useTestServer();
 
   it('answers an SDK operation Trove does not serve with a JSON 501 naming it and saying why (GET, POST, HEAD)', async () => {
-    const vision = await http(server.baseUrl, 'POST', '/workstream_pattern_engine/processors/vision/activate', { vision: true });
+    const vision = await http(server.baseUrl, 'POST', '/workstream_pattern_engine/processors/vision/activate', {
+      vision: true,
+    });
     expectError(vision, 501);
     expect(vision.json).toEqual({
       statusCode: 501,
@@ -26,15 +28,27 @@ describe('operations Trove does not serve', () => {
       ),
     });
     expectError(await http(server.baseUrl, 'GET', '/backups'), 501, /backupsSnapshot .*`trove backup`/);
-    expectError(await http(server.baseUrl, 'POST', '/allocations/create', {}), 501, /allocationsCreateNewAllocation .*Pieces cloud/);
+    expectError(
+      await http(server.baseUrl, 'POST', '/allocations/create', {}),
+      501,
+      /allocationsCreateNewAllocation .*Pieces cloud/,
+    );
     const head = await nodeRequest(`${server.baseUrl}/backups`, 'HEAD');
     expect(head.status).toBe(501);
     expect(head.text).toBe('');
   });
 
   it('names the operation a path with ids stands for, and an association route says which links Trove keeps', async () => {
-    const res = await http(server.baseUrl, 'POST', '/tag/0a0b0c0d-0000-4000-8000-00000000dead/persons/associate/0a0b0c0d-0000-4000-8000-00000000beef');
-    expectError(res, 501, /tagAssociatePerson \(POST \/tag\/\{tag\}\/persons\/associate\/\{person\}.*no link between tags and persons/);
+    const res = await http(
+      server.baseUrl,
+      'POST',
+      '/tag/0a0b0c0d-0000-4000-8000-00000000dead/persons/associate/0a0b0c0d-0000-4000-8000-00000000beef',
+    );
+    expectError(
+      res,
+      501,
+      /tagAssociatePerson \(POST \/tag\/\{tag\}\/persons\/associate\/\{person\}.*no link between tags and persons/,
+    );
   });
 
   it('is what the SDK gets: a ResponseError whose response is the 501', async () => {
@@ -47,13 +61,19 @@ describe('operations Trove does not serve', () => {
   });
 
   it('reads no body first: a 501 also for a body that is not JSON at all', async () => {
-    const res = await nodeRequest(`${server.baseUrl}/linkify`, 'POST', '{not json', { 'content-type': 'application/json' });
+    const res = await nodeRequest(`${server.baseUrl}/linkify`, 'POST', '{not json', {
+      'content-type': 'application/json',
+    });
     expect(res.status).toBe(501);
     expect(JSON.parse(res.text).message).toMatch(/^linkify /);
   });
 
   it('keeps the JSON 404 for a path that is no SDK operation, and answers a served path under another method with a 405 and Allow', async () => {
-    expectError(await http(server.baseUrl, 'GET', '/tags/everything'), 404, /^"Cannot GET \/tags\/everything: no such route"$/);
+    expectError(
+      await http(server.baseUrl, 'GET', '/tags/everything'),
+      404,
+      /^"Cannot GET \/tags\/everything: no such route"$/,
+    );
     expectError(await http(server.baseUrl, 'DELETE', '/no/such/route'), 404, /Cannot DELETE/);
     const post = await http(server.baseUrl, 'POST', '/assets');
     expectError(post, 405, /POST is not a method of \/assets: it answers GET, HEAD/);
@@ -65,18 +85,31 @@ describe('operations Trove does not serve', () => {
   });
 
   it('hides no route Trove serves: every operation of its OpenAPI document answers, none with a 501 or a route-not-found 404', async () => {
-    const document = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8')) as { paths: Record<string, Record<string, unknown>> };
+    const document = JSON.parse(readFileSync(join(__dirname, '..', '..', 'openapi.json'), 'utf8')) as {
+      paths: Record<string, Record<string, unknown>>;
+    };
     const id = '0a0b0c0d-0000-4000-8000-00000000dead';
     const checked: string[] = [];
     for (const [template, methods] of Object.entries(document.paths)) {
       for (const method of Object.keys(methods)) {
-        if (template === '/os/restart' || template === '/os/terminate' || template.endsWith('/sse') || template === '/trove/export') continue; // restart or stop the server; streams
+        if (
+          template === '/os/restart' ||
+          template === '/os/terminate' ||
+          template.endsWith('/sse') ||
+          template === '/trove/export'
+        )
+          continue; // restart or stop the server; streams
         const path = template.replace(/\{[^}]+\}/g, id);
         const res = await http(server.baseUrl, method.toUpperCase(), path, method === 'post' ? {} : undefined);
         checked.push(`${method.toUpperCase()} ${template} ${res.status}`);
-        expect({ route: `${method} ${template}`, status: res.status === 501 ? 501 : 'not 501' }).toEqual({ route: `${method} ${template}`, status: 'not 501' });
+        expect({ route: `${method} ${template}`, status: res.status === 501 ? 501 : 'not 501' }).toEqual({
+          route: `${method} ${template}`,
+          status: 'not 501',
+        });
         if (res.status === 404)
-          expect({ route: `${method} ${template}`, message: res.json?.message }).not.toMatchObject({ message: expect.stringMatching(/^Cannot /) });
+          expect({ route: `${method} ${template}`, message: res.json?.message }).not.toMatchObject({
+            message: expect.stringMatching(/^Cannot /),
+          });
       }
     }
     expect(checked.length).toBeGreaterThan(100);
@@ -93,7 +126,10 @@ describe('operations Trove does not serve', () => {
         message: expect.stringMatching(/^foundryStatusCheckStream \(GET .* is not offered by Trove: /),
       },
     });
-    expect(await upgradeAnswer(`${server.baseUrl}/no/such/stream`)).toMatchObject({ status: 404, json: { message: 'no WebSocket stream at /no/such/stream' } });
+    expect(await upgradeAnswer(`${server.baseUrl}/no/such/stream`)).toMatchObject({
+      status: 404,
+      json: { message: 'no WebSocket stream at /no/such/stream' },
+    });
   });
 
   it('does not list the operations it does not serve in its OpenAPI document', async () => {
@@ -109,14 +145,27 @@ describe('operations Trove does not serve: the checks that come first', () => {
     const server = await startTestServer({ TROVE_API_KEYS: 'unserved-key-1234567890' });
     try {
       expectError(await http(server.baseUrl, 'GET', '/backups'), 401);
-      expectError(await http(server.baseUrl, 'GET', '/backups', undefined, { authorization: 'Bearer unserved-key-1234567890' }), 501);
-      const bad = await nodeRequest(`${server.baseUrl}/backups`, 'GET', undefined, { host: 'evil.example', authorization: 'Bearer unserved-key-1234567890' });
+      expectError(
+        await http(server.baseUrl, 'GET', '/backups', undefined, { authorization: 'Bearer unserved-key-1234567890' }),
+        501,
+      );
+      const bad = await nodeRequest(`${server.baseUrl}/backups`, 'GET', undefined, {
+        host: 'evil.example',
+        authorization: 'Bearer unserved-key-1234567890',
+      });
       expect(bad.status).toBe(403);
       expect(await upgradeAnswer(`${server.baseUrl}/backups/streamed/progress`)).toMatchObject({ status: 401 });
       expect(
-        await upgradeAnswer(`${server.baseUrl}/backups/streamed/progress`, { authorization: 'Bearer unserved-key-1234567890', origin: 'https://evil.example' }),
+        await upgradeAnswer(`${server.baseUrl}/backups/streamed/progress`, {
+          authorization: 'Bearer unserved-key-1234567890',
+          origin: 'https://evil.example',
+        }),
       ).toMatchObject({ status: 403, json: { statusCode: 403 } });
-      expect(await upgradeAnswer(`${server.baseUrl}/backups/streamed/progress`, { authorization: 'Bearer unserved-key-1234567890' })).toMatchObject({
+      expect(
+        await upgradeAnswer(`${server.baseUrl}/backups/streamed/progress`, {
+          authorization: 'Bearer unserved-key-1234567890',
+        }),
+      ).toMatchObject({
         status: 501,
       });
     } finally {

@@ -16,7 +16,10 @@ const OUTSIDE = 'OUTSIDE-THE-ROOT-51c2';
  */
 describe.each([
   ['through /proc/self/fd (Linux)', (config: ReturnType<typeof loadConfig>) => new LocalFiles(config)],
-  ['portable (the real path walked again with lstat, device and inode compared)', (config: ReturnType<typeof loadConfig>) => LocalFiles.portable(config)],
+  [
+    'portable (the real path walked again with lstat, device and inode compared)',
+    (config: ReturnType<typeof loadConfig>) => LocalFiles.portable(config),
+  ],
 ])('LocalFiles %s', (_how, make) => {
   let root: string;
   let outside: string;
@@ -49,7 +52,9 @@ describe.each([
     );
 
   it('reads a file and walks a directory (each file once, a symlink loop followed no further, what leads out skipped)', async () => {
-    expect(await files.read([join(root, 'sw', 'passwd')])).toEqual([{ path: join(root, 'sw', 'passwd'), text: 'inside text\n' }]);
+    expect(await files.read([join(root, 'sw', 'passwd')])).toEqual([
+      { path: join(root, 'sw', 'passwd'), text: 'inside text\n' },
+    ]);
     const walked = await files.read([root]);
     expect(walked.map((d) => d.path)).toEqual([join(root, 'deep', 'er', 'notes.md'), join(root, 'sw', 'passwd')]);
   });
@@ -61,10 +66,21 @@ describe.each([
   });
 
   it('answers every path it may not read alike', async () => {
-    const paths = [join(outside, 'passwd'), join(outside, 'nope'), join(root, 'nope'), join(root, 'link-out'), `${root}/../x/passwd`, '/etc/shadow'];
-    const answers = await Promise.all(paths.map(async (p) => (await failure([p]))!.map((x) => String(x).split(p).join('<path>')).join(' ')));
+    const paths = [
+      join(outside, 'passwd'),
+      join(outside, 'nope'),
+      join(root, 'nope'),
+      join(root, 'link-out'),
+      `${root}/../x/passwd`,
+      '/etc/shadow',
+    ];
+    const answers = await Promise.all(
+      paths.map(async (p) => (await failure([p]))!.map((x) => String(x).split(p).join('<path>')).join(' ')),
+    );
     expect(new Set(answers)).toEqual(
-      new Set(['404 <path> cannot be read: it does not exist, is not readable, or is outside the directories TROVE_QGPT_ROOTS allows']),
+      new Set([
+        '404 <path> cannot be read: it does not exist, is not readable, or is outside the directories TROVE_QGPT_ROOTS allows',
+      ]),
     );
   });
 

@@ -1,7 +1,11 @@
 import * as fs from 'fs';
 import * as path from 'path';
 import { ClassificationSpecificEnum } from '../../src/common/wire/enums';
-import { DetectionMode, LanguageClassification, LanguageDetector } from '../../src/modules/intelligence/language-detector.service';
+import {
+  DetectionMode,
+  LanguageClassification,
+  LanguageDetector,
+} from '../../src/modules/intelligence/language-detector.service';
 import { LanguageModel, languageModel } from '../../src/modules/intelligence/language/language-model';
 import { SUPPORTED_CODES } from '../../src/modules/intelligence/language/languages';
 import { refineDialect } from '../../src/modules/intelligence/language/dialects';
@@ -48,11 +52,15 @@ describe('LanguageDetector', () => {
     expect(model).toBe(languageModel()); // read once, shared
     expect([...model.classes].sort()).toEqual([...SUPPORTED_CODES].sort());
     expect(model.bytes).toBe((1 << model.header.bits) * model.classes.length);
-    const scores = model.predict('fn main() {\n    let v: Vec<u32> = (1..10).collect();\n    println!("{:?}", v);\n}\n');
+    const scores = model.predict(
+      'fn main() {\n    let v: Vec<u32> = (1..10).collect();\n    println!("{:?}", v);\n}\n',
+    );
     expect([...scores.values()].reduce((a, b) => a + b, 0)).toBeCloseTo(1, 5);
     expect([...scores.entries()].sort((a, b) => b[1] - a[1])[0][0]).toBe('rs');
     // a damaged file is refused with a reason, not read as garbage
-    const file = fs.readFileSync(path.join(__dirname, '..', '..', 'src', 'modules', 'intelligence', 'language', 'language-model.bin'));
+    const file = fs.readFileSync(
+      path.join(__dirname, '..', '..', 'src', 'modules', 'intelligence', 'language', 'language-model.bin'),
+    );
     expect(() => LanguageModel.fromBuffer(file.subarray(0, file.length - 1))).toThrow(/truncated/);
     expect(() => LanguageModel.fromBuffer(Buffer.from('nope'))).toThrow(/magic/);
   });
@@ -91,9 +99,11 @@ describe('LanguageDetector', () => {
   it('classifies the labelled set with >= 90% accuracy (and reports each component alone)', async () => {
     const predictions: Record<DetectionMode, ClassificationSpecificEnum[]> = { model: [], hljs: [], blend: [] };
     for (const mode of MODES) {
-      for (const f of fixtures) predictions[mode].push((await detector.analyze(f.text, { mode })).classification.specific);
+      for (const f of fixtures)
+        predictions[mode].push((await detector.analyze(f.text, { mode })).classification.specific);
     }
-    const accuracy = (mode: DetectionMode) => predictions[mode].filter((p, i) => p === fixtures[i].language).length / fixtures.length;
+    const accuracy = (mode: DetectionMode) =>
+      predictions[mode].filter((p, i) => p === fixtures[i].language).length / fixtures.length;
 
     // per-language summary: accuracy of each mode, and what the blend mistook the language for
     const languages = [...new Set(fixtures.map((f) => f.language))].sort();
@@ -112,9 +122,17 @@ describe('LanguageDetector', () => {
       );
     });
     const summary = MODES.map(
-      (m) => `${MODE_LABEL[m].padEnd(40)} ${(accuracy(m) * 100).toFixed(1)}%  (${Math.round(accuracy(m) * fixtures.length)}/${fixtures.length})`,
+      (m) =>
+        `${MODE_LABEL[m].padEnd(40)} ${(accuracy(m) * 100).toFixed(1)}%  (${Math.round(accuracy(m) * fixtures.length)}/${fixtures.length})`,
     );
-    console.log([`Language detection on ${fixtures.length} snippets, ${languages.length} languages`, ...summary, '', ...rows].join('\n'));
+    console.log(
+      [
+        `Language detection on ${fixtures.length} snippets, ${languages.length} languages`,
+        ...summary,
+        '',
+        ...rows,
+      ].join('\n'),
+    );
 
     expect(accuracy('blend')).toBeGreaterThanOrEqual(0.9);
   }, 180_000);
@@ -122,9 +140,14 @@ describe('LanguageDetector', () => {
   it('answers TEXT for prose and CODE for code', async () => {
     for (const f of fixtures) {
       const { generic } = await detector.detect(f.text);
-      expect({ language: f.language, generic }).toEqual({ language: f.language, generic: f.language === 'txt' ? 'TEXT' : 'CODE' });
+      expect({ language: f.language, generic }).toEqual({
+        language: f.language,
+        generic: f.language === 'txt' ? 'TEXT' : 'CODE',
+      });
     }
-    expect(await detector.detect('Lunch is at noon tomorrow, and everyone is welcome to join us in the big room.')).toEqual({
+    expect(
+      await detector.detect('Lunch is at noon tomorrow, and everyone is welcome to join us in the big room.'),
+    ).toEqual({
       generic: 'TEXT',
       specific: 'txt',
     });
@@ -138,10 +161,21 @@ describe('LanguageDetector', () => {
       expect(await detector.detect(note)).toEqual({ generic: 'TEXT', specific: 'txt' });
     }
     // ... but YAML is YAML
-    expect(await detector.detect('name: build\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n')).toEqual({ generic: 'CODE', specific: 'yaml' });
+    expect(await detector.detect('name: build\non: push\njobs:\n  test:\n    runs-on: ubuntu-latest\n')).toEqual({
+      generic: 'CODE',
+      specific: 'yaml',
+    });
     // words in markup or in a batch file's echo / rem lines are code, not prose
-    expect((await detector.detect('<p>Please set the variable in your environment to match the location.</p>')).generic).toBe('CODE');
-    expect((await detector.detect('echo.\necho ERROR: JAVA_HOME is not set and no java command could be found in your PATH.\necho.\n')).generic).toBe('CODE');
+    expect(
+      (await detector.detect('<p>Please set the variable in your environment to match the location.</p>')).generic,
+    ).toBe('CODE');
+    expect(
+      (
+        await detector.detect(
+          'echo.\necho ERROR: JAVA_HOME is not set and no java command could be found in your PATH.\necho.\n',
+        )
+      ).generic,
+    ).toBe('CODE');
     // Markdown with real structure is md (CODE); without structure it is prose.
     expect(await detector.detect('# Setup\n\n- install [node](https://nodejs.org)\n- run `npm ci`\n')).toEqual({
       generic: 'CODE',
@@ -158,7 +192,10 @@ describe('LanguageDetector', () => {
       '[npm-image]: https://img.shields.io/npm/v/ms.svg\n[npm-url]: https://npmjs.org/package/ms\n',
       'The `parse` method returns an object for the address, or throws an `Error` when the string is not valid.',
     ]) {
-      expect({ doc, language: await detector.detect(doc) }).toEqual({ doc, language: { generic: 'CODE', specific: 'md' } });
+      expect({ doc, language: await detector.detect(doc) }).toEqual({
+        doc,
+        language: { generic: 'CODE', specific: 'md' },
+      });
     }
     // one code span, a setext underline or a bullet list alone stay plain text (plain-text docs have them too)
     for (const note of [
@@ -166,7 +203,10 @@ describe('LanguageDetector', () => {
       'Fixes since v2.5.2\n------------------\n\nThe untracked cache was buggy when paths had several levels of folders.',
       'When the pack threads are set to zero, the repack step detects the number of CPUs.\n* It then uses that many threads for the work.\n* It prints how many it found.',
     ]) {
-      expect({ note, language: await detector.detect(note) }).toEqual({ note, language: { generic: 'TEXT', specific: 'txt' } });
+      expect({ note, language: await detector.detect(note) }).toEqual({
+        note,
+        language: { generic: 'TEXT', specific: 'txt' },
+      });
     }
   });
 
@@ -193,7 +233,11 @@ describe('LanguageDetector', () => {
       ['[1, 2, 3]', 'json', 'json-parse'],
       ['{"id":1}\n{"id":2}\n', 'json', 'json-parse'],
       ['@ECHO OFF\nset X=1\n', 'bat', '@echo off'],
-      ['---\ntitle: Hello\ndate: 2024-01-01\n---\n# Hello\n\nSome text with a [link](https://x.org).\n', 'md', 'front-matter'],
+      [
+        '---\ntitle: Hello\ndate: 2024-01-01\n---\n# Hello\n\nSome text with a [link](https://x.org).\n',
+        'md',
+        'front-matter',
+      ],
     ];
     for (const [text, specific, rule] of cases) {
       const report = await detector.analyze(text);
@@ -209,14 +253,18 @@ describe('LanguageDetector', () => {
     // `<?php` mentioned in a stylesheet's comment is no PHP.
     expect((await detector.analyze('#![allow(dead_code)]\nfn main() { println!("hi"); }\n')).source).not.toBe('rule');
     expect((await detector.analyze('{ a: 1, b: [true] }')).source).not.toBe('rule');
-    expect((await detector.analyze('/* Embedded language tags, e.g. <?php ?> */\n.hljs-meta {\n  color: #000;\n}\n')).source).not.toBe('rule');
+    expect(
+      (await detector.analyze('/* Embedded language tags, e.g. <?php ?> */\n.hljs-meta {\n  color: #000;\n}\n')).source,
+    ).not.toBe('rule');
   });
 
   it('rules out syntax a language never has, and settles near-supersets by syntax only one allows', () => {
     // JSON has nothing outside its strings but brackets, commas, colons, numbers, true / false / null
     expect(ruledOut('json', '  "en_US" => "English (United States)",\n  "fr" => "French",')).toBe(true);
     expect(ruledOut('json', '{ a: 1 }')).toBe(true);
-    expect(ruledOut('json', '  "name": "trove",\n  "tags": ["a => b", "x = 1"],\n  "n": -1.5e3, "ok": true')).toBe(false);
+    expect(ruledOut('json', '  "name": "trove",\n  "tags": ["a => b", "x = 1"],\n  "n": -1.5e3, "ok": true')).toBe(
+      false,
+    );
     expect(ruledOut('json', '{\n  // JSONC comments are allowed\n  "a": null\n}')).toBe(false);
     // Perl, Dart / Java typed declarations and Dart imports are not JavaScript or TypeScript
     expect(ruledOut('js', 'my $self = shift;\nreturn $self->{name};')).toBe(true);
@@ -231,7 +279,9 @@ describe('LanguageDetector', () => {
     expect(ruledOut('java', "ipaddr.isValid('192.168.1.1');")).toBe(true);
     expect(ruledOut('go', 'const schema = {\n  type: "object",\n}')).toBe(true);
     expect(ruledOut('go', 'if (a === b) { run() }')).toBe(true);
-    expect(ruledOut('go', "r := '\\n'\nx := 'é'\ns := \"it's\" // don't\nt := `it's`\nc := Config{Name: \"x\"}")).toBe(false);
+    expect(ruledOut('go', "r := '\\n'\nx := 'é'\ns := \"it's\" // don't\nt := `it's`\nc := Config{Name: \"x\"}")).toBe(
+      false,
+    );
     expect(ruledOut('java', "char c = '\\0';\nchar q = '\\'';\nString s = \"it's\";")).toBe(false);
     expect(ruledOut('dart', 'const text = await hfs.text("file.txt");')).toBe(true);
     // Python has no && || === => or var; a docstring's ==== underline or a comment's && is no code
@@ -241,7 +291,9 @@ describe('LanguageDetector', () => {
     expect(ruledOut('c', 'var BIT_32 = 0x100000000;')).toBe(true);
     // XML quotes every attribute value: JSX is not XML
     expect(ruledOut('xml', '// UTC+1\n<RNDateTimePicker timeZoneOffsetInSeconds={3600} />')).toBe(true);
-    expect(ruledOut('xml', '<project name="x" default="build">\n  <!-- <a b=c> -->\n  <target name="build"/>')).toBe(false);
+    expect(ruledOut('xml', '<project name="x" default="build">\n  <!-- <a b=c> -->\n  <target name="build"/>')).toBe(
+      false,
+    );
     expect(ruledOut('c', 'int let = 1;\nconst char *var = "x";')).toBe(false);
     // an access keyword before a method's name and parameters is TypeScript's; C++'s stand alone
     expect(ruledOut('cpp', '  private _trimBuffer() {\n    const { _buffer } = this;\n  }')).toBe(true);
@@ -253,13 +305,20 @@ describe('LanguageDetector', () => {
     expect(ruledOut('rb', 'my $x = 1;')).toBe(false); // only languages with a grammar test are ruled out
     // a Dart closure argument is not JavaScript; a JS function expression or arrow is
     expect(ruledOut('js', "  test('blob value', () {\n    expect(flx.finish(), [1, 4, 1]);\n  });")).toBe(true);
-    expect(ruledOut('js', "it('works', async () => {\n  await run(function (done) { done(); });\n});\nif ((a)) {}")).toBe(false);
+    expect(
+      ruledOut('js', "it('works', async () => {\n  await run(function (done) { done(); });\n});\nif ((a)) {}"),
+    ).toBe(false);
     // C# (`public const`, `=>`, `foreach`, properties) and PHP's `use A\B;` are not Java; in a comment or a string they do not count
     expect(ruledOut('java', '        public const int SizePrefixLength = 4;')).toBe(true);
     expect(ruledOut('java', 'foreach (var item in items) {\n  Total += item.Price;\n}')).toBe(true);
     expect(ruledOut('java', 'public string Name { get; set; }')).toBe(true);
     expect(ruledOut('java', 'use MediaWiki\\Title\\Title;\nuse Wikimedia\\Rdbms;')).toBe(true);
-    expect(ruledOut('java', '// maps a => b, const and foreach (x) in a comment\nString s = "x => y";\nlist.forEach(x -> log(x));')).toBe(false);
+    expect(
+      ruledOut(
+        'java',
+        '// maps a => b, const and foreach (x) in a comment\nString s = "x => y";\nlist.forEach(x -> log(x));',
+      ),
+    ).toBe(false);
     // Scala's `lazy val`, `def`, traits and sbt's `++=` are not Kotlin
     expect(ruledOut('kt', '  lazy val ast = Project(\n    id = "ast",\n  )')).toBe(true);
     expect(ruledOut('kt', 'libraryDependencies ++= testDeps')).toBe(true);
@@ -276,13 +335,17 @@ describe('LanguageDetector', () => {
     expect(ruledOut('py', '[galaxy-importer]\nLOG_LEVEL_MAIN = DEBUG\nRUN_FLAKE8 = False')).toBe(true);
     expect(ruledOut('py', 'x = [\n    1,\n]\nprint(x)\n[a] = values')).toBe(false);
     // indented under the header, blank and comment lines between: Python never indents there
-    expect(ruledOut('py', '[colors]\n\t# by name\n\n\tbackground = ["#cdf6cd", "magenta"]\n\tshadow = "blue"')).toBe(true);
+    expect(ruledOut('py', '[colors]\n\t# by name\n\n\tbackground = ["#cdf6cd", "magenta"]\n\tshadow = "blue"')).toBe(
+      true,
+    );
     // a dashed key (Python cannot assign to a subtraction) or a path value (no expression starts with `/`)
     expect(ruledOut('py', 'line-length = 88\ntarget-version = ["py311"]')).toBe(true);
     expect(ruledOut('py', 'INFRA_OSD = False\nTMP_ROOT_DIR = /tmp')).toBe(true);
     expect(ruledOut('py', 'retry_files_enabled = False\nretry_files_save_path = ~/.ansible-retry')).toBe(true);
     // ... but a subtraction, a division, a comparison and a path in a string or a comment are Python
-    expect(ruledOut('py', 'width = total - margin\nratio = width / 2\nok = a - b == c\npath = "/tmp"  # = /tmp')).toBe(false);
+    expect(ruledOut('py', 'width = total - margin\nratio = width / 2\nok = a - b == c\npath = "/tmp"  # = /tmp')).toBe(
+      false,
+    );
     expect(ruledOut('py', 'def f(x):\n    x -= 1\n    y = x // 2\n    return ~y')).toBe(false);
     // supersets
     expect(refineDialect('c', 'void f(const Foo& a, int b) {\n  this->x = a.x;\n}')).toBe('cpp');
@@ -296,7 +359,9 @@ describe('LanguageDetector', () => {
     expect(refineDialect('js', 'const el = document.getElementById(id)!.value;')).toBe('ts');
     expect(refineDialect('js', 'const x = cond ? a : b;\nfunction f(a, b) { return a; }')).toBe('js');
     // arrays of primitive types, as parameter and return types
-    expect(refineDialect('js', '  rowDescription: function (fields: any[]) {\n    fields = fields || []\n  },')).toBe('ts');
+    expect(refineDialect('js', '  rowDescription: function (fields: any[]) {\n    fields = fields || []\n  },')).toBe(
+      'ts',
+    );
     expect(refineDialect('js', 'function names(list): string[][] {\n  return list\n}')).toBe('ts');
     expect(refineDialect('js', 'const v = f(a ? b : c[0], 2);')).toBe('js');
     // a generic call with an object type argument
@@ -306,8 +371,12 @@ describe('LanguageDetector', () => {
     // string, `!=` and a leading `!` are JavaScript too
     expect(refineDialect('js', 'unsubscribe() {\n  this.observers = null!;\n}')).toBe('ts');
     expect(refineDialect('js', 'next(lastValue!, index);')).toBe('ts');
-    expect(refineDialect('js', "const open: Contract['open'] = async () => {\n  await NativeModule.open();\n};")).toBe('ts');
-    expect(refineDialect('js', 'alert(\'Saved!\');\nif (a != b && !done) log("Done!");\nconst y = x ? 1 : 2;')).toBe('js');
+    expect(refineDialect('js', "const open: Contract['open'] = async () => {\n  await NativeModule.open();\n};")).toBe(
+      'ts',
+    );
+    expect(refineDialect('js', 'alert(\'Saved!\');\nif (a != b && !done) log("Done!");\nconst y = x ? 1 : 2;')).toBe(
+      'js',
+    );
     expect(refineDialect('js', 'const msg = `Hello, ${name}!`;\n// really!)\n')).toBe('js');
     // TypeScript syntax counts in code only: JSDoc types, messages and import / export lists are JavaScript
     for (const js of [
@@ -332,12 +401,21 @@ describe('LanguageDetector', () => {
     ]) {
       expect({ ts, dialect: refineDialect('js', ts) }).toEqual({ ts, dialect: 'ts' });
     }
-    expect(refineDialect('sh', 'FROM debian:bookworm\nRUN apt-get update && \\\n  apt-get install -y curl')).toBe('dockerfile');
+    expect(refineDialect('sh', 'FROM debian:bookworm\nRUN apt-get update && \\\n  apt-get install -y curl')).toBe(
+      'dockerfile',
+    );
     expect(refineDialect('sh', 'apt-get update\nrun_tests --all')).toBe('sh');
     expect(refineDialect('html', '<xs:element name="a">\n  <xs:annotation/>\n</xs:element>')).toBe('xml');
     // HTML's phrase elements are HTML (documentation generators write them); <summary> and <map> are XML's too
-    expect(refineDialect('xml', 'are widened, see <var>ret</var> and <tt>ffi_call</tt> or <kbd>C-x</kbd>.')).toBe('html');
-    expect(refineDialect('html', '<key name="x">\n  <summary>Show notifications</summary>\n  <default>true</default>\n</key>')).toBe('xml');
+    expect(refineDialect('xml', 'are widened, see <var>ret</var> and <tt>ffi_call</tt> or <kbd>C-x</kbd>.')).toBe(
+      'html',
+    );
+    expect(
+      refineDialect(
+        'html',
+        '<key name="x">\n  <summary>Show notifications</summary>\n  <default>true</default>\n</key>',
+      ),
+    ).toBe('xml');
     // TOML has typed values and bare-key table names; INI files often have neither
     expect(refineDialect('toml', '[tox]\nenvlist = py3\n\n[testenv]\ncommands = {posargs}\nskip = true')).toBe('ini');
     expect(refineDialect('toml', '[mypy-foo.*]\nignore_missing_imports = true')).toBe('ini');
@@ -346,13 +424,18 @@ describe('LanguageDetector', () => {
   });
 
   it('a README with a fenced block and a sentence is Markdown; `@rem` and batch conditions are batch', async () => {
-    const readme = '# Usage\nAdd this to your `Cargo.toml` and build it:\n```toml\n[dependencies]\nord_subset = "3"\n```\n';
-    expect(await detector.analyze(readme)).toMatchObject({ rule: 'markdown-fence', classification: { specific: 'md' } });
+    const readme =
+      '# Usage\nAdd this to your `Cargo.toml` and build it:\n```toml\n[dependencies]\nord_subset = "3"\n```\n';
+    expect(await detector.analyze(readme)).toMatchObject({
+      rule: 'markdown-fence',
+      classification: { specific: 'md' },
+    });
     // a fence in a docstring, with no sentence at the start of a line, is left to the models
     expect((await detector.analyze('(defn f\n  "Example:\n```\n(f 1)\n```"\n  [x] x)')).rule).toBeUndefined();
     const rem = '@REM Builds a .NET solution file, adds the project, builds it\n@REM and executes it.';
     expect(await detector.analyze(rem)).toMatchObject({ rule: '@rem', classification: { specific: 'bat' } });
-    const conditions = 'IF /I "%1" EQU "net-1.0" set RUNTIME=net-1.0&goto shift\nIF /I "%1" EQU "net-1.1" set RUNTIME=net-1.1&goto shift';
+    const conditions =
+      'IF /I "%1" EQU "net-1.0" set RUNTIME=net-1.0&goto shift\nIF /I "%1" EQU "net-1.1" set RUNTIME=net-1.1&goto shift';
     expect((await detector.analyze(conditions)).source).not.toBe('prose');
   });
 
@@ -360,11 +443,18 @@ describe('LanguageDetector', () => {
     const help =
       '    .SYNOPSIS\n    Creates a System.Net.WebRequest object based on common URL module options.\n\n' +
       '    .PARAMETER Uri\n    The URI to send the request to.\n';
-    expect(await detector.analyze(help)).toMatchObject({ source: 'rule', rule: 'powershell-comment', classification: { specific: 'ps1' } });
-    const block = "            <#\n                Parent is not useful.\n            #>\n            'Parent'\n        ),";
+    expect(await detector.analyze(help)).toMatchObject({
+      source: 'rule',
+      rule: 'powershell-comment',
+      classification: { specific: 'ps1' },
+    });
+    const block =
+      "            <#\n                Parent is not useful.\n            #>\n            'Parent'\n        ),";
     expect((await detector.analyze(block)).classification.specific).toBe('ps1');
     // a Markdown heading or a sentence mentioning the keywords is not help
-    expect((await detector.analyze('## Parameters\n\nThe .PARAMETER keyword documents one parameter of a script.\n')).rule).toBeUndefined();
+    expect(
+      (await detector.analyze('## Parameters\n\nThe .PARAMETER keyword documents one parameter of a script.\n')).rule,
+    ).toBeUndefined();
   });
 
   it('commands typed at a shell and terminal sessions are shell, whatever the words read like', async () => {
@@ -415,7 +505,8 @@ describe('LanguageDetector', () => {
       expect({ text, specific: (await detector.detect(text)).specific }).toEqual({ text, specific: 'js' });
     }
     // text that mentions code stays text
-    const notes = ' * Some unlink(2) failures went undiagnosed.\n * The implementation of run_command() API had a bug that caused a command to be found.\n';
+    const notes =
+      ' * Some unlink(2) failures went undiagnosed.\n * The implementation of run_command() API had a bug that caused a command to be found.\n';
     expect((await detector.detect(notes)).specific).toBe('txt');
   });
 
@@ -477,7 +568,9 @@ describe('LanguageDetector', () => {
     const t = performance.now();
     expect(await detector.detect(big)).toEqual({ generic: 'CODE', specific: 'py' });
     const bigMs = performance.now() - t;
-    console.log(`detect() after warm-up: median ${median(runs).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms; 10 KB ${bigMs.toFixed(2)} ms`);
+    console.log(
+      `detect() after warm-up: median ${median(runs).toFixed(2)} ms, p95 ${p95.toFixed(2)} ms; 10 KB ${bigMs.toFixed(2)} ms`,
+    );
     expect(p95).toBeLessThan(10);
     expect(bigMs).toBeLessThan(50);
   });

@@ -25,7 +25,10 @@ describe('ExtractiveTextEngine (offline text generator)', () => {
   it('keeps reading order, respects the sentence budget and ignores code blocks', async () => {
     const one = await engine.summarize(THREAD, 1);
     expect(one.split(/(?<=[.?!])\s+/)).toHaveLength(1);
-    const withCode = await engine.summarize(['Use the cache layer for reads.\n```js\nconst x = cache.get(k);\n```\nThe cache layer keeps reads fast.'], 5);
+    const withCode = await engine.summarize(
+      ['Use the cache layer for reads.\n```js\nconst x = cache.get(k);\n```\nThe cache layer keeps reads fast.'],
+      5,
+    );
     expect(withCode).toBe('Use the cache layer for reads. The cache layer keeps reads fast.');
     expect(await engine.summarize([], 3)).toBe('');
     expect(await engine.summarize(['```\ncode only\n```'], 3)).toBe('');
@@ -86,9 +89,19 @@ describe('code outline', () => {
       ['class Greeter', 'method greet'],
       ['java.util.List'],
     ],
-    ['sql', 'CREATE TABLE IF NOT EXISTS invoices (id int);\ncreate index invoices_by_id on invoices(id);', ['table invoices', 'index invoices_by_id'], []],
+    [
+      'sql',
+      'CREATE TABLE IF NOT EXISTS invoices (id int);\ncreate index invoices_by_id on invoices(id);',
+      ['table invoices', 'index invoices_by_id'],
+      [],
+    ],
     ['c', '#include <stdio.h>\n\nint add(int a, int b) {\n  return a + b;\n}', ['function add'], ['stdio.h']],
-    ['rb', 'class Runner\n  def self.run!(reset: false)\n    new.call\n  end\nend', ['class Runner', 'function run!'], []],
+    [
+      'rb',
+      'class Runner\n  def self.run!(reset: false)\n    new.call\n  end\nend',
+      ['class Runner', 'function run!'],
+      [],
+    ],
     ['r', 'add <- function(x, y) {\n  x + y\n}', ['function add'], []],
     ['hs', 'sumAll :: [Int] -> Int\nsumAll = foldr (+) 0', ['function sumAll'], []],
     [
@@ -104,7 +117,9 @@ describe('code outline', () => {
   });
 
   it('does not read prose or control flow as definitions', () => {
-    expect(outlineCode('if (ready) {\n  run();\n}\nwhile (x) {\n}\nsynchronized (lock) {\n}\ncatch (e) {\n}').definitions).toEqual([]);
+    expect(
+      outlineCode('if (ready) {\n  run();\n}\nwhile (x) {\n}\nsynchronized (lock) {\n}\ncatch (e) {\n}').definitions,
+    ).toEqual([]);
     expect(outlineCode('#!/bin/sh\n#include <x.h>\n# real comment here').comments).toEqual(['real comment here']);
   });
 
@@ -119,16 +134,32 @@ describe('code outline', () => {
       'def area(width,\n         height):\n    """Return the area."""\n    return width * height',
       'Return the area.',
     ],
-    ["Perl's comment opening the body", 'sub bsin {\n    # calculate sin(x) to N digits\n    my ($x) = @_;\n}', 'calculate sin(x) to N digits'],
+    [
+      "Perl's comment opening the body",
+      'sub bsin {\n    # calculate sin(x) to N digits\n    my ($x) = @_;\n}',
+      'calculate sin(x) to N digits',
+    ],
     ['a JSDoc block above a method', '/**\n * Returns the user.\n */\nasync getUser(id) {\n}', 'Returns the user.'],
     [
       "Perl's POD above a sub",
       '=head2 trim\n\nRemoves leading and trailing whitespace.\n\n=cut\n\nsub trim {\n    my ($s) = @_;\n}',
       'Removes leading and trailing whitespace.',
     ],
-    ["Haddock's -- | above a signature", '-- | Sums a list of numbers.\nsumAll :: [Int] -> Int\nsumAll = foldr (+) 0', 'Sums a list of numbers.'],
-    ["roxygen's #' above an R function", "#' Add two numbers.\nadd <- function(x, y) {\n  x + y\n}", 'Add two numbers.'],
-    ["a script's header comment", '#!/bin/sh\n# Back up the database every night.\npg_dump app > app.sql', 'Back up the database every night.'],
+    [
+      "Haddock's -- | above a signature",
+      '-- | Sums a list of numbers.\nsumAll :: [Int] -> Int\nsumAll = foldr (+) 0',
+      'Sums a list of numbers.',
+    ],
+    [
+      "roxygen's #' above an R function",
+      "#' Add two numbers.\nadd <- function(x, y) {\n  x + y\n}",
+      'Add two numbers.',
+    ],
+    [
+      "a script's header comment",
+      '#!/bin/sh\n# Back up the database every night.\npg_dump app > app.sql',
+      'Back up the database every night.',
+    ],
     [
       'a header comment after a lint directive and a licence',
       '// eslint-disable-next-line no-console\n// Copyright (c) 2024 Example Ltd.\n// Prints a greeting.\nconsole.log("hi");',

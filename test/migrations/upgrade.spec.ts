@@ -69,7 +69,10 @@ describe('schema upgrade of the search index (SQLite)', () => {
     const dataSource = await new DataSource({ ...options, migrationsRun: false } as DataSourceOptions).initialize();
     // An index written by an older analysis: the asset's text says `valuestodict`, its index still
     // holds what an analysis that never split joined words would have (here: the text it had).
-    await dataSource.query(`UPDATE formats SET raw = ? WHERE asset_id = ?`, ['def valuestodict(handle):\n    return dict(handle)\n', ids.joined]);
+    await dataSource.query(`UPDATE formats SET raw = ? WHERE asset_id = ?`, [
+      'def valuestodict(handle):\n    return dict(handle)\n',
+      ids.joined,
+    ]);
     const undone: string[] = [];
     while (!undone.includes(UPGRADES[UPGRADES.length - 1])) {
       const [{ name: last }] = await dataSource.query(`SELECT name FROM migrations ORDER BY timestamp DESC LIMIT 1`);
@@ -93,8 +96,12 @@ describe('schema upgrade of the search index (SQLite)', () => {
     expect(applied).toEqual(expect.arrayContaining(UPGRADES));
     const [vocab] = await after.sql<{ sql: string }>(`SELECT sql FROM sqlite_master WHERE name = 'search_vocab'`);
     expect(vocab.sql).toContain('WITHOUT ROWID');
-    const terms = await after.sql<{ term: string; rev: string; len: number }>(`SELECT term, rev, len FROM search_vocab`);
-    expect(terms.map((t) => t.term)).toEqual(expect.arrayContaining(['reconciliationledger', 'accountingperiod', 'parse_configuration_file']));
+    const terms = await after.sql<{ term: string; rev: string; len: number }>(
+      `SELECT term, rev, len FROM search_vocab`,
+    );
+    expect(terms.map((t) => t.term)).toEqual(
+      expect.arrayContaining(['reconciliationledger', 'accountingperiod', 'parse_configuration_file']),
+    );
     for (const t of terms) {
       expect(t.rev).toBe([...t.term].reverse().join(''));
       expect(Number(t.len)).toBe([...t.term].length);
@@ -139,7 +146,9 @@ describe('schema upgrade of the search index (SQLite)', () => {
     const read = await http(after.baseUrl, 'GET', `/workstream_summary/${ids.memory}`);
     expect(read.status).toBe(200);
     expect(read.json.name).toBe('Quarterly close checklist');
-    const hits = await http(after.baseUrl, 'POST', '/workstream_summaries/search', { engines: { iterable: [{ query: 'quarterly checklist' }] } });
+    const hits = await http(after.baseUrl, 'POST', '/workstream_summaries/search', {
+      engines: { iterable: [{ query: 'quarterly checklist' }] },
+    });
     expect(hits.json.iterable.map((h: { identifier: string }) => h.identifier)).toEqual([ids.memory]);
     // The time it is about is its creation; it has its content hash (the upgrade's text is empty: its column is newer).
     expect(read.json.ranges.iterable[0].reference.from.value).toBe(read.json.created.value);

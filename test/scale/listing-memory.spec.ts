@@ -63,7 +63,10 @@ describe('streamed listings: bounded memory (a server process of its own)', () =
   let base: string;
 
   beforeAll(async () => {
-    execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], { cwd: ROOT, stdio: 'ignore' });
+    execFileSync(process.execPath, [require.resolve('@nestjs/cli/bin/nest.js'), 'build'], {
+      cwd: ROOT,
+      stdio: 'ignore',
+    });
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
     child = spawn(process.execPath, pkg.scripts.start.split(' ').slice(1), {
@@ -98,7 +101,10 @@ describe('streamed listings: bounded memory (a server process of its own)', () =
             const res = await fetch(`${base}/assets/create?transferables=false`, {
               method: 'POST',
               headers: { 'content-type': 'application/json' },
-              body: JSON.stringify({ type: 'SEEDED_ASSET', asset: { format: { fragment: { string: { raw: content(start + i) } } } } }),
+              body: JSON.stringify({
+                type: 'SEEDED_ASSET',
+                asset: { format: { fragment: { string: { raw: content(start + i) } } } },
+              }),
             });
             if (res.status === 200) break;
             if (res.status !== 503 || attempt === 20) throw new Error(`create: HTTP ${res.status}`);
@@ -168,7 +174,9 @@ describe('streamed listings: bounded memory (a server process of its own)', () =
     });
     // While the reader is paused: the server keeps answering, and does not buffer the listing.
     await new Promise((r) => setTimeout(r, 500));
-    const ids = (await (await fetch(`${base}/assets/identifiers?limit=20`)).json()).iterable.map((a: { id: string }) => a.id);
+    const ids = (await (await fetch(`${base}/assets/identifiers?limit=20`)).json()).iterable.map(
+      (a: { id: string }) => a.id,
+    );
     const latencies: number[] = [];
     for (let i = 0; i < 40; i++) {
       const started = Date.now();

@@ -4,5 +4,9 @@ const plugin = require('@nestjs/swagger/plugin');
 module.exports = {
   name: 'nestjs-swagger-transformer',
   version: 1,
-  factory: (compiler) => plugin.before({ classValidatorShim: true, introspectComments: true, dtoFileNameSuffix: ['.dto.ts', '.wire.ts'] }, compiler.program),
+  factory: (compiler) =>
+    plugin.before(
+      { classValidatorShim: true, introspectComments: true, dtoFileNameSuffix: ['.dto.ts', '.wire.ts'] },
+      compiler.program,
+    ),
 };

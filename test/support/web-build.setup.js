@@ -19,13 +19,21 @@ function newest(dir) {
 
 function ensureWebBuilt() {
   const index = join(web, 'dist', 'index.html');
-  const sources = Math.max(newest(join(web, 'src')), statSync(join(web, 'index.html')).mtimeMs, statSync(join(web, 'vite.config.ts')).mtimeMs);
+  const sources = Math.max(
+    newest(join(web, 'src')),
+    statSync(join(web, 'index.html')).mtimeMs,
+    statSync(join(web, 'vite.config.ts')).mtimeMs,
+  );
   if (existsSync(index) && statSync(index).mtimeMs >= sources) return;
-  execFileSync(process.execPath, [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'], {
-    cwd: web,
-    stdio: 'inherit',
-    env: { ...process.env, NODE_ENV: 'production' },
-  });
+  execFileSync(
+    process.execPath,
+    [join(root, 'node_modules', 'vite', 'bin', 'vite.js'), 'build', '--logLevel', 'warn'],
+    {
+      cwd: web,
+      stdio: 'inherit',
+      env: { ...process.env, NODE_ENV: 'production' },
+    },
+  );
 }
 
 module.exports = ensureWebBuilt;

@@ -7,7 +7,8 @@ describe('offline code embedding', () => {
 
   const code: Record<string, string> = {
     unlink: 'def discard(path):\n    if os.path.exists(path):\n        os.unlink(path)\n',
-    fetch: 'def get_page(url):\n    resp = requests.get(url, timeout=10)\n    resp.raise_for_status()\n    return resp.text\n',
+    fetch:
+      'def get_page(url):\n    resp = requests.get(url, timeout=10)\n    resp.raise_for_status()\n    return resp.text\n',
     order: 'def order_by_age(people):\n    return sorted(people, key=lambda p: p.age)\n',
     digest: 'def digest(password, salt):\n    return hashlib.sha256(salt + password.encode()).hexdigest()\n',
     stamp: 'def stamp():\n    return datetime.datetime.now().strftime("%Y-%m-%d")\n',

@@ -49,7 +49,8 @@ describe('Database.transaction on SQLite (group commit)', () => {
   });
 
   const insert = (em: EntityManager, name: string) => db.query(em, 'INSERT INTO items (name) VALUES (?1)', [name]);
-  const committed = async () => (await source.query('SELECT name FROM items ORDER BY name')).map((r: { name: string }) => r.name);
+  const committed = async () =>
+    (await source.query('SELECT name FROM items ORDER BY name')).map((r: { name: string }) => r.name);
   const count = (sql: string) => statements.filter((s) => s === sql).length;
 
   /** Holds the write connection in a first batch until `release`, so that the next units queue up together. */
@@ -65,7 +66,9 @@ describe('Database.transaction on SQLite (group commit)', () => {
     held.release();
     await held.done;
     const values = await Promise.all(
-      units.map((unit) => unit.then(async (value) => ({ value, seen: await db.read((em) => em.query('SELECT name FROM items')) }))),
+      units.map((unit) =>
+        unit.then(async (value) => ({ value, seen: await db.read((em) => em.query('SELECT name FROM items')) })),
+      ),
     );
     expect(values.map((v) => v.value)).toEqual(['a', 'b', 'c']);
     // The reading connection (query_only, WAL) sees them as soon as they are acknowledged.
@@ -84,26 +87,29 @@ describe('Database.transaction on SQLite (group commit)', () => {
     expect(await db.read((em) => em.query('SELECT name FROM items'))).toEqual([{ name: 'held' }]);
   });
 
-  it.each([false, true])('rejects a failing unit alone; the others run again in savepoints and commit (independent: %s)', async (independent) => {
-    const runs = { a: 0, c: 0 };
-    const held = holdBatch();
-    const a = db.transaction(async (em) => (runs.a++, await insert(em, 'a'), 'a'), { independent });
-    const b = db.transaction(async (em) => (await insert(em, 'b'), await insert(em, 'held'), 'b'), { independent }); // a constraint error
-    const c = db.transaction(async (em) => (runs.c++, await insert(em, 'c'), 'c'), { independent });
-    held.release();
-    await held.done;
-    const [ra, rb, rc] = await Promise.allSettled([a, b, c]);
-    expect(ra).toEqual({ status: 'fulfilled', value: 'a' });
-    expect(rb.status === 'rejected' && String(rb.reason)).toMatch(/SQLITE_CONSTRAINT/);
-    expect(rc).toEqual({ status: 'fulfilled', value: 'c' });
-    expect(await committed()).toEqual(['a', 'c', 'held']);
-    // The batch was rolled back (the b row with it) and a and c ran again, one savepoint each.
-    expect(count('ROLLBACK')).toBe(1);
-    expect(runs.a).toBe(2);
-    expect(runs.c).toBe(independent ? 2 : 1); // not independent: c had not started when b failed
-    expect(count('SAVEPOINT unit')).toBe(2);
-    expect(count('RELEASE unit')).toBe(2);
-  });
+  it.each([false, true])(
+    'rejects a failing unit alone; the others run again in savepoints and commit (independent: %s)',
+    async (independent) => {
+      const runs = { a: 0, c: 0 };
+      const held = holdBatch();
+      const a = db.transaction(async (em) => (runs.a++, await insert(em, 'a'), 'a'), { independent });
+      const b = db.transaction(async (em) => (await insert(em, 'b'), await insert(em, 'held'), 'b'), { independent }); // a constraint error
+      const c = db.transaction(async (em) => (runs.c++, await insert(em, 'c'), 'c'), { independent });
+      held.release();
+      await held.done;
+      const [ra, rb, rc] = await Promise.allSettled([a, b, c]);
+      expect(ra).toEqual({ status: 'fulfilled', value: 'a' });
+      expect(rb.status === 'rejected' && String(rb.reason)).toMatch(/SQLITE_CONSTRAINT/);
+      expect(rc).toEqual({ status: 'fulfilled', value: 'c' });
+      expect(await committed()).toEqual(['a', 'c', 'held']);
+      // The batch was rolled back (the b row with it) and a and c ran again, one savepoint each.
+      expect(count('ROLLBACK')).toBe(1);
+      expect(runs.a).toBe(2);
+      expect(runs.c).toBe(independent ? 2 : 1); // not independent: c had not started when b failed
+      expect(count('SAVEPOINT unit')).toBe(2);
+      expect(count('RELEASE unit')).toBe(2);
+    },
+  );
 
   it('in the savepoint round, a unit that fails is rolled back to its savepoint and rejected alone', async () => {
     let runs = 0;
@@ -120,7 +126,11 @@ describe('Database.transaction on SQLite (group commit)', () => {
     held.release();
     await held.done;
     const settled = await Promise.allSettled([failing, flaky, other]);
-    expect(settled.map((s) => (s.status === 'rejected' ? String(s.reason) : 'ok'))).toEqual(['Error: first batch fails', 'Error: second run fails', 'ok']);
+    expect(settled.map((s) => (s.status === 'rejected' ? String(s.reason) : 'ok'))).toEqual([
+      'Error: first batch fails',
+      'Error: second run fails',
+      'ok',
+    ]);
     expect(await committed()).toEqual(['held', 'other']);
     expect(count('ROLLBACK TO unit')).toBe(1);
   });
@@ -173,7 +183,9 @@ describe('Database.transaction on SQLite (group commit)', () => {
 
   it('commits at most 64 units per batch', async () => {
     const held = holdBatch();
-    const units = Array.from({ length: 100 }, (_, i) => db.transaction((em) => insert(em, `u${i}`), { independent: true }));
+    const units = Array.from({ length: 100 }, (_, i) =>
+      db.transaction((em) => insert(em, `u${i}`), { independent: true }),
+    );
     held.release();
     await Promise.all([held.done, ...units]);
     expect((await committed()).length).toBe(101);

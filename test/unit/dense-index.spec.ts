@@ -37,45 +37,51 @@ describe('dense index: vectors and sketches', () => {
     expect(Array.from(s)).toEqual([0b1001, 0, 1]); // 65 dimensions: three words, the 65th bit first of the third
   });
 
-  it.each([256, 96])('finds the nearest %i-bit sketches as a full Hamming ranking would, by row number, past its first capacity', (dim) => {
-    const rand = rng(7);
-    const sketches = new Sketches(dim, 3, 0);
-    const all = new Map<number, Uint32Array>();
-    // Row numbers as the table hands them out: increasing, with gaps (rows removed, sequences skipping).
-    for (let i = 0, doc = 1; i < 3000; i++, doc += 1 + Math.floor(rand() * 3)) {
-      const s = sketchOf(unit(rand, dim));
-      sketches.set(doc, s);
-      all.set(doc, s);
-    }
-    expect(sketches.size).toBe(3000);
-    // A rewritten vector keeps its row: its sketch is replaced, not added.
-    const [first] = all.keys();
-    const fresh = sketchOf(unit(rand, dim));
-    sketches.set(first, fresh);
-    all.set(first, fresh);
-    expect(sketches.size).toBe(3000);
+  it.each([256, 96])(
+    'finds the nearest %i-bit sketches as a full Hamming ranking would, by row number, past its first capacity',
+    (dim) => {
+      const rand = rng(7);
+      const sketches = new Sketches(dim, 3, 0);
+      const all = new Map<number, Uint32Array>();
+      // Row numbers as the table hands them out: increasing, with gaps (rows removed, sequences skipping).
+      for (let i = 0, doc = 1; i < 3000; i++, doc += 1 + Math.floor(rand() * 3)) {
+        const s = sketchOf(unit(rand, dim));
+        sketches.set(doc, s);
+        all.set(doc, s);
+      }
+      expect(sketches.size).toBe(3000);
+      // A rewritten vector keeps its row: its sketch is replaced, not added.
+      const [first] = all.keys();
+      const fresh = sketchOf(unit(rand, dim));
+      sketches.set(first, fresh);
+      all.set(first, fresh);
+      expect(sketches.size).toBe(3000);
 
-    for (let q = 0; q < 20; q++) {
-      const asked = sketchOf(unit(rand, dim));
-      const got = sketches.nearest(asked, 50);
-      expect(got).toHaveLength(50);
-      expect(new Set(got).size).toBe(50);
-      expect(got.every((doc) => all.has(doc))).toBe(true);
-      const distances = got.map((doc) => hamming(all.get(doc)!, asked));
-      expect(distances).toEqual([...distances].sort((a, b) => a - b));
-      const worst = distances[distances.length - 1];
-      const closer = [...all.values()].filter((s) => hamming(s, asked) < worst).length;
-      expect(closer).toBeLessThanOrEqual(50); // nothing nearer was left out
-    }
-    expect(sketches.nearest(fresh, 1)).toEqual([first]);
-    // A sketch of another size (another model) is never taken.
-    sketches.set(999_999, new Uint32Array(1));
-    expect(sketches.size).toBe(3000);
-  });
+      for (let q = 0; q < 20; q++) {
+        const asked = sketchOf(unit(rand, dim));
+        const got = sketches.nearest(asked, 50);
+        expect(got).toHaveLength(50);
+        expect(new Set(got).size).toBe(50);
+        expect(got.every((doc) => all.has(doc))).toBe(true);
+        const distances = got.map((doc) => hamming(all.get(doc)!, asked));
+        expect(distances).toEqual([...distances].sort((a, b) => a - b));
+        const worst = distances[distances.length - 1];
+        const closer = [...all.values()].filter((s) => hamming(s, asked) < worst).length;
+        expect(closer).toBeLessThanOrEqual(50); // nothing nearer was left out
+      }
+      expect(sketches.nearest(fresh, 1)).toEqual([first]);
+      // A sketch of another size (another model) is never taken.
+      sketches.set(999_999, new Uint32Array(1));
+      expect(sketches.size).toBe(3000);
+    },
+  );
 
   it('gives code a vector and pseudo assets none', () => {
     expect(codeEmbedding()).toBeTruthy();
-    const doc = { name: 'hash password', content: 'def hash_password(p):\n    return bcrypt.hashpw(p, bcrypt.gensalt())\n' };
+    const doc = {
+      name: 'hash password',
+      content: 'def hash_password(p):\n    return bcrypt.hashpw(p, bcrypt.gensalt())\n',
+    };
     expect(DenseIndex.vectorOf({ ...doc, pseudo: false })).toHaveLength(256);
     expect(DenseIndex.vectorOf({ ...doc, pseudo: true })).toBeNull();
     expect(DenseIndex.vectorOf({ name: '', content: '', pseudo: false })).toBeNull();

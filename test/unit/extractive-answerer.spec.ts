@@ -25,7 +25,12 @@ describe('content terms and stemming', () => {
   });
 
   it('drops stopwords, numbers and single characters; keeps identifiers whole and as stemmed parts', () => {
-    expect(contentTerms('How do I open the DatabaseConnections in 2024, x?')).toEqual(['open', 'databaseconnection', 'database', 'connection']);
+    expect(contentTerms('How do I open the DatabaseConnections in 2024, x?')).toEqual([
+      'open',
+      'databaseconnection',
+      'database',
+      'connection',
+    ]);
     expect(contentTerms('what is it and how does it work')).toEqual([]);
   });
 });
@@ -135,7 +140,9 @@ describe('follow-up questions made standalone', () => {
   ];
 
   it('appends the terms of the latest user turn to a question that leans on it', () => {
-    expect(standaloneQuery('and where is it configured?', history)).toBe('and where is it configured? (context: PaymentGateway retry failed charges)');
+    expect(standaloneQuery('and where is it configured?', history)).toBe(
+      'and where is it configured? (context: PaymentGateway retry failed charges)',
+    );
   });
 
   it('leaves a question alone that stands by itself, or when there is nothing before it', () => {
@@ -146,7 +153,9 @@ describe('follow-up questions made standalone', () => {
 
   it('takes the context from the assistant only when no user turn has any, and at most 8 words of it', () => {
     const long = 'alpha bravo charlie delta echo foxtrot golf hotel india juliet';
-    expect(standaloneQuery('why?', [{ role: 'ASSISTANT', text: long }])).toBe('why? (context: alpha bravo charlie delta echo foxtrot golf hotel)');
+    expect(standaloneQuery('why?', [{ role: 'ASSISTANT', text: long }])).toBe(
+      'why? (context: alpha bravo charlie delta echo foxtrot golf hotel)',
+    );
   });
 });
 
@@ -182,7 +191,11 @@ describe('contentTerms remembers the terms of words it has seen', () => {
     const text = 'def getUserName(user_id): return USERS[user_id].fullName  # looks up the 2nd user';
     const first = contentTerms(text);
     // words whole and in parts, lowercased, stop words out, light stem (`looks` -> `look`)
-    expect(first).toEqual('def getusername user name user_id user id return user user_id user id fullname full name look up 2nd nd user'.split(' '));
+    expect(first).toEqual(
+      'def getusername user name user_id user id return user user_id user id fullname full name look up 2nd nd user'.split(
+        ' ',
+      ),
+    );
     // more distinct words than the memory holds (it is cleared when full), then the same text again
     for (let i = 0; i < 25_000; i++) contentTerms(`word${i}x camelCase${i}Part`);
     expect(contentTerms(text)).toEqual(first);

@@ -5,9 +5,12 @@ describe('ExtractiveTextEngine edges', () => {
   const engine = new ExtractiveTextEngine();
 
   it('counts a sentence said twice once, and gives nothing for a budget of no sentence', async () => {
-    expect(await engine.summarize(['The cache is fast. The cache is fast. Reads hit the cache first. Writes go to disk.'], 3)).toBe(
-      'The cache is fast. Reads hit the cache first. Writes go to disk.',
-    );
+    expect(
+      await engine.summarize(
+        ['The cache is fast. The cache is fast. Reads hit the cache first. Writes go to disk.'],
+        3,
+      ),
+    ).toBe('The cache is fast. Reads hit the cache first. Writes go to disk.');
     expect(await engine.summarize(['The cache is fast.'], 0)).toBe('');
   });
 
@@ -30,11 +33,18 @@ describe('ExtractiveTextEngine edges', () => {
   });
 
   it('names the format of a prose note unless it is plain text', async () => {
-    expect(await engine.describeAsset({ name: 'readme', text: 'Install the package. Run the server.', generic: 'TEXT', specific: 'md' })).toBe(
+    expect(
+      await engine.describeAsset({
+        name: 'readme',
+        text: 'Install the package. Run the server.',
+        generic: 'TEXT',
+        specific: 'md',
+      }),
+    ).toBe(
       '"readme" is a text note in Markdown of 6 words.\n\nIts central points: Install the package. Run the server.\n\nKey phrases: package, server.',
     );
-    expect(await engine.describeAsset({ name: 'n', text: 'Install the package.', generic: 'TEXT', specific: 'txt' })).toMatch(
-      /^"n" is a text note of 3 words\./,
-    );
+    expect(
+      await engine.describeAsset({ name: 'n', text: 'Install the package.', generic: 'TEXT', specific: 'txt' }),
+    ).toMatch(/^"n" is a text note of 3 words\./);
   });
 });

@@ -26,7 +26,10 @@ describe('jsonTextCollection, idListingPages, jsonCollection', () => {
 
   it('writes every item, and indices with every id at its position, each time it is asked', async () => {
     // No id is integer-like, so JSON.stringify keeps the indices in insertion order: the body must be exactly this text.
-    const expected = JSON.stringify({ iterable: ids.map((id) => ({ id })), indices: Object.fromEntries(ids.map((id, i) => [id, i])) });
+    const expected = JSON.stringify({
+      iterable: ids.map((id) => ({ id })),
+      indices: Object.fromEntries(ids.map((id, i) => [id, i])),
+    });
     for (let round = 0; round < 3; round++) {
       const text = await bodyOf(await jsonTextCollection(idListingPages(pagesOf(ids, 5000)), { indices: true }));
       const body = JSON.parse(text) as { iterable: unknown[]; indices: Record<string, number> };
@@ -37,10 +40,20 @@ describe('jsonTextCollection, idListingPages, jsonCollection', () => {
   });
 
   it('nests a collection under a key; leaves indices out unless asked; empty collections and pages are complete bodies', async () => {
-    const under = JSON.parse(await bodyOf(await jsonTextCollection(idListingPages(pagesOf(['a', 'b', 'c'], 2)), { indices: true, under: 'identifiers' })));
-    expect(under).toEqual({ identifiers: { iterable: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], indices: { a: 0, b: 1, c: 2 } } });
-    expect(JSON.parse(await bodyOf(await jsonTextCollection(idListingPages(pagesOf(['a'], 2)))))).toEqual({ iterable: [{ id: 'a' }] });
-    expect(JSON.parse(await bodyOf(await jsonTextCollection(idListingPages(pagesOf([] as string[], 2)), { indices: true })))).toEqual({
+    const under = JSON.parse(
+      await bodyOf(
+        await jsonTextCollection(idListingPages(pagesOf(['a', 'b', 'c'], 2)), { indices: true, under: 'identifiers' }),
+      ),
+    );
+    expect(under).toEqual({
+      identifiers: { iterable: [{ id: 'a' }, { id: 'b' }, { id: 'c' }], indices: { a: 0, b: 1, c: 2 } },
+    });
+    expect(JSON.parse(await bodyOf(await jsonTextCollection(idListingPages(pagesOf(['a'], 2)))))).toEqual({
+      iterable: [{ id: 'a' }],
+    });
+    expect(
+      JSON.parse(await bodyOf(await jsonTextCollection(idListingPages(pagesOf([] as string[], 2)), { indices: true }))),
+    ).toEqual({
       iterable: [],
       indices: {},
     });
@@ -49,8 +62,13 @@ describe('jsonTextCollection, idListingPages, jsonCollection', () => {
       yield { items: '{"id":"x"}', indices: '"x":0' };
       yield { items: '', indices: '' };
     }
-    expect(JSON.parse(await bodyOf(await jsonTextCollection(withEmpty(), { indices: true })))).toEqual({ iterable: [{ id: 'x' }], indices: { x: 0 } });
-    const records = JSON.parse(await bodyOf(await jsonCollection(pagesOf([1, 2, 3, 4, 5], 2), { item: (n) => JSON.stringify({ n }) })));
+    expect(JSON.parse(await bodyOf(await jsonTextCollection(withEmpty(), { indices: true })))).toEqual({
+      iterable: [{ id: 'x' }],
+      indices: { x: 0 },
+    });
+    const records = JSON.parse(
+      await bodyOf(await jsonCollection(pagesOf([1, 2, 3, 4, 5], 2), { item: (n) => JSON.stringify({ n }) })),
+    );
     expect(records).toEqual({ iterable: [1, 2, 3, 4, 5].map((n) => ({ n })) });
   });
 

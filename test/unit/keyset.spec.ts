@@ -49,7 +49,9 @@ describe('keyset walks (SQLite)', () => {
     }
     db = new Database(source);
     await db.onModuleInit();
-    expected = (await source.query('SELECT id FROM listed WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC')).map((r: { id: string }) => r.id);
+    expected = (
+      await source.query('SELECT id FROM listed WHERE deleted_at IS NULL ORDER BY created_at DESC, id DESC')
+    ).map((r: { id: string }) => r.id);
   });
 
   afterAll(async () => {

@@ -19,15 +19,24 @@ describe('offline request kinds: edges', () => {
 
 describe('commit subjects: edges', () => {
   it('reads file names given without bold markers', () => {
-    expect(commitSubject('File modified: src/a.ts', [{ path: '/r/src/a.ts', text: '+export function alpha() {}\n' }])).toBe('feat: add alpha in a.ts');
+    expect(
+      commitSubject('File modified: src/a.ts', [{ path: '/r/src/a.ts', text: '+export function alpha() {}\n' }]),
+    ).toBe('feat: add alpha in a.ts');
   });
 
   it('names a created file that defines nothing', () => {
-    expect(commitSubject('File created: **src/new.ts**', [{ path: '/r/src/new.ts', text: '+const x = 1\n' }])).toBe('feat: add new.ts');
+    expect(commitSubject('File created: **src/new.ts**', [{ path: '/r/src/new.ts', text: '+const x = 1\n' }])).toBe(
+      'feat: add new.ts',
+    );
   });
 
   it('cuts a subject that cannot fit in 72 characters with an ellipsis', () => {
-    const subject = commitSubject('', [{ path: '/r/a.ts', text: '+export function aVeryLongFunctionNameThatGoesOnAndOnAndOnForeverAndEverAndEver() {}\n' }])!;
+    const subject = commitSubject('', [
+      {
+        path: '/r/a.ts',
+        text: '+export function aVeryLongFunctionNameThatGoesOnAndOnAndOnForeverAndEverAndEver() {}\n',
+      },
+    ])!;
     expect(subject).toHaveLength(72);
     expect(subject).toMatch(/^feat: add aVeryLong\w+…$/);
   });

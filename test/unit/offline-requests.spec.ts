@@ -40,11 +40,31 @@ describe('a commit subject from the files and symbols a diff touches', () => {
   });
 
   it.each([
-    ['docs only', 'File modified: **README.md**\nFile created: **docs/guide.md**', [{ text: '+hello\n-bye\n' }], 'docs: update README.md and guide.md'],
-    ['tests only', 'File created: **test/e2e/search.spec.ts**', [{ text: "+describe('x', () => {})\n" }], 'test: add search.spec.ts'],
-    ['CI only', 'File modified: **.github/workflows/ci.yml**', [{ text: '+  run: npm test\n-  run: npm t\n' }], 'ci: update ci.yml'],
+    [
+      'docs only',
+      'File modified: **README.md**\nFile created: **docs/guide.md**',
+      [{ text: '+hello\n-bye\n' }],
+      'docs: update README.md and guide.md',
+    ],
+    [
+      'tests only',
+      'File created: **test/e2e/search.spec.ts**',
+      [{ text: "+describe('x', () => {})\n" }],
+      'test: add search.spec.ts',
+    ],
+    [
+      'CI only',
+      'File modified: **.github/workflows/ci.yml**',
+      [{ text: '+  run: npm test\n-  run: npm t\n' }],
+      'ci: update ci.yml',
+    ],
     ['a manifest only', 'File modified: **package.json**', [{ text: '+ "x": "1"\n' }], 'build: update package.json'],
-    ['a deleted file', 'File deleted: **src/old.ts**', [{ path: '/r/src/old.ts', text: '-export function old() {}\n' }], 'chore: remove old.ts'],
+    [
+      'a deleted file',
+      'File deleted: **src/old.ts**',
+      [{ path: '/r/src/old.ts', text: '-export function old() {}\n' }],
+      'chore: remove old.ts',
+    ],
     [
       'a changed signature in two files',
       'File modified: **src/a.ts**\nFile modified: **src/b.ts**',
@@ -54,13 +74,24 @@ describe('a commit subject from the files and symbols a diff touches', () => {
       ],
       'chore: update alpha in a.ts',
     ],
-    ['a removed function', 'File modified: **src/a.py**', [{ path: '/r/src/a.py', text: '-def legacy():\n-    pass\n' }], 'chore: remove legacy in a.py'],
+    [
+      'a removed function',
+      'File modified: **src/a.py**',
+      [{ path: '/r/src/a.py', text: '-def legacy():\n-    pass\n' }],
+      'chore: remove legacy in a.py',
+    ],
   ])('%s', (_what, summary, diffs, expected) => {
     expect(commitSubject(prompt(summary), diffs)).toBe(expected);
   });
 
   it('stays within 72 characters, naming fewer symbols when they do not fit', () => {
-    const names = ['parseConfiguration', 'validateConfiguration', 'normaliseConfiguration', 'loadConfigurationFromEnvironment', 'mergeDefaults'];
+    const names = [
+      'parseConfiguration',
+      'validateConfiguration',
+      'normaliseConfiguration',
+      'loadConfigurationFromEnvironment',
+      'mergeDefaults',
+    ];
     const subject = commitSubject(prompt('File modified: **src/config/load.ts**'), [
       { path: '/r/src/config/load.ts', text: names.map((n) => `+export function ${n}() {}`).join('\n') },
     ]);

@@ -1,8 +1,9 @@
 import 'reflect-metadata';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+type Storage = typeof import('class-transformer/types/storage');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as typeof import('class-transformer/types/storage');
+const { defaultMetadataStorage } = require('class-transformer/cjs/storage') as Storage;
 import { getMetadataStorage } from 'class-validator';
 import { AssetReclassificationDto } from '../../src/modules/assets/dto/asset-reclassification.dto';
 import { AssetDto, AssetsDto } from '../../src/modules/assets/dto/asset.dto';
@@ -45,7 +46,13 @@ import {
   WebsiteUpdateDto,
 } from '../../src/modules/assets/dto/records.dto';
 import { AnnotationDto } from '../../src/modules/assets/dto/asset.dto';
-import { AnchorUpdateDto, MessageUpdateDto, RangeUpdateDto, SeededMessageDto, SeededRangeDto } from '../../src/modules/conversations/dto/records.dto';
+import {
+  AnchorUpdateDto,
+  MessageUpdateDto,
+  RangeUpdateDto,
+  SeededMessageDto,
+  SeededRangeDto,
+} from '../../src/modules/conversations/dto/records.dto';
 
 /**
  * "A body field a current official SDK sends is never a 400": every field the official TS SDK
@@ -161,9 +168,12 @@ const PYTHON_ONLY: Array<[Dto, string, string]> = [
 ];
 
 describe('request bodies accept every field the official SDK sends', () => {
-  it.each(PYTHON_ONLY.map(([dto, model, field]) => [`${model}.${field}`, dto, field] as const))('%s (Python SDK)', (_name, dto, field) => {
-    expect(dtoFields(dto).has(field)).toBe(true);
-  });
+  it.each(PYTHON_ONLY.map(([dto, model, field]) => [`${model}.${field}`, dto, field] as const))(
+    '%s (Python SDK)',
+    (_name, dto, field) => {
+      expect(dtoFields(dto).has(field)).toBe(true);
+    },
+  );
 
   it('reads the SDK models (sanity: the parser sees fields and nested models)', () => {
     const seed = sdkFields('Seed');

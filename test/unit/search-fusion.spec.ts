@@ -48,7 +48,11 @@ class FakeStore implements Partial<SearchStore> {
   async words(_em: EntityManager, query: WordQuery, mode: 'AND' | 'OR', scope: unknown, limit: number) {
     this.record('words', [query, mode, scope, limit]);
     if (mode === 'OR') return this.partial;
-    return query.some((group) => group.length > 1 && group.some((alt) => alt.length === 1 && this.vocab.includes(alt[0]))) ? this.fuzzy : this.exact;
+    return query.some(
+      (group) => group.length > 1 && group.some((alt) => alt.length === 1 && this.vocab.includes(alt[0])),
+    )
+      ? this.fuzzy
+      : this.exact;
   }
   async substrings(_em: EntityManager, needles: string[]) {
     this.record('substrings', [needles]);
@@ -91,7 +95,10 @@ function setUp(world: Record<string, Doc>) {
     };
   };
   // The assets module's reader: the aggregates of the live assets among the ids.
-  const reader = { liveAggregates: async (_em: EntityManager, ids: string[]) => ids.filter((id) => world[id] && !world[id].deleted).map(aggregate) };
+  const reader = {
+    liveAggregates: async (_em: EntityManager, ids: string[]) =>
+      ids.filter((id) => world[id] && !world[id].deleted).map(aggregate),
+  };
   const em = {} as EntityManager;
   const engine = new SearchEngine({ store } as unknown as SearchIndex, reader as unknown as AssetReader);
   const search = async (request: Omit<SearchRequest, 'scope'>) =>
@@ -135,11 +142,16 @@ describe('search ranking (reciprocal-rank fusion)', () => {
   });
 
   it('groups each word with its identifier parts, and does not look for substrings once whole words fill the page', async () => {
-    const { store, search } = setUp(Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`id${i}`, { name: 'getUserName' }])));
+    const { store, search } = setUp(
+      Object.fromEntries(Array.from({ length: 25 }, (_, i) => [`id${i}`, { name: 'getUserName' }])),
+    );
     store.exact = Array.from({ length: 25 }, (_, i) => `id${i}`).slice(0, 20);
     const hits = await search({ query: 'getUserName now' });
     expect(hits).toHaveLength(20);
-    expect(store.called('words')[0].slice(0, 2)).toEqual([[[['getusername'], ['get', 'user', 'name']], [['now']]], 'AND']);
+    expect(store.called('words')[0].slice(0, 2)).toEqual([
+      [[['getusername'], ['get', 'user', 'name']], [['now']]],
+      'AND',
+    ]);
     expect(store.called('substrings')).toEqual([]);
   });
 
@@ -157,7 +169,9 @@ describe('search ranking (reciprocal-rank fusion)', () => {
     // "pyhon" is one edit away but in no document; "pylon" and "typhon" are two away.
     const fuzzyQuery = store.called('words')[1];
     expect(fuzzyQuery.slice(0, 2)).toEqual([[[['pyhton'], ['python']]], 'AND']);
-    expect(hits).toEqual([{ id: 'd', exact: false, score: Math.round((rrf(WEIGHTS.fuzzy, 0) / BEST) * 1e6) / 1e6, match: 'FUZZY' }]);
+    expect(hits).toEqual([
+      { id: 'd', exact: false, score: Math.round((rrf(WEIGHTS.fuzzy, 0) / BEST) * 1e6) / 1e6, match: 'FUZZY' },
+    ]);
   });
 
   it('falls back to any of the words (OR) when no asset has all of them', async () => {
@@ -169,7 +183,9 @@ describe('search ranking (reciprocal-rank fusion)', () => {
     store.partial = ['e'];
     const hits = await search({ query: 'alpha beta' });
     expect(store.called('words').map((args) => args[1])).toEqual(['AND', 'OR']);
-    expect(hits).toEqual([{ id: 'e', exact: false, score: Math.round((rrf(WEIGHTS.partial, 0) / BEST) * 1e6) / 1e6, match: 'CONTENT' }]);
+    expect(hits).toEqual([
+      { id: 'e', exact: false, score: Math.round((rrf(WEIGHTS.partial, 0) / BEST) * 1e6) / 1e6, match: 'CONTENT' },
+    ]);
   });
 
   it('is exact with tags only when the asset has every tag asked for, and names TAGS', async () => {
@@ -230,7 +246,12 @@ describe('search ranking (reciprocal-rank fusion)', () => {
 
 describe('similar assets (key terms, fused per input by weight)', () => {
   it('queries each input by its key terms, leaving out terms only the inputs have, and fuses by weight', async () => {
-    const { store, engine, em } = setUp({ x: { name: 'x' }, y: { name: 'y' }, z: { name: 'z' }, seed: { name: 'seed' } });
+    const { store, engine, em } = setUp({
+      x: { name: 'x' },
+      y: { name: 'y' },
+      z: { name: 'z' },
+      seed: { name: 'seed' },
+    });
     store.docs.set('seed', { name: 'kubernetes', annotations: '', content: 'kubernetes rollout uniqueword', tags: '' });
     store.df = new Map([
       ['kubernetes', 5],

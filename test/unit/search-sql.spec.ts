@@ -30,7 +30,10 @@ function recorder(rows: (sql: string, params: unknown[]) => unknown[] = () => []
     calls.push({ sql, params });
     return rows(sql, params);
   };
-  const db = { query: (_em: unknown, sql: string, params?: unknown[]) => run(sql, params), beforeCommit: () => undefined } as unknown as Database;
+  const db = {
+    query: (_em: unknown, sql: string, params?: unknown[]) => run(sql, params),
+    beforeCommit: () => undefined,
+  } as unknown as Database;
   const em = { query: run } as unknown as EntityManager;
   return { calls, db, em };
 }
@@ -48,7 +51,8 @@ describe('FTS5 MATCH expressions (SQLite)', () => {
     const expression = ftsExpression(wordQuery(query), 'AND');
     // Outside the double-quoted phrases there is nothing but parentheses, AND and OR.
     expect(expression.replace(/"[^"]*"/g, 'T')).toMatch(/^(T|\(T( OR T)*\))( AND (T|\(T( OR T)*\)))*$/);
-    for (const [, phrase] of expression.matchAll(/"([^"]*)"/g)) expect(phrase).toMatch(/^[\p{Ll}\p{Lo}\p{N}_]+( [\p{Ll}\p{Lo}\p{N}_]+)*$/u);
+    for (const [, phrase] of expression.matchAll(/"([^"]*)"/g))
+      expect(phrase).toMatch(/^[\p{Ll}\p{Lo}\p{N}_]+( [\p{Ll}\p{Lo}\p{N}_]+)*$/u);
   });
 
   it('is well-formed for any input text', () => {
@@ -56,7 +60,9 @@ describe('FTS5 MATCH expressions (SQLite)', () => {
       fc.property(fc.string({ unit: 'binary', maxLength: 60 }), (query) => {
         const q = wordQuery(query);
         if (q.length === 0) return;
-        expect(ftsExpression(q, 'OR').replace(/"[^" ]+( [^" ]+)*"/g, 'T')).toMatch(/^(T|\(T( OR T)*\))( OR (T|\(T( OR T)*\)))*$/);
+        expect(ftsExpression(q, 'OR').replace(/"[^" ]+( [^" ]+)*"/g, 'T')).toMatch(
+          /^(T|\(T( OR T)*\))( OR (T|\(T( OR T)*\)))*$/,
+        );
       }),
       { numRuns: 300 },
     );
@@ -85,12 +91,20 @@ describe('FTS5 MATCH expressions (SQLite)', () => {
       { id: 'in-name', name: 'The Say "HI" Helper' },
     ]);
     const store = new SqliteSearchStore(db);
-    const found = await store.substrings({} as EntityManager, ['say "hi"', 'ab', '😀😀', 'NEAR*'], { pseudo: true }, 10);
+    const found = await store.substrings(
+      {} as EntityManager,
+      ['say "hi"', 'ab', '😀😀', 'NEAR*'],
+      { pseudo: true },
+      10,
+    );
     expect(calls[0].sql).toMatch(/search_trigrams MATCH \?1/);
     expect(calls[0].params[0]).toBe('"say ""hi""" AND "NEAR*"');
     expect(found).toEqual(['in-content', 'in-name']); // "near*" is not in the name: neither counts as a name match
     calls.splice(0);
-    expect(await store.substrings({} as EntityManager, ['say "hi"'], { pseudo: true }, 10)).toEqual(['in-name', 'in-content']);
+    expect(await store.substrings({} as EntityManager, ['say "hi"'], { pseudo: true }, 10)).toEqual([
+      'in-name',
+      'in-content',
+    ]);
     expect(await store.substrings({} as EntityManager, ['ab', '😀😀'], { pseudo: true }, 10)).toEqual([]);
     expect(calls).toHaveLength(1);
   });
@@ -100,7 +114,9 @@ describe('tsquery expressions (PostgreSQL)', () => {
   it('quotes every term as a lexeme; phrases are <-> sequences; groups joined by & or |', () => {
     expect(tsExpression([[['foo']]], 'AND')).toBe("('foo')");
     expect(tsExpression(wordQuery('getUserName'), 'AND')).toBe("('getusername' | ('get' <-> 'user' <-> 'name'))");
-    expect(tsExpression(wordQuery('retry getUserName'), 'AND')).toBe("('retry') & ('getusername' | ('get' <-> 'user' <-> 'name'))");
+    expect(tsExpression(wordQuery('retry getUserName'), 'AND')).toBe(
+      "('retry') & ('getusername' | ('get' <-> 'user' <-> 'name'))",
+    );
     expect(tsExpression(wordQuery('retry fetch'), 'OR')).toBe("('retry') | ('fetch')");
   });
 
@@ -148,7 +164,9 @@ describe('search SQL fragments', () => {
     expect(lite.values).toEqual(['["a","b\'"]', '["c"]', '["t"]']);
 
     const pg = new Sql('postgres');
-    expect(scopeSql(pg, { pseudo: true, space: ['a'], exclude: [] })).toBe('d.asset_id IN (SELECT unnest($1::varchar[]))');
+    expect(scopeSql(pg, { pseudo: true, space: ['a'], exclude: [] })).toBe(
+      'd.asset_id IN (SELECT unnest($1::varchar[]))',
+    );
     expect(pg.values).toEqual([['a']]);
   });
 
@@ -158,7 +176,13 @@ describe('search SQL fragments', () => {
       iterable: [
         { tags: ['  Big   Data '], classification: 'py' },
         { websites: [' Example.COM '], persons: ['someone'] },
-        { operations: { iterable: [{ created: { from: { value: '2024-01-02T03:04:05+02:00' }, to: { value: '2024-02-01T00:00:00Z' } } }] } },
+        {
+          operations: {
+            iterable: [
+              { created: { from: { value: '2024-01-02T03:04:05+02:00' }, to: { value: '2024-02-01T00:00:00Z' } } },
+            ],
+          },
+        },
         {},
       ],
     } as unknown as AssetFiltersDto;
@@ -169,14 +193,22 @@ describe('search SQL fragments', () => {
         ' OR (((d.created_at >= $4 AND d.created_at <= $5)))' +
         ' OR 1 = 1)',
     );
-    expect(sql.values).toEqual([' py ', 'big data', 'example.com', '2024-01-02T01:04:05.000Z', '2024-02-01T00:00:00.000Z']);
+    expect(sql.values).toEqual([
+      ' py ',
+      'big data',
+      'example.com',
+      '2024-01-02T01:04:05.000Z',
+      '2024-02-01T00:00:00.000Z',
+    ]);
     expect(filtersSql(new Sql('sqlite'), { iterable: [] } as unknown as AssetFiltersDto, false)).toBe('1 = 1');
   });
 
   it('matches phrases in the chosen fields, case-insensitively unless asked (SQLite folds ASCII only, as its lower() does)', () => {
     const phrase = (p: object) => ({ iterable: [{ phrase: p }] }) as unknown as AssetFiltersDto;
     const lite = new Sql('sqlite');
-    expect(filtersSql(lite, phrase({ value: 'ÀBC Def', title: true }), false)).toBe('(((instr(lower(d.name), ?1) > 0)))');
+    expect(filtersSql(lite, phrase({ value: 'ÀBC Def', title: true }), false)).toBe(
+      '(((instr(lower(d.name), ?1) > 0)))',
+    );
     expect(lite.values).toEqual(['Àbc def']);
     const pg = new Sql('postgres');
     expect(filtersSql(pg, phrase({ value: 'ÀBC Def' }), false)).toBe(

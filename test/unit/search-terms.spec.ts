@@ -17,12 +17,15 @@ import {
 
 /** Optimal-string-alignment distance, the textbook way (no cut-off): the reference for editDistance. */
 function osa(a: string, b: string): number {
-  const d = Array.from({ length: a.length + 1 }, (_, i) => Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)));
+  const d = Array.from({ length: a.length + 1 }, (_, i) =>
+    Array.from({ length: b.length + 1 }, (_, j) => (i === 0 ? j : j === 0 ? i : 0)),
+  );
   for (let i = 1; i <= a.length; i++) {
     for (let j = 1; j <= b.length; j++) {
       const cost = a[i - 1] === b[j - 1] ? 0 : 1;
       d[i][j] = Math.min(d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + cost);
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1]) d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        d[i][j] = Math.min(d[i][j], d[i - 2][j - 2] + 1);
     }
   }
   return d[a.length][b.length];
@@ -52,16 +55,29 @@ describe('identifier parts', () => {
 
 describe('words and the indexed text', () => {
   it('splits on anything but letters, digits and underscores (kebab-case is two words), keeping case', () => {
-    expect(words('my-component: getUserName(x_1) 日本語 — café!')).toEqual(['my', 'component', 'getUserName', 'x_1', '日本語', 'café']);
+    expect(words('my-component: getUserName(x_1) 日本語 — café!')).toEqual([
+      'my',
+      'component',
+      'getUserName',
+      'x_1',
+      '日本語',
+      'café',
+    ]);
   });
 
   it('leaves out runs longer than MAX_TERM (hashes, base64) and text past MAX_INDEXED_CHARS', () => {
-    expect(words(`short ${'a'.repeat(MAX_TERM)} ${'b'.repeat(MAX_TERM + 1)} end`)).toEqual(['short', 'a'.repeat(MAX_TERM), 'end']);
+    expect(words(`short ${'a'.repeat(MAX_TERM)} ${'b'.repeat(MAX_TERM + 1)} end`)).toEqual([
+      'short',
+      'a'.repeat(MAX_TERM),
+      'end',
+    ]);
     expect(words(`${'x '.repeat(MAX_INDEXED_CHARS / 2)}tail`)).not.toContain('tail');
   });
 
   it('indexes every word lowercased, followed by its identifier parts', () => {
-    expect(indexText('getUserName and HTTPServer, snake_case')).toBe('getusername get user name and httpserver http server snake_case snake case');
+    expect(indexText('getUserName and HTTPServer, snake_case')).toBe(
+      'getusername get user name and httpserver http server snake_case snake case',
+    );
     expect(indexText('  ...  ')).toBe('');
   });
 });
@@ -116,12 +132,23 @@ describe('vocabulary and key terms', () => {
   });
 
   it('lists the distinct vocabulary terms of an indexed text', () => {
-    expect(vocabulary(indexText('getUserName getUserName of 42 to x9 user'))).toEqual(['getusername', 'get', 'user', 'name']);
+    expect(vocabulary(indexText('getUserName getUserName of 42 to x9 user'))).toEqual([
+      'getusername',
+      'get',
+      'user',
+      'name',
+    ]);
   });
 
   it('key terms leave out stopwords, language keywords and numbers', () => {
-    expect(['database', 'connection', 'retry_policy'].filter(isKeyTerm)).toEqual(['database', 'connection', 'retry_policy']);
-    expect(['the', 'function', 'return', 'const', 'string', 'null', 'self', 'using', '2024', 'ab'].filter(isKeyTerm)).toEqual([]);
+    expect(['database', 'connection', 'retry_policy'].filter(isKeyTerm)).toEqual([
+      'database',
+      'connection',
+      'retry_policy',
+    ]);
+    expect(
+      ['the', 'function', 'return', 'const', 'string', 'null', 'self', 'using', '2024', 'ab'].filter(isKeyTerm),
+    ).toEqual([]);
   });
 
   it('reverses by code point (suffix lookups of non-BMP text stay valid)', () => {
@@ -161,7 +188,11 @@ describe('edit distance and the corrections allowed', () => {
 
   it('anchors one edit away: a correction shares the first or the last anchorLength characters of the misspelling', () => {
     const letters = fc.string({ unit: fc.constantFrom('a', 'b', 'c', 'x'), minLength: 3, maxLength: 14 });
-    const edit = fc.record({ kind: fc.constantFrom('substitute', 'insert', 'delete', 'transpose'), at: fc.nat(), char: fc.constantFrom('a', 'b', 'z') });
+    const edit = fc.record({
+      kind: fc.constantFrom('substitute', 'insert', 'delete', 'transpose'),
+      at: fc.nat(),
+      char: fc.constantFrom('a', 'b', 'z'),
+    });
     fc.assert(
       fc.property(letters, edit, (correct, { kind, at, char }) => {
         const i = at % correct.length;

@@ -1,4 +1,8 @@
-import { PROMPT_CHARS, parseSnippetMetadata, snippetMetadataPrompt } from '../../src/modules/intelligence/text/snippet-metadata';
+import {
+  PROMPT_CHARS,
+  parseSnippetMetadata,
+  snippetMetadataPrompt,
+} from '../../src/modules/intelligence/text/snippet-metadata';
 
 /** The prompt a model enrichment sends and the checks its answer passes before it is applied. */
 describe('snippet metadata: the model enrichment prompt and answer', () => {
@@ -11,7 +15,8 @@ describe('snippet metadata: the model enrichment prompt and answer', () => {
     expect(user.content).toMatch(/^Give this SQL snippet/);
     expect(user.content).toContain('<<<\nSELECT 1;\n>>>');
     for (const field of ['"name"', '"description"', '"tags"']) expect(user.content).toContain(`- ${field}`);
-    const tagsOnly = snippetMetadataPrompt('SELECT 1;', undefined, { name: false, description: false, tags: true })[1].content;
+    const tagsOnly = snippetMetadataPrompt('SELECT 1;', undefined, { name: false, description: false, tags: true })[1]
+      .content;
     expect(tagsOnly).toMatch(/^Give this snippet/);
     expect(tagsOnly).not.toContain('- "name"');
     expect(tagsOnly).not.toContain('- "description"');
@@ -40,15 +45,23 @@ describe('snippet metadata: the model enrichment prompt and answer', () => {
           tags: ['JavaScript', 'javascript', '#Timing', 'UI', 'events', 'perf', 'extra', ''],
         }),
       ),
-    ).toEqual({ name: 'Debounce helper', description: 'Delays calls until input settles.', tags: ['javascript', 'timing', 'ui', 'events', 'perf'] });
-    expect(parseSnippetMetadata(JSON.stringify({ description: 'Adds two numbers', tags: 'math, arithmetic' }))).toEqual({
-      description: 'Adds two numbers.',
-      tags: ['math', 'arithmetic'],
+    ).toEqual({
+      name: 'Debounce helper',
+      description: 'Delays calls until input settles.',
+      tags: ['javascript', 'timing', 'ui', 'events', 'perf'],
     });
+    expect(parseSnippetMetadata(JSON.stringify({ description: 'Adds two numbers', tags: 'math, arithmetic' }))).toEqual(
+      {
+        description: 'Adds two numbers.',
+        tags: ['math', 'arithmetic'],
+      },
+    );
   });
 
   it('drops what fails its checks, and answers null when nothing passes', () => {
-    expect(parseSnippetMetadata(JSON.stringify({ name: 'n'.repeat(101), description: 7, tags: [{ text: 'x' }, 'ok'] }))).toEqual({ tags: ['ok'] });
+    expect(
+      parseSnippetMetadata(JSON.stringify({ name: 'n'.repeat(101), description: 7, tags: [{ text: 'x' }, 'ok'] })),
+    ).toEqual({ tags: ['ok'] });
     expect(parseSnippetMetadata(JSON.stringify({ name: '', description: '   ', tags: [] }))).toBeNull();
     expect(parseSnippetMetadata('I cannot help with that.')).toBeNull();
     expect(parseSnippetMetadata('')).toBeNull();

@@ -84,14 +84,30 @@ function setUp() {
   const outbox = new FakeOutbox();
   const hidden = new Set<string>();
   const em = {};
-  const db = { read: (work: (em: object) => unknown) => work(em), readConsistent: (work: (em: object) => unknown) => work(em) };
+  const db = {
+    read: (work: (em: object) => unknown) => work(em),
+    readConsistent: (work: (em: object) => unknown) => work(em),
+  };
   const ids: Record<string, string[]> = { assets: [], conversations: [], models: [] };
   const topics = {
-    get: (name: StreamTopicName) => ({ name, key: name.slice(0, -1), page: async () => ({ items: ids[name], next: null }) }),
-    hidden: async (_em: unknown, events: StreamEvent[]) => new Set(events.map((e) => `${e.topic}:${e.entityId}`).filter((k) => hidden.has(k))),
+    get: (name: StreamTopicName) => ({
+      name,
+      key: name.slice(0, -1),
+      page: async () => ({ items: ids[name], next: null }),
+    }),
+    hidden: async (_em: unknown, events: StreamEvent[]) =>
+      new Set(events.map((e) => `${e.topic}:${e.entityId}`).filter((k) => hidden.has(k))),
   };
   const config = { wsHeartbeatMs: 60_000, wsSendBuffer: 1 << 20 };
-  const hub = new StreamHub(config as never, db as never, outbox as never, topics as never, {} as never, { id: 'local' } as never, {} as never);
+  const hub = new StreamHub(
+    config as never,
+    db as never,
+    outbox as never,
+    topics as never,
+    {} as never,
+    { id: 'local' } as never,
+    {} as never,
+  );
   const attach = (path: string, query = '?ids=true') => {
     const socket = new FakeSocket(!query.includes('since='));
     hub.attach(socket as never, { url: `${path}${query}` } as IncomingMessage, path);

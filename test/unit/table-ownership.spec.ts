@@ -88,7 +88,9 @@ describe('each module owns its tables', () => {
   it('every table of the migrations has an owner', () => {
     const created = new Set<string>();
     for (const file of files(join(SRC, 'migrations'))) {
-      for (const [, table] of readFileSync(file, 'utf8').matchAll(/CREATE (?:VIRTUAL )?(?:TABLE|VIEW) (?:IF NOT EXISTS )?"?([a-z_]+)"?/g)) {
+      for (const [, table] of readFileSync(file, 'utf8').matchAll(
+        /CREATE (?:VIRTUAL )?(?:TABLE|VIEW) (?:IF NOT EXISTS )?"?([a-z_]+)"?/g,
+      )) {
         if (!table.startsWith('temporary_')) created.add(table);
       }
     }
@@ -108,7 +110,10 @@ describe('each module owns its tables', () => {
   });
 
   it('finds table names in the SQL it reads (the check itself works)', () => {
-    expect([...tablesNamed('db.query(em, `SELECT id FROM assets a JOIN formats f ON f.asset_id = a.id`)')]).toEqual(['assets', 'formats']);
+    expect([...tablesNamed('db.query(em, `SELECT id FROM assets a JOIN formats f ON f.asset_id = a.id`)')]).toEqual([
+      'assets',
+      'formats',
+    ]);
     expect([...tablesNamed('`INSERT INTO "stream_events" (topic) VALUES ($1)`')]).toEqual(['stream_events']);
   });
 });

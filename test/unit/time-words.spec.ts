@@ -3,7 +3,8 @@ import { namedTimes } from '../../src/modules/intelligence/text/time-words';
 /** The times a question names (time-words.ts), as [from, to) days, relative to 2026-12-02. */
 describe('time words', () => {
   const now = new Date('2026-12-02T09:00:00Z');
-  const spans = (text: string) => namedTimes(text, now).map((t) => `${t.from.toISOString().slice(0, 10)}..${t.to.toISOString().slice(0, 10)}`);
+  const spans = (text: string) =>
+    namedTimes(text, now).map((t) => `${t.from.toISOString().slice(0, 10)}..${t.to.toISOString().slice(0, 10)}`);
 
   it.each([
     // A day or month without its year is the latest one that has begun, not the nearest (May 2027).

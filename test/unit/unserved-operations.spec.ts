@@ -7,7 +7,12 @@ import { SDK_OPERATIONS, SdkOperation } from '../../src/common/wire/sdk-operatio
  * and the reasons the 501s give. Every operation is walked against a real server in
  * test/e2e/sdk-operations.spec.ts.
  */
-const op = (method: 'GET' | 'POST', path: string, operationId = `${method} ${path}`): SdkOperation => ({ operationId, method, path, api: 'TestApi' });
+const op = (method: 'GET' | 'POST', path: string, operationId = `${method} ${path}`): SdkOperation => ({
+  operationId,
+  method,
+  path,
+  api: 'TestApi',
+});
 
 describe('SdkOperationIndex', () => {
   const index = new SdkOperationIndex([
@@ -59,7 +64,11 @@ describe('unservedAnswer', () => {
     expect(unservedAnswer(index, 'GET', '/backups', () => false).body.statusCode).toBe(501);
     const wrong = unservedAnswer(index, 'POST', '/assets', (m) => m === 'GET' || m === 'HEAD');
     expect(wrong).toEqual({
-      body: { statusCode: 405, error: 'Method Not Allowed', message: 'POST is not a method of /assets: it answers GET, HEAD' },
+      body: {
+        statusCode: 405,
+        error: 'Method Not Allowed',
+        message: 'POST is not a method of /assets: it answers GET, HEAD',
+      },
       allow: 'GET, HEAD',
     });
     expect(unservedAnswer(index, 'GET', '/nothing', () => false)).toEqual({
@@ -82,7 +91,10 @@ describe('whyNotOffered', () => {
     for (const operation of SDK_OPERATIONS) {
       const reason = whyNotOffered(operation);
       if (reason === undefined) continue;
-      expect({ op: operation.operationId, ok: reason.length > 30 && !/[.\n]$/.test(reason) && !reason.includes('\n') }).toEqual({
+      expect({
+        op: operation.operationId,
+        ok: reason.length > 30 && !/[.\n]$/.test(reason) && !reason.includes('\n'),
+      }).toEqual({
         op: operation.operationId,
         ok: true,
       });
@@ -90,13 +102,21 @@ describe('whyNotOffered', () => {
   });
 
   it('says which links Trove keeps for an association it does not keep, and the kind for whole API classes', () => {
-    expect(whyNotOffered({ operationId: 'tagAssociatePerson', path: '/tag/{tag}/persons/associate/{person}', api: 'TagApi' })).toMatch(
-      /^Trove keeps no link between tags and persons: Trove links assets to tags/,
+    expect(
+      whyNotOffered({
+        operationId: 'tagAssociatePerson',
+        path: '/tag/{tag}/persons/associate/{person}',
+        api: 'TagApi',
+      }),
+    ).toMatch(/^Trove keeps no link between tags and persons: Trove links assets to tags/);
+    expect(whyNotOffered({ operationId: 'allocationsSnapshot', path: '/allocations', api: 'AllocationsApi' })).toMatch(
+      /Pieces cloud/,
     );
-    expect(whyNotOffered({ operationId: 'allocationsSnapshot', path: '/allocations', api: 'AllocationsApi' })).toMatch(/Pieces cloud/);
-    expect(whyNotOffered({ operationId: 'ollamaInstall', path: '/ollama/install', api: 'OllamaApi' })).toMatch(/installs none/);
-    expect(whyNotOffered({ operationId: 'tagScoresIncrement', path: '/tag/{tag}/scores/increment', api: 'TagApi' })).toBe(
-      'Trove keeps usage scores for assets and conversations only',
+    expect(whyNotOffered({ operationId: 'ollamaInstall', path: '/ollama/install', api: 'OllamaApi' })).toMatch(
+      /installs none/,
     );
+    expect(
+      whyNotOffered({ operationId: 'tagScoresIncrement', path: '/tag/{tag}/scores/increment', api: 'TagApi' }),
+    ).toBe('Trove keeps usage scores for assets and conversations only');
   });
 });

@@ -27,12 +27,21 @@ describe('whatItDoes', () => {
     expect(whatItDoes(name)).toBe(expected);
   });
 
-  it.each(['handler_2', 'RateLimiter', 'RandomBytes', 'from', 'init', 'newer_than', 'status_code', 'parse', 'news_feed', 'classes_of', 'path_to'])(
-    '%s says nothing: no verb leads it, or nothing follows the verb',
-    (name) => {
-      expect(whatItDoes(name)).toBeUndefined();
-    },
-  );
+  it.each([
+    'handler_2',
+    'RateLimiter',
+    'RandomBytes',
+    'from',
+    'init',
+    'newer_than',
+    'status_code',
+    'parse',
+    'news_feed',
+    'classes_of',
+    'path_to',
+  ])('%s says nothing: no verb leads it, or nothing follows the verb', (name) => {
+    expect(whatItDoes(name)).toBeUndefined();
+  });
 
   it('the learned verbs are a list of lowercase words, among them ones the listed verbs lack', () => {
     expect(file.pairs).toBeGreaterThan(50_000);

@@ -61,7 +61,10 @@ describe('joined-word identifiers', () => {
 
   it('lets a joined name answer a question its code shares no other word with', () => {
     const passages = [
-      { doc: 0, text: 'def valuestodict(key):\n    out = {}\n    for i in range(count(key)):\n        out[i] = item(key, i)\n    return out' },
+      {
+        doc: 0,
+        text: 'def valuestodict(key):\n    out = {}\n    for i in range(count(key)):\n        out[i] = item(key, i)\n    return out',
+      },
       { doc: 1, text: 'def merge(a, b):\n    out = copy(a)\n    out.update(b)\n    return out' },
     ];
     const ranked = rankPassages('values to dict', passages);

@@ -44,7 +44,11 @@ host.send('loaded');
 
 const queries = new QueryClient({
   defaultOptions: {
-    queries: { staleTime: 30_000, retry: (count, error) => count < 2 && (error as { status?: number }).status !== 401, refetchOnWindowFocus: false },
+    queries: {
+      staleTime: 30_000,
+      retry: (count, error) => count < 2 && (error as { status?: number }).status !== 401,
+      refetchOnWindowFocus: false,
+    },
   },
 });
 

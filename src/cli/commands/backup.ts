@@ -29,14 +29,18 @@ export interface BackupOptions extends StoreOptions {
 export async function backup(file: string, options: BackupOptions, out: Output): Promise<void> {
   const config = storeConfig(options);
   const target = resolve(file);
-  if (existsSync(target) && !options.force) throw new CliError(`${target} exists: choose another name or pass --force to replace it`);
+  if (existsSync(target) && !options.force)
+    throw new CliError(`${target} exists: choose another name or pass --force to replace it`);
   if (!existsSync(dirname(target))) throw new CliError(`no directory ${dirname(target)}`);
   const partial = join(dirname(target), `.${basename(target)}.${process.pid}.partial`);
   rmSync(partial, { force: true });
   out.line(`Backing up ${describeStore(config)}`);
   let manifest: BackupManifest;
   try {
-    manifest = config.dialect === 'sqlite' ? await sqliteBackup(config, partial, out) : await postgresBackup(config, partial, options, out);
+    manifest =
+      config.dialect === 'sqlite'
+        ? await sqliteBackup(config, partial, out)
+        : await postgresBackup(config, partial, options, out);
   } catch (error) {
     rmSync(partial, { force: true });
     throw error;
@@ -85,7 +89,9 @@ async function sqliteBackup(config: AppConfig, partial: string, out: Output): Pr
   try {
     return await withSqlite(partial, {}, async (db) => {
       const digest = await sqliteDigest(db, progress.update);
-      const last = await db.get<{ name: string }>('SELECT name FROM migrations ORDER BY id DESC LIMIT 1').catch(() => undefined);
+      const last = await db
+        .get<{ name: string }>('SELECT name FROM migrations ORDER BY id DESC LIMIT 1')
+        .catch(() => undefined);
       return baseManifest(config, digest, last?.name ?? null);
     });
   } finally {
@@ -95,7 +101,12 @@ async function sqliteBackup(config: AppConfig, partial: string, out: Output): Pr
 
 const PG_DUMP_BY_HAND = 'pg_dump --format=custom --file=<file> "$DATABASE_URL"';
 
-async function postgresBackup(config: AppConfig, partial: string, options: BackupOptions, out: Output): Promise<BackupManifest> {
+async function postgresBackup(
+  config: AppConfig,
+  partial: string,
+  options: BackupOptions,
+  out: Output,
+): Promise<BackupManifest> {
   const pgDump = requirePgProgram('pg_dump', options.pgBin, PG_DUMP_BY_HAND);
   const client = new Client({ connectionString: config.databaseUrl! });
   await client.connect();
@@ -110,7 +121,11 @@ async function postgresBackup(config: AppConfig, partial: string, options: Backu
       .catch(() => ({ rows: [] as Array<{ name: string }> }));
     // pg_dump reads the very snapshot the counts were taken in; it stays valid while this transaction is open.
     const { dbname, env } = pgConnection(config.databaseUrl!);
-    await runPgProgram(pgDump, ['--format=custom', `--snapshot=${rows[0].snapshot}`, `--file=${partial}`, `--dbname=${dbname}`], env);
+    await runPgProgram(
+      pgDump,
+      ['--format=custom', `--snapshot=${rows[0].snapshot}`, `--file=${partial}`, `--dbname=${dbname}`],
+      env,
+    );
     await client.query('COMMIT');
     return baseManifest(config, digest, last.rows[0]?.name ?? null);
   } finally {
@@ -133,11 +148,14 @@ export async function verifyBackup(target: string, options: BackupOptions, out: 
     const progress = out.progress('Verifying');
     try {
       await withSqlite(target, {}, async (db) => {
-        const integrity = (await db.all<{ integrity_check: string }>('PRAGMA integrity_check')).map((row) => row.integrity_check);
+        const integrity = (await db.all<{ integrity_check: string }>('PRAGMA integrity_check')).map(
+          (row) => row.integrity_check,
+        );
         if (integrity.join() !== 'ok') problems.push(`PRAGMA integrity_check: ${integrity.slice(0, 5).join('; ')}`);
         const digest = await sqliteDigest(db, progress.update);
         problems.push(...digestDifferences(manifest, digest));
-        if (digest.checksum !== manifest.checksum && problems.length === 0) problems.push('the checksum differs from the manifest');
+        if (digest.checksum !== manifest.checksum && problems.length === 0)
+          problems.push('the checksum differs from the manifest');
       });
     } finally {
       progress.stop();
@@ -149,7 +167,10 @@ export async function verifyBackup(target: string, options: BackupOptions, out: 
     const withData = new Set([...list.matchAll(/^\d+;\s*\d+\s+\d+\s+TABLE DATA\s+\S+\s+(\S+)\s/gm)].map((m) => m[1]));
     const missing = Object.keys(manifest.counts).filter((table) => !withData.has(table));
     if (missing.length) problems.push(`the archive has no data for ${missing.join(', ')}`);
-    if (problems.length === 0) out.line(`Verified: the archive lists the data of all ${Object.keys(manifest.counts).length} tables of the manifest`);
+    if (problems.length === 0)
+      out.line(
+        `Verified: the archive lists the data of all ${Object.keys(manifest.counts).length} tables of the manifest`,
+      );
   }
   if (problems.length) throw new CliError(`verification of ${target} failed:\n  - ${problems.join('\n  - ')}`);
   printDigest(manifest, out);

@@ -44,7 +44,9 @@ function print(report: Report, out: Output): void {
     for (const passed of report.passed.filter((p) => p.check === check)) out.line(`  ok    ${check}: ${passed.detail}`);
     for (const finding of report.findings.filter((f) => f.check === check)) {
       const examples = finding.examples.length ? ` (e.g. ${finding.examples.join(', ')})` : '';
-      out.line(`  FAIL  ${check}: ${finding.problem}: ${finding.count} ${finding.count === 1 ? 'row' : 'rows'}${examples}`);
+      out.line(
+        `  FAIL  ${check}: ${finding.problem}: ${finding.count} ${finding.count === 1 ? 'row' : 'rows'}${examples}`,
+      );
     }
   }
   for (const note of report.notes) out.line(`  note  ${note}`);
@@ -97,7 +99,9 @@ async function fix(config: AppConfig, report: Report, out: Output): Promise<void
       progress.stop();
     }
   });
-  out.line(`  fixed the search index of ${assets.length} ${assets.length === 1 ? 'asset' : 'assets'} (search module's reindex)`);
+  out.line(
+    `  fixed the search index of ${assets.length} ${assets.length === 1 ? 'asset' : 'assets'} (search module's reindex)`,
+  );
 }
 
 /**

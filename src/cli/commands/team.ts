@@ -49,7 +49,9 @@ export async function addUser(name: string, options: StoreOptions & { admin?: bo
   return withControl(options, async (control) => {
     const { user, token } = await control.addUser(name, { admin: options.admin });
     await audited(control, 'user.add', user.name);
-    out.line(`user ${user.name} added${user.admin ? ' (admin)' : ''}; store: ${user.store === '' ? "the server's existing store" : user.store}`);
+    out.line(
+      `user ${user.name} added${user.admin ? ' (admin)' : ''}; store: ${user.store === '' ? "the server's existing store" : user.store}`,
+    );
     out.line('their token (shown once; trove users token NAME makes a new one):');
     out.line(token);
     return EXIT.ok;
@@ -61,12 +63,24 @@ export async function listUsers(options: StoreOptions & { json?: boolean }, out:
     const users = await control.users();
     if (options.json) {
       out.line(
-        JSON.stringify(users.map(({ name, admin, store, created, oidcIssuer, oidcSubject }) => ({ name, admin, store, created, oidcIssuer, oidcSubject }))),
+        JSON.stringify(
+          users.map(({ name, admin, store, created, oidcIssuer, oidcSubject }) => ({
+            name,
+            admin,
+            store,
+            created,
+            oidcIssuer,
+            oidcSubject,
+          })),
+        ),
       );
     } else if (!users.length) {
       out.line('no users: Trove serves one local user (docs/TEAMS.md)');
     } else {
-      for (const user of users) out.line(`${user.name}\t${user.admin ? 'admin' : 'user'}\t${user.store || '(existing store)'}\t${user.created}`);
+      for (const user of users)
+        out.line(
+          `${user.name}\t${user.admin ? 'admin' : 'user'}\t${user.store || '(existing store)'}\t${user.created}`,
+        );
     }
     return EXIT.ok;
   });
@@ -76,7 +90,9 @@ export async function removeUser(name: string, options: StoreOptions, out: Outpu
   return withControl(options, async (control) => {
     const user = await control.removeUser(name);
     await audited(control, 'user.remove', user.name);
-    out.line(`user ${user.name} removed; their token no longer works. Their store (${user.store || "the server's existing store"}) is kept.`);
+    out.line(
+      `user ${user.name} removed; their token no longer works. Their store (${user.store || "the server's existing store"}) is kept.`,
+    );
     return EXIT.ok;
   });
 }
@@ -95,7 +111,9 @@ export async function addSpace(name: string, options: StoreOptions, out: Output)
   return withControl(options, async (control) => {
     const space = await control.addSpace(name);
     await audited(control, 'space.add', space.name);
-    out.line(`space ${space.name} added (store ${space.store}); add members with trove spaces member ${space.name} USER --role editor`);
+    out.line(
+      `space ${space.name} added (store ${space.store}); add members with trove spaces member ${space.name} USER --role editor`,
+    );
     return EXIT.ok;
   });
 }
@@ -103,9 +121,12 @@ export async function addSpace(name: string, options: StoreOptions, out: Output)
 export async function listSpaces(options: StoreOptions & { json?: boolean }, out: Output): Promise<number> {
   return withControl(options, async (control) => {
     const spaces = await control.spaces();
-    if (options.json) out.line(JSON.stringify(spaces.map(({ name, store, created, members }) => ({ name, store, created, members }))));
+    if (options.json)
+      out.line(JSON.stringify(spaces.map(({ name, store, created, members }) => ({ name, store, created, members }))));
     else if (!spaces.length) out.line('no spaces');
-    else for (const space of spaces) out.line(`${space.name}\t${space.members.map((m) => `${m.user}:${m.role}`).join(',') || '(no members)'}`);
+    else
+      for (const space of spaces)
+        out.line(`${space.name}\t${space.members.map((m) => `${m.user}:${m.role}`).join(',') || '(no members)'}`);
     return EXIT.ok;
   });
 }
@@ -119,7 +140,12 @@ export async function removeSpace(name: string, options: StoreOptions, out: Outp
   });
 }
 
-export async function setMember(space: string, user: string, options: StoreOptions & { role?: string; remove?: boolean }, out: Output): Promise<number> {
+export async function setMember(
+  space: string,
+  user: string,
+  options: StoreOptions & { role?: string; remove?: boolean },
+  out: Output,
+): Promise<number> {
   return withControl(options, async (control) => {
     if (options.remove) {
       await control.removeMember(space, user);
@@ -137,9 +163,16 @@ export async function setMember(space: string, user: string, options: StoreOptio
 /** `--since` as a time: an ISO 8601 date or time, or a duration back from now (`30m`, `12h`, `7d`). */
 export function sinceTime(value: string, now = Date.now()): string {
   const duration = /^(\d+)([mhd])$/.exec(value.trim());
-  if (duration) return new Date(now - Number(duration[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[duration[2] as 'm' | 'h' | 'd']).toISOString();
+  if (duration)
+    return new Date(
+      now - Number(duration[1]) * { m: 60_000, h: 3_600_000, d: 86_400_000 }[duration[2] as 'm' | 'h' | 'd'],
+    ).toISOString();
   const time = Date.parse(value);
-  if (Number.isNaN(time)) throw new CliError(`--since must be an ISO 8601 time or a duration such as 30m, 12h, 7d (got "${value}")`, EXIT.usage);
+  if (Number.isNaN(time))
+    throw new CliError(
+      `--since must be an ISO 8601 time or a duration such as 30m, 12h, 7d (got "${value}")`,
+      EXIT.usage,
+    );
   return new Date(time).toISOString();
 }
 
@@ -158,7 +191,19 @@ export async function showAudit(
     const entries = await control.audit(filter);
     for (const e of entries) {
       if (options.json) out.line(JSON.stringify(e));
-      else out.line([e.at, e.userName ?? '-', e.action, e.method ?? '-', e.route ?? '-', e.record ?? '-', e.status ?? '-', e.client ?? '-'].join('\t'));
+      else
+        out.line(
+          [
+            e.at,
+            e.userName ?? '-',
+            e.action,
+            e.method ?? '-',
+            e.route ?? '-',
+            e.record ?? '-',
+            e.status ?? '-',
+            e.client ?? '-',
+          ].join('\t'),
+        );
     }
     return EXIT.ok;
   });

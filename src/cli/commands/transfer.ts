@@ -1,4 +1,13 @@
-import { createReadStream, createWriteStream, existsSync, readFileSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import {
+  createReadStream,
+  createWriteStream,
+  existsSync,
+  readFileSync,
+  readdirSync,
+  renameSync,
+  rmSync,
+  statSync,
+} from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { AppConfig } from '../../common/config/app-config';
 import { TransferModule } from '../../modules/transfer/transfer.module';
@@ -32,7 +41,8 @@ function countsLine(counts: Record<string, number>): string {
 function printSummary(title: string, summary: object, out: Output): void {
   out.line(title);
   for (const [key, value] of Object.entries(summary)) {
-    const counts = typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v === 'number');
+    const counts =
+      typeof value === 'object' && value !== null && Object.values(value).every((v) => typeof v === 'number');
     out.line(
       `  ${key}: ${counts ? countsLine(value as Record<string, number>) : typeof value === 'object' && value !== null ? JSON.stringify(value) : String(value)}`,
     );
@@ -56,7 +66,12 @@ interface Transfer {
 /** Runs `work` with the transfer services of an application context on `config`'s store. */
 function withTransfer<T>(config: AppConfig, work: (service: Transfer) => Promise<T>): Promise<T> {
   return withContext(config, [TransferModule], (app) =>
-    work({ export: app.get(StoreExport), markdown: app.get(MarkdownExport), import: app.get(StoreImport), snippets: app.get(SnippetImport) }),
+    work({
+      export: app.get(StoreExport),
+      markdown: app.get(MarkdownExport),
+      import: app.get(StoreImport),
+      snippets: app.get(SnippetImport),
+    }),
   );
 }
 
@@ -157,12 +172,17 @@ async function readStdin(): Promise<string> {
  */
 export async function importStore(file: string, options: ImportOptions, out: Output): Promise<void> {
   const fromStdin = file === '-';
-  if (fromStdin && options.format === 'vscode') throw new UsageError('--format vscode reads files or a directory, not stdin');
+  if (fromStdin && options.format === 'vscode')
+    throw new UsageError('--format vscode reads files or a directory, not stdin');
   const source = fromStdin ? null : resolve(file);
   if (source && !existsSync(source)) throw new CliError(`no such file or directory: ${source}`);
   const config = storeConfig(options);
   if (config.dialect === 'sqlite')
-    await requireSqliteIdle(config, 'importing', 'Or import into the running server over HTTP: POST /trove/import (docs/TRANSFER.md)');
+    await requireSqliteIdle(
+      config,
+      'importing',
+      'Or import into the running server over HTTP: POST /trove/import (docs/TRANSFER.md)',
+    );
   out.line(`Importing ${source ?? 'stdin'} (${options.format}) into ${describeStore(config)}`);
   await withTransfer(config, async (service) => {
     let summary: object;

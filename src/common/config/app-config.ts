@@ -192,7 +192,8 @@ export function piecesPortFile(platform: NodeJS.Platform, home: string, localApp
   const tail = ['com.pieces.os', 'production', 'Config', '.port.txt'];
   if (platform === 'linux') return join(home, 'Documents', ...tail);
   if (platform === 'darwin') return join(home, 'Library', ...tail);
-  if (platform === 'win32') return join(localAppData || home, 'Mesh Intelligent Technologies, Inc', 'Pieces OS', ...tail);
+  if (platform === 'win32')
+    return join(localAppData || home, 'Mesh Intelligent Technologies, Inc', 'Pieces OS', ...tail);
   return null;
 }
 
@@ -253,7 +254,10 @@ export function loadConfig(env: Env): AppConfig {
       .map((v) => v.trim())
       .filter(Boolean);
 
-  config.corsOrigins = list('TROVE_CORS_ORIGINS', 'http://localhost,http://127.0.0.1,vscode-webview://*,app://obsidian.md');
+  config.corsOrigins = list(
+    'TROVE_CORS_ORIGINS',
+    'http://localhost,http://127.0.0.1,vscode-webview://*,app://obsidian.md',
+  );
   for (const origin of config.corsOrigins) {
     if (origin !== '*' && !/^[a-z][a-z0-9+.-]*:\/\/[^/\s]+$/i.test(origin)) {
       problems.push(`TROVE_CORS_ORIGINS entries must be origins like http://localhost:3000 or * (got "${origin}")`);
@@ -296,7 +300,9 @@ export function loadConfig(env: Env): AppConfig {
   config.allowedHosts = [...new Set(hosts.map((h) => h.toLowerCase()))];
   for (const host of config.allowedHosts) {
     if (host !== '*' && !/^(\[[0-9a-f:.]+\]|[a-z0-9.-]+)$/.test(host)) {
-      problems.push(`TROVE_ALLOWED_HOSTS entries must be host names or addresses without port or scheme (got "${host}")`);
+      problems.push(
+        `TROVE_ALLOWED_HOSTS entries must be host names or addresses without port or scheme (got "${host}")`,
+      );
     }
   }
   config.rateLimit = int('TROVE_RATE_LIMIT', 6000, 0, 10_000_000);
@@ -322,7 +328,8 @@ export function loadConfig(env: Env): AppConfig {
   const redis = env.TROVE_REDIS_URL?.trim();
   config.redisUrl = null;
   if (redis) {
-    if (!/^rediss?:\/\/[^\s]+$/.test(redis)) problems.push(`TROVE_REDIS_URL must start with redis:// or rediss:// (got "${redis}")`);
+    if (!/^rediss?:\/\/[^\s]+$/.test(redis))
+      problems.push(`TROVE_REDIS_URL must start with redis:// or rediss:// (got "${redis}")`);
     else config.redisUrl = redis;
   }
   const baseUrl = (name: string): string | null => {
@@ -345,15 +352,19 @@ export function loadConfig(env: Env): AppConfig {
   config.ollamaUrl = baseUrl('TROVE_OLLAMA_URL');
   config.openaiUrl = baseUrl('TROVE_OPENAI_URL');
   config.openaiApiKey = env.TROVE_OPENAI_API_KEY?.trim() || null;
-  if (config.openaiApiKey && !config.openaiUrl) problems.push('TROVE_OPENAI_API_KEY is set but TROVE_OPENAI_URL is not');
+  if (config.openaiApiKey && !config.openaiUrl)
+    problems.push('TROVE_OPENAI_API_KEY is set but TROVE_OPENAI_URL is not');
   config.ggufPaths = absolutePaths('TROVE_GGUF_PATHS');
   config.defaultModel = env.TROVE_DEFAULT_MODEL?.trim() || 'offline';
   // `provider:name` is checked here; any other value (a model id, a provider's own name such as
   // llama3.2:1b) is resolved per request and answers 404 while no provider lists it.
   const provider = config.defaultModel.includes(':') ? config.defaultModel.split(':')[0] : null;
-  if (provider === 'ollama' && !config.ollamaUrl) problems.push('TROVE_DEFAULT_MODEL names an Ollama model but TROVE_OLLAMA_URL is not set');
-  if (provider === 'openai' && !config.openaiUrl) problems.push('TROVE_DEFAULT_MODEL names an OpenAI-compatible model but TROVE_OPENAI_URL is not set');
-  if (provider === 'llama_cpp' && config.ggufPaths.length === 0) problems.push('TROVE_DEFAULT_MODEL names a GGUF model but TROVE_GGUF_PATHS is not set');
+  if (provider === 'ollama' && !config.ollamaUrl)
+    problems.push('TROVE_DEFAULT_MODEL names an Ollama model but TROVE_OLLAMA_URL is not set');
+  if (provider === 'openai' && !config.openaiUrl)
+    problems.push('TROVE_DEFAULT_MODEL names an OpenAI-compatible model but TROVE_OPENAI_URL is not set');
+  if (provider === 'llama_cpp' && config.ggufPaths.length === 0)
+    problems.push('TROVE_DEFAULT_MODEL names a GGUF model but TROVE_GGUF_PATHS is not set');
   config.embeddingModel = env.TROVE_EMBEDDING_MODEL?.trim() || null;
   if (config.embeddingModel) {
     const kind = config.embeddingModel.split(':')[0];
@@ -362,12 +373,17 @@ export function loadConfig(env: Env): AppConfig {
       openai: ['TROVE_OPENAI_URL', Boolean(config.openaiUrl)],
       llama_cpp: ['TROVE_GGUF_PATHS', config.ggufPaths.length > 0],
     };
-    if (!needs[kind]) problems.push(`TROVE_EMBEDDING_MODEL must be provider:name with provider ollama, openai or llama_cpp (got "${config.embeddingModel}")`);
-    else if (!needs[kind][1]) problems.push(`TROVE_EMBEDDING_MODEL names a ${kind} model but ${needs[kind][0]} is not set`);
+    if (!needs[kind])
+      problems.push(
+        `TROVE_EMBEDDING_MODEL must be provider:name with provider ollama, openai or llama_cpp (got "${config.embeddingModel}")`,
+      );
+    else if (!needs[kind][1])
+      problems.push(`TROVE_EMBEDDING_MODEL names a ${kind} model but ${needs[kind][0]} is not set`);
   }
   config.providerTimeoutMs = int('TROVE_PROVIDER_TIMEOUT_MS', 120_000, 100, 3_600_000);
   const modelEnrichment = (env.TROVE_MODEL_ENRICHMENT ?? '').trim().toLowerCase();
-  if (!['', 'on', 'off'].includes(modelEnrichment)) problems.push(`TROVE_MODEL_ENRICHMENT must be on or off (got "${env.TROVE_MODEL_ENRICHMENT}")`);
+  if (!['', 'on', 'off'].includes(modelEnrichment))
+    problems.push(`TROVE_MODEL_ENRICHMENT must be on or off (got "${env.TROVE_MODEL_ENRICHMENT}")`);
   const enrichmentModel = env.TROVE_ENRICHMENT_MODEL?.trim() || config.defaultModel;
   const enrichmentProvider = enrichmentModel.includes(':') ? enrichmentModel.split(':')[0] : null;
   const providerSetting: Record<string, [string, boolean]> = {
@@ -376,8 +392,15 @@ export function loadConfig(env: Env): AppConfig {
     llama_cpp: ['TROVE_GGUF_PATHS', config.ggufPaths.length > 0],
   };
   // The default model's provider is checked above.
-  if (env.TROVE_ENRICHMENT_MODEL?.trim() && enrichmentProvider && providerSetting[enrichmentProvider] && !providerSetting[enrichmentProvider][1]) {
-    problems.push(`TROVE_ENRICHMENT_MODEL names a model of ${enrichmentProvider} but ${providerSetting[enrichmentProvider][0]} is not set`);
+  if (
+    env.TROVE_ENRICHMENT_MODEL?.trim() &&
+    enrichmentProvider &&
+    providerSetting[enrichmentProvider] &&
+    !providerSetting[enrichmentProvider][1]
+  ) {
+    problems.push(
+      `TROVE_ENRICHMENT_MODEL names a model of ${enrichmentProvider} but ${providerSetting[enrichmentProvider][0]} is not set`,
+    );
   }
   config.enrichmentModel = modelEnrichment === 'off' || enrichmentModel === 'offline' ? null : enrichmentModel;
   config.enrichmentTimeoutMs = int('TROVE_ENRICHMENT_TIMEOUT_MS', 20_000, 100, 600_000);
@@ -385,7 +408,14 @@ export function loadConfig(env: Env): AppConfig {
   const roots = env.TROVE_QGPT_ROOTS?.trim();
   const loopback = isLoopbackHost(config.host);
   config.qgptHomeDefault = !roots && loopback;
-  config.qgptRoots = roots === 'none' ? [] : roots ? absolutePaths('TROVE_QGPT_ROOTS') : config.qgptHomeDefault ? [env.HOME?.trim() || homedir()] : [];
+  config.qgptRoots =
+    roots === 'none'
+      ? []
+      : roots
+        ? absolutePaths('TROVE_QGPT_ROOTS')
+        : config.qgptHomeDefault
+          ? [env.HOME?.trim() || homedir()]
+          : [];
   config.qgptFileLimit = int('TROVE_QGPT_FILE_LIMIT', 1024 * 1024, 1, 64 * 1024 * 1024);
   config.mcpSessionsPerClient = int('TROVE_MCP_SESSIONS_PER_CLIENT', 16, 1, 100_000);
   config.mcpMaxSessions = int('TROVE_MCP_MAX_SESSIONS', 256, 1, 1_000_000);
@@ -403,19 +433,29 @@ export function loadConfig(env: Env): AppConfig {
   if (Boolean(env.TROVE_OIDC_ISSUER?.trim()) !== Boolean(config.oidcClientId)) {
     problems.push('TROVE_OIDC_ISSUER and TROVE_OIDC_CLIENT_ID go together: set both or neither');
   }
-  if (config.oidcClientSecret && !config.oidcClientId) problems.push('TROVE_OIDC_CLIENT_SECRET is set but TROVE_OIDC_CLIENT_ID is not');
+  if (config.oidcClientSecret && !config.oidcClientId)
+    problems.push('TROVE_OIDC_CLIENT_SECRET is set but TROVE_OIDC_CLIENT_ID is not');
   config.oidcRedirectUrl = null;
   const redirect = env.TROVE_OIDC_REDIRECT_URL?.trim();
   if (redirect) {
     const parsed = URL.canParse(redirect) ? new URL(redirect) : null;
-    if (!parsed || !['http:', 'https:'].includes(parsed.protocol) || parsed.pathname !== '/auth/callback' || parsed.search || parsed.hash) {
-      problems.push(`TROVE_OIDC_REDIRECT_URL must be an http:// or https:// URL ending in /auth/callback (got "${redirect}")`);
+    if (
+      !parsed ||
+      !['http:', 'https:'].includes(parsed.protocol) ||
+      parsed.pathname !== '/auth/callback' ||
+      parsed.search ||
+      parsed.hash
+    ) {
+      problems.push(
+        `TROVE_OIDC_REDIRECT_URL must be an http:// or https:// URL ending in /auth/callback (got "${redirect}")`,
+      );
     } else if (!env.TROVE_OIDC_ISSUER?.trim()) {
       problems.push('TROVE_OIDC_REDIRECT_URL is set but TROVE_OIDC_ISSUER is not');
     } else config.oidcRedirectUrl = parsed.toString();
   }
   const create = (env.TROVE_OIDC_CREATE_USERS ?? '').trim().toLowerCase();
-  if (!['', 'on', 'off'].includes(create)) problems.push(`TROVE_OIDC_CREATE_USERS must be on or off (got "${env.TROVE_OIDC_CREATE_USERS}")`);
+  if (!['', 'on', 'off'].includes(create))
+    problems.push(`TROVE_OIDC_CREATE_USERS must be on or off (got "${env.TROVE_OIDC_CREATE_USERS}")`);
   config.oidcCreateUsers = create === 'on';
   config.sessionHours = int('TROVE_SESSION_HOURS', 12, 1, 24 * 365);
 
@@ -433,7 +473,9 @@ export function loadConfig(env: Env): AppConfig {
   if (legacy === 'on') config.legacyPort = legacyPiecesPort(process.platform);
   else if (/^\d+$/.test(legacy)) config.legacyPort = int('TROVE_LEGACY_PORT', 0, 1, 65535) || null;
   else if (legacy !== '' && legacy !== 'off') {
-    problems.push(`TROVE_LEGACY_PORT must be on, off or a port number from 1 to 65535 (got "${env.TROVE_LEGACY_PORT}")`);
+    problems.push(
+      `TROVE_LEGACY_PORT must be on, off or a port number from 1 to 65535 (got "${env.TROVE_LEGACY_PORT}")`,
+    );
   }
   if (config.legacyPort !== null && config.legacyPort === config.port) {
     problems.push(`TROVE_LEGACY_PORT must differ from PORT (both ${config.port})`);

@@ -33,7 +33,12 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
       ...(config.databaseSchema
         ? {
             schema: config.databaseSchema,
-            extra: { max: 3, idleTimeoutMillis: 10_000, connectionTimeoutMillis: 5000, options: `-c search_path="${config.databaseSchema}",public` },
+            extra: {
+              max: 3,
+              idleTimeoutMillis: 10_000,
+              connectionTimeoutMillis: 5000,
+              options: `-c search_path="${config.databaseSchema}",public`,
+            },
           }
         : { extra: { max: 10, connectionTimeoutMillis: 5000 } }),
     };
@@ -56,7 +61,11 @@ export function dataSourceOptions(config: AppConfig): DataSourceOptions {
  * checkpoints to WalCheckpointer unless the WAL grows past WRITER_CHECKPOINT_PAGES. TypeORM itself
  * sets journal_mode=WAL (enableWAL), busy_timeout and foreign_keys=ON when it connects.
  */
-export const SQLITE_PRAGMAS = ['PRAGMA synchronous = FULL', 'PRAGMA foreign_keys = ON', `PRAGMA wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`];
+export const SQLITE_PRAGMAS = [
+  'PRAGMA synchronous = FULL',
+  'PRAGMA foreign_keys = ON',
+  `PRAGMA wal_autocheckpoint = ${WRITER_CHECKPOINT_PAGES}`,
+];
 
 /** The second connection, which serves reads: it refuses to write. */
 export const SQLITE_READER_PRAGMAS = ['PRAGMA query_only = ON'];

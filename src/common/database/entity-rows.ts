@@ -14,7 +14,9 @@ const columnsOf = new Map<Entity<object>, { property: string; name: string; bool
 export function hydrate<T extends object>(em: EntityManager, type: Entity<T>, row: Row, prefix = ''): T {
   let columns = columnsOf.get(type);
   if (!columns) {
-    columns = em.connection.getMetadata(type).columns.map((c) => ({ property: c.propertyName, name: c.databaseName, boolean: c.type === 'boolean' }));
+    columns = em.connection
+      .getMetadata(type)
+      .columns.map((c) => ({ property: c.propertyName, name: c.databaseName, boolean: c.type === 'boolean' }));
     columnsOf.set(type, columns);
   }
   const entity = new type() as Record<string, unknown>;
@@ -37,10 +39,18 @@ export function jsonColumns(em: EntityManager, type: Entity<object>, alias: stri
  * Adds to the named counters of one record in one relative UPDATE (`score_manual =
  * score_manual + 1`), so that concurrent increments add up instead of overwriting each other.
  */
-export async function incrementColumns(em: EntityManager, type: Entity<object>, id: string, counters: Record<string, number>): Promise<void> {
+export async function incrementColumns(
+  em: EntityManager,
+  type: Entity<object>,
+  id: string,
+  counters: Record<string, number>,
+): Promise<void> {
   const metadata = em.connection.getMetadata(type);
   const set = Object.fromEntries(
-    Object.entries(counters).map(([property, by]) => [property, () => `"${metadata.findColumnWithPropertyName(property)!.databaseName}" + ${by}`]),
+    Object.entries(counters).map(([property, by]) => [
+      property,
+      () => `"${metadata.findColumnWithPropertyName(property)!.databaseName}" + ${by}`,
+    ]),
   );
   await em.createQueryBuilder().update(type).set(set).where('id = :id', { id }).execute();
 }

@@ -98,12 +98,16 @@ export class GroupCommit {
         if (savepoints) await this.query(em, 'SAVEPOINT unit');
         const settled = await Promise.allSettled(run.map((unit) => unit.work(em)));
         // A broken storage poisons the whole transaction: fail the batch, acknowledge nothing.
-        const broken = settled.find((s): s is PromiseRejectedResult => s.status === 'rejected' && isStorageUnavailable(s.reason));
+        const broken = settled.find(
+          (s): s is PromiseRejectedResult => s.status === 'rejected' && isStorageUnavailable(s.reason),
+        );
         if (broken) throw broken.reason;
         const failed = settled.findIndex((s) => s.status === 'rejected');
         if (failed < 0) {
           if (savepoints) await this.query(em, 'RELEASE unit');
-          settled.forEach((s, j) => outcomes.push({ unit: run[j], ok: true, value: (s as PromiseFulfilledResult<unknown>).value }));
+          settled.forEach((s, j) =>
+            outcomes.push({ unit: run[j], ok: true, value: (s as PromiseFulfilledResult<unknown>).value }),
+          );
           continue;
         }
         const unit = run[failed];

@@ -35,7 +35,12 @@ export function decodeKeyset(cursor: string): Keyset {
   } catch {
     throw bad();
   }
-  if (!Array.isArray(value) || value.length !== 2 || !value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 64)) throw bad();
+  if (
+    !Array.isArray(value) ||
+    value.length !== 2 ||
+    !value.every((v) => typeof v === 'string' && v.length > 0 && v.length <= 64)
+  )
+    throw bad();
   return { createdAt: value[0] as string, id: value[1] as string };
 }
 
@@ -52,16 +57,28 @@ export interface KeysetSource {
  * recent when null), most recent first. The condition `created_at <= ?` keeps to the range of
  * the `(deleted_at, created_at)` listing indexes; ties are broken on the id.
  */
-export async function keysetPage(db: Database, em: EntityManager, source: KeysetSource, after: Keyset | null, limit: number): Promise<KeyedRow[]> {
+export async function keysetPage(
+  db: Database,
+  em: EntityManager,
+  source: KeysetSource,
+  after: Keyset | null,
+  limit: number,
+): Promise<KeyedRow[]> {
   const { sql, params } = pageStatement(db, source, after, limit);
   return db.query<KeyedRow>(em, sql, params);
 }
 
 /** The statement of keysetPage: `id, created_at` of the page's rows, in order. */
-function pageStatement(db: Database, source: KeysetSource, after: Keyset | null, limit: number): { sql: string; params: string[] } {
+function pageStatement(
+  db: Database,
+  source: KeysetSource,
+  after: Keyset | null,
+  limit: number,
+): { sql: string; params: string[] } {
   const n = Math.max(1, Math.floor(limit));
   const order = 'ORDER BY created_at DESC, id DESC';
-  if (!after) return { sql: `SELECT id, created_at FROM ${source.table} WHERE ${source.where} ${order} LIMIT ${n}`, params: [] };
+  if (!after)
+    return { sql: `SELECT id, created_at FROM ${source.table} WHERE ${source.where} ${order} LIMIT ${n}`, params: [] };
   const [p1, p2, p3] = [db.param(1), db.param(2), db.param(3)];
   return {
     sql: `SELECT id, created_at FROM ${source.table} WHERE ${source.where} AND created_at <= ${p1} AND (created_at < ${p2} OR id < ${p3}) ${order} LIMIT ${n}`,
@@ -114,7 +131,10 @@ export function keysetWalkIds(db: Database, source: KeysetSource, pageSize: numb
 }
 
 /** The pages `read` answers from the most recent on, each after the last position of the one before, until a page is short. */
-async function* walkPages<T>(pageSize: number, read: (after: Keyset | null) => Promise<{ items: T[]; last: Keyset | null }>): AsyncGenerator<T[]> {
+async function* walkPages<T>(
+  pageSize: number,
+  read: (after: Keyset | null) => Promise<{ items: T[]; last: Keyset | null }>,
+): AsyncGenerator<T[]> {
   let after: Keyset | null = null;
   for (;;) {
     const { items, last } = await read(after);

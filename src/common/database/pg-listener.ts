@@ -100,7 +100,8 @@ class SharedListenConnection {
       await (client ?? this.client)?.end().catch(() => undefined);
       return;
     }
-    if (client && this.listening.delete(key)) await this.run(() => client.query(`UNLISTEN ${key}`)).catch(() => undefined);
+    if (client && this.listening.delete(key))
+      await this.run(() => client.query(`UNLISTEN ${key}`)).catch(() => undefined);
   }
 
   private run<T>(statement: () => Promise<T>): Promise<T> {
@@ -114,7 +115,8 @@ class SharedListenConnection {
     this.client = client;
     this.listening = new Set();
     client.on('notification', (message) => {
-      for (const listener of this.channels.get(message.channel.toLowerCase()) ?? []) listener.onNotification(message.payload);
+      for (const listener of this.channels.get(message.channel.toLowerCase()) ?? [])
+        listener.onNotification(message.payload);
     });
     client.on('error', (error) => {
       logger.warn(`the LISTEN connection was lost (${error.message}); polling until it is back`);

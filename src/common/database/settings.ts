@@ -17,14 +17,24 @@ export class Settings {
     return this.db.transaction(async (em) => {
       const existing = await em.findOne(SettingEntity, { where: { key } });
       if (existing) return existing.value;
-      await em.createQueryBuilder().insert().into(SettingEntity).values({ key, value: randomUUID() }).orIgnore().execute();
+      await em
+        .createQueryBuilder()
+        .insert()
+        .into(SettingEntity)
+        .values({ key, value: randomUUID() })
+        .orIgnore()
+        .execute();
       return (await em.findOneOrFail(SettingEntity, { where: { key } })).value;
     });
   }
 
   /** The number kept under `key` (0 when there is none). */
   async number(em: EntityManager, key: string): Promise<number> {
-    const [row] = await this.db.query<{ value: string }>(em, `SELECT value FROM settings WHERE key = ${this.db.param(1)}`, [key]);
+    const [row] = await this.db.query<{ value: string }>(
+      em,
+      `SELECT value FROM settings WHERE key = ${this.db.param(1)}`,
+      [key],
+    );
     return row ? Number(row.value) : 0;
   }
 

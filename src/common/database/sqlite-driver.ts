@@ -60,7 +60,9 @@ export const sqliteDriver: Sqlite3 = Object.assign(Object.create(sqlite3) as Sql
 /** Opens a connection of its own to the database file at `path` (through `sqliteDriver`). */
 export function openSqlite(path: string): Promise<SqliteConnection> {
   return new Promise((resolve, reject) => {
-    const db: SqliteConnection = new sqliteDriver.Database(path, (error: Error | null) => (error ? reject(error) : resolve(db)));
+    const db: SqliteConnection = new sqliteDriver.Database(path, (error: Error | null) =>
+      error ? reject(error) : resolve(db),
+    );
   });
 }
 

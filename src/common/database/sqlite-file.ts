@@ -14,7 +14,9 @@ export class SqliteFile {
 
   static open(path: string, options: { writable?: boolean; create?: boolean } = {}): Promise<SqliteFile> {
     const mode =
-      options.writable || options.create ? sqliteDriver.OPEN_READWRITE | (options.create ? sqliteDriver.OPEN_CREATE : 0) : sqliteDriver.OPEN_READONLY;
+      options.writable || options.create
+        ? sqliteDriver.OPEN_READWRITE | (options.create ? sqliteDriver.OPEN_CREATE : 0)
+        : sqliteDriver.OPEN_READONLY;
     return new Promise((resolve, reject) => {
       const db: Sqlite3Database = new sqliteDriver.Database(path, mode, (error: Error | null) => {
         if (error) return reject(error);
@@ -26,7 +28,11 @@ export class SqliteFile {
   }
 
   all<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T[]> {
-    return new Promise((resolve, reject) => this.db.all(sql, params, (error: Error | null, rows: unknown[]) => (error ? reject(error) : resolve(rows as T[]))));
+    return new Promise((resolve, reject) =>
+      this.db.all(sql, params, (error: Error | null, rows: unknown[]) =>
+        error ? reject(error) : resolve(rows as T[]),
+      ),
+    );
   }
 
   async get<T = Record<string, unknown>>(sql: string, params: unknown[] = []): Promise<T | undefined> {
@@ -34,7 +40,9 @@ export class SqliteFile {
   }
 
   run(sql: string, params: unknown[] = []): Promise<void> {
-    return new Promise((resolve, reject) => this.db.run(sql, params, (error: Error | null) => (error ? reject(error) : resolve())));
+    return new Promise((resolve, reject) =>
+      this.db.run(sql, params, (error: Error | null) => (error ? reject(error) : resolve())),
+    );
   }
 
   /** Streams the rows of `sql` to `row` one at a time (no result set in memory); resolves with the row count. */
@@ -59,12 +67,18 @@ export class SqliteFile {
   }
 
   close(): Promise<void> {
-    return new Promise((resolve, reject) => this.db.close((error: Error | null) => (error ? reject(error) : resolve())));
+    return new Promise((resolve, reject) =>
+      this.db.close((error: Error | null) => (error ? reject(error) : resolve())),
+    );
   }
 }
 
 /** Runs `work` with a connection to `path`, closed afterwards. */
-export async function withSqlite<T>(path: string, options: { writable?: boolean; create?: boolean }, work: (db: SqliteFile) => Promise<T>): Promise<T> {
+export async function withSqlite<T>(
+  path: string,
+  options: { writable?: boolean; create?: boolean },
+  work: (db: SqliteFile) => Promise<T>,
+): Promise<T> {
   const db = await SqliteFile.open(path, options);
   try {
     return await work(db);

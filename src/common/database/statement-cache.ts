@@ -35,12 +35,15 @@ export class StatementCache {
     // used in turn (one-off statements, e.g. with an IN list, cost a single prepare).
     if (pool.length < STATEMENT_COPIES) pool.push(rawConnection(source).prepare(sql));
     const statement = pool[(this.nextCopy = (this.nextCopy + 1) % pool.length)];
-    return new Promise<T[]>((resolve, reject) => statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+    return new Promise<T[]>((resolve, reject) =>
+      statement.all(params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))),
+    );
   }
 
   /** Finalizes every prepared statement (SQLite refuses to close a connection with statements open). */
   clear(): void {
-    for (const cache of this.statements.values()) for (const pool of cache.values()) pool.forEach((statement) => statement.finalize());
+    for (const cache of this.statements.values())
+      for (const pool of cache.values()) pool.forEach((statement) => statement.finalize());
     this.statements.clear();
   }
 }

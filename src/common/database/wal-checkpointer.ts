@@ -61,7 +61,10 @@ export class WalCheckpointer {
     this.idleTicks = 0;
     this.running = new Promise((resolve) =>
       this.connection.all('PRAGMA wal_checkpoint(PASSIVE)', (error) => {
-        if (error) this.logger.warn(`checkpoint failed (the writer checkpoints past ${WRITER_CHECKPOINT_PAGES} pages): ${error.message}`);
+        if (error)
+          this.logger.warn(
+            `checkpoint failed (the writer checkpoints past ${WRITER_CHECKPOINT_PAGES} pages): ${error.message}`,
+          );
         this.running = null;
         resolve();
       }),

@@ -13,7 +13,10 @@ export function toErrorBody(exception: unknown, logger: Logger): ErrorBody {
   if (exception instanceof HttpException) {
     const status = exception.getStatus();
     const response = exception.getResponse();
-    const message = typeof response === 'string' ? response : ((response as { message?: string | string[] }).message ?? exception.message);
+    const message =
+      typeof response === 'string'
+        ? response
+        : ((response as { message?: string | string[] }).message ?? exception.message);
     // Fastify's own errors (mapped by Nest) carry codes; say what to do instead.
     if (status === 415) return errorBody(status, 'unsupported Content-Type: send application/json');
     return errorBody(status, message);

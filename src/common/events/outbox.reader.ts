@@ -35,7 +35,12 @@ export class OutboxReader {
       `SELECT id, topic, entity_id, deleted FROM stream_events WHERE id > ${this.db.param(1)} ORDER BY id LIMIT ${this.db.param(2)}`,
       [after, limit],
     );
-    return rows.map((r) => ({ id: Number(r.id), topic: r.topic as StreamTopicName, entityId: r.entity_id, deleted: r.deleted === true || r.deleted === 1 }));
+    return rows.map((r) => ({
+      id: Number(r.id),
+      topic: r.topic as StreamTopicName,
+      entityId: r.entity_id,
+      deleted: r.deleted === true || r.deleted === 1,
+    }));
   }
 
   /** Highest id removed by pruning: a resume from below it cannot be served (0 when nothing was pruned). */
@@ -57,7 +62,11 @@ export class OutboxReader {
       const through = Number(row?.id ?? 0);
       if (!through) return 0;
       await this.settings.raise(em, PRUNED_THROUGH, through);
-      const deleted = await this.db.query<{ id: unknown }>(em, `DELETE FROM stream_events WHERE id <= ${this.db.param(1)} RETURNING id`, [through]);
+      const deleted = await this.db.query<{ id: unknown }>(
+        em,
+        `DELETE FROM stream_events WHERE id <= ${this.db.param(1)} RETURNING id`,
+        [through],
+      );
       return deleted.length;
     });
   }

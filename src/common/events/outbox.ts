@@ -4,7 +4,16 @@ import { EntityManager } from 'typeorm';
 import { Database } from '../database/database.service';
 
 /** Topics of the change streams: one per kind of record a stream announces (persons and sensitives: none yet, ever empty). */
-export type StreamTopicName = 'assets' | 'conversations' | 'models' | 'workstream_summaries' | 'applications' | 'anchors' | 'ranges' | 'persons' | 'sensitives';
+export type StreamTopicName =
+  | 'assets'
+  | 'conversations'
+  | 'models'
+  | 'workstream_summaries'
+  | 'applications'
+  | 'anchors'
+  | 'ranges'
+  | 'persons'
+  | 'sensitives';
 
 export interface OutboxEntry {
   topic: StreamTopicName;
@@ -68,6 +77,10 @@ export class Outbox {
         this.db.channel(STREAM_CHANNEL),
         this.instance,
       ]);
-    await this.db.query(em, `INSERT INTO stream_events (topic, entity_id, deleted, created_at) VALUES ${rows.join(', ')}`, params);
+    await this.db.query(
+      em,
+      `INSERT INTO stream_events (topic, entity_id, deleted, created_at) VALUES ${rows.join(', ')}`,
+      params,
+    );
   }
 }

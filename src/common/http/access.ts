@@ -140,7 +140,12 @@ export class AccessPolicy {
       }
     }
     const origin = headers.origin;
-    if (typeof origin === 'string' && origin !== 'null' && !sameOrigin(origin, headers.host) && !originAllowed(origin, this.config.corsOrigins)) {
+    if (
+      typeof origin === 'string' &&
+      origin !== 'null' &&
+      !sameOrigin(origin, headers.host) &&
+      !originAllowed(origin, this.config.corsOrigins)
+    ) {
       return { status: 403, message: `Origin "${origin}" is not allowed (TROVE_CORS_ORIGINS)` };
     }
     if (origin === 'null') return { status: 403, message: 'Origin "null" (sandboxed or file pages) is not allowed' };
@@ -160,7 +165,9 @@ export class AccessPolicy {
     if (this.keys.length && !PUBLIC_PATHS.has(path) && !path.startsWith(PUBLIC_PREFIX) && !this.keyIdentity(headers)) {
       return {
         status: 401,
-        message: presentedKey(headers) ? 'the API key is not valid' : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',
+        message: presentedKey(headers)
+          ? 'the API key is not valid'
+          : 'an API key is required: send Authorization: Bearer <key> or X-API-Key: <key>',
       };
     }
     return null;

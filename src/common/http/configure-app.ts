@@ -38,7 +38,11 @@ const OVERLOAD_RETRY_AFTER = 5;
 const PRESSURE_SAMPLE_MS = 200;
 
 /** Everything about the HTTP surface that is not a route: used by main.ts and by every test. */
-export async function configureApp(app: NestFastifyApplication, config: AppConfig, shared: { metrics?: Metrics } = {}): Promise<void> {
+export async function configureApp(
+  app: NestFastifyApplication,
+  config: AppConfig,
+  shared: { metrics?: Metrics } = {},
+): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const logger = new Logger('HTTP');
   const access = new AccessPolicy(config);
@@ -48,7 +52,9 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   fastify.addHook('onRequest', (request, reply, done) => {
     void reply.header('x-request-id', request.id);
     if (request.url.length > config.maxUrlLength) {
-      void reply.status(414).send(errorBody(414, `the request target is longer than ${config.maxUrlLength} characters`));
+      void reply
+        .status(414)
+        .send(errorBody(414, `the request target is longer than ${config.maxUrlLength} characters`));
       return;
     }
     if (/%00/.test(request.url)) {
@@ -99,7 +105,11 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   if (config.rateLimit > 0 || config.rateLimitQgpt > 0 || config.rateLimitMcp > 0) {
     await fastify.register(rateLimit, { global: false });
     const group = (request: FastifyRequest): 'qgpt' | 'mcp' | 'all' =>
-      QGPT_LIMITED.test(request.url) ? 'qgpt' : request.method === 'POST' && MCP_LIMITED.test(request.url) ? 'mcp' : 'all';
+      QGPT_LIMITED.test(request.url)
+        ? 'qgpt'
+        : request.method === 'POST' && MCP_LIMITED.test(request.url)
+          ? 'mcp'
+          : 'all';
     const limits = { qgpt: config.rateLimitQgpt, mcp: config.rateLimitMcp, all: config.rateLimit };
     const limitOf = (request: FastifyRequest): number => limits[group(request)];
     const limiter = fastify.rateLimit({
@@ -108,18 +118,24 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
       keyGenerator: (request) => {
         const application = (request.params as { application?: string } | undefined)?.application;
         const user = callerOf(request.raw)?.userId;
-        const who = user ? `user:${user}` : (access.keyIdentity(request.headers) ?? (application ? `app:${application}` : `ip:${request.ip}`));
+        const who = user
+          ? `user:${user}`
+          : (access.keyIdentity(request.headers) ?? (application ? `app:${application}` : `ip:${request.ip}`));
         return `${group(request)}|${who}`;
       },
       errorResponseBuilder: (_request, context) => ({
-        ...errorBody(429, `rate limit of ${context.max} requests per minute reached; retry after ${Math.ceil(context.ttl / 1000)} s`),
+        ...errorBody(
+          429,
+          `rate limit of ${context.max} requests per minute reached; retry after ${Math.ceil(context.ttl / 1000)} s`,
+        ),
         statusCode: 429,
       }),
     });
     // A group whose limit is off (0) is not counted, and no limit headers are sent for it. Nor are
     // the routes of NOT_RATE_LIMITED (by their template: no spelling of their path is counted).
     fastify.addHook('onRequest', async (request, reply) => {
-      if (limitOf(request) > 0 && !NOT_RATE_LIMITED.has(request.routeOptions.url!)) await limiter.call(fastify, request, reply);
+      if (limitOf(request) > 0 && !NOT_RATE_LIMITED.has(request.routeOptions.url!))
+        await limiter.call(fastify, request, reply);
     });
   }
 
@@ -130,7 +146,12 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   fastify.addHook('onRequest', (request, reply, done) => {
     if (!request.is404) return done();
     const path = request.url.split('?')[0];
-    const answer = unservedAnswer(sdkOperations, request.method, path, (method) => fastify.findRoute({ method: method as 'GET', url: path }) !== null);
+    const answer = unservedAnswer(
+      sdkOperations,
+      request.method,
+      path,
+      (method) => fastify.findRoute({ method: method as 'GET', url: path }) !== null,
+    );
     if (answer.allow) void reply.header('allow', answer.allow);
     void reply.status(answer.body.statusCode).type('application/json; charset=utf-8').send(answer.body);
   });
@@ -142,7 +163,15 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
   app.enableCors({
     origin: (origin, callback) => callback(null, !origin || originAllowed(origin, config.corsOrigins)),
     methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
-    allowedHeaders: ['content-type', 'authorization', 'x-api-key', 'x-application-id', 'application', 'idempotency-key', 'accept'],
+    allowedHeaders: [
+      'content-type',
+      'authorization',
+      'x-api-key',
+      'x-application-id',
+      'application',
+      'idempotency-key',
+      'accept',
+    ],
     maxAge: 600,
   });
 
@@ -220,12 +249,20 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     if (caller) {
       const action = auditAction(request.method, route);
       if (action) {
-        const record = Object.values((request.params as Record<string, string> | undefined) ?? {})[0] ?? (reply as { createdId?: string }).createdId ?? null;
+        const record =
+          Object.values((request.params as Record<string, string> | undefined) ?? {})[0] ??
+          (reply as { createdId?: string }).createdId ??
+          null;
         caller.audit({ action, method: request.method, route, record, status: reply.statusCode });
       }
     }
     if (jsonLines) {
-      const line = requestLine(request, reply, route, caller ? `user:${caller.userName}` : access.caller(request.headers));
+      const line = requestLine(
+        request,
+        reply,
+        route,
+        caller ? `user:${caller.userName}` : access.caller(request.headers),
+      );
       if (reply.statusCode >= 500) logger.warn(line);
       else logger.log(line);
     } else if (textLines) {
@@ -234,7 +271,10 @@ export async function configureApp(app: NestFastifyApplication, config: AppConfi
     done();
   });
 
-  SwaggerModule.setup('docs', app, () => openApiDocument(app), { jsonDocumentUrl: 'docs-json', yamlDocumentUrl: 'docs-yaml' });
+  SwaggerModule.setup('docs', app, () => openApiDocument(app), {
+    jsonDocumentUrl: 'docs-json',
+    yamlDocumentUrl: 'docs-yaml',
+  });
 }
 
 export function openApiDocument(app: NestFastifyApplication): OpenAPIObject {

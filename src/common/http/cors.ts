@@ -6,7 +6,8 @@ export function originAllowed(origin: string, allowed: string[]): boolean {
   for (const entry of allowed) {
     if (entry === '*' || entry === origin) return true;
     if (entry.endsWith('*') && origin.startsWith(entry.slice(0, -1))) return true;
-    if (!/:\d+$/.test(entry) && origin.startsWith(`${entry}:`) && /^\d+$/.test(origin.slice(entry.length + 1))) return true;
+    if (!/:\d+$/.test(entry) && origin.startsWith(`${entry}:`) && /^\d+$/.test(origin.slice(entry.length + 1)))
+      return true;
   }
   return false;
 }

@@ -23,7 +23,8 @@ export class BodyBoundError extends Error {
 /** Text is stored as text on both dialects, and PostgreSQL text cannot hold U+0000. */
 const NUL_MESSAGE = 'JSON strings must not contain NUL (U+0000) characters';
 /** A lone surrogate (`"\ud800"`) cannot be stored as UTF-8: it would be replaced, silently changing the text. */
-const SURROGATE_MESSAGE = 'JSON strings must be well-formed Unicode: a lone surrogate escape (such as \\ud800) has no UTF-8 form';
+const SURROGATE_MESSAGE =
+  'JSON strings must be well-formed Unicode: a lone surrogate escape (such as \\ud800) has no UTF-8 form';
 
 /** String.prototype.isWellFormed (Node 20; ES2024, beyond this project's TS lib). */
 const wellFormed = (s: string): boolean => (s as unknown as { isWellFormed(): boolean }).isWellFormed();

@@ -32,7 +32,10 @@ const CHUNK_CHARS = 64 * 1024;
  * first page is read before anything is sent, so a failing store still answers an error status;
  * a failure after that cuts the body short (the client sees invalid JSON, never a wrong one).
  */
-export async function jsonTextCollection(pages: AsyncIterable<TextPage>, options: { indices?: boolean; under?: string } = {}): Promise<StreamableFile> {
+export async function jsonTextCollection(
+  pages: AsyncIterable<TextPage>,
+  options: { indices?: boolean; under?: string } = {},
+): Promise<StreamableFile> {
   const iterator = pages[Symbol.asyncIterator]();
   const first = await iterator.next();
   async function* text(): AsyncGenerator<string | Buffer> {
@@ -66,7 +69,9 @@ export async function jsonTextCollection(pages: AsyncIterable<TextPage>, options
     }
   }
   // One chunk waits in the stream at most; the response's own buffer holds the one before.
-  return new StreamableFile(Readable.from(text(), { objectMode: false, highWaterMark: 1 }), { type: 'application/json; charset=utf-8' });
+  return new StreamableFile(Readable.from(text(), { objectMode: false, highWaterMark: 1 }), {
+    type: 'application/json; charset=utf-8',
+  });
 }
 
 /**
@@ -120,6 +125,9 @@ export function jsonCollection<T>(pages: AsyncIterable<T[]>, shape: CollectionSh
 }
 
 /** Maps each page of `pages` (e.g. ids to records, read in a page's own statement). */
-export async function* mapPages<A, B>(pages: AsyncIterable<A[]>, map: (page: A[]) => Promise<B[]>): AsyncGenerator<B[]> {
+export async function* mapPages<A, B>(
+  pages: AsyncIterable<A[]>,
+  map: (page: A[]) => Promise<B[]>,
+): AsyncGenerator<B[]> {
   for await (const page of pages) yield await map(page);
 }

@@ -9,14 +9,20 @@ import { ExtraListener } from './extra-listener';
  * examples hard-code (5323 on Linux, 1000 elsewhere), an ExtraListener, so every hook runs on it.
  * It closes when the main server closes. Null when the port cannot be had (logged).
  */
-export async function listenOnLegacyPort(app: NestFastifyApplication, config: AppConfig, port: number): Promise<ExtraListener | null> {
+export async function listenOnLegacyPort(
+  app: NestFastifyApplication,
+  config: AppConfig,
+  port: number,
+): Promise<ExtraListener | null> {
   const logger = new Logger('Trove');
   const main = app.getHttpServer() as Server;
   let legacy: ExtraListener;
   try {
     legacy = await ExtraListener.open(main, config, port);
   } catch (error) {
-    logger.error(`cannot listen on the legacy port ${config.host}:${port} (TROVE_LEGACY_PORT): ${(error as Error).message}`);
+    logger.error(
+      `cannot listen on the legacy port ${config.host}:${port} (TROVE_LEGACY_PORT): ${(error as Error).message}`,
+    );
     return null;
   }
   // An app closed by its own shutdown hooks (not by startServer) closes this port too.

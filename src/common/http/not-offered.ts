@@ -16,15 +16,18 @@ const RUNTIMES =
   'it installs or updates a model runtime (Ollama, Foundry Local) on the desktop, and Trove installs none: it talks to the runtimes its operator configures (TROVE_OLLAMA_URL, TROVE_OPENAI_URL, TROVE_GGUF_PATHS)';
 const BACKUPS =
   "it is Pieces' backup and database service, and Trove keeps its store with its own tools: `trove backup` / `trove restore`, and GET /trove/export with POST /trove/import";
-const ANALYSES = 'Trove keeps text snippets only: it runs no image, OCR or code analysis and keeps no analysis or usage-metrics records';
-const PERSONS = 'Trove keeps no person records: in Pieces they come from cloud accounts and integrations, which Trove does not have';
+const ANALYSES =
+  'Trove keeps text snippets only: it runs no image, OCR or code analysis and keeps no analysis or usage-metrics records';
+const PERSONS =
+  'Trove keeps no person records: in Pieces they come from cloud accounts and integrations, which Trove does not have';
 const HINTS = 'Trove keeps no hint records: suggested questions are made on demand by POST /qgpt/hints';
 const RELATIONSHIPS = 'Trove keeps no relationship graph between records';
 const SENSITIVES =
   'Trove finds secrets in assets itself, at every change of their text (GET /sensitives lists them, POST /sensitives/{sensitive}/delete dismisses one): a client neither creates nor edits them';
 const DISCOVERY =
   'Trove saves the snippets a client sends (POST /assets/create) and generates their tags itself; it offers no bulk discovery from files or web pages';
-const GENERATION = "Trove's language engine does not offer this generation (persona details and technical-language segmentation are Pieces cloud models)";
+const GENERATION =
+  "Trove's language engine does not offer this generation (persona details and technical-language segmentation are Pieces cloud models)";
 const PROVIDER_KEYS =
   "model providers and their API keys are Trove's configuration (TROVE_OPENAI_URL, TROVE_OPENAI_API_KEY, TROVE_OLLAMA_URL), set by its operator, not through the API";
 const UPDATES = 'Trove is updated by the package manager or image it was installed with, never by itself';
@@ -40,7 +43,8 @@ const APPLICATIONS =
   'Trove records an application when it connects (POST /connect), lists them in GET /applications, and keeps no sessions or registrations of them';
 const OWNED_ANNOTATION =
   'an annotation belongs to the one asset or conversation it was made for (POST /annotations/create names it): Trove neither moves nor shares it';
-const INTEGRATIONS = 'it imports from an integration Trove does not have (GitHub gists through a linked account, the macOS share extension, Ultra Suite)';
+const INTEGRATIONS =
+  'it imports from an integration Trove does not have (GitHub gists through a linked account, the macOS share extension, Ultra Suite)';
 
 /** The kind of most operations of an API class (operations below may say more precisely). */
 const BY_API: Record<string, string> = {
@@ -80,7 +84,8 @@ const BY_API: Record<string, string> = {
   ImageAnalysesApi: ANALYSES,
   OCRAnalysesApi: ANALYSES,
   MetricsApi: ANALYSES,
-  ClassificationApi: 'Trove keeps text formats only, so there is no other generic classification to convert a format to',
+  ClassificationApi:
+    'Trove keeps text formats only, so there is no other generic classification to convert a format to',
   PersonApi: PERSONS,
   PersonsApi: PERSONS,
   HintApi: HINTS,
@@ -92,7 +97,8 @@ const BY_API: Record<string, string> = {
   DiscoveryApi: DISCOVERY,
   MachineLearningApi: GENERATION,
   ExternalProviderApi: PROVIDER_KEYS,
-  OpenAIApi: 'Trove lists the models of the providers its operator configured in GET /models; it reads no OpenAI account of its own',
+  OpenAIApi:
+    'Trove lists the models of the providers its operator configured in GET /models; it reads no OpenAI account of its own',
 };
 
 /** Operations whose reason is not their API class's (or whose class has none). */
@@ -101,18 +107,22 @@ const BY_OPERATION: Record<string, string> = {
   osUpdateCheckStream: UPDATES,
   streamAppletVersion: UPDATES,
   osTerminate: 'Trove is stopped by whoever started it (its service manager or container), not by a client',
-  osNanoModelsPrepare: 'it prepares the nano models bundled with Pieces OS; Trove bundles none (its offline engine needs no download)',
+  osNanoModelsPrepare:
+    'it prepares the nano models bundled with Pieces OS; Trove bundles none (its offline engine needs no download)',
   osDeviceInformation: DESKTOP,
   osMetadata: DESKTOP,
-  osFilesystemFileReadStreamed: 'Trove reads files only for question answering, under the roots its operator allows (TROVE_QGPT_ROOTS)',
+  osFilesystemFileReadStreamed:
+    'Trove reads files only for question answering, under the roots its operator allows (TROVE_QGPT_ROOTS)',
   linkProvider: CLOUD,
-  modelUpdate: 'a model is described by its provider and by Trove, so its record is not edited through the API (custom models are created and deleted)',
+  modelUpdate:
+    'a model is described by its provider and by Trove, so its record is not edited through the API (custom models are created and deleted)',
   workstreamSummariesCreateAutogeneratedWorkstreamSummary: SCREEN_MEMORY,
   workstreamSummaryRegenerateSpecificSummary:
     'a workstream summary is the text a client saved (an agent memory), not one generated from captured activity, so there is nothing to regenerate',
   conversationsCreateFromWorkstreamSummary:
     'conversations are created empty or from an asset (POST /conversations/create, POST /conversations/create/from_asset/{asset})',
-  conversationSpecificConversationPrepare: "it warms up Pieces' on-device copilot for a conversation; Trove's answers need no preparation",
+  conversationSpecificConversationPrepare:
+    "it warms up Pieces' on-device copilot for a conversation; Trove's answers need no preparation",
   conversationAssociateGroundingWorkstreamPatternEngineSource: SCREEN_MEMORY,
   conversationDisassociateGroundingWorkstreamPatternEngineSource: SCREEN_MEMORY,
   activityUpdate: 'an activity records what happened; Trove does not rewrite it (activities are created and deleted)',
@@ -121,21 +131,29 @@ const BY_OPERATION: Record<string, string> = {
   anchorPointsCreateNewAnchorPoint: OWN_POINT,
   anchorPointUpdate: OWN_POINT,
   anchorPointsDeleteSpecificAnchorPoint: OWN_POINT,
-  anchorPointsStreamIdentifiers: "an anchor's point is its path: a change of it is announced on /anchors/stream/identifiers",
+  anchorPointsStreamIdentifiers:
+    "an anchor's point is its path: a change of it is announced on /anchors/stream/identifiers",
   searchAnchors: NOT_SEARCHED,
   searchAnnotations: NOT_SEARCHED,
   searchMessages: NOT_SEARCHED,
   searchConversations: NOT_SEARCHED,
   searchConversationSpecificMessages: NOT_SEARCHED,
   tagsStreamIdentifiers: ON_ASSET_STREAMS("an asset's tags"),
-  websitesStreamIdentifiers: ON_ASSET_STREAMS("an asset's websites (a conversation's on /conversations/stream/identifiers)"),
-  annotationsStreamIdentifiers: ON_ASSET_STREAMS("an asset's annotations (a conversation's on /conversations/stream/identifiers)"),
+  websitesStreamIdentifiers: ON_ASSET_STREAMS(
+    "an asset's websites (a conversation's on /conversations/stream/identifiers)",
+  ),
+  annotationsStreamIdentifiers: ON_ASSET_STREAMS(
+    "an asset's annotations (a conversation's on /conversations/stream/identifiers)",
+  ),
   formatsStreamIdentifiers: ON_ASSET_STREAMS("an asset's formats"),
-  activitiesStreamIdentifiers: 'Trove announces no stream of activities: they are read with GET /activities and GET /asset/{asset}/activities',
+  activitiesStreamIdentifiers:
+    'Trove announces no stream of activities: they are read with GET /activities and GET /asset/{asset}/activities',
   conversationMessagesStreamIdentifiers:
     "Trove announces a change of a message on /conversations/stream/identifiers (its conversation's id), not on a stream of its own",
-  workstreamSummaryUpdate: 'a workstream summary is a memory as its client saved it: Trove keeps it unchanged (a new memory is created, an old one deleted)',
-  getInstallationPath: 'it names where Pieces OS is installed on the desktop, and Trove is a server, not a Pieces OS installation',
+  workstreamSummaryUpdate:
+    'a workstream summary is a memory as its client saved it: Trove keeps it unchanged (a new memory is created, an old one deleted)',
+  getInstallationPath:
+    'it names where Pieces OS is installed on the desktop, and Trove is a server, not a Pieces OS installation',
   modelSpecificModelDownload: NO_DOWNLOADS,
   modelSpecificModelDownloadCancel: NO_DOWNLOADS,
   modelSpecificModelDownloadProgress: NO_DOWNLOADS,

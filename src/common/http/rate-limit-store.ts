@@ -20,7 +20,12 @@ export interface RateLimitState {
 }
 
 export interface RateLimitStore {
-  incr(key: string, callback: (error: Error | null, state: RateLimitState) => void, windowMs: number, max: number): void;
+  incr(
+    key: string,
+    callback: (error: Error | null, state: RateLimitState) => void,
+    windowMs: number,
+    max: number,
+  ): void;
 }
 
 type LocalStoreClass = new (continueExceeding: boolean, exponentialBackoff: boolean, size: number) => RateLimitStore;

@@ -61,7 +61,11 @@ export interface TeamCaller {
    * Runs `work` with the app of the space named (its name or id); a NotFound error when the
    * caller does not belong to it, Forbidden when `write` and they are one of its readers.
    */
-  inSpace<T>(space: string, write: boolean, work: (app: INestApplicationContext, label: StoreLabel, store: string) => Promise<T>): Promise<T>;
+  inSpace<T>(
+    space: string,
+    write: boolean,
+    work: (app: INestApplicationContext, label: StoreLabel, store: string) => Promise<T>,
+  ): Promise<T>;
 }
 
 const CALLER = Symbol('trove.caller');
@@ -120,7 +124,9 @@ export function mergeAcrossStores<T extends object>(
   limit = Number.POSITIVE_INFINITY,
 ): Array<T & { space: StoreLabel }> {
   return answers
-    .flatMap(({ store, value }, s) => value.map((item, rank) => ({ item: { ...item, space: store }, s, rank, score: score(item) })))
+    .flatMap(({ store, value }, s) =>
+      value.map((item, rank) => ({ item: { ...item, space: store }, s, rank, score: score(item) })),
+    )
     .sort((a, b) => b.score - a.score || a.s - b.s || a.rank - b.rank)
     .slice(0, limit)
     .map((entry) => entry.item);

@@ -63,7 +63,10 @@ export class SdkOperationIndex {
 /** The JSON 501 of an SDK operation Trove does not serve: it names the operation and says why. */
 export function notImplementedBody(op: SdkOperation): ErrorBody {
   const reason = whyNotOffered(op) ?? 'Trove does not serve it';
-  return errorBody(501, `${op.operationId} (${op.method} ${op.path}, ${op.api} in the Pieces SDK) is not offered by Trove: ${reason}.`);
+  return errorBody(
+    501,
+    `${op.operationId} (${op.method} ${op.path}, ${op.api} in the Pieces SDK) is not offered by Trove: ${reason}.`,
+  );
 }
 
 const METHODS = ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
@@ -80,12 +83,20 @@ export interface UnservedAnswer {
  * `Allow`; anything else is the JSON 404 it always was. `served(method)` says whether a route
  * answers the request's path for `method`.
  */
-export function unservedAnswer(index: SdkOperationIndex, method: string, path: string, served: (method: string) => boolean): UnservedAnswer {
+export function unservedAnswer(
+  index: SdkOperationIndex,
+  method: string,
+  path: string,
+  served: (method: string) => boolean,
+): UnservedAnswer {
   const op = index.match(method, path);
   if (op) return { body: notImplementedBody(op) };
   const allowed = METHODS.filter((m) => m !== method && served(m));
   if (allowed.length) {
-    return { body: errorBody(405, `${method} is not a method of ${path}: it answers ${allowed.join(', ')}`), allow: allowed.join(', ') };
+    return {
+      body: errorBody(405, `${method} is not a method of ${path}: it answers ${allowed.join(', ')}`),
+      allow: allowed.join(', '),
+    };
   }
   return { body: errorBody(404, `Cannot ${method} ${path}: no such route`) };
 }

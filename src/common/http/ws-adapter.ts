@@ -78,13 +78,17 @@ export class TroveWsAdapter extends WsAdapter {
         this.log.debug(`WebSocket upgrade to ${info.req.url}`);
         if (path !== QGPT_STREAM || max === 0) return done(true);
         const user = callerOf(info.req)?.userId;
-        const who = user ? `user:${user}` : (this.access.keyIdentity(info.req.headers) ?? `ip:${info.req.socket.remoteAddress}`);
+        const who = user
+          ? `user:${user}`
+          : (this.access.keyIdentity(info.req.headers) ?? `ip:${info.req.socket.remoteAddress}`);
         this.upgrades.incr(
           `qgpt-stream|${who}`,
           (_error, state) => {
             if (state.current <= max) return done(true);
             const seconds = Math.ceil(state.ttl / 1000);
-            done(false, 429, `rate limit of ${max} requests per minute reached; retry after ${seconds} s`, { 'Retry-After': String(seconds) });
+            done(false, 429, `rate limit of ${max} requests per minute reached; retry after ${seconds} s`, {
+              'Retry-After': String(seconds),
+            });
           },
           60_000,
           max,

@@ -8,7 +8,9 @@ import { AppConfig } from '../config/app-config';
 /** A server-side request refused because it would reach a loopback, private or reserved address. */
 class OutboundRefusedError extends Error {
   constructor(host: string, address: string) {
-    super(`refused to connect to ${host} (${address}): loopback, private and reserved addresses are not reachable unless configured (TROVE_OUTBOUND_ALLOW)`);
+    super(
+      `refused to connect to ${host} (${address}): loopback, private and reserved addresses are not reachable unless configured (TROVE_OUTBOUND_ALLOW)`,
+    );
     this.name = 'OutboundRefusedError';
   }
 }
@@ -47,7 +49,10 @@ export class OutboundHttp implements OnModuleDestroy {
   }
 
   private load(): Promise<Client> {
-    this.client ??= import('undici').then(({ Agent, buildConnector, fetch }) => ({ agent: new Agent({ connect: this.connector(buildConnector) }), fetch }));
+    this.client ??= import('undici').then(({ Agent, buildConnector, fetch }) => ({
+      agent: new Agent({ connect: this.connector(buildConnector) }),
+      fetch,
+    }));
     return this.client;
   }
 
@@ -90,7 +95,11 @@ export class OutboundHttp implements OnModuleDestroy {
 
   /** DNS resolution that fails for names resolving to an address that is not permitted. */
   private lookup(host: string) {
-    return (hostname: string, options: object, callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void) => {
+    return (
+      hostname: string,
+      options: object,
+      callback: (error: Error | null, address: string | LookupAddress[], family?: number) => void,
+    ) => {
       lookup(hostname, { ...options, all: true }, (error, addresses) => {
         if (error) return callback(error, []);
         const refused = addresses.find((a) => !this.permits(host, a.address));

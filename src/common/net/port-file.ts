@@ -43,7 +43,8 @@ export class PortFile {
       if (readFileSync(this.path, 'utf8').trim() !== port) return; // another instance's now
       unlinkSync(this.path);
     } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') this.logger.warn(`cannot remove the port file ${this.path}: ${(error as Error).message}`);
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT')
+        this.logger.warn(`cannot remove the port file ${this.path}: ${(error as Error).message}`);
     }
   }
 }

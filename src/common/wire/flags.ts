@@ -1,4 +1,11 @@
-import { BadRequestException, ExecutionContext, ParseUUIDPipe, PipeTransform, applyDecorators, createParamDecorator } from '@nestjs/common';
+import {
+  BadRequestException,
+  ExecutionContext,
+  ParseUUIDPipe,
+  PipeTransform,
+  applyDecorators,
+  createParamDecorator,
+} from '@nestjs/common';
 import { ApiQuery } from '@nestjs/swagger';
 
 /** Boolean query flags arrive as "true"/"false"; missing is undefined; anything else is a 400. */
@@ -44,7 +51,8 @@ export const withContent = (transferables: boolean | undefined): boolean => tran
 /** Path ids ({asset}, {conversation}, ...) are UUID strings; anything else is a 400. */
 export const uuidParam = (what: string): PipeTransform =>
   new ParseUUIDPipe({
-    exceptionFactory: () => new BadRequestException(`${what} must be a UUID (for example 0a0b0c0d-0000-4000-8000-000000000001)`),
+    exceptionFactory: () =>
+      new BadRequestException(`${what} must be a UUID (for example 0a0b0c0d-0000-4000-8000-000000000001)`),
   });
 
 /** A text query parameter under the first of its names that is present; repeated or too long is a 400. */

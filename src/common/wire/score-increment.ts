@@ -28,11 +28,16 @@ export interface ScoreIncrement {
  * by a search counts towards `automatic`. InvalidInput when the record's kind is missing or
  * flags nothing true.
  */
-export function scoreIncrement(increment: SeededScoreIncrementDto | undefined, record: 'asset' | 'conversation'): ScoreIncrement {
+export function scoreIncrement(
+  increment: SeededScoreIncrementDto | undefined,
+  record: 'asset' | 'conversation',
+): ScoreIncrement {
   const one = increment?.[record];
   const many = increment?.[`${record}s`];
   if (!one && !many) {
-    throw new InvalidInput(`a SeededScoreIncrement with \`${record}\` (e.g. {"${record}": {"reuse": true}}) is required`);
+    throw new InvalidInput(
+      `a SeededScoreIncrement with \`${record}\` (e.g. {"${record}": {"reuse": true}}) is required`,
+    );
   }
   const kinds = SCORE_KINDS.filter((k) => one?.[k] === true || many?.[k] === true);
   if (!kinds.length) {

@@ -20,7 +20,10 @@ export class AboutController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('about')
-  @ApiOperation({ operationId: 'troveAbout', summary: "This Trove's version, storage (SQLite file and its size, or PostgreSQL), data directory and port" })
+  @ApiOperation({
+    operationId: 'troveAbout',
+    summary: "This Trove's version, storage (SQLite file and its size, or PostgreSQL), data directory and port",
+  })
   @ApiOkResponse({ type: TroveAboutWire })
   about(): Promise<TroveAboutWire> {
     return this.queries.execute(new AboutQuery());
@@ -29,11 +32,14 @@ export class AboutController {
   @Get('spaces')
   @ApiOperation({
     operationId: 'troveSpaces',
-    summary: 'The stores the caller may read: their own, then the shared spaces they belong to, with their role (team deployments)',
+    summary:
+      'The stores the caller may read: their own, then the shared spaces they belong to, with their role (team deployments)',
   })
   @ApiOkResponse({ type: TroveStoresWire })
   spaces(@Req() request: FastifyRequest): TroveStoresWire {
     const caller = callerOf(request.raw);
-    return caller ? { iterable: caller.stores(), team: true } : { iterable: [{ space: null, name: 'mine', role: 'owner' }], team: false };
+    return caller
+      ? { iterable: caller.stores(), team: true }
+      : { iterable: [{ space: null, name: 'mine', role: 'owner' }], team: false };
   }
 }

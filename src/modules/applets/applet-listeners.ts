@@ -83,7 +83,9 @@ export class AppletListeners implements OnApplicationShutdown {
   }
 
   async running(): Promise<RunningApplet[]> {
-    const all = await Promise.all([...this.open].map(async ([type, pending]) => ({ type, listener: await pending.catch(() => null) })));
+    const all = await Promise.all(
+      [...this.open].map(async ([type, pending]) => ({ type, listener: await pending.catch(() => null) })),
+    );
     return all.filter((a) => a.listener).map((a) => ({ type: a.type, port: a.listener!.port }));
   }
 

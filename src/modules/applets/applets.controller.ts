@@ -38,7 +38,10 @@ export class AppletsController {
 
   @Post('terminate')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'osAppletTerminate', summary: "Closes the applet's listener and its connections (nothing when it is not running)" })
+  @ApiOperation({
+    operationId: 'osAppletTerminate',
+    summary: "Closes the applet's listener and its connections (nothing when it is not running)",
+  })
   @ApiNoContentResponse({ description: 'closed' })
   async terminate(@Body() input: TerminatingOSServerAppletDto): Promise<void> {
     await this.commands.execute(new TerminateAppletCommand(input.type));

@@ -14,7 +14,12 @@ const commandHandlers = [LaunchAppletHandler, RestartAppletHandler, TerminateApp
 /** The web app (docs/APP.md): its page and files, and the plugins' applets, each on a listener of its own. */
 @Module({
   controllers: [AppletsController, WebAppController, AboutController],
-  providers: [AppletListeners, { provide: WebAssets, useFactory: () => WebAssets.load() }, ...commandHandlers, AboutHandler],
+  providers: [
+    AppletListeners,
+    { provide: WebAssets, useFactory: () => WebAssets.load() },
+    ...commandHandlers,
+    AboutHandler,
+  ],
   exports: [AppletListeners],
 })
 export class AppletsModule {}

@@ -31,12 +31,15 @@ export class WebAppController {
   @ApiProduces('text/html')
   @ApiOperation({
     operationId: 'home',
-    summary: "Trove's web app (Drive, Copilot, Settings); on an applet's port, that applet (503 when the app is not built)",
+    summary:
+      "Trove's web app (Drive, Copilot, Settings); on an applet's port, that applet (503 when the app is not built)",
   })
   @ApiOkResponse({ schema: { type: 'string' } })
   async home(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     if (!this.assets) {
-      await reply.status(503).send(errorBody(503, 'the web app is not built: run `npm run build:web` (npm start builds it)'));
+      await reply
+        .status(503)
+        .send(errorBody(503, 'the web app is not built: run `npm run build:web` (npm start builds it)'));
       return;
     }
     const type = await this.listeners.typeOnPort(request.socket.localPort);
@@ -49,7 +52,10 @@ export class WebAppController {
   }
 
   @Get('_app/*')
-  @ApiOperation({ operationId: 'webAppFile', summary: "A file of the web app (scripts and styles named by their content's hash: cached for a year)" })
+  @ApiOperation({
+    operationId: 'webAppFile',
+    summary: "A file of the web app (scripts and styles named by their content's hash: cached for a year)",
+  })
   @ApiOkResponse({ schema: { type: 'string', format: 'binary' } })
   async file(@Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
     const name = decodeURIComponent((request.params as Record<string, string>)['*'] ?? '');
@@ -59,7 +65,9 @@ export class WebAppController {
       return;
     }
     this.secure(reply, null);
-    void reply.header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache').type(file.type);
+    void reply
+      .header('cache-control', file.immutable ? 'public, max-age=31536000, immutable' : 'no-cache')
+      .type(file.type);
     if (file.gzip && /\bgzip\b/.test(String(request.headers['accept-encoding'] ?? ''))) {
       await reply.header('content-encoding', 'gzip').header('vary', 'accept-encoding').send(file.gzip);
       return;
@@ -69,6 +77,9 @@ export class WebAppController {
 
   private secure(reply: FastifyReply, nonce: string | null): void {
     if (nonce) void reply.header('content-security-policy', contentSecurityPolicy(this.corsOrigins, nonce));
-    void reply.header('x-content-type-options', 'nosniff').header('referrer-policy', 'no-referrer').header('cross-origin-opener-policy', 'same-origin');
+    void reply
+      .header('x-content-type-options', 'nosniff')
+      .header('referrer-policy', 'no-referrer')
+      .header('cross-origin-opener-policy', 'same-origin');
   }
 }

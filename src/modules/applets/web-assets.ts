@@ -52,7 +52,12 @@ export class WebAssets {
       const body = readFileSync(path);
       const type = TYPES[extname(name)] ?? 'application/octet-stream';
       const compressible = /^(text\/|image\/svg|application\/json)/.test(type) && body.length > 512;
-      files.set(name, { body, gzip: compressible ? gzipSync(body, { level: 9 }) : null, type, immutable: name.startsWith('assets/') });
+      files.set(name, {
+        body,
+        gzip: compressible ? gzipSync(body, { level: 9 }) : null,
+        type,
+        immutable: name.startsWith('assets/'),
+      });
     }
     return new WebAssets(root, files, readFileSync(join(root, 'index.html'), 'utf8'));
   }

@@ -33,7 +33,10 @@ export class ActivitiesController {
 
   @Post('activities/create')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'activitiesCreateNewActivity', summary: 'Record an activity a client reports (its event as sent)' })
+  @ApiOperation({
+    operationId: 'activitiesCreateNewActivity',
+    summary: 'Record an activity a client reports (its event as sent)',
+  })
   @ApiBody({ type: SeededActivityDto, required: false })
   @ApiOkResponse({ type: ActivityWire })
   create(@Body() seed: SeededActivityDto, @Flag('transferables') transferables?: boolean): Promise<ActivityWire> {
@@ -50,7 +53,10 @@ export class ActivitiesController {
   }
 
   @Get('activity/identifiers')
-  @ApiOperation({ operationId: 'activityIdentifiersSnapshot', summary: 'Ids of every activity, most recent first (streamed)' })
+  @ApiOperation({
+    operationId: 'activityIdentifiersSnapshot',
+    summary: 'Ids of every activity, most recent first (streamed)',
+  })
   identifiers(@Flag('pseudo') pseudo?: boolean): Promise<StreamableFile> {
     void pseudo;
     return this.queries.execute(new ListActivitiesQuery(true));
@@ -59,7 +65,10 @@ export class ActivitiesController {
   @Get('activity/:activity')
   @ApiOperation({ operationId: 'activitiesSpecificActivitySnapshot', summary: 'One activity (404 when unknown)' })
   @ApiOkResponse({ type: ActivityWire })
-  get(@Param('activity', uuidParam('activity')) activity: string, @Flag('transferables') transferables?: boolean): Promise<ActivityWire> {
+  get(
+    @Param('activity', uuidParam('activity')) activity: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<ActivityWire> {
     void transferables;
     return this.queries.execute(new GetActivityQuery(activity));
   }

@@ -5,7 +5,12 @@ import { AssetReader } from './asset.reader';
 import { ActivityWire, activityWire } from './wire/activity.wire';
 
 /** The wire forms of activities, with their applications and (live) assets read in a statement each. */
-export async function activityWires(em: EntityManager, rows: ActivityEntity[], applications: ApplicationReader, assets: AssetReader): Promise<ActivityWire[]> {
+export async function activityWires(
+  em: EntityManager,
+  rows: ActivityEntity[],
+  applications: ApplicationReader,
+  assets: AssetReader,
+): Promise<ActivityWire[]> {
   const apps = new Map(
     (
       await applications.byIds(

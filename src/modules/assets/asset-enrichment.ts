@@ -74,8 +74,14 @@ export class AssetEnrichment {
     const kind = parts.name || parts.description || parts.tags ? understandSnippet(text, label.specific) : undefined;
     return {
       name: parts.name ? (kind?.name ?? this.terms.suggestName(text, label.specific)) : undefined,
-      description: parts.description ? (kind?.description ?? this.terms.describeSnippet(text, label.generic, label.specific)) : undefined,
-      tags: parts.tags ? (kind ? this.kindTags(kind.tags, label.specific) : this.terms.suggestTags(text, label.specific, SUGGESTED_TAGS)) : [],
+      description: parts.description
+        ? (kind?.description ?? this.terms.describeSnippet(text, label.generic, label.specific))
+        : undefined,
+      tags: parts.tags
+        ? kind
+          ? this.kindTags(kind.tags, label.specific)
+          : this.terms.suggestTags(text, label.specific, SUGGESTED_TAGS)
+        : [],
     };
   }
 
@@ -91,7 +97,9 @@ export class AssetEnrichment {
     tags: Array<{ text: string; mechanism: 'AUTOMATIC' }>;
   } {
     return {
-      annotations: generated.description ? [{ type: 'DESCRIPTION' as const, text: generated.description, mechanism: 'AUTOMATIC' as const }] : [],
+      annotations: generated.description
+        ? [{ type: 'DESCRIPTION' as const, text: generated.description, mechanism: 'AUTOMATIC' as const }]
+        : [],
       tags: generated.tags.map((text) => ({ text, mechanism: 'AUTOMATIC' as const })),
     };
   }
@@ -125,10 +133,14 @@ export class AssetEnrichment {
    * lacks or still shows as Trove generated them; null when there are none, or when its text
    * is not code or prose.
    */
-  async modelJob(em: EntityManager, assetId: string): Promise<{ raw: string; language: string | undefined; parts: Parts } | null> {
+  async modelJob(
+    em: EntityManager,
+    assetId: string,
+  ): Promise<{ raw: string; language: string | undefined; parts: Parts } | null> {
     const standing = await this.standing(em, assetId);
     const original = standing?.aggregate.formats.find((f) => f.position === 0);
-    if (!standing || !original || !original.raw.trim() || (original.generic !== 'CODE' && original.generic !== 'TEXT')) return null;
+    if (!standing || !original || !original.raw.trim() || (original.generic !== 'CODE' && original.generic !== 'TEXT'))
+      return null;
     if (!standing.ours.name && !standing.ours.description && !standing.ours.tags) return null;
     return { raw: original.raw, language: this.terms.languageLabel(original.specific), parts: standing.ours };
   }
@@ -148,7 +160,11 @@ export class AssetEnrichment {
     const next: Generated = {
       name: ours.name ? (proposed.name ?? before.name) : undefined,
       description: ours.description ? (proposed.description ?? before.description) : undefined,
-      tags: !ours.tags ? [] : proposed.tags.length ? this.kindTags(proposed.tags, original.specific) : shownTags.filter((t) => generatedTags.has(tagKey(t))),
+      tags: !ours.tags
+        ? []
+        : proposed.tags.length
+          ? this.kindTags(proposed.tags, original.specific)
+          : shownTags.filter((t) => generatedTags.has(tagKey(t))),
     };
     return this.write(em, assetId, standing, next);
   }
@@ -186,7 +202,12 @@ export class AssetEnrichment {
     }
     if (next.description) {
       const mine = descriptions.find((a) => a.text === before.description);
-      if (!mine) await this.writer.addAnnotations(em, assetId, AssetEnrichment.asInputs({ description: next.description, tags: [] }).annotations);
+      if (!mine)
+        await this.writer.addAnnotations(
+          em,
+          assetId,
+          AssetEnrichment.asInputs({ description: next.description, tags: [] }).annotations,
+        );
       else if (mine.text !== next.description) await this.writer.updateAnnotationText(em, mine.id, next.description);
       changed ||= mine?.text !== next.description;
     }
@@ -197,13 +218,21 @@ export class AssetEnrichment {
       tags = next.tags.filter((t) => !taken.has(tagKey(t)));
       const all = [...users, ...tags];
       if (all.length !== shownTags.length || all.some((t, i) => t !== shownTags[i])) {
-        await this.writer.setTags(em, assetId, [...users.map((text) => ({ text })), ...AssetEnrichment.asInputs({ tags }).tags]);
+        await this.writer.setTags(em, assetId, [
+          ...users.map((text) => ({ text })),
+          ...AssetEnrichment.asInputs({ tags }).tags,
+        ]);
         changed = true;
       }
     }
     // Nothing generated now or before (the user wrote every part): nothing to record.
     if (!standing.recorded && !next.name && !next.description && tags.length === 0) return changed;
-    await this.writer.saveEnrichment(em, { assetId, name: next.name ?? null, description: next.description ?? null, tags: JSON.stringify(tags) });
+    await this.writer.saveEnrichment(em, {
+      assetId,
+      name: next.name ?? null,
+      description: next.description ?? null,
+      tags: JSON.stringify(tags),
+    });
     return changed;
   }
 }

@@ -40,7 +40,9 @@ export function urlProblem(url: string): string | null {
   } catch {
     return 'must be an absolute http(s) URL';
   }
-  return parsed.protocol === 'http:' || parsed.protocol === 'https:' ? null : `must be an http(s) URL (not ${parsed.protocol})`;
+  return parsed.protocol === 'http:' || parsed.protocol === 'https:'
+    ? null
+    : `must be an http(s) URL (not ${parsed.protocol})`;
 }
 
 /** Normalised URL, or a 400 naming the bad value. Only http(s) links are stored. */

@@ -67,7 +67,10 @@ export class AssetUnitOfWork extends UnitOfWork<AssetChange> {
 
   protected override outboxEntries(changes: AssetChange[]): OutboxEntry[] {
     const summaries = [...new Set(changes.flatMap((c) => c.summaries ?? []))];
-    return [...super.outboxEntries(changes), ...summaries.map((id) => ({ topic: 'workstream_summaries' as const, id }))];
+    return [
+      ...super.outboxEntries(changes),
+      ...summaries.map((id) => ({ topic: 'workstream_summaries' as const, id })),
+    ];
   }
 
   protected override inTransaction(em: EntityManager, changes: AssetChange[]): Promise<void> {
@@ -77,7 +80,10 @@ export class AssetUnitOfWork extends UnitOfWork<AssetChange> {
   protected eventsOf(changes: AssetChange[]): IEvent[] {
     return changes.flatMap((c) => {
       const events: IEvent[] = [new AssetChangedEvent(c.id, c.change === 'scored' ? 'updated' : c.change)];
-      if (c.activity) events.push(new AssetActivityEvent(c.id, c.activity.kind, c.activity.metadata ?? null, c.activity.applicationId ?? null));
+      if (c.activity)
+        events.push(
+          new AssetActivityEvent(c.id, c.activity.kind, c.activity.metadata ?? null, c.activity.applicationId ?? null),
+        );
       return events;
     });
   }

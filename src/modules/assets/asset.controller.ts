@@ -34,7 +34,10 @@ export class AssetController {
 
   @Post('update')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'assetUpdate', summary: 'Update an asset from the whole Asset (rename, favorite, edit text, annotations, tags, websites)' })
+  @ApiOperation({
+    operationId: 'assetUpdate',
+    summary: 'Update an asset from the whole Asset (rename, favorite, edit text, annotations, tags, websites)',
+  })
   @ApiBody({ type: AssetDto, required: false })
   update(@Body() asset: AssetDto, @Flag('transferables') transferables?: boolean): Promise<AssetWire> {
     return this.commands.execute(new UpdateAssetCommand(asset, withContent(transferables)));
@@ -44,17 +47,30 @@ export class AssetController {
   @HttpCode(201)
   @ApiOperation({
     operationId: 'assetCopyToSpace',
-    summary: 'Copies a snippet into a shared space you edit (team deployments, docs/TEAMS.md): its text, language, name, description, tags and links',
+    summary:
+      'Copies a snippet into a shared space you edit (team deployments, docs/TEAMS.md): its text, language, name, description, tags and links',
   })
   @ApiBody({ type: CopyToSpaceDto })
-  async copy(@Param('asset', uuidParam('asset')) asset: string, @Body() body: CopyToSpaceDto, @Req() request: FastifyRequest): Promise<CopiedAssetWire> {
+  async copy(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Body() body: CopyToSpaceDto,
+    @Req() request: FastifyRequest,
+  ): Promise<CopiedAssetWire> {
     const caller = callerOf(request.raw);
-    if (!caller) throw new InvalidInput('copying into a space needs a team deployment (docs/TEAMS.md); this Trove has no users');
+    if (!caller)
+      throw new InvalidInput('copying into a space needs a team deployment (docs/TEAMS.md); this Trove has no users');
     const seed = copySeed(await this.queries.execute<GetAssetQuery, AssetWire>(new GetAssetQuery(asset, true, true)));
     return caller.inSpace(body.space, true, async (app, space, spaceStore) => {
       const copy = await app.get(CommandBus).execute<CreateAssetCommand, AssetWire>(new CreateAssetCommand(seed, true));
       // The copy's own entry, in the space (the request's entry names the original in the caller's store).
-      caller.audit({ action: 'create', method: 'POST', route: '/asset/:asset/copy', record: copy.id, status: 201, store: spaceStore });
+      caller.audit({
+        action: 'create',
+        method: 'POST',
+        route: '/asset/:asset/copy',
+        record: copy.id,
+        status: 201,
+        store: spaceStore,
+      });
       return { asset: copy, space };
     });
   }
@@ -85,37 +101,66 @@ export class AssetController {
 
   @Get(':asset/formats')
   @ApiOperation({ operationId: 'assetFormats', summary: 'The formats of one asset' })
-  formats(@Param('asset', uuidParam('asset')) asset: string, @Flag('transferables') transferables?: boolean): Promise<FormatsWire> {
+  formats(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<FormatsWire> {
     return this.queries.execute(new GetAssetFormatsQuery(asset, withContent(transferables)));
   }
 
   @Post('reclassify')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'assetReclassify', summary: 'Relabel every text format of the asset to the language `ext`; answers the whole asset' })
+  @ApiOperation({
+    operationId: 'assetReclassify',
+    summary: 'Relabel every text format of the asset to the language `ext`; answers the whole asset',
+  })
   @ApiBody({ type: AssetReclassificationDto, required: false })
-  reclassify(@Body() input: AssetReclassificationDto, @Flag('transferables') transferables?: boolean): Promise<AssetWire> {
+  reclassify(
+    @Body() input: AssetReclassificationDto,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<AssetWire> {
     return this.commands.execute(new ReclassifyAssetCommand(input, withContent(transferables)));
   }
 
   @Post(':asset/scores/increment')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'assetScoresIncrement', summary: 'Add one to each score counter flagged true in `asset`' })
+  @ApiOperation({
+    operationId: 'assetScoresIncrement',
+    summary: 'Add one to each score counter flagged true in `asset`',
+  })
   @ApiBody({ type: SeededScoreIncrementDto, required: false })
   @ApiNoContentResponse({ description: 'incremented' })
-  async scores(@Param('asset', uuidParam('asset')) asset: string, @Body() increment: SeededScoreIncrementDto): Promise<void> {
+  async scores(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Body() increment: SeededScoreIncrementDto,
+  ): Promise<void> {
     await this.commands.execute(new IncrementAssetScoresCommand(asset, increment));
   }
 
   @Get(':asset/activities')
-  @ApiOperation({ operationId: 'assetSpecificAssetActivities', summary: 'What happened to the asset, most recent first' })
-  activities(@Param('asset', uuidParam('asset')) asset: string, @Flag('transferables') transferables?: boolean): Promise<ActivitiesWire> {
+  @ApiOperation({
+    operationId: 'assetSpecificAssetActivities',
+    summary: 'What happened to the asset, most recent first',
+  })
+  activities(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<ActivitiesWire> {
     void transferables; // activities carry the asset flattened: there is no content to omit
     return this.queries.execute(new ListAssetActivitiesQuery(asset));
   }
 
   @Get(':asset/export')
-  @ApiOperation({ operationId: 'assetSpecificAssetExport', summary: 'The asset as a Markdown document or a standalone HTML page' })
-  @ApiQuery({ name: 'export_type', required: true, enum: [...EXPORT_TYPES], description: '`exportType` is accepted too' })
+  @ApiOperation({
+    operationId: 'assetSpecificAssetExport',
+    summary: 'The asset as a Markdown document or a standalone HTML page',
+  })
+  @ApiQuery({
+    name: 'export_type',
+    required: true,
+    enum: [...EXPORT_TYPES],
+    description: '`exportType` is accepted too',
+  })
   export(
     @Param('asset', uuidParam('asset')) asset: string,
     @Query('export_type') exportType?: string,
@@ -128,15 +173,24 @@ export class AssetController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'assetAssociateTag', summary: 'Link a tag (by id) to the asset' })
   @ApiNoContentResponse({ description: 'linked' })
-  associateTag(@Param('asset', uuidParam('asset')) asset: string, @Param('tag', uuidParam('tag')) tag: string): Promise<void> {
+  associateTag(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Param('tag', uuidParam('tag')) tag: string,
+  ): Promise<void> {
     return this.link(asset, 'tag', tag, true);
   }
 
   @Post(':asset/tags/disassociate/:tag')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'assetDisassociateTag', summary: 'Unlink a tag (by id) from the asset; the tag itself stays' })
+  @ApiOperation({
+    operationId: 'assetDisassociateTag',
+    summary: 'Unlink a tag (by id) from the asset; the tag itself stays',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
-  disassociateTag(@Param('asset', uuidParam('asset')) asset: string, @Param('tag', uuidParam('tag')) tag: string): Promise<void> {
+  disassociateTag(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Param('tag', uuidParam('tag')) tag: string,
+  ): Promise<void> {
     return this.link(asset, 'tag', tag, false);
   }
 
@@ -144,21 +198,33 @@ export class AssetController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'assetAssociateWebsite', summary: 'Link a website (by id) to the asset' })
   @ApiNoContentResponse({ description: 'linked' })
-  associateWebsite(@Param('asset', uuidParam('asset')) asset: string, @Param('website', uuidParam('website')) website: string): Promise<void> {
+  associateWebsite(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Param('website', uuidParam('website')) website: string,
+  ): Promise<void> {
     return this.link(asset, 'website', website, true);
   }
 
   @Post(':asset/websites/disassociate/:website')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'assetDisassociateWebsite', summary: 'Unlink a website (by id) from the asset; the website itself stays' })
+  @ApiOperation({
+    operationId: 'assetDisassociateWebsite',
+    summary: 'Unlink a website (by id) from the asset; the website itself stays',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
-  disassociateWebsite(@Param('asset', uuidParam('asset')) asset: string, @Param('website', uuidParam('website')) website: string): Promise<void> {
+  disassociateWebsite(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Param('website', uuidParam('website')) website: string,
+  ): Promise<void> {
     return this.link(asset, 'website', website, false);
   }
 
   @Post(':asset/workstream_summaries/associate/:workstream_summary')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'assetAssociateWorkstreamSummary', summary: 'Link a workstream summary (by id) to the asset' })
+  @ApiOperation({
+    operationId: 'assetAssociateWorkstreamSummary',
+    summary: 'Link a workstream summary (by id) to the asset',
+  })
   @ApiNoContentResponse({ description: 'linked' })
   associateSummary(
     @Param('asset', uuidParam('asset')) asset: string,
@@ -169,7 +235,10 @@ export class AssetController {
 
   @Post(':asset/workstream_summaries/disassociate/:workstream_summary')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'assetDisassociateWorkstreamSummary', summary: 'Unlink a workstream summary (by id) from the asset' })
+  @ApiOperation({
+    operationId: 'assetDisassociateWorkstreamSummary',
+    summary: 'Unlink a workstream summary (by id) from the asset',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
   disassociateSummary(
     @Param('asset', uuidParam('asset')) asset: string,

@@ -1,7 +1,15 @@
 import { Injectable } from '@nestjs/common';
 import { EntityManager, In, IsNull } from 'typeorm';
 import { chunks } from '../../common/database/chunks';
-import { KeyedRow, Keyset, KeysetSource, keysetPage, keysetSlice, keysetWalk, keysetWalkIds } from '../../common/database/keyset';
+import {
+  KeyedRow,
+  Keyset,
+  KeysetSource,
+  keysetPage,
+  keysetSlice,
+  keysetWalk,
+  keysetWalkIds,
+} from '../../common/database/keyset';
 import { Database } from '../../common/database/database.service';
 import { hydrate, jsonColumns } from '../../common/database/entity-rows';
 import { Gone, NotFound } from '../../common/errors/domain-errors';
@@ -77,7 +85,8 @@ function buildAggregateSql(em: EntityManager, where: string): string {
 }
 
 /** A JSON column: text on SQLite, already parsed by the driver on PostgreSQL. */
-const parsed = <T>(value: unknown, empty: T): T => (typeof value === 'string' ? JSON.parse(value) : ((value as T) ?? empty));
+const parsed = <T>(value: unknown, empty: T): T =>
+  typeof value === 'string' ? JSON.parse(value) : ((value as T) ?? empty);
 
 /**
  * What an asset shows of each summary linked to it (a reference: summaryReferenceWire), not the
@@ -204,7 +213,11 @@ export class AssetReader {
 
   /** The asset a format belongs to; 404 for an unknown format. */
   async formatOwner(em: EntityManager, formatId: string): Promise<string> {
-    const [row] = await this.db.query<{ asset_id: string }>(em, `SELECT asset_id FROM formats WHERE id = ${this.db.param(1)}`, [formatId]);
+    const [row] = await this.db.query<{ asset_id: string }>(
+      em,
+      `SELECT asset_id FROM formats WHERE id = ${this.db.param(1)}`,
+      [formatId],
+    );
     if (!row) throw new NotFound(`format ${formatId} not found`);
     return row.asset_id;
   }
@@ -250,14 +263,23 @@ export class AssetReader {
    */
   async lock(em: EntityManager, ids: string[]): Promise<void> {
     if (this.db.dialect === 'sqlite' || ids.length === 0) return;
-    for (const part of chunks(ids)) await this.db.query(em, `SELECT id FROM assets WHERE id IN (${this.db.params(part.length)}) ORDER BY id FOR UPDATE`, part);
+    for (const part of chunks(ids))
+      await this.db.query(
+        em,
+        `SELECT id FROM assets WHERE id IN (${this.db.params(part.length)}) ORDER BY id FOR UPDATE`,
+        part,
+      );
   }
 
   /** Of `ids`, those of pseudo assets (which the listings and streams leave out). */
   async pseudoAmong(em: EntityManager, ids: string[]): Promise<Set<string>> {
     const out = new Set<string>();
     for (const part of chunks(ids)) {
-      const rows = await this.db.query<{ id: string }>(em, `SELECT id FROM assets WHERE pseudo = TRUE AND id IN (${this.db.params(part.length)})`, part);
+      const rows = await this.db.query<{ id: string }>(
+        em,
+        `SELECT id FROM assets WHERE pseudo = TRUE AND id IN (${this.db.params(part.length)})`,
+        part,
+      );
       for (const row of rows) out.add(row.id);
     }
     return out;
@@ -270,7 +292,16 @@ export class AssetReader {
   async firstFormatTexts(
     em: EntityManager,
     ids: string[],
-  ): Promise<Array<{ id: string; name: string | null; raw: string; generic: string; specific: string; generated_name: string | null }>> {
+  ): Promise<
+    Array<{
+      id: string;
+      name: string | null;
+      raw: string;
+      generic: string;
+      specific: string;
+      generated_name: string | null;
+    }>
+  > {
     if (ids.length === 0) return [];
     // generated_name: the name Trove gave it (asset_enrichments), which says nothing its text does not.
     const columns = `a.id AS id, a.name AS name, f.raw AS raw, f.generic AS generic, f.specific AS specific, (SELECT e.name FROM asset_enrichments e WHERE e.asset_id = a.id) AS generated_name`;
@@ -287,7 +318,13 @@ export class AssetReader {
 
   /** Formats still waiting for their language (oldest first); one of them by id (null once labelled or gone). */
   async pendingFormatIds(em: EntityManager): Promise<string[]> {
-    return (await em.find(FormatEntity, { select: { id: true }, where: { classificationPending: true }, order: { createdAt: 'ASC' } })).map((f) => f.id);
+    return (
+      await em.find(FormatEntity, {
+        select: { id: true },
+        where: { classificationPending: true },
+        order: { createdAt: 'ASC' },
+      })
+    ).map((f) => f.id);
   }
 
   pendingFormat(em: EntityManager, id: string): Promise<FormatEntity | null> {
@@ -303,7 +340,8 @@ export class AssetReader {
   /** Websites by id (for the records that link to them: conversations). */
   async websites(em: EntityManager, ids: string[]): Promise<WebsiteEntity[]> {
     const out: WebsiteEntity[] = [];
-    for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(WebsiteEntity, { where: { id: In(part) } })));
+    for (const part of chunks([...new Set(ids)]))
+      out.push(...(await em.find(WebsiteEntity, { where: { id: In(part) } })));
     return out;
   }
 
@@ -315,7 +353,10 @@ export class AssetReader {
 
   /** Every sensitive not dismissed, oldest first, an asset's in text order. */
   liveSensitives(em: EntityManager): Promise<SensitiveEntity[]> {
-    return em.find(SensitiveEntity, { where: { dismissedAt: IsNull() }, order: { createdAt: 'ASC', assetId: 'ASC', matchStart: 'ASC', id: 'ASC' } });
+    return em.find(SensitiveEntity, {
+      where: { dismissedAt: IsNull() },
+      order: { createdAt: 'ASC', assetId: 'ASC', matchStart: 'ASC', id: 'ASC' },
+    });
   }
 
   /** One sensitive not dismissed, or null. */
@@ -334,7 +375,10 @@ export class AssetReader {
 
   /** How many live assets there are (pseudo ones included). */
   async liveCount(em: EntityManager): Promise<number> {
-    const [row] = await this.db.query<{ n: number | string }>(em, `SELECT COUNT(*) AS n FROM assets WHERE deleted_at IS NULL`);
+    const [row] = await this.db.query<{ n: number | string }>(
+      em,
+      `SELECT COUNT(*) AS n FROM assets WHERE deleted_at IS NULL`,
+    );
     return Number(row.n);
   }
 
@@ -364,7 +408,10 @@ export class AssetReader {
 
   /** Ids of every live asset, most recent first, `pageSize` at a time (see keysetWalk). */
   async *walkIds(options: { pseudo: boolean; pageSize: number; only?: 'pseudo' }): AsyncGenerator<string[]> {
-    const source = options.only === 'pseudo' ? { table: 'assets', where: 'deleted_at IS NULL AND pseudo = TRUE' } : AssetReader.listing(options.pseudo);
+    const source =
+      options.only === 'pseudo'
+        ? { table: 'assets', where: 'deleted_at IS NULL AND pseudo = TRUE' }
+        : AssetReader.listing(options.pseudo);
     yield* keysetWalkIds(this.db, source, options.pageSize);
   }
 
@@ -373,7 +420,13 @@ export class AssetReader {
     em: EntityManager,
     options: { pseudo: boolean; after: Keyset | null; limit: number },
   ): Promise<{ aggregates: AssetAggregate[]; last: KeyedRow | null }> {
-    const { rows, last } = await keysetSlice(this.db, em, AssetReader.listing(options.pseudo), options.after, options.limit);
+    const { rows, last } = await keysetSlice(
+      this.db,
+      em,
+      AssetReader.listing(options.pseudo),
+      options.after,
+      options.limit,
+    );
     return { aggregates: await this.liveInOrder(em, rows), last };
   }
 
@@ -387,7 +440,9 @@ export class AssetReader {
         )
       ).map((a) => [a.asset.id, a]),
     );
-    return rows.map((row) => byId.get(row.id)).filter((a): a is AssetAggregate => a !== undefined && !a.asset.deletedAt);
+    return rows
+      .map((row) => byId.get(row.id))
+      .filter((a): a is AssetAggregate => a !== undefined && !a.asset.deletedAt);
   }
 
   /** The aggregates of the existing assets among `ids` (tombstones included), in no particular order. */

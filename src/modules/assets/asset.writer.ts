@@ -41,8 +41,20 @@ interface LinkKind {
   links: string;
   link: string;
 }
-const TAGS: LinkKind = { records: 'tags', key: 'text', columns: ['category', 'mechanism'], links: 'asset_tags', link: 'tag_id' };
-const WEBSITES: LinkKind = { records: 'websites', key: 'url', columns: ['name', 'mechanism'], links: 'asset_websites', link: 'website_id' };
+const TAGS: LinkKind = {
+  records: 'tags',
+  key: 'text',
+  columns: ['category', 'mechanism'],
+  links: 'asset_tags',
+  link: 'tag_id',
+};
+const WEBSITES: LinkKind = {
+  records: 'websites',
+  key: 'url',
+  columns: ['name', 'mechanism'],
+  links: 'asset_websites',
+  link: 'website_id',
+};
 
 interface LinkOptions {
   /** The asset was created in this transaction: it has no links yet, so none is stale. */
@@ -57,10 +69,17 @@ export type AssetLinkKind = 'tag' | 'website' | 'workstream_summary';
  * touches: websites and summaries, not tags, whose `updated` is the version asset reads check
  * their copies in memory against (TagRecords): a link changes the asset, not the tag.
  */
-const LINK_TABLES: Record<AssetLinkKind, { target?: new () => ObjectLiteral; join: new () => ObjectLiteral; column: string }> = {
+const LINK_TABLES: Record<
+  AssetLinkKind,
+  { target?: new () => ObjectLiteral; join: new () => ObjectLiteral; column: string }
+> = {
   tag: { join: AssetTagEntity, column: 'tagId' },
   website: { target: WebsiteEntity, join: AssetWebsiteEntity, column: 'websiteId' },
-  workstream_summary: { target: WorkstreamSummaryEntity, join: AssetWorkstreamSummaryEntity, column: 'workstreamSummaryId' },
+  workstream_summary: {
+    target: WorkstreamSummaryEntity,
+    join: AssetWorkstreamSummaryEntity,
+    column: 'workstreamSummaryId',
+  },
 };
 
 /** The rows of an asset's first format, as a create writes them. */
@@ -99,7 +118,11 @@ export class AssetWriter {
     await em.update(AssetEntity, { id }, changes);
   }
 
-  async updateFormat(em: EntityManager, id: string, patch: Partial<Pick<FormatEntity, 'raw' | 'bytes' | 'generic' | 'specific' | 'updatedAt'>>): Promise<void> {
+  async updateFormat(
+    em: EntityManager,
+    id: string,
+    patch: Partial<Pick<FormatEntity, 'raw' | 'bytes' | 'generic' | 'specific' | 'updatedAt'>>,
+  ): Promise<void> {
     await em.update(FormatEntity, { id }, patch);
   }
 
@@ -107,14 +130,31 @@ export class AssetWriter {
    * The language a format's pending detection found, if nothing changed the format since it was
    * read (`updatedAt`): an explicit edit wins. True when it was written.
    */
-  async labelPending(em: EntityManager, id: string, updatedAt: string, label: { generic: string; specific: string }): Promise<boolean> {
-    const result = await em.update(FormatEntity, { id, classificationPending: true, updatedAt }, { ...label, classificationPending: false });
+  async labelPending(
+    em: EntityManager,
+    id: string,
+    updatedAt: string,
+    label: { generic: string; specific: string },
+  ): Promise<boolean> {
+    const result = await em.update(
+      FormatEntity,
+      { id, classificationPending: true, updatedAt },
+      { ...label, classificationPending: false },
+    );
     return (result.affected ?? 0) > 0;
   }
 
   /** Empties a deleted asset and keeps its row as a tombstone (later reads answer 410). */
   async tombstone(em: EntityManager, id: string): Promise<void> {
-    for (const entity of [FormatEntity, AnnotationEntity, AssetTagEntity, AssetWebsiteEntity, AssetWorkstreamSummaryEntity, ActivityEntity, SensitiveEntity]) {
+    for (const entity of [
+      FormatEntity,
+      AnnotationEntity,
+      AssetTagEntity,
+      AssetWebsiteEntity,
+      AssetWorkstreamSummaryEntity,
+      ActivityEntity,
+      SensitiveEntity,
+    ]) {
       await em.delete(entity, { assetId: id });
     }
     const now = nowIso();
@@ -126,7 +166,13 @@ export class AssetWriter {
    * records' `updated` set; false when it already was so (nothing written). Concurrent identical
    * links: the second insert is a no-op, not a key violation.
    */
-  async changeLink(em: EntityManager, kind: AssetLinkKind, assetId: string, targetId: string, link: boolean): Promise<boolean> {
+  async changeLink(
+    em: EntityManager,
+    kind: AssetLinkKind,
+    assetId: string,
+    targetId: string,
+    link: boolean,
+  ): Promise<boolean> {
     const spec = LINK_TABLES[kind];
     const where = { assetId, [spec.column]: targetId };
     if ((await em.exists(spec.join, { where })) === link) return false;
@@ -160,7 +206,12 @@ export class AssetWriter {
   }
 
   /** A tag's text and category, or a website's URL and name (`updated` set: asset reads see the new version). */
-  async updateLinkRecord(em: EntityManager, kind: 'tag' | 'website', id: string, patch: Partial<TagEntity> | Partial<WebsiteEntity>): Promise<void> {
+  async updateLinkRecord(
+    em: EntityManager,
+    kind: 'tag' | 'website',
+    id: string,
+    patch: Partial<TagEntity> | Partial<WebsiteEntity>,
+  ): Promise<void> {
     await em.update(kind === 'tag' ? TagEntity : WebsiteEntity, { id }, { ...patch, updatedAt: nowIso() });
   }
 
@@ -199,7 +250,13 @@ export class AssetWriter {
   }
 
   /** A sensitive's place in its asset's text, after an edit moved it. */
-  async moveSensitive(em: EntityManager, id: string, matchStart: number, matchEnd: number, updatedAt: string): Promise<void> {
+  async moveSensitive(
+    em: EntityManager,
+    id: string,
+    matchStart: number,
+    matchEnd: number,
+    updatedAt: string,
+  ): Promise<void> {
     await em.update(SensitiveEntity, { id }, { matchStart, matchEnd, updatedAt });
   }
 
@@ -260,12 +317,21 @@ export class AssetWriter {
 
   /** Makes the asset's tags exactly `inputs` (by text). */
   async setTags(em: EntityManager, assetId: string, inputs: TagInput[], options: LinkOptions = {}): Promise<void> {
-    const values = inputs.map((input) => [normaliseTag(input.text), input.category ?? 'UNKNOWN', input.mechanism ?? 'MANUAL']);
+    const values = inputs.map((input) => [
+      normaliseTag(input.text),
+      input.category ?? 'UNKNOWN',
+      input.mechanism ?? 'MANUAL',
+    ]);
     await this.setLinks(em, assetId, TAGS, values, options);
   }
 
   /** Makes the asset's websites exactly `inputs` (by URL). */
-  async setWebsites(em: EntityManager, assetId: string, inputs: WebsiteInput[], options: LinkOptions = {}): Promise<void> {
+  async setWebsites(
+    em: EntityManager,
+    assetId: string,
+    inputs: WebsiteInput[],
+    options: LinkOptions = {},
+  ): Promise<void> {
     const values = inputs.map((input) => {
       const url = normaliseUrl(input.url);
       return [url, input.name?.trim() || new URL(url).hostname, input.mechanism ?? 'MANUAL'];
@@ -279,7 +345,13 @@ export class AssetWriter {
    * one is kept as it is), links to others are removed, the missing links are added in the
    * given order (each link's time is taken in turn, and links are listed by time).
    */
-  private async setLinks(em: EntityManager, assetId: string, kind: LinkKind, values: string[][], { created = false }: LinkOptions): Promise<void> {
+  private async setLinks(
+    em: EntityManager,
+    assetId: string,
+    kind: LinkKind,
+    values: string[][],
+    { created = false }: LinkOptions,
+  ): Promise<void> {
     const rows = JSON.stringify(values.map(([key, ...columns]) => [randomUUID(), nowIso(), key, ...columns]));
     const elements = this.db.sql.jsonElements(1);
     const join = `${this.db.sql.drivingJoin} ${kind.records} r ON r.${kind.key} = value ->> 2`;
@@ -291,10 +363,11 @@ export class AssetWriter {
       [rows],
     );
     if (!created)
-      await this.db.query(em, `DELETE FROM ${kind.links} WHERE asset_id = ${this.db.param(2)} AND ${kind.link} NOT IN (SELECT r.id FROM ${elements} ${join})`, [
-        rows,
-        assetId,
-      ]);
+      await this.db.query(
+        em,
+        `DELETE FROM ${kind.links} WHERE asset_id = ${this.db.param(2)} AND ${kind.link} NOT IN (SELECT r.id FROM ${elements} ${join})`,
+        [rows, assetId],
+      );
     await this.db.query(
       em,
       `INSERT INTO ${kind.links} (asset_id, ${kind.link}, created_at) SELECT ${this.db.param(2)}, r.id, value ->> 1 FROM ${elements} ${join} WHERE true ON CONFLICT DO NOTHING`,

@@ -25,7 +25,10 @@ export class AssetsController {
 
   @Post('create')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'assetsCreateNewAsset', summary: 'Create an asset from a Seed (a text fragment and optional metadata)' })
+  @ApiOperation({
+    operationId: 'assetsCreateNewAsset',
+    summary: 'Create an asset from a Seed (a text fragment and optional metadata)',
+  })
   @ApiBody({ type: SeedDto, required: false })
   @ApiHeader({
     name: 'idempotency-key',
@@ -33,7 +36,11 @@ export class AssetsController {
     description:
       'Retrying with the same key (1-255 visible ASCII characters) answers the asset already created instead of a duplicate; the same key with another body is a 422',
   })
-  create(@Body() seed: SeedDto, @Flag('transferables') transferables?: boolean, @Headers('idempotency-key') idempotencyKey?: string): Promise<AssetWire> {
+  create(
+    @Body() seed: SeedDto,
+    @Flag('transferables') transferables?: boolean,
+    @Headers('idempotency-key') idempotencyKey?: string,
+  ): Promise<AssetWire> {
     return this.commands.execute(new CreateAssetCommand(seed, withContent(transferables), idempotencyKey));
   }
 
@@ -65,15 +72,22 @@ export class AssetsController {
   @Get('identifiers')
   @ApiOperation({
     operationId: 'assetsIdentifiersSnapshot',
-    summary: 'Ids of every asset, most recent first, streamed (or one page of them with the `limit`/`cursor` extension)',
+    summary:
+      'Ids of every asset, most recent first, streamed (or one page of them with the `limit`/`cursor` extension)',
   })
   @ApiOkResponse({ type: FlattenedAssetsWire })
-  identifiers(@Flag('pseudo') pseudo?: boolean, @Paging() page?: PageRequest | null): Promise<StreamableFile | FlattenedAssetsWire> {
+  identifiers(
+    @Flag('pseudo') pseudo?: boolean,
+    @Paging() page?: PageRequest | null,
+  ): Promise<StreamableFile | FlattenedAssetsWire> {
     return this.queries.execute(new ListAssetIdentifiersQuery(pseudo === true, page ?? null));
   }
 
   @Get('pseudo')
-  @ApiOperation({ operationId: 'assetsPseudoSnapshot', summary: 'Ids of the pseudo assets only, most recent first, streamed' })
+  @ApiOperation({
+    operationId: 'assetsPseudoSnapshot',
+    summary: 'Ids of the pseudo assets only, most recent first, streamed',
+  })
   @ApiOkResponse({ type: PseudoAssetsWire })
   pseudo(): Promise<StreamableFile | PseudoAssetsWire> {
     return this.queries.execute(new ListPseudoAssetsQuery());
@@ -83,7 +97,8 @@ export class AssetsController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'assetsDraft',
-    summary: 'The seed enriched (classification, suggested name and tags) without saving anything; an image seed comes back unchanged',
+    summary:
+      'The seed enriched (classification, suggested name and tags) without saving anything; an image seed comes back unchanged',
   })
   @ApiBody({ type: SeedDto, required: false })
   @ApiOkResponse({ type: SeedDto })
@@ -93,13 +108,19 @@ export class AssetsController {
 
   @Get(':asset')
   @ApiOperation({ operationId: 'assetsSpecificAssetSnapshot', summary: 'One asset (410 once deleted)' })
-  get(@Param('asset', uuidParam('asset')) asset: string, @Flag('transferables') transferables?: boolean): Promise<AssetWire> {
+  get(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<AssetWire> {
     return this.queries.execute(new GetAssetQuery(asset, withContent(transferables)));
   }
 
   @Get(':asset/formats')
   @ApiOperation({ operationId: 'assetsSpecificAssetFormatsSnapshot', summary: 'The formats of one asset' })
-  formats(@Param('asset', uuidParam('asset')) asset: string, @Flag('transferables') transferables?: boolean): Promise<FormatsWire> {
+  formats(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<FormatsWire> {
     return this.queries.execute(new GetAssetFormatsQuery(asset, withContent(transferables)));
   }
 }

@@ -29,7 +29,8 @@ export class CopiedAssetWire {
 export function copySeed(asset: AssetWire): SeedDto {
   const original = asset.original.reference;
   const raw = original.fragment?.string?.raw;
-  if (raw === undefined) throw new Unprocessable(`asset ${asset.id} holds no text (an image?): only text snippets are copied into a space`);
+  if (raw === undefined)
+    throw new Unprocessable(`asset ${asset.id} holds no text (an image?): only text snippets are copied into a space`);
   const description = asset.annotations.iterable.find((a) => a.type === 'DESCRIPTION')?.text;
   return {
     type: 'SEEDED_ASSET',

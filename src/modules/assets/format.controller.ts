@@ -26,9 +26,16 @@ export class FormatController {
 
   @Post('format/update/value')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'formatUpdateValue', summary: "Replace a format's content (the asset is updated, reindexed and announced)" })
+  @ApiOperation({
+    operationId: 'formatUpdateValue',
+    summary: "Replace a format's content (the asset is updated, reindexed and announced)",
+  })
   @ApiBody({ type: FormatDto, required: false })
-  updateValue(@Body() format: FormatDto, @Flag('transferable') transferable?: boolean, @Flag('transferables') transferables?: boolean): Promise<FormatWire> {
+  updateValue(
+    @Body() format: FormatDto,
+    @Flag('transferable') transferable?: boolean,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<FormatWire> {
     return this.commands.execute(new UpdateFormatValueCommand(format, withContent(transferable ?? transferables)));
   }
 
@@ -36,7 +43,8 @@ export class FormatController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'formatReclassify',
-    summary: 'Relabel one text format to the language `ext` (as /asset/reclassify does for every one); answers the format',
+    summary:
+      'Relabel one text format to the language `ext` (as /asset/reclassify does for every one); answers the format',
   })
   @ApiBody({ type: FormatReclassificationDto, required: false })
   reclassify(
@@ -48,7 +56,10 @@ export class FormatController {
   }
 
   @Get('format/:format')
-  @ApiOperation({ operationId: 'formatSnapshot', summary: 'One format (404 when unknown, also once its asset is deleted)' })
+  @ApiOperation({
+    operationId: 'formatSnapshot',
+    summary: 'One format (404 when unknown, also once its asset is deleted)',
+  })
   get(
     @Param('format', uuidParam('format')) format: string,
     @Flag('transferable') transferable?: boolean,
@@ -58,7 +69,10 @@ export class FormatController {
   }
 
   @Get('formats')
-  @ApiOperation({ operationId: 'formatsSnapshot', summary: 'Every format of every live asset, most recent asset first (streamed)' })
+  @ApiOperation({
+    operationId: 'formatsSnapshot',
+    summary: 'Every format of every live asset, most recent asset first (streamed)',
+  })
   @ApiOkResponse({ type: FormatsWire })
   list(@Flag('transferables') transferables?: boolean): Promise<StreamableFile> {
     return this.queries.execute(new ListFormatsQuery(withContent(transferables)));
@@ -66,7 +80,10 @@ export class FormatController {
 
   @Get('formats/:format')
   @ApiOperation({ operationId: 'formatsSpecificFormatSnapshot', summary: 'One format (as GET /format/{format})' })
-  getOne(@Param('format', uuidParam('format')) format: string, @Flag('transferables') transferables?: boolean): Promise<FormatWire> {
+  getOne(
+    @Param('format', uuidParam('format')) format: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<FormatWire> {
     return this.queries.execute(new GetFormatQuery(format, withContent(transferables)));
   }
 }

@@ -100,7 +100,9 @@ export class ModelEnrichment implements BeforeApplicationShutdown {
     const timeout = AbortSignal.timeout(this.config.enrichmentTimeoutMs);
     const signal = AbortSignal.any([controller.signal, timeout]);
     const proposed = await this.model.suggest(text, job.language, job.parts, signal).catch((error: Error) => {
-      throw timeout.aborted ? new Error(`no answer within ${this.config.enrichmentTimeoutMs} ms (TROVE_ENRICHMENT_TIMEOUT_MS)`) : error;
+      throw timeout.aborted
+        ? new Error(`no answer within ${this.config.enrichmentTimeoutMs} ms (TROVE_ENRICHMENT_TIMEOUT_MS)`)
+        : error;
     });
     if (!proposed) {
       this.logger.debug(`asset ${assetId}: the model's answer held no usable name, description or tags`);

@@ -16,7 +16,14 @@ export type LinkRecordKind = 'tag' | 'website';
 /** What differs between the two kinds: their tables and key column. */
 export const LINK_RECORDS = {
   tag: { entity: TagEntity, table: 'tags', links: 'asset_tags', link: 'tag_id', key: 'text', label: 'tag' },
-  website: { entity: WebsiteEntity, table: 'websites', links: 'asset_websites', link: 'website_id', key: 'url', label: 'website' },
+  website: {
+    entity: WebsiteEntity,
+    table: 'websites',
+    links: 'asset_websites',
+    link: 'website_id',
+    key: 'url',
+    label: 'website',
+  },
 } as const;
 
 export type LinkRecord<K extends LinkRecordKind> = K extends 'tag' ? TagEntity : WebsiteEntity;
@@ -53,7 +60,11 @@ export class RecordsReader {
     const spec = LINK_RECORDS[kind];
     const out: LinkRecord<K>[] = [];
     for (const part of chunks([...new Set(ids)])) {
-      const rows = await this.db.query(em, `SELECT * FROM ${spec.table} WHERE id IN (${this.db.params(part.length)})`, part);
+      const rows = await this.db.query(
+        em,
+        `SELECT * FROM ${spec.table} WHERE id IN (${this.db.params(part.length)})`,
+        part,
+      );
       for (const row of rows) out.push(hydrate(em, spec.entity as new () => LinkRecord<K>, row));
     }
     return out;
@@ -96,12 +107,18 @@ export class RecordsReader {
    * `limit`, the ones containing most words first. The words are bound parameters of LIKE
    * patterns, their `%`, `_` and `\` escaped.
    */
-  async matching<K extends LinkRecordKind>(em: EntityManager, kind: K, words: string[], limit: number): Promise<LinkRecord<K>[]> {
+  async matching<K extends LinkRecordKind>(
+    em: EntityManager,
+    kind: K,
+    words: string[],
+    limit: number,
+  ): Promise<LinkRecord<K>[]> {
     if (words.length === 0) return [];
     const spec = LINK_RECORDS[kind];
     const fields = kind === 'tag' ? ['text'] : ['url', 'name'];
     const patterns = words.map((w) => `%${w.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`);
-    const hit = (n: number) => `(${fields.map((f) => `LOWER(${f}) LIKE ${this.db.param(n)} ESCAPE '\\'`).join(' OR ')})`;
+    const hit = (n: number) =>
+      `(${fields.map((f) => `LOWER(${f}) LIKE ${this.db.param(n)} ESCAPE '\\'`).join(' OR ')})`;
     const score = patterns.map((_, i) => `CASE WHEN ${hit(i + 1)} THEN 1 ELSE 0 END`).join(' + ');
     const rows = await this.db.query(
       em,
@@ -124,7 +141,10 @@ export class RecordsReader {
 
   /** Annotations of live assets, most recent first, a page at a time. */
   async *walkAnnotations(): AsyncGenerator<AnnotationEntity[]> {
-    const source: KeysetSource = { table: 'annotations', where: 'asset_id IN (SELECT id FROM assets WHERE deleted_at IS NULL)' };
+    const source: KeysetSource = {
+      table: 'annotations',
+      where: 'asset_id IN (SELECT id FROM assets WHERE deleted_at IS NULL)',
+    };
     for await (const rows of keysetWalk(this.db, source, PAGE)) {
       const found = await this.db.read((em) => em.find(AnnotationEntity, { where: { id: In(rows.map((r) => r.id)) } }));
       const byId = new Map(found.map((a) => [a.id, a]));

@@ -21,7 +21,10 @@ export class SensitivesController {
   }
 
   @Get('sensitive/:sensitive')
-  @ApiOperation({ operationId: 'sensitiveSnapshot', summary: 'One secret found in an asset (404 once dismissed or gone from its text)' })
+  @ApiOperation({
+    operationId: 'sensitiveSnapshot',
+    summary: 'One secret found in an asset (404 once dismissed or gone from its text)',
+  })
   sensitive(@Param('sensitive', uuidParam('sensitive')) sensitive: string): Promise<SensitiveWire> {
     return this.records.get(sensitive);
   }

@@ -29,7 +29,10 @@ export class TagsController {
   ) {}
 
   @Get('tags')
-  @ApiOperation({ operationId: 'tagsSnapshot', summary: 'Every tag, most recent first, each with its assets (streamed)' })
+  @ApiOperation({
+    operationId: 'tagsSnapshot',
+    summary: 'Every tag, most recent first, each with its assets (streamed)',
+  })
   @ApiOkResponse({ type: TagRecordsWire })
   list(@Flag('transferables') transferables?: boolean): Promise<StreamableFile> {
     void transferables;
@@ -38,7 +41,10 @@ export class TagsController {
 
   @Post('tags/create')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'tagsCreateNewTag', summary: 'A tag by its text (the existing one of that text comes back), linked to `asset` when given' })
+  @ApiOperation({
+    operationId: 'tagsCreateNewTag',
+    summary: 'A tag by its text (the existing one of that text comes back), linked to `asset` when given',
+  })
   @ApiBody({ type: SeededTagDto, required: false })
   @ApiOkResponse({ type: TagRecordWire })
   create(@Body() seed: SeededTagDto, @Flag('transferables') transferables?: boolean): Promise<TagRecordWire> {
@@ -57,7 +63,10 @@ export class TagsController {
 
   @Post('tags/search')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'searchTags', summary: 'Tags whose text contains a word of the query (most words first)' })
+  @ApiOperation({
+    operationId: 'searchTags',
+    summary: 'Tags whose text contains a word of the query (most words first)',
+  })
   @ApiBody({ type: SearchInputDto, required: false })
   @ApiOkResponse({ type: SearchedTagsWire })
   search(@Body() input: SearchInputDto, @Flag('transferables') transferables?: boolean): Promise<SearchedTagsWire> {
@@ -67,7 +76,10 @@ export class TagsController {
 
   @Post('tags/:tag/delete')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'tagsDeleteSpecificTag', summary: 'Delete a tag and its links (its assets are announced)' })
+  @ApiOperation({
+    operationId: 'tagsDeleteSpecificTag',
+    summary: 'Delete a tag and its links (its assets are announced)',
+  })
   @ApiNoContentResponse({ description: 'deleted' })
   async delete(@Param('tag', uuidParam('tag')) tag: string): Promise<void> {
     await this.commands.execute(new DeleteLinkRecordCommand('tag', tag));
@@ -76,7 +88,10 @@ export class TagsController {
   @Get('tag/:tag')
   @ApiOperation({ operationId: 'tagsSpecificTagSnapshot', summary: 'One tag with its assets (404 when unknown)' })
   @ApiOkResponse({ type: TagRecordWire })
-  get(@Param('tag', uuidParam('tag')) tag: string, @Flag('transferables') transferables?: boolean): Promise<TagRecordWire> {
+  get(
+    @Param('tag', uuidParam('tag')) tag: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<TagRecordWire> {
     void transferables;
     return this.queries.execute(new GetLinkRecordQuery('tag', tag)) as Promise<TagRecordWire>;
   }
@@ -85,7 +100,8 @@ export class TagsController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'tagUpdate',
-    summary: 'A round-tripped Tag: its text and category (its assets are re-indexed); 409 when another tag has the text',
+    summary:
+      'A round-tripped Tag: its text and category (its assets are re-indexed); 409 when another tag has the text',
   })
   @ApiBody({ type: TagUpdateDto, required: false })
   @ApiOkResponse({ type: TagRecordWire })
@@ -96,9 +112,15 @@ export class TagsController {
 
   @Post('tag/:tag/assets/associate/:asset')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'tagAssociateAsset', summary: 'Link the tag to an asset (as POST /asset/{asset}/tags/associate/{tag})' })
+  @ApiOperation({
+    operationId: 'tagAssociateAsset',
+    summary: 'Link the tag to an asset (as POST /asset/{asset}/tags/associate/{tag})',
+  })
   @ApiNoContentResponse({ description: 'linked' })
-  async associate(@Param('tag', uuidParam('tag')) tag: string, @Param('asset', uuidParam('asset')) asset: string): Promise<void> {
+  async associate(
+    @Param('tag', uuidParam('tag')) tag: string,
+    @Param('asset', uuidParam('asset')) asset: string,
+  ): Promise<void> {
     await this.commands.execute(new ChangeAssetLinkCommand(asset, 'tag', tag, true));
   }
 
@@ -106,7 +128,10 @@ export class TagsController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'tagDisassociateAsset', summary: 'Unlink the tag from an asset; both stay' })
   @ApiNoContentResponse({ description: 'unlinked' })
-  async disassociate(@Param('tag', uuidParam('tag')) tag: string, @Param('asset', uuidParam('asset')) asset: string): Promise<void> {
+  async disassociate(
+    @Param('tag', uuidParam('tag')) tag: string,
+    @Param('asset', uuidParam('asset')) asset: string,
+  ): Promise<void> {
     await this.commands.execute(new ChangeAssetLinkCommand(asset, 'tag', tag, false));
   }
 }

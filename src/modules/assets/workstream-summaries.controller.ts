@@ -5,11 +5,20 @@ import { Flag, uuidParam } from '../../common/wire/flags';
 import { Limit } from '../../common/wire/paging';
 import { CreateWorkstreamSummaryCommand } from './commands/create-workstream-summary.command';
 import { DeleteWorkstreamSummaryCommand } from './commands/delete-workstream-summary.command';
-import { SearchInputDto, SeededWorkstreamSummaryDto, newSummaryOfSeed, searchOfInput } from './dto/workstream-summary.dto';
+import {
+  SearchInputDto,
+  SeededWorkstreamSummaryDto,
+  newSummaryOfSeed,
+  searchOfInput,
+} from './dto/workstream-summary.dto';
 import { ListWorkstreamSummariesQuery } from './queries/list-workstream-summaries.query';
 import { SEARCH_HITS, SearchWorkstreamSummariesQuery } from './queries/search-workstream-summaries.query';
 import { MAX_MEMORY_HITS } from './workstream-summary.reader';
-import { SearchedWorkstreamSummariesWire, WorkstreamSummariesWire, WorkstreamSummaryWire } from './wire/workstream-summary.wire';
+import {
+  SearchedWorkstreamSummariesWire,
+  WorkstreamSummariesWire,
+  WorkstreamSummaryWire,
+} from './wire/workstream-summary.wire';
 
 /** Workstream summaries (what agents save as memories). `transferables` is accepted: a summary has no format content. */
 @ApiTags('WorkstreamSummaries')
@@ -31,10 +40,14 @@ export class WorkstreamSummariesController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'workstreamSummariesCreateNewWorkstreamSummary',
-    summary: 'Save a workstream summary: its SUMMARY annotation is the text, DESCRIPTION the description, websites the links, anchors the files and project',
+    summary:
+      'Save a workstream summary: its SUMMARY annotation is the text, DESCRIPTION the description, websites the links, anchors the files and project',
   })
   @ApiBody({ type: SeededWorkstreamSummaryDto })
-  create(@Body() seed: SeededWorkstreamSummaryDto, @Flag('transferables') transferables?: boolean): Promise<WorkstreamSummaryWire> {
+  create(
+    @Body() seed: SeededWorkstreamSummaryDto,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<WorkstreamSummaryWire> {
     void transferables;
     return this.commands.execute(new CreateWorkstreamSummaryCommand(newSummaryOfSeed(seed)));
   }
@@ -43,7 +56,8 @@ export class WorkstreamSummariesController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'searchWorkstreamSummaries',
-    summary: 'Full-text search of the workstream summaries (name, description, text, project, files, links): any word of the queries, best first',
+    summary:
+      'Full-text search of the workstream summaries (name, description, text, project, files, links): any word of the queries, best first',
   })
   @ApiBody({ type: SearchInputDto })
   search(

@@ -43,7 +43,9 @@ export class WorkstreamSummaryUnitOfWork extends UnitOfWork<WorkstreamSummaryCha
       new WorkstreamSummaryChangedEvent(c.id, c.change),
       ...(c.assets ?? []).flatMap((asset) => [
         new AssetChangedEvent(asset, 'updated'),
-        new AssetActivityEvent(asset, c.change === 'created' ? 'summary_added' : 'summary_removed', { workstream_summary: c.id }),
+        new AssetActivityEvent(asset, c.change === 'created' ? 'summary_added' : 'summary_removed', {
+          workstream_summary: c.id,
+        }),
       ]),
     ]);
   }

@@ -33,7 +33,8 @@ export class WorkstreamSummaryController {
   @ApiProduces('text/markdown')
   @ApiOperation({
     operationId: 'workstreamSummarySpecificWorkstreamSummaryExport',
-    summary: 'Trove extension: the workstream summary as one Markdown document (title, description, project, files, links, text)',
+    summary:
+      'Trove extension: the workstream summary as one Markdown document (title, description, project, files, links, text)',
   })
   @ApiOkResponse({ content: { 'text/markdown': { schema: { type: 'string' } } } })
   export(@Param('workstream_summary', uuidParam('workstream_summary')) summary: string): Promise<string> {
@@ -44,7 +45,8 @@ export class WorkstreamSummaryController {
   @HttpCode(204)
   @ApiOperation({
     operationId: 'workstreamSummaryAssociateAsset',
-    summary: 'Link the summary to an asset (as POST /asset/{asset}/workstream_summaries/associate/{workstream_summary})',
+    summary:
+      'Link the summary to an asset (as POST /asset/{asset}/workstream_summaries/associate/{workstream_summary})',
   })
   @ApiNoContentResponse({ description: 'linked' })
   async associateAsset(
@@ -56,7 +58,10 @@ export class WorkstreamSummaryController {
 
   @Post(':workstream_summary/assets/disassociate/:asset')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'workstreamSummaryDisassociateAsset', summary: 'Unlink the summary from an asset; both stay' })
+  @ApiOperation({
+    operationId: 'workstreamSummaryDisassociateAsset',
+    summary: 'Unlink the summary from an asset; both stay',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
   async disassociateAsset(
     @Param('workstream_summary', uuidParam('workstream_summary')) summary: string,

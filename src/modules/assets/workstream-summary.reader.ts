@@ -139,7 +139,20 @@ function recordOf(row: Row): MemoryRecord {
 const linkedOf = (row: Row): LinkedMemoryRecord => ({ ...recordOf(row), assets: strings(row.assets_json) });
 
 /** The columns a record needs (never PostgreSQL's `search` vector). */
-const COLUMNS = ['id', 'name', 'description', 'text', 'project', 'files', 'links', 'source', 'created_at', 'updated_at', 'about_at', 'deleted_at']
+const COLUMNS = [
+  'id',
+  'name',
+  'description',
+  'text',
+  'project',
+  'files',
+  'links',
+  'source',
+  'created_at',
+  'updated_at',
+  'about_at',
+  'deleted_at',
+]
   .map((c) => `s.${c}`)
   .join(', ');
 
@@ -166,7 +179,11 @@ export class WorkstreamSummaryReader {
 
   private async row(em: EntityManager, id: string, withAssets: boolean): Promise<Row | null> {
     const assets = withAssets ? `, ${this.assetsColumn()} AS assets_json` : '';
-    const [row] = await this.db.query<Row>(em, `SELECT ${COLUMNS}${assets} FROM workstream_summaries s WHERE s.id = ${this.db.param(1)}`, [String(id)]);
+    const [row] = await this.db.query<Row>(
+      em,
+      `SELECT ${COLUMNS}${assets} FROM workstream_summaries s WHERE s.id = ${this.db.param(1)}`,
+      [String(id)],
+    );
     return row ?? null;
   }
 
@@ -188,7 +205,11 @@ export class WorkstreamSummaryReader {
 
   /** Succeeds for a live summary; 404 when unknown, 410 once deleted. */
   async require(em: EntityManager, id: string): Promise<void> {
-    const [row] = await this.db.query<{ deleted_at: string | null }>(em, `SELECT deleted_at FROM workstream_summaries WHERE id = ${this.db.param(1)}`, [id]);
+    const [row] = await this.db.query<{ deleted_at: string | null }>(
+      em,
+      `SELECT deleted_at FROM workstream_summaries WHERE id = ${this.db.param(1)}`,
+      [id],
+    );
     if (!row) throw new NotFound(`workstream summary ${id} not found`);
     if (row.deleted_at) throw new Gone(`workstream summary ${id} no longer exists`);
   }
@@ -227,7 +248,13 @@ export class WorkstreamSummaryReader {
     return this.find(em, query, limit, true) as Promise<Array<MemoryHit & LinkedMemoryRecord>>;
   }
 
-  private async find(em: EntityManager, query: string, limit: number, withAssets: boolean, about?: { from: string; to: string }): Promise<MemoryHit[]> {
+  private async find(
+    em: EntityManager,
+    query: string,
+    limit: number,
+    withAssets: boolean,
+    about?: { from: string; to: string },
+  ): Promise<MemoryHit[]> {
     const terms = memorySearchTerms(query);
     const n = Math.min(Math.floor(limit), MAX_HITS);
     if (!terms.length || !(n > 0)) return [];
@@ -266,7 +293,10 @@ export class WorkstreamSummaryReader {
     const rows = await this.db.query<Row>(em, sql, params);
     const ranks = rows.map((r) => Math.max(Number(r.rank) || 0, Number.MIN_VALUE));
     const best = Math.max(...ranks);
-    return rows.map((row, i) => ({ ...(withAssets ? linkedOf(row) : recordOf(row)), score: Math.min(1, Math.max(ranks[i] / best, Number.MIN_VALUE)) }));
+    return rows.map((row, i) => ({
+      ...(withAssets ? linkedOf(row) : recordOf(row)),
+      score: Math.min(1, Math.max(ranks[i] / best, Number.MIN_VALUE)),
+    }));
   }
 
   /** The live ones among `ids`, each with its linked assets, in no particular order. */
@@ -325,7 +355,11 @@ export class WorkstreamSummaryReader {
   async liveAssets(em: EntityManager, ids: string[]): Promise<Set<string>> {
     const out = new Set<string>();
     for (const part of chunks([...new Set(ids)])) {
-      const rows = await this.db.query<{ id: string }>(em, `SELECT id FROM assets WHERE deleted_at IS NULL AND id IN (${this.db.params(part.length)})`, part);
+      const rows = await this.db.query<{ id: string }>(
+        em,
+        `SELECT id FROM assets WHERE deleted_at IS NULL AND id IN (${this.db.params(part.length)})`,
+        part,
+      );
       for (const row of rows) out.add(row.id);
     }
     return out;

@@ -7,7 +7,10 @@ import { AssetWorkstreamSummaryEntity } from './workstream-summary.entity';
 import type { MemoryRecord } from './workstream-summary.reader';
 
 /** A new workstream summary, validated (CreateWorkstreamSummaryHandler). */
-export type WorkstreamSummaryRow = Omit<MemoryRecord, 'created' | 'updated' | 'about'> & { createdAt: string; aboutAt: string };
+export type WorkstreamSummaryRow = Omit<MemoryRecord, 'created' | 'updated' | 'about'> & {
+  createdAt: string;
+  aboutAt: string;
+};
 
 /**
  * Writes workstream summaries and their links to assets. The full-text index follows the rows
@@ -23,7 +26,11 @@ export class WorkstreamSummaryWriter {
    * one a concurrent transaction is inserting (ON CONFLICT on the unique hash: PostgreSQL waits
    * for that transaction, SQLite runs one writer). Answers the id kept: `row.id`, or the other's.
    */
-  async insert(em: EntityManager, row: WorkstreamSummaryRow, aboutGiven: boolean): Promise<{ id: string; inserted: boolean }> {
+  async insert(
+    em: EntityManager,
+    row: WorkstreamSummaryRow,
+    aboutGiven: boolean,
+  ): Promise<{ id: string; inserted: boolean }> {
     const contentHash = memoryContentHash(row.text, row.source, aboutGiven ? row.aboutAt : null);
     const values: Record<string, unknown> = {
       id: row.id,
@@ -46,7 +53,11 @@ export class WorkstreamSummaryWriter {
       Object.values(values),
     );
     if (inserted.length) return { id: row.id, inserted: true };
-    const [kept] = await this.db.query<{ id: string }>(em, `SELECT id FROM workstream_summaries WHERE content_hash = ${this.db.param(1)}`, [contentHash]);
+    const [kept] = await this.db.query<{ id: string }>(
+      em,
+      `SELECT id FROM workstream_summaries WHERE content_hash = ${this.db.param(1)}`,
+      [contentHash],
+    );
     if (!kept) throw new Error('workstream summary: the conflicting memory is gone');
     return { id: kept.id, inserted: false };
   }
@@ -54,7 +65,12 @@ export class WorkstreamSummaryWriter {
   /** Links the summary to (live) assets, in the given order, and sets their `updated`. */
   async linkAssets(em: EntityManager, summaryId: string, assetIds: string[], at: string): Promise<void> {
     if (!assetIds.length) return;
-    for (const assetId of assetIds) await this.db.insert(em, AssetWorkstreamSummaryEntity, { assetId, workstreamSummaryId: summaryId, createdAt: at });
+    for (const assetId of assetIds)
+      await this.db.insert(em, AssetWorkstreamSummaryEntity, {
+        assetId,
+        workstreamSummaryId: summaryId,
+        createdAt: at,
+      });
     await this.touchAssets(em, assetIds, at);
   }
 
@@ -63,7 +79,11 @@ export class WorkstreamSummaryWriter {
    * `assetIds` (those it had) go, and those assets' `updated` is set.
    */
   async tombstone(em: EntityManager, id: string, assetIds: string[], at: string): Promise<void> {
-    await this.db.query(em, `DELETE FROM asset_workstream_summaries WHERE workstream_summary_id = ${this.db.param(1)}`, [id]);
+    await this.db.query(
+      em,
+      `DELETE FROM asset_workstream_summaries WHERE workstream_summary_id = ${this.db.param(1)}`,
+      [id],
+    );
     await this.db.query(
       em,
       `UPDATE workstream_summaries SET name = '', description = NULL, text = '', project = NULL, files = '[]', links = '[]', source = NULL, content_hash = NULL,
@@ -76,7 +96,11 @@ export class WorkstreamSummaryWriter {
 
   private async touchAssets(em: EntityManager, assetIds: string[], at: string): Promise<void> {
     for (const part of chunks(assetIds)) {
-      await this.db.query(em, `UPDATE assets SET updated_at = ${this.db.param(1)} WHERE id IN (${this.db.params(part.length, 2)})`, [at, ...part]);
+      await this.db.query(
+        em,
+        `UPDATE assets SET updated_at = ${this.db.param(1)} WHERE id IN (${this.db.params(part.length, 2)})`,
+        [at, ...part],
+      );
     }
   }
 }

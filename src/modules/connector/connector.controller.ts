@@ -21,7 +21,8 @@ import { SuggestionWire } from './wire/suggestion.wire';
 
 const APPLICATION = ApiParam({
   name: 'application',
-  description: 'The Application id returned by POST /connect (400 when not a registered integration, 401 when it never connected)',
+  description:
+    'The Application id returned by POST /connect (400 when not a registered integration, 401 when it never connected)',
   schema: { type: 'string', format: 'uuid' },
 });
 
@@ -36,7 +37,10 @@ export class ConnectorController {
 
   @Post('connect')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'connect', summary: 'Connect an integration: records its Application and answers the Context' })
+  @ApiOperation({
+    operationId: 'connect',
+    summary: 'Connect an integration: records its Application and answers the Context',
+  })
   @ApiBody({ type: SeededConnectorConnectionDto, required: false })
   connect(@Body() connection: SeededConnectorConnectionDto): Promise<ContextWire> {
     return this.commands.execute(new ConnectCommand(connection));
@@ -59,7 +63,10 @@ export class ConnectorController {
   @UseGuards(ConnectedApplicationGuard)
   @TextResponse()
   @APPLICATION
-  @ApiOperation({ operationId: 'onboarded', summary: 'Store whether the application is onboarded (JSON boolean body; none means true)' })
+  @ApiOperation({
+    operationId: 'onboarded',
+    summary: 'Store whether the application is onboarded (JSON boolean body; none means true)',
+  })
   @ApiBody({ schema: { type: 'boolean' }, required: false })
   @ApiOkResponse({ schema: { type: 'string', example: 'OK' } })
   onboarded(@Param('application') application: string, @Body() onboarded: boolean): Promise<string> {
@@ -82,9 +89,15 @@ export class ConnectorController {
   @HttpCode(200)
   @UseGuards(ConnectedApplicationGuard)
   @APPLICATION
-  @ApiOperation({ operationId: 'suggest', summary: 'A snippet was copied: reuse a saved asset (duplicates best first), save it, or neither' })
+  @ApiOperation({
+    operationId: 'suggest',
+    summary: 'A snippet was copied: reuse a saved asset (duplicates best first), save it, or neither',
+  })
   @ApiBody({ type: SeededConnectorCreationDto, required: false })
-  suggest(@Param('application') application: string, @Body() creation: SeededConnectorCreationDto): Promise<SuggestionWire> {
+  suggest(
+    @Param('application') application: string,
+    @Body() creation: SeededConnectorCreationDto,
+  ): Promise<SuggestionWire> {
     return this.queries.execute(new SuggestQuery(application, creation));
   }
 
@@ -93,7 +106,10 @@ export class ConnectorController {
   @UseGuards(ConnectedApplicationGuard)
   @TextResponse()
   @APPLICATION
-  @ApiOperation({ operationId: 'track', summary: 'Record tracking events of the application (and of the asset they name)' })
+  @ApiOperation({
+    operationId: 'track',
+    summary: 'Record tracking events of the application (and of the asset they name)',
+  })
   @ApiBody({ type: SeededConnectorTrackingDto, required: false })
   @ApiOkResponse({ schema: { type: 'string', example: 'OK' } })
   track(@Param('application') application: string, @Body() tracking: SeededConnectorTrackingDto): Promise<string> {

@@ -25,6 +25,13 @@ const queryHandlers = [SuggestHandler];
 @Module({
   imports: [SystemModule, AssetsModule, SearchModule],
   controllers: [ConnectorController],
-  providers: [ConnectedApplications, ConnectedApplicationGuard, ConnectorWriter, OsIdentity, ...commandHandlers, ...queryHandlers],
+  providers: [
+    ConnectedApplications,
+    ConnectedApplicationGuard,
+    ConnectorWriter,
+    OsIdentity,
+    ...commandHandlers,
+    ...queryHandlers,
+  ],
 })
 export class ConnectorModule {}

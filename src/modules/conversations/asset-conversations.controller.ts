@@ -20,7 +20,10 @@ export class AssetConversationsController {
 
   @Get('asset/:asset/conversations')
   @ApiOperation({ operationId: 'assetSpecificAssetConversations', summary: 'The conversations linked to an asset' })
-  list(@Param('asset', uuidParam('asset')) asset: string, @Flag('transferables') transferables?: boolean): Promise<ConversationsWire> {
+  list(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<ConversationsWire> {
     void transferables;
     return this.queries.execute(new ListAssetConversationsQuery(asset));
   }
@@ -32,15 +35,24 @@ export class AssetConversationsController {
     summary: 'Link the asset to a conversation (as POST /conversation/{conversation}/assets/associate/{asset})',
   })
   @ApiNoContentResponse({ description: 'linked' })
-  async associate(@Param('asset', uuidParam('asset')) asset: string, @Param('conversation', uuidParam('conversation')) conversation: string): Promise<void> {
+  async associate(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+  ): Promise<void> {
     await this.commands.execute(new ChangeConversationLinkCommand(conversation, 'asset', asset, true));
   }
 
   @Post('asset/:asset/conversations/disassociate/:conversation')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'assetDisassociateConversation', summary: 'Unlink the asset from a conversation; both stay' })
+  @ApiOperation({
+    operationId: 'assetDisassociateConversation',
+    summary: 'Unlink the asset from a conversation; both stay',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
-  async disassociate(@Param('asset', uuidParam('asset')) asset: string, @Param('conversation', uuidParam('conversation')) conversation: string): Promise<void> {
+  async disassociate(
+    @Param('asset', uuidParam('asset')) asset: string,
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+  ): Promise<void> {
     await this.commands.execute(new ChangeConversationLinkCommand(conversation, 'asset', asset, false));
   }
 
@@ -48,7 +60,8 @@ export class AssetConversationsController {
   @HttpCode(204)
   @ApiOperation({
     operationId: 'workstreamSummaryAssociateConversation',
-    summary: 'Link the summary to a conversation (as POST /conversation/{conversation}/workstream_summaries/associate/{workstream_summary})',
+    summary:
+      'Link the summary to a conversation (as POST /conversation/{conversation}/workstream_summaries/associate/{workstream_summary})',
   })
   @ApiNoContentResponse({ description: 'linked' })
   async associateSummary(
@@ -60,7 +73,10 @@ export class AssetConversationsController {
 
   @Post('workstream_summary/:workstream_summary/conversations/disassociate/:conversation')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'workstreamSummaryDisassociateConversation', summary: 'Unlink the summary from a conversation; both stay' })
+  @ApiOperation({
+    operationId: 'workstreamSummaryDisassociateConversation',
+    summary: 'Unlink the summary from a conversation; both stay',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
   async disassociateSummary(
     @Param('workstream_summary', uuidParam('workstream_summary')) summary: string,

@@ -28,7 +28,11 @@ export const LINKS: Record<LinkKind, LinkSpec> = {
   anchor: { join: ConversationAnchorEntity, column: 'anchorId', what: 'anchor' },
   asset: { join: ConversationAssetEntity, column: 'assetId', what: 'asset' },
   website: { join: ConversationWebsiteEntity, column: 'websiteId', what: 'website' },
-  workstream_summary: { join: ConversationWorkstreamSummaryEntity, column: 'workstreamSummaryId', what: 'workstream summary' },
+  workstream_summary: {
+    join: ConversationWorkstreamSummaryEntity,
+    column: 'workstreamSummaryId',
+    what: 'workstream summary',
+  },
   range: { join: ConversationGroundingRangeEntity, column: 'rangeId', what: 'range' },
   message: { join: ConversationGroundingMessageEntity, column: 'messageId', what: 'message' },
 };

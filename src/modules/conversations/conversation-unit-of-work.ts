@@ -38,11 +38,17 @@ export class ConversationUnitOfWork extends UnitOfWork<ConversationChange> {
 
   protected override outboxEntries(changes: ConversationChange[]): OutboxEntry[] {
     const assets = [...new Set(changes.flatMap((c) => c.assets ?? []))];
-    const own = changes.map((c) => ({ topic: TOPIC_OF[c.record ?? 'conversation'], id: c.id, deleted: this.isDeletion(c) }));
+    const own = changes.map((c) => ({
+      topic: TOPIC_OF[c.record ?? 'conversation'],
+      id: c.id,
+      deleted: this.isDeletion(c),
+    }));
     return [...own, ...assets.map((id) => ({ topic: 'assets' as const, id }))];
   }
 
   protected eventsOf(changes: ConversationChange[]): IEvent[] {
-    return changes.filter((c) => (c.record ?? 'conversation') === 'conversation').map((c) => new ConversationChangedEvent(c.id, c.change));
+    return changes
+      .filter((c) => (c.record ?? 'conversation') === 'conversation')
+      .map((c) => new ConversationChangedEvent(c.id, c.change));
   }
 }

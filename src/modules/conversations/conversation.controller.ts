@@ -36,20 +36,29 @@ export class ConversationController {
     summary: 'Update a conversation from the whole Conversation (name, type, favorited, annotations, message order)',
   })
   @ApiBody({ type: ConversationDto, required: false })
-  update(@Body() conversation: ConversationDto, @Flag('transferables') transferables?: boolean): Promise<ConversationWire> {
+  update(
+    @Body() conversation: ConversationDto,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<ConversationWire> {
     void transferables;
     return this.commands.execute(new UpdateConversationCommand(conversation));
   }
 
   @Get(':conversation')
   @ApiOperation({ operationId: 'conversationGetSpecificConversation', summary: 'One conversation (410 once deleted)' })
-  get(@Param('conversation', uuidParam('conversation')) conversation: string, @Flag('transferables') transferables?: boolean): Promise<ConversationWire> {
+  get(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<ConversationWire> {
     void transferables;
     return this.queries.execute(new GetConversationQuery(conversation));
   }
 
   @Get(':conversation/messages')
-  @ApiOperation({ operationId: 'conversationSpecificConversationMessages', summary: 'The messages of a conversation, in thread order' })
+  @ApiOperation({
+    operationId: 'conversationSpecificConversationMessages',
+    summary: 'The messages of a conversation, in thread order',
+  })
   messages(
     @Param('conversation', uuidParam('conversation')) conversation: string,
     @Flag('transferables') transferables?: boolean,
@@ -59,15 +68,24 @@ export class ConversationController {
 
   @Post(':conversation/rename')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'conversationSpecificConversationRename', summary: 'Name a conversation from its content' })
-  rename(@Param('conversation', uuidParam('conversation')) conversation: string, @Flag('transferables') transferables?: boolean): Promise<ConversationWire> {
+  @ApiOperation({
+    operationId: 'conversationSpecificConversationRename',
+    summary: 'Name a conversation from its content',
+  })
+  rename(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<ConversationWire> {
     void transferables;
     return this.commands.execute(new RenameConversationCommand(conversation));
   }
 
   @Post(':conversation/summarize')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'conversationSummarize', summary: 'Summarize a conversation (or the given messages) into a SUMMARY annotation' })
+  @ApiOperation({
+    operationId: 'conversationSummarize',
+    summary: 'Summarize a conversation (or the given messages) into a SUMMARY annotation',
+  })
   @ApiBody({ type: ConversationSummarizeInputDto, required: false })
   summarize(
     @Param('conversation', uuidParam('conversation')) conversation: string,
@@ -78,10 +96,16 @@ export class ConversationController {
 
   @Post(':conversation/scores/increment')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'conversationScoresIncrement', summary: 'Increment the score counters of a conversation' })
+  @ApiOperation({
+    operationId: 'conversationScoresIncrement',
+    summary: 'Increment the score counters of a conversation',
+  })
   @ApiBody({ type: SeededScoreIncrementDto, required: false })
   @ApiNoContentResponse({ description: 'incremented' })
-  incrementScores(@Param('conversation', uuidParam('conversation')) conversation: string, @Body() increment: SeededScoreIncrementDto): Promise<void> {
+  incrementScores(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Body() increment: SeededScoreIncrementDto,
+  ): Promise<void> {
     return this.commands.execute(new IncrementConversationScoresCommand(conversation, increment));
   }
 
@@ -89,7 +113,10 @@ export class ConversationController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'conversationAssociateAnchor', summary: 'Link an anchor' })
   @ApiNoContentResponse({ description: 'linked' })
-  linkAnchor(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('anchor') anchor: string): Promise<void> {
+  linkAnchor(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('anchor') anchor: string,
+  ): Promise<void> {
     return this.link(conversation, 'anchor', anchor, true);
   }
 
@@ -97,15 +124,24 @@ export class ConversationController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'conversationDisassociateAnchor', summary: 'Unlink an anchor' })
   @ApiNoContentResponse({ description: 'unlinked' })
-  unlinkAnchor(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('anchor') anchor: string): Promise<void> {
+  unlinkAnchor(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('anchor') anchor: string,
+  ): Promise<void> {
     return this.link(conversation, 'anchor', anchor, false);
   }
 
   @Post(':conversation/anchors/disassociate/:anchor')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'conversationDisassociateAnchorCurrent', summary: 'Unlink an anchor (the spelling of current clients)' })
+  @ApiOperation({
+    operationId: 'conversationDisassociateAnchorCurrent',
+    summary: 'Unlink an anchor (the spelling of current clients)',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
-  unlinkAnchorCurrent(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('anchor') anchor: string): Promise<void> {
+  unlinkAnchorCurrent(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('anchor') anchor: string,
+  ): Promise<void> {
     return this.link(conversation, 'anchor', anchor, false);
   }
 
@@ -113,7 +149,10 @@ export class ConversationController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'conversationAssociateAsset', summary: 'Link an asset' })
   @ApiNoContentResponse({ description: 'linked' })
-  linkAsset(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('asset', uuidParam('asset')) asset: string): Promise<void> {
+  linkAsset(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('asset', uuidParam('asset')) asset: string,
+  ): Promise<void> {
     return this.link(conversation, 'asset', asset, true);
   }
 
@@ -121,31 +160,52 @@ export class ConversationController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'conversationDisassociateAsset', summary: 'Unlink an asset' })
   @ApiNoContentResponse({ description: 'unlinked' })
-  unlinkAsset(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('asset', uuidParam('asset')) asset: string): Promise<void> {
+  unlinkAsset(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('asset', uuidParam('asset')) asset: string,
+  ): Promise<void> {
     return this.link(conversation, 'asset', asset, false);
   }
 
   @Post(':conversation/assets/disassociate/:asset')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'conversationDisassociateAssetCurrent', summary: 'Unlink an asset (the spelling of current clients)' })
+  @ApiOperation({
+    operationId: 'conversationDisassociateAssetCurrent',
+    summary: 'Unlink an asset (the spelling of current clients)',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
-  unlinkAssetCurrent(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('asset', uuidParam('asset')) asset: string): Promise<void> {
+  unlinkAssetCurrent(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('asset', uuidParam('asset')) asset: string,
+  ): Promise<void> {
     return this.link(conversation, 'asset', asset, false);
   }
 
   @Post(':conversation/grounding/temporal_range/workstreams/associate/:range')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'conversationAssociateGroundingTemporalRangeWorkstream', summary: 'Link a temporal range (workstream) as grounding' })
+  @ApiOperation({
+    operationId: 'conversationAssociateGroundingTemporalRangeWorkstream',
+    summary: 'Link a temporal range (workstream) as grounding',
+  })
   @ApiNoContentResponse({ description: 'linked' })
-  linkRange(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('range') range: string): Promise<void> {
+  linkRange(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('range') range: string,
+  ): Promise<void> {
     return this.link(conversation, 'range', range, true);
   }
 
   @Post(':conversation/grounding/temporal_range/workstreams/disassociate/:range')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'conversationDisassociateGroundingTemporalRangeWorkstream', summary: 'Unlink a temporal range (workstream) as grounding' })
+  @ApiOperation({
+    operationId: 'conversationDisassociateGroundingTemporalRangeWorkstream',
+    summary: 'Unlink a temporal range (workstream) as grounding',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
-  unlinkRange(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('range') range: string): Promise<void> {
+  unlinkRange(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('range') range: string,
+  ): Promise<void> {
     return this.link(conversation, 'range', range, false);
   }
 
@@ -153,7 +213,10 @@ export class ConversationController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'conversationAssociateWebsite', summary: 'Link a website' })
   @ApiNoContentResponse({ description: 'linked' })
-  linkWebsite(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('website') website: string): Promise<void> {
+  linkWebsite(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('website') website: string,
+  ): Promise<void> {
     return this.link(conversation, 'website', website, true);
   }
 
@@ -161,7 +224,10 @@ export class ConversationController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'conversationDisassociateWebsite', summary: 'Unlink a website' })
   @ApiNoContentResponse({ description: 'unlinked' })
-  unlinkWebsite(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('website') website: string): Promise<void> {
+  unlinkWebsite(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('website') website: string,
+  ): Promise<void> {
     return this.link(conversation, 'website', website, false);
   }
 
@@ -189,17 +255,29 @@ export class ConversationController {
 
   @Post(':conversation/grounding/messages/associate/:message')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'conversationGroundingMessagesAssociateMessage', summary: 'Link a message as grounding' })
+  @ApiOperation({
+    operationId: 'conversationGroundingMessagesAssociateMessage',
+    summary: 'Link a message as grounding',
+  })
   @ApiNoContentResponse({ description: 'linked' })
-  linkMessage(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('message') message: string): Promise<void> {
+  linkMessage(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('message') message: string,
+  ): Promise<void> {
     return this.link(conversation, 'message', message, true);
   }
 
   @Post(':conversation/grounding/messages/disassociate/:message')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'conversationGroundingMessagesDisassociateMessage', summary: 'Unlink a message as grounding' })
+  @ApiOperation({
+    operationId: 'conversationGroundingMessagesDisassociateMessage',
+    summary: 'Unlink a message as grounding',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
-  unlinkMessage(@Param('conversation', uuidParam('conversation')) conversation: string, @Param('message') message: string): Promise<void> {
+  unlinkMessage(
+    @Param('conversation', uuidParam('conversation')) conversation: string,
+    @Param('message') message: string,
+  ): Promise<void> {
     return this.link(conversation, 'message', message, false);
   }
 

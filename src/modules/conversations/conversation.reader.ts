@@ -49,7 +49,8 @@ export class ConversationReader {
 
   /** Every live conversation, most recent first, `pageSize` aggregates at a time, each page in its own short reads. */
   async *walk(pageSize: number): AsyncGenerator<ConversationAggregate[]> {
-    for await (const rows of keysetWalk(this.db, ConversationReader.LISTING, pageSize)) yield await this.db.read((em) => this.liveInOrder(em, rows));
+    for await (const rows of keysetWalk(this.db, ConversationReader.LISTING, pageSize))
+      yield await this.db.read((em) => this.liveInOrder(em, rows));
   }
 
   /** Ids of every live conversation, most recent first, `pageSize` at a time. */
@@ -58,7 +59,11 @@ export class ConversationReader {
   }
 
   /** One page of the listing after `after`, and the page's last row when more follow (see keysetSlice). */
-  async page(em: EntityManager, after: Keyset | null, limit: number): Promise<{ aggregates: ConversationAggregate[]; last: KeyedRow | null }> {
+  async page(
+    em: EntityManager,
+    after: Keyset | null,
+    limit: number,
+  ): Promise<{ aggregates: ConversationAggregate[]; last: KeyedRow | null }> {
     const { rows, last } = await keysetSlice(this.db, em, ConversationReader.LISTING, after, limit);
     return { aggregates: await this.liveInOrder(em, rows), last };
   }
@@ -88,7 +93,11 @@ export class ConversationReader {
 
   /** Live conversations, most recent first. */
   list(em: EntityManager, limit?: number): Promise<ConversationEntity[]> {
-    return em.find(ConversationEntity, { where: { deletedAt: IsNull() }, order: { createdAt: 'DESC', id: 'DESC' }, take: limit });
+    return em.find(ConversationEntity, {
+      where: { deletedAt: IsNull() },
+      order: { createdAt: 'DESC', id: 'DESC' },
+      take: limit,
+    });
   }
 
   /**
@@ -97,7 +106,11 @@ export class ConversationReader {
    * the whole memory (MCP's ask_pieces_ltm) reads of conversations. Ranking is the caller's. A
    * scan of the messages: conversations are few next to snippets, and this reads at most `limit`.
    */
-  async messagesMatching(em: EntityManager, words: string[], limit: number): Promise<Array<ConversationMessageEntity & { conversationName: string | null }>> {
+  async messagesMatching(
+    em: EntityManager,
+    words: string[],
+    limit: number,
+  ): Promise<Array<ConversationMessageEntity & { conversationName: string | null }>> {
     if (words.length === 0) return [];
     const query = em
       .createQueryBuilder(ConversationMessageEntity, 'm')
@@ -108,7 +121,9 @@ export class ConversationReader {
       .andWhere(
         new Brackets((any) => {
           words.forEach((word, i) =>
-            any.orWhere(`LOWER(m.text) LIKE :w${i} ESCAPE '\\'`, { [`w${i}`]: `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%` }),
+            any.orWhere(`LOWER(m.text) LIKE :w${i} ESCAPE '\\'`, {
+              [`w${i}`]: `%${word.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`,
+            }),
           );
         }),
       )
@@ -121,13 +136,17 @@ export class ConversationReader {
 
   /** Every message of a conversation (deleted ones too), in thread order. */
   messages(em: EntityManager, conversationId: string): Promise<ConversationMessageEntity[]> {
-    return em.find(ConversationMessageEntity, { where: { conversationId }, order: { position: 'ASC', createdAt: 'ASC', id: 'ASC' } });
+    return em.find(ConversationMessageEntity, {
+      where: { conversationId },
+      order: { position: 'ASC', createdAt: 'ASC', id: 'ASC' },
+    });
   }
 
   /** The messages of the given ids (of any conversation, deleted ones too), in thread order; unknown ids are left out. */
   async messagesById(em: EntityManager, ids: string[]): Promise<ConversationMessageEntity[]> {
     const found: ConversationMessageEntity[] = [];
-    for (const part of chunks([...new Set(ids)])) found.push(...(await em.find(ConversationMessageEntity, { where: { id: In(part) } })));
+    for (const part of chunks([...new Set(ids)]))
+      found.push(...(await em.find(ConversationMessageEntity, { where: { id: In(part) } })));
     return found.sort((a, b) => a.position - b.position);
   }
 
@@ -168,7 +187,8 @@ export class ConversationReader {
   /** Anchors by id (those that exist), in no particular order. */
   async anchorsByIds(em: EntityManager, ids: string[]): Promise<AnchorEntity[]> {
     const out: AnchorEntity[] = [];
-    for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(AnchorEntity, { where: { id: In(part) } })));
+    for (const part of chunks([...new Set(ids)]))
+      out.push(...(await em.find(AnchorEntity, { where: { id: In(part) } })));
     return out;
   }
 
@@ -187,14 +207,16 @@ export class ConversationReader {
   /** Ranges by id (those that exist), in no particular order. */
   async rangesByIds(em: EntityManager, ids: string[]): Promise<RangeEntity[]> {
     const out: RangeEntity[] = [];
-    for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(RangeEntity, { where: { id: In(part) } })));
+    for (const part of chunks([...new Set(ids)]))
+      out.push(...(await em.find(RangeEntity, { where: { id: In(part) } })));
     return out;
   }
 
   /** Annotations of live conversations by id (those that exist), in no particular order. */
   async annotationsByIds(em: EntityManager, ids: string[]): Promise<ConversationAnnotationEntity[]> {
     const out: ConversationAnnotationEntity[] = [];
-    for (const part of chunks([...new Set(ids)])) out.push(...(await em.find(ConversationAnnotationEntity, { where: { id: In(part) } })));
+    for (const part of chunks([...new Set(ids)]))
+      out.push(...(await em.find(ConversationAnnotationEntity, { where: { id: In(part) } })));
     return out;
   }
 
@@ -202,7 +224,11 @@ export class ConversationReader {
    * Ids of the live conversations linked to each of the records (websites, anchors, ranges), in
    * link order.
    */
-  async liveConversationsLinkedTo(em: EntityManager, kind: 'website' | 'anchor' | 'range', ids: string[]): Promise<Map<string, string[]>> {
+  async liveConversationsLinkedTo(
+    em: EntityManager,
+    kind: 'website' | 'anchor' | 'range',
+    ids: string[],
+  ): Promise<Map<string, string[]>> {
     const { join, column } = LINKS[kind];
     const out = new Map<string, string[]>(ids.map((id) => [id, []]));
     for (const part of chunks([...new Set(ids)])) {
@@ -253,7 +279,8 @@ export class ConversationReader {
   /** The paths of the given anchors, in order; 404 for an unknown one. */
   async anchorPaths(em: EntityManager, ids: string[]): Promise<string[]> {
     const anchors: AnchorEntity[] = [];
-    for (const part of chunks([...new Set(ids)])) anchors.push(...(await em.find(AnchorEntity, { where: { id: In(part) } })));
+    for (const part of chunks([...new Set(ids)]))
+      anchors.push(...(await em.find(AnchorEntity, { where: { id: In(part) } })));
     const byId = new Map(anchors.map((a) => [a.id, a.fullpath]));
     const missing = ids.find((id) => !byId.has(id));
     if (missing) throw new NotFound(`anchor ${missing} not found`);
@@ -272,7 +299,8 @@ export class ConversationReader {
     }
     let found: boolean;
     if (kind === 'asset') found = await this.assets.exists(em, id);
-    else if (kind === 'website' || kind === 'workstream_summary') found = await this.assets.linkTargetExists(em, kind, id);
+    else if (kind === 'website' || kind === 'workstream_summary')
+      found = await this.assets.linkTargetExists(em, kind, id);
     else if (kind === 'anchor') found = await em.exists(AnchorEntity, { where: { id } });
     else if (kind === 'range') found = await em.exists(RangeEntity, { where: { id } });
     else found = await em.exists(ConversationMessageEntity, { where: { id } });
@@ -281,13 +309,21 @@ export class ConversationReader {
 
   /** The ids of the assets a conversation is linked to. */
   async linkedAssetIds(em: EntityManager, conversationId: string): Promise<string[]> {
-    return (await em.find(ConversationAssetEntity, { select: { assetId: true }, where: { conversationId } })).map((l) => l.assetId);
+    return (await em.find(ConversationAssetEntity, { select: { assetId: true }, where: { conversationId } })).map(
+      (l) => l.assetId,
+    );
   }
 
   /** The ids of the conversations linked to an asset. */
-  async conversationIdsLinkedTo(em: EntityManager, kind: 'asset' | 'workstream_summary', id: string): Promise<string[]> {
+  async conversationIdsLinkedTo(
+    em: EntityManager,
+    kind: 'asset' | 'workstream_summary',
+    id: string,
+  ): Promise<string[]> {
     const { join, column } = LINKS[kind];
-    return ((await em.find(join, { where: { [column]: id } })) as Array<{ conversationId: string }>).map((l) => l.conversationId);
+    return ((await em.find(join, { where: { [column]: id } })) as Array<{ conversationId: string }>).map(
+      (l) => l.conversationId,
+    );
   }
 
   /** The other conversations grounded in messages of this one. */

@@ -72,7 +72,9 @@ export class ConversationWriter {
       .createQueryBuilder()
       .delete()
       .from(ConversationGroundingMessageEntity)
-      .where(`message_id IN (SELECT id FROM conversation_messages WHERE conversation_id = :conversationId)`, { conversationId: id })
+      .where(`message_id IN (SELECT id FROM conversation_messages WHERE conversation_id = :conversationId)`, {
+        conversationId: id,
+      })
       .execute();
     for (const entity of JOIN_ENTITIES) await em.delete(entity, { conversationId: id });
     await em.delete(ConversationAnnotationEntity, { conversationId: id });
@@ -82,7 +84,11 @@ export class ConversationWriter {
   }
 
   /** Appends messages after the conversation's last one; returns them in order. */
-  async addMessages(em: EntityManager, conversationId: string, inputs: MessageInput[]): Promise<ConversationMessageEntity[]> {
+  async addMessages(
+    em: EntityManager,
+    conversationId: string,
+    inputs: MessageInput[],
+  ): Promise<ConversationMessageEntity[]> {
     if (inputs.length === 0) return [];
     const last = await em
       .createQueryBuilder(ConversationMessageEntity, 'm')
@@ -118,7 +124,11 @@ export class ConversationWriter {
     await em.update(ConversationMessageEntity, { id }, patch);
   }
 
-  async addAnnotation(em: EntityManager, conversationId: string, input: AnnotationInput): Promise<ConversationAnnotationEntity> {
+  async addAnnotation(
+    em: EntityManager,
+    conversationId: string,
+    input: AnnotationInput,
+  ): Promise<ConversationAnnotationEntity> {
     const now = nowIso();
     const row = {
       id: randomUUID(),
@@ -133,7 +143,11 @@ export class ConversationWriter {
     return row;
   }
 
-  async updateAnnotation(em: EntityManager, id: string, patch: Pick<ConversationAnnotationEntity, 'text' | 'type' | 'updatedAt'>): Promise<void> {
+  async updateAnnotation(
+    em: EntityManager,
+    id: string,
+    patch: Pick<ConversationAnnotationEntity, 'text' | 'type' | 'updatedAt'>,
+  ): Promise<void> {
     await em.update(ConversationAnnotationEntity, { id }, patch);
   }
 
@@ -147,7 +161,13 @@ export class ConversationWriter {
   }
 
   /** Links the conversation and a record (the caller knows they are not linked yet). */
-  async link(em: EntityManager, kind: LinkKind, conversationId: string, targetId: string, createdAt: string): Promise<void> {
+  async link(
+    em: EntityManager,
+    kind: LinkKind,
+    conversationId: string,
+    targetId: string,
+    createdAt: string,
+  ): Promise<void> {
     const spec = LINKS[kind];
     await em.insert(spec.join, { conversationId, [spec.column]: targetId, createdAt });
   }
@@ -156,7 +176,13 @@ export class ConversationWriter {
    * Links (`link` true) or unlinks the conversation and a record, the conversation's `updated`
    * set; false when it already was so (nothing written).
    */
-  async changeLink(em: EntityManager, kind: LinkKind, conversationId: string, targetId: string, link: boolean): Promise<boolean> {
+  async changeLink(
+    em: EntityManager,
+    kind: LinkKind,
+    conversationId: string,
+    targetId: string,
+    link: boolean,
+  ): Promise<boolean> {
     const spec = LINKS[kind];
     const key = { conversationId, [spec.column]: targetId };
     if ((await em.exists(spec.join, { where: key })) === link) return false;
@@ -168,13 +194,21 @@ export class ConversationWriter {
   }
 
   /** Every conversation's link to the record (asset, website, workstream summary, anchor, range). */
-  async removeLinksTo(em: EntityManager, kind: 'asset' | 'workstream_summary' | 'website' | 'anchor' | 'range', id: string): Promise<void> {
+  async removeLinksTo(
+    em: EntityManager,
+    kind: 'asset' | 'workstream_summary' | 'website' | 'anchor' | 'range',
+    id: string,
+  ): Promise<void> {
     const { join, column } = LINKS[kind];
     await em.delete(join, { [column]: id });
   }
 
   /** An anchor's own fields (POST /anchor/update, /anchor/{anchor}/rename). */
-  async updateAnchor(em: EntityManager, id: string, patch: Partial<Pick<AnchorEntity, 'name' | 'type' | 'fullpath' | 'watch' | 'platform'>>): Promise<void> {
+  async updateAnchor(
+    em: EntityManager,
+    id: string,
+    patch: Partial<Pick<AnchorEntity, 'name' | 'type' | 'fullpath' | 'watch' | 'platform'>>,
+  ): Promise<void> {
     await em.update(AnchorEntity, { id }, { ...patch, updatedAt: nowIso() });
   }
 
@@ -187,7 +221,11 @@ export class ConversationWriter {
     await em.insert(RangeEntity, row);
   }
 
-  async updateRange(em: EntityManager, id: string, patch: Partial<Pick<RangeEntity, 'fromAt' | 'toAt' | 'continuous'>>): Promise<void> {
+  async updateRange(
+    em: EntityManager,
+    id: string,
+    patch: Partial<Pick<RangeEntity, 'fromAt' | 'toAt' | 'continuous'>>,
+  ): Promise<void> {
     await em.update(RangeEntity, { id }, { ...patch, updatedAt: nowIso() });
   }
 

@@ -9,7 +9,12 @@ import { DeleteConversationCommand } from './commands/delete-conversation.comman
 import { SeededConversationDto } from './dto/seeded-conversation.dto';
 import { ListConversationIdentifiersQuery } from './queries/list-conversation-identifiers.query';
 import { ListConversationsQuery } from './queries/list-conversations.query';
-import { ConversationWire, ConversationsCreateFromAssetOutputWire, ConversationsWire, FlattenedConversationsWire } from './wire/conversation.wire';
+import {
+  ConversationWire,
+  ConversationsCreateFromAssetOutputWire,
+  ConversationsWire,
+  FlattenedConversationsWire,
+} from './wire/conversation.wire';
 
 /** `transferables` is accepted on conversation routes; a Conversation carries no format content. */
 @ApiTags('Conversations')
@@ -27,14 +32,20 @@ export class ConversationsController {
     summary: 'Create a conversation (type, name, initial messages, annotations, links, anchors)',
   })
   @ApiBody({ type: SeededConversationDto, required: false })
-  create(@Body() seed: SeededConversationDto, @Flag('transferables') transferables?: boolean): Promise<ConversationWire> {
+  create(
+    @Body() seed: SeededConversationDto,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<ConversationWire> {
     void transferables;
     return this.commands.execute(new CreateConversationCommand(seed));
   }
 
   @Post('create/from_asset/:asset')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'conversationsCreateFromAsset', summary: 'Create a conversation about an asset, opened by an assistant message describing it' })
+  @ApiOperation({
+    operationId: 'conversationsCreateFromAsset',
+    summary: 'Create a conversation about an asset, opened by an assistant message describing it',
+  })
   createFromAsset(@Param('asset', uuidParam('asset')) asset: string): Promise<ConversationsCreateFromAssetOutputWire> {
     return this.commands.execute(new CreateConversationFromAssetCommand(asset));
   }
@@ -53,10 +64,14 @@ export class ConversationsController {
   @Get()
   @ApiOperation({
     operationId: 'conversationsSnapshot',
-    summary: 'Every conversation, most recent first, streamed (or one page of them with the `limit`/`cursor` extension)',
+    summary:
+      'Every conversation, most recent first, streamed (or one page of them with the `limit`/`cursor` extension)',
   })
   @ApiOkResponse({ type: ConversationsWire })
-  list(@Flag('transferables') transferables?: boolean, @Paging() page?: PageRequest | null): Promise<StreamableFile | ConversationsWire> {
+  list(
+    @Flag('transferables') transferables?: boolean,
+    @Paging() page?: PageRequest | null,
+  ): Promise<StreamableFile | ConversationsWire> {
     void transferables;
     return this.queries.execute(new ListConversationsQuery(page ?? null));
   }
@@ -64,7 +79,8 @@ export class ConversationsController {
   @Get('identifiers')
   @ApiOperation({
     operationId: 'conversationsIdentifiersSnapshot',
-    summary: 'Ids of every conversation, most recent first, streamed (or one page of them with the `limit`/`cursor` extension)',
+    summary:
+      'Ids of every conversation, most recent first, streamed (or one page of them with the `limit`/`cursor` extension)',
   })
   @ApiOkResponse({ type: FlattenedConversationsWire })
   identifiers(@Paging() page?: PageRequest | null): Promise<StreamableFile | FlattenedConversationsWire> {

@@ -71,8 +71,22 @@ const eventHandlers = [RemoveDeletedLinksHandler];
 
 @Module({
   imports: [EventsModule, AssetsModule, ModelsModule],
-  controllers: [ConversationsController, ConversationController, AssetConversationsController, MessagesController, RecordsController, WebsitesController],
-  providers: [ConversationReader, ConversationWriter, ConversationUnitOfWork, ...commandHandlers, ...queryHandlers, ...eventHandlers],
+  controllers: [
+    ConversationsController,
+    ConversationController,
+    AssetConversationsController,
+    MessagesController,
+    RecordsController,
+    WebsitesController,
+  ],
+  providers: [
+    ConversationReader,
+    ConversationWriter,
+    ConversationUnitOfWork,
+    ...commandHandlers,
+    ...queryHandlers,
+    ...eventHandlers,
+  ],
   exports: [ConversationReader],
 })
 export class ConversationsModule {}

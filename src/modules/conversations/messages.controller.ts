@@ -44,11 +44,16 @@ export class MessagesController {
     @Flag('transferable') transferable?: boolean,
     @Flag('transferables') transferables?: boolean,
   ): Promise<ConversationMessageWire> {
-    return (await this.commands.execute(new ChangeMessageCommand({ kind: 'value', message, withContent: withContent(transferable ?? transferables) })))!;
+    return (await this.commands.execute(
+      new ChangeMessageCommand({ kind: 'value', message, withContent: withContent(transferable ?? transferables) }),
+    ))!;
   }
 
   @Get('messages')
-  @ApiOperation({ operationId: 'messagesSnapshot', summary: 'Every message of a live conversation, most recent first (streamed)' })
+  @ApiOperation({
+    operationId: 'messagesSnapshot',
+    summary: 'Every message of a live conversation, most recent first (streamed)',
+  })
   @ApiOkResponse({ type: MessagesWire })
   list(@Flag('transferables') transferables?: boolean): Promise<StreamableFile> {
     return this.queries.execute(new ListGroundingRecordsQuery('messages', withContent(transferables)));
@@ -56,19 +61,33 @@ export class MessagesController {
 
   @Post('messages/create')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'messagesCreateSpecificMessage', summary: 'Append a message to the conversation `conversation.id` names' })
+  @ApiOperation({
+    operationId: 'messagesCreateSpecificMessage',
+    summary: 'Append a message to the conversation `conversation.id` names',
+  })
   @ApiBody({ type: SeededMessageDto, required: false })
   @ApiOkResponse({ type: ConversationMessageWire })
-  create(@Body() seed: SeededMessageDto, @Flag('transferables') transferables?: boolean): Promise<ConversationMessageWire> {
+  create(
+    @Body() seed: SeededMessageDto,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<ConversationMessageWire> {
     return this.commands.execute(new CreateMessageCommand(seed, withContent(transferables)));
   }
 
   @Post('message/update')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'messageSpecificMessageUpdate', summary: 'A round-tripped message: its text (when `fragment` is given) and sentiment' })
+  @ApiOperation({
+    operationId: 'messageSpecificMessageUpdate',
+    summary: 'A round-tripped message: its text (when `fragment` is given) and sentiment',
+  })
   @ApiBody({ type: MessageUpdateDto, required: false })
-  async update(@Body() message: MessageUpdateDto, @Flag('transferables') transferables?: boolean): Promise<ConversationMessageWire> {
-    return (await this.commands.execute(new ChangeMessageCommand({ kind: 'update', message, withContent: withContent(transferables) })))!;
+  async update(
+    @Body() message: MessageUpdateDto,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<ConversationMessageWire> {
+    return (await this.commands.execute(
+      new ChangeMessageCommand({ kind: 'update', message, withContent: withContent(transferables) }),
+    ))!;
   }
 
   @Post('messages/:message/delete')

@@ -16,7 +16,14 @@ import { GetAnnotationQuery } from './queries/get-annotation.query';
 import { GetGroundingRecordQuery } from './queries/get-grounding-record.query';
 import { ListGroundingRecordsQuery } from './queries/list-grounding-records.query';
 import { AnnotationOfRecordWire } from './wire/conversation.wire';
-import { AnchorPointRecordWire, AnchorPointRecordsWire, AnchorRecordWire, AnchorRecordsWire, RangeWire, RangesWire } from './wire/records.wire';
+import {
+  AnchorPointRecordWire,
+  AnchorPointRecordsWire,
+  AnchorRecordWire,
+  AnchorRecordsWire,
+  RangeWire,
+  RangesWire,
+} from './wire/records.wire';
 
 /**
  * Records conversations are grounded in, as collections and records of their own, beyond
@@ -36,7 +43,10 @@ export class RecordsController {
   ) {}
 
   @Get('anchors')
-  @ApiOperation({ operationId: 'anchorsSnapshot', summary: 'Every anchor, most recent first, each with its conversations (streamed)' })
+  @ApiOperation({
+    operationId: 'anchorsSnapshot',
+    summary: 'Every anchor, most recent first, each with its conversations (streamed)',
+  })
   @ApiOkResponse({ type: AnchorRecordsWire })
   anchors(@Flag('transferables') transferables?: boolean): Promise<StreamableFile> {
     void transferables;
@@ -45,36 +55,57 @@ export class RecordsController {
 
   @Post('anchors/create')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'anchorsCreateNewAnchor', summary: 'An anchor for a file or directory (the existing one for a path already anchored)' })
+  @ApiOperation({
+    operationId: 'anchorsCreateNewAnchor',
+    summary: 'An anchor for a file or directory (the existing one for a path already anchored)',
+  })
   @ApiBody({ type: ConversationSeededAnchorDto, required: false })
   @ApiOkResponse({ type: AnchorRecordWire })
-  createAnchor(@Body() seed: ConversationSeededAnchorDto, @Flag('transferables') transferables?: boolean): Promise<AnchorRecordWire> {
+  createAnchor(
+    @Body() seed: ConversationSeededAnchorDto,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<AnchorRecordWire> {
     void transferables;
     return this.commands.execute(new CreateAnchorCommand(seed));
   }
 
   @Post('anchors/:anchor/delete')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'anchorsDeleteSpecificAnchor', summary: 'Delete an anchor and its links to conversations' })
+  @ApiOperation({
+    operationId: 'anchorsDeleteSpecificAnchor',
+    summary: 'Delete an anchor and its links to conversations',
+  })
   @ApiNoContentResponse({ description: 'deleted' })
   async deleteAnchor(@Param('anchor', uuidParam('anchor')) anchor: string): Promise<void> {
     await this.commands.execute(new ChangeAnchorCommand({ kind: 'delete', id: anchor }));
   }
 
   @Get('anchor/:anchor')
-  @ApiOperation({ operationId: 'anchorSpecificAnchorSnapshot', summary: 'One anchor with its conversations (404 when unknown)' })
+  @ApiOperation({
+    operationId: 'anchorSpecificAnchorSnapshot',
+    summary: 'One anchor with its conversations (404 when unknown)',
+  })
   @ApiOkResponse({ type: AnchorRecordWire })
-  anchor(@Param('anchor', uuidParam('anchor')) anchor: string, @Flag('transferables') transferables?: boolean): Promise<AnchorRecordWire> {
+  anchor(
+    @Param('anchor', uuidParam('anchor')) anchor: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<AnchorRecordWire> {
     void transferables;
     return this.queries.execute(new GetGroundingRecordQuery('anchor', anchor)) as Promise<AnchorRecordWire>;
   }
 
   @Post('anchor/update')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'anchorUpdate', summary: 'A round-tripped Anchor: its name, type, watch flag and the path of its one point' })
+  @ApiOperation({
+    operationId: 'anchorUpdate',
+    summary: 'A round-tripped Anchor: its name, type, watch flag and the path of its one point',
+  })
   @ApiBody({ type: AnchorUpdateDto, required: false })
   @ApiOkResponse({ type: AnchorRecordWire })
-  updateAnchor(@Body() anchor: AnchorUpdateDto, @Flag('transferables') transferables?: boolean): Promise<AnchorRecordWire> {
+  updateAnchor(
+    @Body() anchor: AnchorUpdateDto,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<AnchorRecordWire> {
     void transferables;
     return this.commands.execute(new ChangeAnchorCommand({ kind: 'update', anchor })) as Promise<AnchorRecordWire>;
   }
@@ -103,7 +134,10 @@ export class RecordsController {
 
   @Post('anchor/:anchor/conversations/disassociate/:conversation')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'anchorDisassociateConversation', summary: 'Unlink the anchor from a conversation; both stay' })
+  @ApiOperation({
+    operationId: 'anchorDisassociateConversation',
+    summary: 'Unlink the anchor from a conversation; both stay',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
   async disassociateAnchor(
     @Param('anchor', uuidParam('anchor')) anchor: string,
@@ -113,7 +147,10 @@ export class RecordsController {
   }
 
   @Get('anchor_points')
-  @ApiOperation({ operationId: 'anchorPointsSnapshot', summary: "Every anchor's point (its path), most recent first (streamed)" })
+  @ApiOperation({
+    operationId: 'anchorPointsSnapshot',
+    summary: "Every anchor's point (its path), most recent first (streamed)",
+  })
   @ApiOkResponse({ type: AnchorPointRecordsWire })
   anchorPoints(@Flag('transferables') transferables?: boolean): Promise<StreamableFile> {
     void transferables;
@@ -121,15 +158,24 @@ export class RecordsController {
   }
 
   @Get('anchor_point/:anchor_point')
-  @ApiOperation({ operationId: 'anchorPointSpecificAnchorPointSnapshot', summary: "One anchor's point (404 when unknown)" })
+  @ApiOperation({
+    operationId: 'anchorPointSpecificAnchorPointSnapshot',
+    summary: "One anchor's point (404 when unknown)",
+  })
   @ApiOkResponse({ type: AnchorPointRecordWire })
-  anchorPoint(@Param('anchor_point', uuidParam('anchor_point')) point: string, @Flag('transferables') transferables?: boolean): Promise<AnchorPointRecordWire> {
+  anchorPoint(
+    @Param('anchor_point', uuidParam('anchor_point')) point: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<AnchorPointRecordWire> {
     void transferables;
     return this.queries.execute(new GetGroundingRecordQuery('anchor_point', point)) as Promise<AnchorPointRecordWire>;
   }
 
   @Get('ranges')
-  @ApiOperation({ operationId: 'rangesSnapshot', summary: 'Every range, most recent first, each with its conversations (streamed)' })
+  @ApiOperation({
+    operationId: 'rangesSnapshot',
+    summary: 'Every range, most recent first, each with its conversations (streamed)',
+  })
   @ApiOkResponse({ type: RangesWire })
   ranges(): Promise<StreamableFile> {
     return this.queries.execute(new ListGroundingRecordsQuery('ranges'));
@@ -153,7 +199,10 @@ export class RecordsController {
   }
 
   @Get('range/:range')
-  @ApiOperation({ operationId: 'rangesSpecificRangeSnapshot', summary: 'One range with its conversations (404 when unknown)' })
+  @ApiOperation({
+    operationId: 'rangesSpecificRangeSnapshot',
+    summary: 'One range with its conversations (404 when unknown)',
+  })
   @ApiOkResponse({ type: RangeWire })
   range(@Param('range', uuidParam('range')) range: string): Promise<RangeWire> {
     return this.queries.execute(new GetGroundingRecordQuery('range', range)) as Promise<RangeWire>;
@@ -172,7 +221,8 @@ export class RecordsController {
   @HttpCode(204)
   @ApiOperation({
     operationId: 'rangeAssociateConversationGroundingTemporalRangeWorkstreams',
-    summary: 'Ground a conversation in the range (as POST /conversation/{conversation}/grounding/temporal_range/workstreams/associate/{range})',
+    summary:
+      'Ground a conversation in the range (as POST /conversation/{conversation}/grounding/temporal_range/workstreams/associate/{range})',
   })
   @ApiNoContentResponse({ description: 'linked' })
   async associateRange(
@@ -197,7 +247,10 @@ export class RecordsController {
   }
 
   @Get('annotations')
-  @ApiOperation({ operationId: 'annotationsSnapshot', summary: 'Every annotation of a live asset or conversation, most recent first (streamed)' })
+  @ApiOperation({
+    operationId: 'annotationsSnapshot',
+    summary: 'Every annotation of a live asset or conversation, most recent first (streamed)',
+  })
   @ApiOkResponse({ type: AnnotationsWire })
   annotations(): Promise<StreamableFile> {
     return this.queries.execute(new ListGroundingRecordsQuery('annotations'));
@@ -205,23 +258,34 @@ export class RecordsController {
 
   @Post('annotations/create')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'annotationsCreateNewAnnotation', summary: 'An annotation of the asset or the conversation the seed names' })
+  @ApiOperation({
+    operationId: 'annotationsCreateNewAnnotation',
+    summary: 'An annotation of the asset or the conversation the seed names',
+  })
   @ApiBody({ type: SeededRecordAnnotationDto, required: false })
   @ApiOkResponse({ type: AnnotationOfRecordWire })
   createAnnotation(@Body() seed: SeededRecordAnnotationDto): Promise<AnnotationOfRecordWire> {
-    return this.commands.execute(new ChangeAnnotationCommand({ kind: 'create', seed })) as Promise<AnnotationOfRecordWire>;
+    return this.commands.execute(
+      new ChangeAnnotationCommand({ kind: 'create', seed }),
+    ) as Promise<AnnotationOfRecordWire>;
   }
 
   @Post('annotations/:annotation/delete')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'annotationsDeleteSpecificAnnotation', summary: 'Delete an annotation (its asset or conversation is announced)' })
+  @ApiOperation({
+    operationId: 'annotationsDeleteSpecificAnnotation',
+    summary: 'Delete an annotation (its asset or conversation is announced)',
+  })
   @ApiNoContentResponse({ description: 'deleted' })
   async deleteAnnotation(@Param('annotation', uuidParam('annotation')) annotation: string): Promise<void> {
     await this.commands.execute(new ChangeAnnotationCommand({ kind: 'delete', id: annotation }));
   }
 
   @Get('annotation/:annotation')
-  @ApiOperation({ operationId: 'annotationSpecificAnnotationSnapshot', summary: 'One annotation of an asset or a conversation' })
+  @ApiOperation({
+    operationId: 'annotationSpecificAnnotationSnapshot',
+    summary: 'One annotation of an asset or a conversation',
+  })
   annotation(@Param('annotation', uuidParam('annotation')) annotation: string): Promise<AnnotationOfRecordWire> {
     return this.queries.execute(new GetAnnotationQuery(annotation));
   }
@@ -232,6 +296,8 @@ export class RecordsController {
   @ApiBody({ type: AnnotationDto, required: false })
   @ApiOkResponse({ type: AnnotationOfRecordWire })
   updateAnnotation(@Body() annotation: AnnotationDto): Promise<AnnotationOfRecordWire> {
-    return this.commands.execute(new ChangeAnnotationCommand({ kind: 'update', annotation })) as Promise<AnnotationOfRecordWire>;
+    return this.commands.execute(
+      new ChangeAnnotationCommand({ kind: 'update', annotation }),
+    ) as Promise<AnnotationOfRecordWire>;
   }
 }

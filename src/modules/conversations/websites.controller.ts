@@ -7,7 +7,12 @@ import { ExistentMetadataDto, SeededWebsiteDto, WebsiteUpdateDto } from '../asse
 import { SearchInputDto } from '../assets/dto/workstream-summary.dto';
 import { FindLinkRecordQuery } from '../assets/queries/find-link-record.query';
 import { SearchLinkRecordsQuery } from '../assets/queries/search-link-records.query';
-import { ExistingMetadataWire, SearchedWebsitesWire, WebsiteRecordWire, WebsiteRecordsWire } from '../assets/wire/records.wire';
+import {
+  ExistingMetadataWire,
+  SearchedWebsitesWire,
+  WebsiteRecordWire,
+  WebsiteRecordsWire,
+} from '../assets/wire/records.wire';
 import { ChangeConversationLinkCommand } from './commands/change-conversation-link.command';
 import { ChangeWebsiteCommand } from './commands/change-website.command';
 import { GetGroundingRecordQuery } from './queries/get-grounding-record.query';
@@ -28,7 +33,10 @@ export class WebsitesController {
   ) {}
 
   @Get('websites')
-  @ApiOperation({ operationId: 'websitesSnapshot', summary: 'Every website, most recent first, each with its assets and conversations (streamed)' })
+  @ApiOperation({
+    operationId: 'websitesSnapshot',
+    summary: 'Every website, most recent first, each with its assets and conversations (streamed)',
+  })
   @ApiOkResponse({ type: WebsiteRecordsWire })
   list(@Flag('transferables') transferables?: boolean): Promise<StreamableFile> {
     void transferables;
@@ -39,7 +47,8 @@ export class WebsitesController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'websitesCreateNewWebsite',
-    summary: 'A website by its URL (the existing one of that URL comes back), linked to `asset` and `conversation` when given',
+    summary:
+      'A website by its URL (the existing one of that URL comes back), linked to `asset` and `conversation` when given',
   })
   @ApiBody({ type: SeededWebsiteDto, required: false })
   @ApiOkResponse({ type: WebsiteRecordWire })
@@ -59,7 +68,10 @@ export class WebsitesController {
 
   @Post('websites/search')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'searchWebsites', summary: 'Websites whose URL or name contains a word of the query (most words first)' })
+  @ApiOperation({
+    operationId: 'searchWebsites',
+    summary: 'Websites whose URL or name contains a word of the query (most words first)',
+  })
   @ApiBody({ type: SearchInputDto, required: false })
   @ApiOkResponse({ type: SearchedWebsitesWire })
   search(@Body() input: SearchInputDto, @Flag('transferables') transferables?: boolean): Promise<SearchedWebsitesWire> {
@@ -69,16 +81,25 @@ export class WebsitesController {
 
   @Post('websites/:website/delete')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'websitesDeleteSpecificWebsite', summary: 'Delete a website and its links (its assets and conversations are announced)' })
+  @ApiOperation({
+    operationId: 'websitesDeleteSpecificWebsite',
+    summary: 'Delete a website and its links (its assets and conversations are announced)',
+  })
   @ApiNoContentResponse({ description: 'deleted' })
   async delete(@Param('website', uuidParam('website')) website: string): Promise<void> {
     await this.commands.execute(new ChangeWebsiteCommand({ kind: 'delete', id: website }));
   }
 
   @Get('website/:website')
-  @ApiOperation({ operationId: 'websitesSpecificWebsiteSnapshot', summary: 'One website with its assets and conversations (404 when unknown)' })
+  @ApiOperation({
+    operationId: 'websitesSpecificWebsiteSnapshot',
+    summary: 'One website with its assets and conversations (404 when unknown)',
+  })
   @ApiOkResponse({ type: WebsiteRecordWire })
-  get(@Param('website', uuidParam('website')) website: string, @Flag('transferables') transferables?: boolean): Promise<WebsiteRecordWire> {
+  get(
+    @Param('website', uuidParam('website')) website: string,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<WebsiteRecordWire> {
     void transferables;
     return this.queries.execute(new GetGroundingRecordQuery('website', website)) as Promise<WebsiteRecordWire>;
   }
@@ -87,20 +108,30 @@ export class WebsitesController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'websiteUpdate',
-    summary: 'A round-tripped Website: its URL and name (its assets are re-indexed); 409 when another website has the URL',
+    summary:
+      'A round-tripped Website: its URL and name (its assets are re-indexed); 409 when another website has the URL',
   })
   @ApiBody({ type: WebsiteUpdateDto, required: false })
   @ApiOkResponse({ type: WebsiteRecordWire })
-  update(@Body() website: WebsiteUpdateDto, @Flag('transferables') transferables?: boolean): Promise<WebsiteRecordWire> {
+  update(
+    @Body() website: WebsiteUpdateDto,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<WebsiteRecordWire> {
     void transferables;
     return this.commands.execute(new ChangeWebsiteCommand({ kind: 'update', website })) as Promise<WebsiteRecordWire>;
   }
 
   @Post('website/:website/assets/associate/:asset')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'websiteAssociateAsset', summary: 'Link the website to an asset (as POST /asset/{asset}/websites/associate/{website})' })
+  @ApiOperation({
+    operationId: 'websiteAssociateAsset',
+    summary: 'Link the website to an asset (as POST /asset/{asset}/websites/associate/{website})',
+  })
   @ApiNoContentResponse({ description: 'linked' })
-  async associateAsset(@Param('website', uuidParam('website')) website: string, @Param('asset', uuidParam('asset')) asset: string): Promise<void> {
+  async associateAsset(
+    @Param('website', uuidParam('website')) website: string,
+    @Param('asset', uuidParam('asset')) asset: string,
+  ): Promise<void> {
     await this.commands.execute(new ChangeAssetLinkCommand(asset, 'website', website, true));
   }
 
@@ -108,7 +139,10 @@ export class WebsitesController {
   @HttpCode(204)
   @ApiOperation({ operationId: 'websiteDisassociateAsset', summary: 'Unlink the website from an asset; both stay' })
   @ApiNoContentResponse({ description: 'unlinked' })
-  async disassociateAsset(@Param('website', uuidParam('website')) website: string, @Param('asset', uuidParam('asset')) asset: string): Promise<void> {
+  async disassociateAsset(
+    @Param('website', uuidParam('website')) website: string,
+    @Param('asset', uuidParam('asset')) asset: string,
+  ): Promise<void> {
     await this.commands.execute(new ChangeAssetLinkCommand(asset, 'website', website, false));
   }
 
@@ -128,7 +162,10 @@ export class WebsitesController {
 
   @Post('website/:website/conversations/disassociate/:conversation')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'websiteDisassociateConversation', summary: 'Unlink the website from a conversation; both stay' })
+  @ApiOperation({
+    operationId: 'websiteDisassociateConversation',
+    summary: 'Unlink the website from a conversation; both stay',
+  })
   @ApiNoContentResponse({ description: 'unlinked' })
   async disassociateConversation(
     @Param('website', uuidParam('website')) website: string,

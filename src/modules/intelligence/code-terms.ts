@@ -103,12 +103,18 @@ const METHOD_PARAMETERS =
 function localNames(text: string): Set<string> {
   const names = new Set<string>();
   const lists = [
-    ...[...text.matchAll(/\b(?:def|function|fn|func|fun|sub)\s*\*?\s*(?:\(([^)]*)\)\s*)?[A-Za-z_$][\w$]*\s*\(([^)]*)\)/g)].flatMap((m) => [m[1] ?? '', m[2]]),
+    ...[
+      ...text.matchAll(/\b(?:def|function|fn|func|fun|sub)\s*\*?\s*(?:\(([^)]*)\)\s*)?[A-Za-z_$][\w$]*\s*\(([^)]*)\)/g),
+    ].flatMap((m) => [m[1] ?? '', m[2]]),
     ...[...text.matchAll(/(?:^|[=(,:]\s*)(?:async\s*)?\(([^()]*)\)\s*(?::\s*[^=\n{]+)?=>/gm)].map((m) => m[1]),
     ...[...text.matchAll(METHOD_PARAMETERS)].map((m) => m[1]),
   ];
-  for (const list of lists) for (const entry of list.split(',')) for (const name of parameterNames(entry)) names.add(name);
-  for (const m of text.matchAll(/(?:^|[\s(,;])(?:my\s+|local\s+|var\s+|let\s+|const\s+|auto\s+)?[$@]?([A-Za-z_]\w*)\s*(?::=|=(?![=>~]))/gm)) names.add(m[1]);
+  for (const list of lists)
+    for (const entry of list.split(',')) for (const name of parameterNames(entry)) names.add(name);
+  for (const m of text.matchAll(
+    /(?:^|[\s(,;])(?:my\s+|local\s+|var\s+|let\s+|const\s+|auto\s+)?[$@]?([A-Za-z_]\w*)\s*(?::=|=(?![=>~]))/gm,
+  ))
+    names.add(m[1]);
   // `header, _, body = ...`, `my ($a, $b) = ...`
   for (const m of text.matchAll(
     /^[ \t]*(?:my\s*\(|local\s+|var\s+|let\s+|const\s+)?([$@]?[A-Za-z_]\w*(?:\s*,\s*[$@]?[A-Za-z_]\w*)+)\)?\s*(?::=|=(?![=>~]))/gm,
@@ -134,7 +140,11 @@ function keyTerms(text: string, limit = 8, minWeight = 0): string[] {
     .replace(/^#!.*$/m, '')
     .split('\n')
     .filter((line) => !isToolComment(line))
-    .map((line) => (/^\s*\/\/\//.test(line) ? line.replace(/<\/?[A-Za-z]+(?:\s[^<>]*)?\/?>/g, ' ') : line.replace(/^=[a-z]+\d?\b/, '')))
+    .map((line) =>
+      /^\s*\/\/\//.test(line)
+        ? line.replace(/<\/?[A-Za-z]+(?:\s[^<>]*)?\/?>/g, ' ')
+        : line.replace(/^=[a-z]+\d?\b/, ''),
+    )
     .join('\n');
   const locals = localNames(body);
   // a command's long options (`--save-dev`) are how it runs, not what it is about
@@ -194,7 +204,12 @@ function firstMeaningfulLine(text: string): string | undefined {
     if (/^\.[A-Z]+(?:[ \t]+\w+)?$/.test(line)) continue;
     if (DOC_TAG_LINE.test(line)) continue;
     if (isToolComment(raw)) continue;
-    if (line.length >= 3 && /[A-Za-z]{2}/.test(line) && !/^<\?|^@echo off$|^use strict;?$|^['"]use strict['"];?$/i.test(line)) return line;
+    if (
+      line.length >= 3 &&
+      /[A-Za-z]{2}/.test(line) &&
+      !/^<\?|^@echo off$|^use strict;?$|^['"]use strict['"];?$/i.test(line)
+    )
+      return line;
   }
   return undefined;
 }
@@ -218,8 +233,13 @@ function suggestName(text: string, language?: string): string | undefined {
     };
     const isFunction = definition.kind === 'function' || definition.kind === 'method';
     const lead = leadSentence(outline.leadComment, definition.name);
-    const documented = lead && !lead.endsWith('…') ? named(/^[A-Z][a-z]/.test(lead) ? lead.charAt(0).toLowerCase() + lead.slice(1) : lead) : undefined;
-    return clip(documented ?? (isFunction ? named(whatItDoes(definition.name)) : undefined) ?? `${definition.name} (${kind})`);
+    const documented =
+      lead && !lead.endsWith('…')
+        ? named(/^[A-Z][a-z]/.test(lead) ? lead.charAt(0).toLowerCase() + lead.slice(1) : lead)
+        : undefined;
+    return clip(
+      documented ?? (isFunction ? named(whatItDoes(definition.name)) : undefined) ?? `${definition.name} (${kind})`,
+    );
   }
   const line = firstMeaningfulLine(text);
   if (line) return clip(line);
@@ -238,7 +258,8 @@ function suggestTags(text: string, language: string | undefined, limit = 5): str
   const tags: string[] = [];
   const label = languageLabel(language);
   if (label && label !== TEXT_LANGUAGE) tags.push(label.toLowerCase());
-  for (const term of keyTerms(text, limit, TAG_MIN_WEIGHT)) if (tags.length < limit && !tags.includes(term)) tags.push(term);
+  for (const term of keyTerms(text, limit, TAG_MIN_WEIGHT))
+    if (tags.length < limit && !tags.includes(term)) tags.push(term);
   return tags;
 }
 
@@ -291,12 +312,16 @@ function describeSnippet(text: string, generic: string, specific: string | undef
     if (words < MIN_DESCRIBED_WORDS) return undefined;
     const about = keyTerms(text, 3);
     const kind = label && label !== TEXT_LANGUAGE ? `${label} note` : 'Note';
-    return clipTo(`${kind} of ${words} ${words === 1 ? 'word' : 'words'}${about.length ? ` about ${about.join(', ')}` : ''}.`, MAX_DESCRIPTION);
+    return clipTo(
+      `${kind} of ${words} ${words === 1 ? 'word' : 'words'}${about.length ? ` about ${about.join(', ')}` : ''}.`,
+      MAX_DESCRIPTION,
+    );
   }
   const outline = outlineCode(text.slice(0, 100_000));
   const first = outline.definitions[0];
   const doing = first && /function|method/.test(first.kind) ? whatItDoes(first.name) : undefined;
-  const lead = leadSentence(outline.leadComment, first?.name) ?? (doing && `${doing.charAt(0).toUpperCase()}${doing.slice(1)}`);
+  const lead =
+    leadSentence(outline.leadComment, first?.name) ?? (doing && `${doing.charAt(0).toUpperCase()}${doing.slice(1)}`);
   const language = label && label !== TEXT_LANGUAGE ? `${label} ` : '';
   const defs = outline.definitions;
   let what: string;

@@ -149,7 +149,13 @@ export class LanguageDetector {
    * its structure read as text or as the code it holds, shell commands as shell. `first`: the
    * answer is the best-scored language itself (the order of the others did not matter).
    */
-  private decide(text: string, scores: Scores, md: number, shell: boolean, prose: ProseFeatures | undefined): { report: DetectionReport; first: boolean } {
+  private decide(
+    text: string,
+    scores: Scores,
+    md: number,
+    shell: boolean,
+    prose: ProseFeatures | undefined,
+  ): { report: DetectionReport; first: boolean } {
     const top = ranked(scores).slice(0, 5);
     // The best language whose grammar allows the text (syntax it can never have rules it out).
     const fits = (from: number) => top.findIndex(([code], i) => i >= from && !ruledOut(code, text));
@@ -178,12 +184,24 @@ export class LanguageDetector {
     return this.cheap(raw).report?.classification ?? null;
   }
 
-  private cheap(raw: string): { text: string; md: number; shell: boolean; prose?: ProseFeatures; report?: DetectionReport } {
+  private cheap(raw: string): {
+    text: string;
+    md: number;
+    shell: boolean;
+    prose?: ProseFeatures;
+    report?: DetectionReport;
+  } {
     const full = typeof raw === 'string' ? raw.replace(/^\uFEFF/, '').replace(/\r\n?/g, '\n') : '';
     if (!full.trim()) return { text: '', md: 0, shell: false, report: { classification: TEXT, source: 'empty' } };
     const text = head(full, MAX_INPUT_CHARS);
     const rule = matchRules(text, full);
-    if (rule) return { text, md: 0, shell: false, report: { classification: classificationOf(rule.code), source: 'rule', rule: rule.rule } };
+    if (rule)
+      return {
+        text,
+        md: 0,
+        shell: false,
+        report: { classification: classificationOf(rule.code), source: 'rule', rule: rule.rule },
+      };
     const md = markdownScore(text);
     // (`npm install express` reads like a sentence)
     const shell = isShellSession(text);

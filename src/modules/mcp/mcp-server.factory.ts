@@ -31,7 +31,10 @@ const text = (max: number) =>
     .string()
     .max(max)
     .refine((s) => !s.includes('\u0000'), 'must not contain NUL characters')
-    .refine((s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed(), 'must be well-formed Unicode (no lone surrogates)');
+    .refine(
+      (s) => (s as unknown as { isWellFormed(): boolean }).isWellFormed(),
+      'must be well-formed Unicode (no lone surrogates)',
+    );
 const required = (max: number) => text(max).refine((s) => s.trim().length > 0, 'must not be empty');
 const list = (item: number, max: number) => z.array(text(item)).max(max);
 const uuid = z.string().refine((s) => isUUID(s), 'must be a UUID');
@@ -39,13 +42,25 @@ const uuid = z.string().refine((s) => isUUID(s), 'must be a UUID');
 /** Pieces' two tools, with the argument names the official CLI and Pieces' agents' configs use. */
 const ASK_PIECES_LTM = {
   question: required(10_000).describe("The user's question, as direct and specific as possible"),
-  chat_llm: required(200).describe('The language model the agent is running on (recorded; Trove answers with its own default model)'),
+  chat_llm: required(200).describe(
+    'The language model the agent is running on (recorded; Trove answers with its own default model)',
+  ),
   topics: list(200, 50).optional().describe('Keywords of the question: names, technologies, projects'),
-  open_files: list(4096, 20).optional().describe('Absolute paths of the files open in the editor (read when TROVE_QGPT_ROOTS allows)'),
-  application_sources: list(200, 50).optional().describe('Applications the answer should come from (recorded; Trove keeps no per-application capture)'),
+  open_files: list(4096, 20)
+    .optional()
+    .describe('Absolute paths of the files open in the editor (read when TROVE_QGPT_ROOTS allows)'),
+  application_sources: list(200, 50)
+    .optional()
+    .describe('Applications the answer should come from (recorded; Trove keeps no per-application capture)'),
   related_questions: list(1000, 20).optional().describe('Other phrasings of the question, to widen retrieval'),
   connected_client: text(200).optional().describe('The agent or editor asking (e.g. Claude Code, Cursor)'),
-  limit: z.number().int().min(1).max(50).optional().describe('At most this many passages and sources, best first (default 8)'),
+  limit: z
+    .number()
+    .int()
+    .min(1)
+    .max(50)
+    .optional()
+    .describe('At most this many passages and sources, best first (default 8)'),
 };
 
 const CREATE_PIECES_MEMORY = {
@@ -57,14 +72,18 @@ const CREATE_PIECES_MEMORY = {
   connected_client: text(200).optional().describe('The agent or editor saving it (e.g. Claude Code, Cursor)'),
   time: text(64)
     .optional()
-    .describe('When what it records happened (ISO-8601 date or date and time, e.g. 2025-05-14 or 2025-05-14T09:30:00Z); when it is saved if left out'),
+    .describe(
+      'When what it records happened (ISO-8601 date or date and time, e.g. 2025-05-14 or 2025-05-14T09:30:00Z); when it is saved if left out',
+    ),
 };
 
 /** Snippet tools mask the secrets Trove found in a text (`AKIA************T3VB`) unless asked for them. */
 const REVEAL_SECRETS = z
   .boolean()
   .optional()
-  .describe('Show the secrets found in the text (keys, tokens, passwords) instead of their masks; only when the user asked for them');
+  .describe(
+    'Show the secrets found in the text (keys, tokens, passwords) instead of their masks; only when the user asked for them',
+  );
 
 const SEARCH_SNIPPETS = {
   query: required(1000).describe('Words, identifiers or a phrase; typos are tolerated'),
@@ -72,13 +91,17 @@ const SEARCH_SNIPPETS = {
   everywhere: z
     .boolean()
     .optional()
-    .describe("On a team deployment: also search the shared spaces you belong to (each result names its space; read one with get_snippet's space)"),
+    .describe(
+      "On a team deployment: also search the shared spaces you belong to (each result names its space; read one with get_snippet's space)",
+    ),
   reveal_secrets: REVEAL_SECRETS,
 };
 const GET_SNIPPET = {
   id: uuid,
   reveal_secrets: REVEAL_SECRETS,
-  space: text(200).optional().describe('On a team deployment: the shared space the snippet is in (as search_snippets named it)'),
+  space: text(200)
+    .optional()
+    .describe('On a team deployment: the shared space the snippet is in (as search_snippets named it)'),
 };
 
 const SAVE_SNIPPET = {
@@ -90,7 +113,9 @@ const SAVE_SNIPPET = {
   links: list(2048, 20).optional().describe('Related URLs (http or https)'),
 };
 
-const LIST_CONVERSATIONS = { limit: z.number().int().min(1).max(100).optional().describe('At most this many, most recent first (default 20)') };
+const LIST_CONVERSATIONS = {
+  limit: z.number().int().min(1).max(100).optional().describe('At most this many, most recent first (default 20)'),
+};
 const BY_ID = { id: uuid };
 
 /** A team user's MCP write into a full store is refused as its HTTP twin is (413 there). */
@@ -196,7 +221,8 @@ export class McpServerFactory {
       'search_snippets',
       {
         title: 'Search saved snippets',
-        description: 'Searches the saved snippets by words, identifiers or phrases (typo-tolerant) and lists the best matches with a preview.',
+        description:
+          'Searches the saved snippets by words, identifiers or phrases (typo-tolerant) and lists the best matches with a preview.',
         inputSchema: SEARCH_SNIPPETS,
         annotations: { readOnlyHint: true, openWorldHint: false },
       },
@@ -206,12 +232,21 @@ export class McpServerFactory {
           const search = new SearchSnippetsQuery(args.query.trim(), limit, args.reveal_secrets === true);
           const everywhere = Boolean(caller && (args.everywhere ?? caller.everywhere));
           const hits: Array<SnippetHit & { space?: StoreLabel }> = everywhere
-            ? mergeAcrossStores(await caller!.inEachStore((app) => app.get(QueryBus).execute(search)), (hit) => hit.score, limit)
+            ? mergeAcrossStores(
+                await caller!.inEachStore((app) => app.get(QueryBus).execute(search)),
+                (hit) => hit.score,
+                limit,
+              )
             : await this.queries.execute(search);
-          if (hits.length === 0) return `No saved snippet matches “${args.query.trim()}”${everywhere ? ' in your store or your spaces' : ''}.`;
-          const where = (hit: { space?: StoreLabel }) => (hit.space?.space ? `, in space “${hit.space.name}”` : everywhere ? ', yours' : '');
+          if (hits.length === 0)
+            return `No saved snippet matches “${args.query.trim()}”${everywhere ? ' in your store or your spaces' : ''}.`;
+          const where = (hit: { space?: StoreLabel }) =>
+            hit.space?.space ? `, in space “${hit.space.name}”` : everywhere ? ', yours' : '';
           return hits
-            .map((h, i) => `${i + 1}. **${h.name}** (${h.language}, id ${h.id}${where(h)}, score ${round(h.score)})\n${fenced(h.preview, h.language)}`)
+            .map(
+              (h, i) =>
+                `${i + 1}. **${h.name}** (${h.language}, id ${h.id}${where(h)}, score ${round(h.score)})\n${fenced(h.preview, h.language)}`,
+            )
             .join('\n\n');
         }),
     );
@@ -231,8 +266,11 @@ export class McpServerFactory {
           const reveal = args.reveal_secrets === true;
           const space = args.space?.trim();
           if (!space) return snippetMarkdown(await this.queries.execute(read), reveal);
-          if (!caller) throw new InvalidInput('space names a shared space of a team deployment; this Trove has no users');
-          return caller.inSpace(space, false, async (app) => snippetMarkdown(await app.get(QueryBus).execute(read), reveal));
+          if (!caller)
+            throw new InvalidInput('space names a shared space of a team deployment; this Trove has no users');
+          return caller.inSpace(space, false, async (app) =>
+            snippetMarkdown(await app.get(QueryBus).execute(read), reveal),
+          );
         }),
     );
 
@@ -240,7 +278,8 @@ export class McpServerFactory {
       'save_snippet',
       {
         title: 'Save a snippet',
-        description: 'Saves a snippet of code or text to Trove. Its language, name, description and tags are generated when not given.',
+        description:
+          'Saves a snippet of code or text to Trove. Its language, name, description and tags are generated when not given.',
         inputSchema: SAVE_SNIPPET,
         annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
       },
@@ -250,12 +289,17 @@ export class McpServerFactory {
           const seed = await validateInput(SeedDto, {
             type: 'SEEDED_ASSET',
             asset: {
-              format: { fragment: { string: { raw: args.content } }, ...(args.language ? { classification: { specific: args.language } } : {}) },
+              format: {
+                fragment: { string: { raw: args.content } },
+                ...(args.language ? { classification: { specific: args.language } } : {}),
+              },
               metadata: {
                 ...(args.name?.trim() ? { name: args.name.trim() } : {}),
                 ...(args.tags?.length ? { tags: args.tags.map((t) => ({ text: t })) } : {}),
                 ...(args.links?.length ? { websites: args.links.map((url) => ({ url, name: url })) } : {}),
-                ...(args.description?.trim() ? { annotations: [{ type: 'DESCRIPTION', text: args.description.trim() }] } : {}),
+                ...(args.description?.trim()
+                  ? { annotations: [{ type: 'DESCRIPTION', text: args.description.trim() }] }
+                  : {}),
               },
             },
           });
@@ -293,7 +337,11 @@ export class McpServerFactory {
         this.run('read_conversation', async () => {
           const c = await this.queries.execute(new ReadConversationQuery(args.id.toLowerCase()));
           const messages = c.messages.map((m) => `### ${m.role.toLowerCase()} (${m.created})\n\n${m.text}`);
-          return [`# ${c.name}`, `id ${c.id}, created ${c.created}`, ...(messages.length ? messages : ['(no messages)'])].join('\n\n');
+          return [
+            `# ${c.name}`,
+            `id ${c.id}, created ${c.created}`,
+            ...(messages.length ? messages : ['(no messages)']),
+          ].join('\n\n');
         }),
     );
   }
@@ -311,8 +359,13 @@ export class McpServerFactory {
           })),
         }),
       }),
-      { title: 'Saved snippet', description: 'A saved snippet as Markdown (the most recent are listed; any id can be read)', mimeType: 'text/markdown' },
-      (uri, variables) => this.read(uri, variables, async (id) => snippetMarkdown(await this.queries.execute(new GetSnippetQuery(id)))),
+      {
+        title: 'Saved snippet',
+        description: 'A saved snippet as Markdown (the most recent are listed; any id can be read)',
+        mimeType: 'text/markdown',
+      },
+      (uri, variables) =>
+        this.read(uri, variables, async (id) => snippetMarkdown(await this.queries.execute(new GetSnippetQuery(id)))),
     );
     server.registerResource(
       'memory',
@@ -326,19 +379,28 @@ export class McpServerFactory {
           })),
         }),
       }),
-      { title: 'Memory', description: 'A memory saved by an agent (create_pieces_memory) as Markdown', mimeType: 'text/markdown' },
+      {
+        title: 'Memory',
+        description: 'A memory saved by an agent (create_pieces_memory) as Markdown',
+        mimeType: 'text/markdown',
+      },
       (uri, variables) => this.read(uri, variables, (id) => this.queries.execute(new ExportWorkstreamSummaryQuery(id))),
     );
   }
 
   /** A resource read: the id checked, a domain error turned into an MCP error naming the resource. */
-  private async read(uri: URL, variables: Record<string, string | string[]>, markdown: (id: string) => Promise<string>): Promise<ReadResourceResult> {
+  private async read(
+    uri: URL,
+    variables: Record<string, string | string[]>,
+    markdown: (id: string) => Promise<string>,
+  ): Promise<ReadResourceResult> {
     const id = String(variables.id ?? '').toLowerCase();
     if (!isUUID(id)) throw new McpError(ErrorCode.InvalidParams, `${uri.href}: the id must be a UUID`);
     try {
       return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await markdown(id) }] };
     } catch (error) {
-      if (error instanceof DomainError) throw new McpError(ErrorCode.InvalidParams, `${uri.href}: ${error.message}`, { status: error.status });
+      if (error instanceof DomainError)
+        throw new McpError(ErrorCode.InvalidParams, `${uri.href}: ${error.message}`, { status: error.status });
       throw error;
     }
   }
@@ -349,10 +411,16 @@ export class McpServerFactory {
       return { content: [{ type: 'text', text: await work() }] };
     } catch (error) {
       if (error instanceof DomainError) {
-        return { isError: true, content: [{ type: 'text', text: `${tool} failed (${error.status}): ${error.message}` }] };
+        return {
+          isError: true,
+          content: [{ type: 'text', text: `${tool} failed (${error.status}): ${error.message}` }],
+        };
       }
       this.logger.error(`${tool} failed: ${(error as Error).stack ?? String(error)}`);
-      return { isError: true, content: [{ type: 'text', text: `${tool} failed: internal error (logged on the server)` }] };
+      return {
+        isError: true,
+        content: [{ type: 'text', text: `${tool} failed: internal error (logged on the server)` }],
+      };
     }
   }
 }
@@ -362,7 +430,13 @@ const round = (n: number) => Math.round(n * 1000) / 1000;
 function answerText(answer: MemoryAnswer): string {
   const sources = answer.sources.map((s, i) => {
     const where =
-      s.kind === 'file' ? s.id : s.kind === 'memory' ? `trove://memories/${s.id}` : s.kind === 'snippet' ? `trove://snippets/${s.id}` : `conversation ${s.id}`;
+      s.kind === 'file'
+        ? s.id
+        : s.kind === 'memory'
+          ? `trove://memories/${s.id}`
+          : s.kind === 'snippet'
+            ? `trove://snippets/${s.id}`
+            : `conversation ${s.id}`;
     return `${i + 1}. ${s.title} (${s.time ? `${s.time}, ` : ''}${where}, score ${round(s.score)})`;
   });
   return [

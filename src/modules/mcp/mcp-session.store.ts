@@ -24,13 +24,11 @@ export class McpSessionStore {
   opened(id: string, instance: string, client: string): Promise<void> {
     const at = nowIso();
     return this.db.transaction(async (em) => {
-      await this.db.query(em, `INSERT INTO mcp_sessions (id, instance_id, client, created_at, seen_at) VALUES (${this.db.sql.params(5)})`, [
-        id,
-        instance,
-        client,
-        at,
-        at,
-      ]);
+      await this.db.query(
+        em,
+        `INSERT INTO mcp_sessions (id, instance_id, client, created_at, seen_at) VALUES (${this.db.sql.params(5)})`,
+        [id, instance, client, at, at],
+      );
     });
   }
 
@@ -44,7 +42,10 @@ export class McpSessionStore {
   refresh(instance: string, staleBefore: string): Promise<void> {
     const p = (n: number) => this.db.sql.param(n);
     return this.db.transaction(async (em) => {
-      await this.db.query(em, `UPDATE mcp_sessions SET seen_at = ${p(1)} WHERE instance_id = ${p(2)}`, [nowIso(), instance]);
+      await this.db.query(em, `UPDATE mcp_sessions SET seen_at = ${p(1)} WHERE instance_id = ${p(2)}`, [
+        nowIso(),
+        instance,
+      ]);
       await this.db.query(em, `DELETE FROM mcp_sessions WHERE seen_at < ${p(1)}`, [staleBefore]);
       await this.db.query(em, `DELETE FROM mcp_relay WHERE created_at < ${p(1)}`, [staleBefore]);
     });
@@ -72,13 +73,13 @@ export class McpSessionStore {
   /** Queues a message for the instance holding its session and, on PostgreSQL, wakes that instance at commit. */
   relay(instance: string, sessionId: string, message: unknown): Promise<void> {
     return this.db.transaction(async (em) => {
-      await this.db.query(em, `INSERT INTO mcp_relay (instance_id, session_id, message, created_at) VALUES (${this.db.sql.params(4)})`, [
-        instance,
-        sessionId,
-        JSON.stringify(message),
-        nowIso(),
-      ]);
-      if (this.db.dialect === 'postgres') await this.db.query(em, `SELECT pg_notify($1, $2)`, [this.db.channel(MCP_CHANNEL), instance]);
+      await this.db.query(
+        em,
+        `INSERT INTO mcp_relay (instance_id, session_id, message, created_at) VALUES (${this.db.sql.params(4)})`,
+        [instance, sessionId, JSON.stringify(message), nowIso()],
+      );
+      if (this.db.dialect === 'postgres')
+        await this.db.query(em, `SELECT pg_notify($1, $2)`, [this.db.channel(MCP_CHANNEL), instance]);
     });
   }
 
@@ -104,7 +105,9 @@ export class McpSessionStore {
   /** Whether anything waits for the instance (a cheap read before taking). */
   async pending(instance: string): Promise<boolean> {
     const rows = await this.db.read((em) =>
-      this.db.query(em, `SELECT 1 AS one FROM mcp_relay WHERE instance_id = ${this.db.sql.param(1)} LIMIT 1`, [instance]),
+      this.db.query(em, `SELECT 1 AS one FROM mcp_relay WHERE instance_id = ${this.db.sql.param(1)} LIMIT 1`, [
+        instance,
+      ]),
     );
     return rows.length > 0;
   }

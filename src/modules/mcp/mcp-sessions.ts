@@ -90,7 +90,10 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
   ): Promise<string> {
     if (this.stopping) throw new Unavailable('the server is shutting down');
     if (this.sessions.size >= this.config.mcpMaxSessions) {
-      throw new Unavailable(`this server holds its maximum of ${this.config.mcpMaxSessions} MCP sessions (TROVE_MCP_MAX_SESSIONS); retry later`, '30');
+      throw new Unavailable(
+        `this server holds its maximum of ${this.config.mcpMaxSessions} MCP sessions (TROVE_MCP_MAX_SESSIONS); retry later`,
+        '30',
+      );
     }
     const held = [...this.sessions.values()].filter((s) => s.client === client).length;
     if (held >= this.config.mcpSessionsPerClient) {
@@ -114,7 +117,13 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
       this.forget(session.id);
       this.logger.error(`opening MCP session ${session.id} failed: ${(error as Error).message}`);
       if (!res.headersSent) res.writeHead(503, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ statusCode: 503, error: 'Service Unavailable', message: 'the MCP session could not be opened' }));
+      res.end(
+        JSON.stringify({
+          statusCode: 503,
+          error: 'Service Unavailable',
+          message: 'the MCP session could not be opened',
+        }),
+      );
     }
     return session.id;
   }
@@ -123,7 +132,11 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
    * Hands a POSTed message to its session: here when this instance holds it, else relayed to the
    * instance that does. NotFound when no live instance holds it.
    */
-  async deliver(sessionId: string, message: unknown, handleLocally: (transport: SSEServerTransport) => Promise<void>): Promise<'local' | 'relayed'> {
+  async deliver(
+    sessionId: string,
+    message: unknown,
+    handleLocally: (transport: SSEServerTransport) => Promise<void>,
+  ): Promise<'local' | 'relayed'> {
     const session = this.sessions.get(sessionId);
     if (session) {
       session.lastActive = Date.now();
@@ -131,21 +144,27 @@ export class McpSessions implements OnApplicationBootstrap, BeforeApplicationShu
       return 'local';
     }
     const holder = await this.store.holder(sessionId, new Date(Date.now() - STALE_MS).toISOString());
-    if (!holder || holder === this.instance) throw new NotFound(`MCP session ${sessionId} is unknown or has been closed; open a new one with GET .../sse`);
+    if (!holder || holder === this.instance)
+      throw new NotFound(`MCP session ${sessionId} is unknown or has been closed; open a new one with GET .../sse`);
     await this.store.relay(holder, sessionId, message);
     return 'relayed';
   }
 
   private forget(id: string): void {
     if (!this.sessions.delete(id)) return;
-    if (!this.stopping) this.store.closed(id).catch((error: Error) => this.logger.warn(`forgetting MCP session ${id} failed: ${error.message}`));
+    if (!this.stopping)
+      this.store
+        .closed(id)
+        .catch((error: Error) => this.logger.warn(`forgetting MCP session ${id} failed: ${error.message}`));
   }
 
   private closeIdle(): void {
     const cutoff = Date.now() - this.config.mcpIdleMs;
     for (const session of [...this.sessions.values()]) {
       if (session.lastActive < cutoff) {
-        this.logger.log(`closing MCP session ${session.id}: idle for ${Math.round(this.config.mcpIdleMs / 1000)} s (TROVE_MCP_IDLE_MS)`);
+        this.logger.log(
+          `closing MCP session ${session.id}: idle for ${Math.round(this.config.mcpIdleMs / 1000)} s (TROVE_MCP_IDLE_MS)`,
+        );
         void session.transport.close().catch(() => undefined);
       }
     }

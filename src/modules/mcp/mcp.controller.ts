@@ -41,7 +41,8 @@ export class McpController {
   @Get('schema_versions')
   @ApiOperation({
     operationId: 'modelContextProtocolSchemaVersions',
-    summary: 'The MCP endpoints: the SSE transport first (what `pieces mcp` uses), then Streamable HTTP; absolute URLs on the Host asked',
+    summary:
+      'The MCP endpoints: the SSE transport first (what `pieces mcp` uses), then Streamable HTTP; absolute URLs on the Host asked',
   })
   @ApiOkResponse({ type: ModelContextProtocolSchemaVersionsWire })
   schemaVersions(@Req() request: FastifyRequest): ModelContextProtocolSchemaVersionsWire {
@@ -59,7 +60,11 @@ export class McpController {
     operationId: 'modelContextProtocolServerSentEvents',
     summary: 'Opens an MCP session over Server-Sent Events; its first event names the URL to POST messages to',
   })
-  async sse(@Param('version') version: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  async sse(
+    @Param('version') version: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     this.known(version);
     const user = callerOf(request.raw)?.userId;
     const client = user ? `user:${user}` : (this.access.keyIdentity(request.headers) ?? `ip:${request.ip}`);
@@ -89,7 +94,8 @@ export class McpController {
     if (sessionId === undefined) return this.streamable(request, reply);
     if (!isUUID(sessionId)) throw new InvalidInput('sessionId must be the UUID the SSE stream named');
     const message: unknown = request.body;
-    if (!JSONRPCMessageSchema.safeParse(message).success) throw new InvalidInput('the body must be one JSON-RPC 2.0 message');
+    if (!JSONRPCMessageSchema.safeParse(message).success)
+      throw new InvalidInput('the body must be one JSON-RPC 2.0 message');
     const delivered = await this.sessions.deliver(sessionId.toLowerCase(), message, async (transport) => {
       hijack(reply);
       await transport.handlePostMessage(request.raw, reply.raw, message);
@@ -98,8 +104,15 @@ export class McpController {
   }
 
   @Post(':version/mcp')
-  @ApiOperation({ operationId: 'modelContextProtocolStreamableHttp', summary: 'MCP over Streamable HTTP (stateless: no session, any instance answers)' })
-  async mcp(@Param('version') version: string, @Req() request: FastifyRequest, @Res() reply: FastifyReply): Promise<void> {
+  @ApiOperation({
+    operationId: 'modelContextProtocolStreamableHttp',
+    summary: 'MCP over Streamable HTTP (stateless: no session, any instance answers)',
+  })
+  async mcp(
+    @Param('version') version: string,
+    @Req() request: FastifyRequest,
+    @Res() reply: FastifyReply,
+  ): Promise<void> {
     this.known(version);
     await this.streamable(request, reply);
   }
@@ -127,13 +140,19 @@ export class McpController {
       .header('allow', 'POST')
       .send({
         jsonrpc: '2.0',
-        error: { code: -32000, message: 'Method not allowed: this MCP server is stateless (POST only, no session, no stream)' },
+        error: {
+          code: -32000,
+          message: 'Method not allowed: this MCP server is stateless (POST only, no session, no stream)',
+        },
         id: null,
       });
   }
 
   private known(version: string): void {
-    if (!VERSIONS.has(version)) throw new NotFound(`no MCP endpoint for version "${version}" (GET /model_context_protocol/schema_versions lists them)`);
+    if (!VERSIONS.has(version))
+      throw new NotFound(
+        `no MCP endpoint for version "${version}" (GET /model_context_protocol/schema_versions lists them)`,
+      );
   }
 
   /** One Streamable HTTP request, answered by a server of its own (JSON responses, no session). */
@@ -152,6 +171,7 @@ export class McpController {
 
 /** Hands the response to the MCP SDK, keeping the headers set so far (CORS, rate limits). */
 function hijack(reply: FastifyReply): void {
-  for (const [name, value] of Object.entries(reply.getHeaders())) if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
+  for (const [name, value] of Object.entries(reply.getHeaders()))
+    if (value !== undefined) reply.raw.setHeader(name, value as string | number | string[]);
   reply.hijack();
 }

@@ -18,12 +18,14 @@ export const CLIENT_MODELS: readonly ClientModel[] = [
   {
     unique: 'gemini-2.0-flash-lite-001',
     name: 'Gemini 2.0 Flash Lite Chat Model',
-    source: "it is the Pieces CLI's default auto-commit model, which the CLI looks up by unique and stops at start without",
+    source:
+      "it is the Pieces CLI's default auto-commit model, which the CLI looks up by unique and stops at start without",
   },
   {
     unique: 'gpt-3.5-turbo',
     name: 'GPT-3.5-turbo Chat Model',
-    source: 'it is the default chat model of the Pieces CLI and Python SDK, looked up by name until the user picks another',
+    source:
+      'it is the default chat model of the Pieces CLI and Python SDK, looked up by name until the user picks another',
   },
   {
     unique: 'gpt-4o',
@@ -35,7 +37,8 @@ export const CLIENT_MODELS: readonly ClientModel[] = [
   {
     unique: 'o4-mini-2025-04-16',
     name: 'o4-mini Chat Model',
-    source: "it is Pieces for Sublime's default model, looked up by unique at start (Sublime fails to start its copilot without it)",
+    source:
+      "it is Pieces for Sublime's default model, looked up by unique at start (Sublime fails to start its copilot without it)",
   },
 ];
 

@@ -65,7 +65,12 @@ export class ModelDownloads implements BeforeApplicationShutdown {
    * joins it). `settled` is called once it has ended, whichever way, after its last frame (not
    * when the app is shutting down: nothing is announced then); its failure is logged.
    */
-  start(id: string, provider: ModelProvider & Required<Pick<ModelProvider, 'pull'>>, unique: string, settled: () => Promise<void>): void {
+  start(
+    id: string,
+    provider: ModelProvider & Required<Pick<ModelProvider, 'pull'>>,
+    unique: string,
+    settled: () => Promise<void>,
+  ): void {
     if (this.running.has(id) || this.stopping) return;
     const run: Running = { abort: new AbortController(), percentage: 0, layers: new Map() };
     this.running.set(id, run);
@@ -89,7 +94,10 @@ export class ModelDownloads implements BeforeApplicationShutdown {
       this.running.delete(id);
       this.ended.set(id, end);
       this.emit(id, end);
-      if (!this.stopping) await settled().catch((error: Error) => this.logger.warn(`announcing the end of the download of ${unique} failed: ${error.message}`));
+      if (!this.stopping)
+        await settled().catch((error: Error) =>
+          this.logger.warn(`announcing the end of the download of ${unique} failed: ${error.message}`),
+        );
     })();
     this.inflight.add(done);
     void done.finally(() => this.inflight.delete(done));
@@ -112,7 +120,10 @@ export class ModelDownloads implements BeforeApplicationShutdown {
 
   private step(id: string, run: Running, step: PullProgress): void {
     if (step.digest && typeof step.total === 'number' && step.total > 0) {
-      run.layers.set(step.digest, { total: step.total, completed: Math.min(step.total, Math.max(0, step.completed ?? 0)) });
+      run.layers.set(step.digest, {
+        total: step.total,
+        completed: Math.min(step.total, Math.max(0, step.completed ?? 0)),
+      });
     }
     let total = 0;
     let completed = 0;

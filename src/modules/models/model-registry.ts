@@ -3,7 +3,12 @@ import { Inject, Injectable, Logger, OnApplicationShutdown } from '@nestjs/commo
 import { createHash } from 'node:crypto';
 import { AppConfig } from '../../common/config/app-config';
 import { InvalidInput, NotFound } from '../../common/errors/domain-errors';
-import { DiscoveredModel, MODEL_PROVIDERS, ModelProvider, ProviderKind } from '../intelligence/providers/model-provider';
+import {
+  DiscoveredModel,
+  MODEL_PROVIDERS,
+  ModelProvider,
+  ProviderKind,
+} from '../intelligence/providers/model-provider';
 import { OFFLINE_NAME, OFFLINE_UNIQUE } from '../intelligence/providers/offline.provider';
 import { CLIENT_LOCAL_MODELS, CLIENT_MODELS, CLIENT_MODEL_NAMESPACE, ClientModel } from './client-models';
 import { ModelDownloads } from './model-downloads';
@@ -104,7 +109,12 @@ export class ModelRegistry implements OnApplicationShutdown {
     const customs = (await this.store.all())
       .filter((r) => r.custom)
       .map((row) =>
-        this.customView(row, row.baseModelId ? byId.get(row.baseModelId) : views.find((v) => v.provider === row.provider && v.unique === row.unique)),
+        this.customView(
+          row,
+          row.baseModelId
+            ? byId.get(row.baseModelId)
+            : views.find((v) => v.provider === row.provider && v.unique === row.unique),
+        ),
       );
     // The models the official clients name come right after the offline engine, so that a
     // client picking the first match by `unique` always gets the stable id.
@@ -123,17 +133,25 @@ export class ModelRegistry implements OnApplicationShutdown {
   private async downloadableViews(discovered: ModelView[]): Promise<ModelView[]> {
     if (!this.byKind.has('ollama')) return [];
     const have = new Set(discovered.filter((v) => v.provider === 'ollama').map((v) => v.unique));
-    const wanted: DiscoveredModel[] = CLIENT_LOCAL_MODELS.filter(([unique]) => !have.has(unique)).map(([unique, name]) => ({
-      unique,
-      name,
-      loaded: false,
-      downloaded: false,
-      cloud: false,
-      embedding: false,
-      description: `${name}, not downloaded yet: POST /model/{id}/download pulls ${unique} through ${this.byKind.get('ollama')!.label}`,
-    }));
+    const wanted: DiscoveredModel[] = CLIENT_LOCAL_MODELS.filter(([unique]) => !have.has(unique)).map(
+      ([unique, name]) => ({
+        unique,
+        name,
+        loaded: false,
+        downloaded: false,
+        cloud: false,
+        embedding: false,
+        description: `${name}, not downloaded yet: POST /model/{id}/download pulls ${unique} through ${this.byKind.get('ollama')!.label}`,
+      }),
+    );
     const rows = await this.store.recordDiscovered(wanted.map((model) => discoveredRow('ollama', model)));
-    return wanted.map((model) => this.discoveredView('ollama', model, rows.get(derivedId('ollama', model.unique))?.createdAt ?? new Date(0).toISOString()));
+    return wanted.map((model) =>
+      this.discoveredView(
+        'ollama',
+        model,
+        rows.get(derivedId('ollama', model.unique))?.createdAt ?? new Date(0).toISOString(),
+      ),
+    );
   }
 
   /**
@@ -212,7 +230,8 @@ export class ModelRegistry implements OnApplicationShutdown {
     // A default model that cannot be resolved now (its provider is down, a deleted custom model)
     // fails the requests that need it, with the reason; the listing still answers.
     const fallback = await this.fallback().catch((error: Error) => error);
-    const fallbackView = (!(fallback instanceof Error) && [...discovered, ...customs].find((v) => v.id === fallback.id)) || discovered[0];
+    const fallbackView =
+      (!(fallback instanceof Error) && [...discovered, ...customs].find((v) => v.id === fallback.id)) || discovered[0];
     const answeredBy =
       fallback instanceof Error
         ? `the configured default model (${this.config.defaultModel}), which cannot answer now: ${fallback.message}`
@@ -245,14 +264,19 @@ export class ModelRegistry implements OnApplicationShutdown {
   }
 
   /** The provider model (not the offline engine's) whose `unique` is the client model's. */
-  private servedBy<V extends Pick<ModelView, 'provider' | 'unique' | 'embedding' | 'custom'>>(m: ClientModel, views: V[]): V | undefined {
+  private servedBy<V extends Pick<ModelView, 'provider' | 'unique' | 'embedding' | 'custom'>>(
+    m: ClientModel,
+    views: V[],
+  ): V | undefined {
     return views.find((v) => !v.custom && v.provider !== 'offline' && !v.embedding && v.unique === m.unique);
   }
 
   /** The configured default model, or the offline engine when the default is itself an unserved client model. */
   private async fallback(): Promise<ResolvedModel> {
     const wanted = this.config.defaultModel;
-    const named = CLIENT_MODELS.some((m) => m.unique === wanted || m.name === wanted || this.clientModelId(m) === wanted.toLowerCase());
+    const named = CLIENT_MODELS.some(
+      (m) => m.unique === wanted || m.name === wanted || this.clientModelId(m) === wanted.toLowerCase(),
+    );
     return named ? this.offline() : this.resolve(wanted);
   }
 
@@ -284,14 +308,19 @@ export class ModelRegistry implements OnApplicationShutdown {
   /** The model a request names, or the configured default. Unknown models are a 404. */
   async resolve(ref?: string | null): Promise<ResolvedModel> {
     const wanted = ref?.trim() || this.config.defaultModel;
-    if (wanted === 'offline' || wanted === `offline:${OFFLINE_UNIQUE}` || wanted === this.offlineId) return this.offline();
-    const client = CLIENT_MODELS.find((m) => this.clientModelId(m) === wanted.toLowerCase() || m.name === wanted || m.unique === wanted);
+    if (wanted === 'offline' || wanted === `offline:${OFFLINE_UNIQUE}` || wanted === this.offlineId)
+      return this.offline();
+    const client = CLIENT_MODELS.find(
+      (m) => this.clientModelId(m) === wanted.toLowerCase() || m.name === wanted || m.unique === wanted,
+    );
     if (client) return this.resolveClientModel(client);
     if (isUUID(wanted)) {
       const row = await this.store.one(wanted.toLowerCase());
       if (!row) throw new NotFound(`model ${wanted} not found (GET /models lists the models)`);
       if (!row.custom) return this.direct(row.provider, row.unique, row.id, row.name);
-      const base = row.baseModelId ? await this.resolve(row.baseModelId) : this.direct(row.provider, row.unique, row.id, row.name);
+      const base = row.baseModelId
+        ? await this.resolve(row.baseModelId)
+        : this.direct(row.provider, row.unique, row.id, row.name);
       return {
         ...base,
         id: row.id,
@@ -329,7 +358,12 @@ export class ModelRegistry implements OnApplicationShutdown {
     const listed = this.providers.length > 1 ? await this.listed() : [];
     const served = this.servedBy(
       m,
-      listed.map(({ kind, model }) => ({ provider: kind, unique: model.unique, embedding: model.embedding, custom: false })),
+      listed.map(({ kind, model }) => ({
+        provider: kind,
+        unique: model.unique,
+        embedding: model.embedding,
+        custom: false,
+      })),
     );
     if (served) return this.direct(served.provider, m.unique, this.clientModelId(m), m.name);
     const fallback = await this.fallback();
@@ -340,6 +374,14 @@ export class ModelRegistry implements OnApplicationShutdown {
     const provider = this.byKind.get(kind as ProviderKind);
     if (!provider) throw new InvalidInput(`model provider ${kind} is not configured`);
     if (kind === 'offline') return this.offline();
-    return { id: id ?? derivedId(kind, unique), name: name ?? unique, provider, unique, offline: false, systemPrompt: null, generation: {} };
+    return {
+      id: id ?? derivedId(kind, unique),
+      name: name ?? unique,
+      provider,
+      unique,
+      offline: false,
+      systemPrompt: null,
+      generation: {},
+    };
   }
 }

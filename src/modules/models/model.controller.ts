@@ -43,7 +43,10 @@ export class ModelController {
 
   @Post(':model/download/cancel')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'modelSpecificModelDownloadCancel', summary: "Cancel the model's download under way (the pull is aborted); the model" })
+  @ApiOperation({
+    operationId: 'modelSpecificModelDownloadCancel',
+    summary: "Cancel the model's download under way (the pull is aborted); the model",
+  })
   cancelDownload(@Param('model', uuidParam('model')) model: string): Promise<ModelWire> {
     return this.commands.execute(new CancelModelDownloadCommand(model));
   }

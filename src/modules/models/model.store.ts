@@ -56,12 +56,16 @@ export class ModelStore {
   }
 
   /** Creates a custom model, or returns the existing one with the same fingerprint (no duplicates). */
-  async createCustom(row: Omit<ModelEntity, 'createdAt' | 'updatedAt'>): Promise<{ entity: ModelEntity; created: boolean }> {
+  async createCustom(
+    row: Omit<ModelEntity, 'createdAt' | 'updatedAt'>,
+  ): Promise<{ entity: ModelEntity; created: boolean }> {
     return this.uow.run(async ({ em, changed }) => {
       const existing = await em.findOne(ModelEntity, { where: { fingerprint: row.fingerprint } });
       if (existing) return { entity: existing, created: false };
       if ((await em.count(ModelEntity, { where: { custom: true } })) >= MAX_CUSTOM_MODELS) {
-        throw new Unprocessable(`a store keeps at most ${MAX_CUSTOM_MODELS} custom models: delete some (POST /models/{model}/delete) first`);
+        throw new Unprocessable(
+          `a store keeps at most ${MAX_CUSTOM_MODELS} custom models: delete some (POST /models/{model}/delete) first`,
+        );
       }
       const now = nowIso();
       const entity = { ...row, createdAt: now, updatedAt: now } as ModelEntity;

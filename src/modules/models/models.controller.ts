@@ -20,14 +20,20 @@ export class ModelsController {
   ) {}
 
   @Get()
-  @ApiOperation({ operationId: 'modelsSnapshot', summary: 'Every model: the offline engine, the models of the configured providers and the custom models' })
+  @ApiOperation({
+    operationId: 'modelsSnapshot',
+    summary: 'Every model: the offline engine, the models of the configured providers and the custom models',
+  })
   list(): Promise<ModelsWire> {
     return this.queries.execute(new ListModelsQuery());
   }
 
   @Post('create')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'modelsCreateNewModel', summary: 'Register a custom model (custom: true); an identical seed returns the existing model' })
+  @ApiOperation({
+    operationId: 'modelsCreateNewModel',
+    summary: 'Register a custom model (custom: true); an identical seed returns the existing model',
+  })
   @ApiBody({ type: SeededModelDto, required: false })
   create(@Body() seed: SeededModelDto): Promise<ModelWire> {
     return this.commands.execute(new CreateModelCommand(seed));
@@ -43,7 +49,10 @@ export class ModelsController {
 
   @Post(':model/delete')
   @HttpCode(204)
-  @ApiOperation({ operationId: 'modelsDeleteSpecificModel', summary: 'Delete a custom model (400 for any other model)' })
+  @ApiOperation({
+    operationId: 'modelsDeleteSpecificModel',
+    summary: 'Delete a custom model (400 for any other model)',
+  })
   @ApiNoContentResponse({ description: 'deleted' })
   delete(@Param('model', uuidParam('model')) model: string): Promise<void> {
     return this.commands.execute(new DeleteModelCommand(model));
@@ -51,9 +60,15 @@ export class ModelsController {
 
   @Post(':model/delete/cache')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'modelsDeleteSpecificModelCache', summary: 'Remove the downloaded files of a local LLM (400 for other models)' })
+  @ApiOperation({
+    operationId: 'modelsDeleteSpecificModelCache',
+    summary: 'Remove the downloaded files of a local LLM (400 for other models)',
+  })
   @ApiBody({ type: ModelDeleteCacheInputDto, required: false })
-  deleteCache(@Param('model', uuidParam('model')) model: string, @Body() input: ModelDeleteCacheInputDto): Promise<ModelDeleteCacheOutputWire> {
+  deleteCache(
+    @Param('model', uuidParam('model')) model: string,
+    @Body() input: ModelDeleteCacheInputDto,
+  ): Promise<ModelDeleteCacheOutputWire> {
     void input;
     return this.commands.execute(new DeleteModelCacheCommand(model));
   }

@@ -32,20 +32,32 @@ export class RoutedTextGenerator implements TextGenerator {
       ...(model.systemPrompt ? [{ role: 'system' as const, content: model.systemPrompt }] : []),
       { role: 'user' as const, content: `${instruction}\n\n---\n${text.slice(0, MAX_INPUT)}` },
     ];
-    const out = await collect(model.provider.chat(model.unique, messages, { maxTokens, temperature: model.generation.temperature ?? 0.2 }));
+    const out = await collect(
+      model.provider.chat(model.unique, messages, { maxTokens, temperature: model.generation.temperature ?? 0.2 }),
+    );
     return out.trim();
   }
 
   async summarize(texts: string[], maxSentences: number): Promise<string> {
     const model = await this.model();
     if (!model) return this.extractive.summarize(texts, maxSentences);
-    return this.ask(model, `Summarize the following in at most ${maxSentences} sentences. Answer with the summary only.`, texts.join('\n\n'), 400);
+    return this.ask(
+      model,
+      `Summarize the following in at most ${maxSentences} sentences. Answer with the summary only.`,
+      texts.join('\n\n'),
+      400,
+    );
   }
 
   async keyPhrases(text: string, n: number): Promise<string[]> {
     const model = await this.model();
     if (!model) return this.extractive.keyPhrases(text, n);
-    const out = await this.ask(model, `List the ${n} most important key phrases of the following, one per line, nothing else.`, text, 200);
+    const out = await this.ask(
+      model,
+      `List the ${n} most important key phrases of the following, one per line, nothing else.`,
+      text,
+      200,
+    );
     return out
       .split('\n')
       .map((l) => l.replace(/^[\s\-*\d.)]+/, '').trim())

@@ -18,10 +18,17 @@ export class MetricsController {
   @ApiProduces('text/plain')
   @ApiOperation({
     operationId: 'getMetrics',
-    summary: 'Prometheus metrics (text exposition format): requests, latency, streams, MCP sessions, stores, queues, the process',
-    description: 'With TROVE_METRICS_TOKEN set, needs `Authorization: Bearer <that token or an API key>`; otherwise the access rule of every route.',
+    summary:
+      'Prometheus metrics (text exposition format): requests, latency, streams, MCP sessions, stores, queues, the process',
+    description:
+      'With TROVE_METRICS_TOKEN set, needs `Authorization: Bearer <that token or an API key>`; otherwise the access rule of every route.',
   })
-  @ApiOkResponse({ schema: { type: 'string', example: 'trove_http_requests_total{method="GET",route="/asset/:asset",status="200"} 12' } })
+  @ApiOkResponse({
+    schema: {
+      type: 'string',
+      example: 'trove_http_requests_total{method="GET",route="/asset/:asset",status="200"} 12',
+    },
+  })
   scrape(): Promise<string> {
     return this.metrics.exposition();
   }

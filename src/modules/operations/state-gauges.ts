@@ -52,16 +52,30 @@ export class StateGauges implements OnApplicationShutdown {
     host.census.add(this.state);
     // A team deployment's stores are apps of their own (docs/TEAMS.md): the figures are their sums.
     const apps = () => [...host.census];
-    metrics.gaugeBy('trove_stream_subscribers', 'Open WebSocket stream sockets of this instance, by stream path', 'stream', () =>
-      summed(apps().flatMap((app) => app.subscribers())),
+    metrics.gaugeBy(
+      'trove_stream_subscribers',
+      'Open WebSocket stream sockets of this instance, by stream path',
+      'stream',
+      () => summed(apps().flatMap((app) => app.subscribers())),
     );
-    metrics.gauge('trove_mcp_sessions', 'Open MCP SSE sessions held by this instance', () => apps().reduce((n, app) => n + app.mcpSessions, 0));
-    metrics.gauge('trove_open_stores', 'Stores (databases) this instance has open', () => apps().filter((app) => app.open).length);
-    metrics.gaugeBy('trove_queue_depth', 'Work waiting in the background queues of this instance, by queue', 'queue', () =>
-      summed(apps().flatMap((app) => app.queues())),
+    metrics.gauge('trove_mcp_sessions', 'Open MCP SSE sessions held by this instance', () =>
+      apps().reduce((n, app) => n + app.mcpSessions, 0),
     );
-    metrics.gauge('trove_search_reindexing', '1 while this instance re-indexes every asset with a newer search analysis, else 0', () =>
-      search.reindexRunning ? 1 : 0,
+    metrics.gauge(
+      'trove_open_stores',
+      'Stores (databases) this instance has open',
+      () => apps().filter((app) => app.open).length,
+    );
+    metrics.gaugeBy(
+      'trove_queue_depth',
+      'Work waiting in the background queues of this instance, by queue',
+      'queue',
+      () => summed(apps().flatMap((app) => app.queues())),
+    );
+    metrics.gauge(
+      'trove_search_reindexing',
+      '1 while this instance re-indexes every asset with a newer search analysis, else 0',
+      () => (search.reindexRunning ? 1 : 0),
     );
   }
 

@@ -1,5 +1,16 @@
 import { Injectable } from '@nestjs/common';
-import { closeSync, constants, read, existsSync, fstatSync, lstatSync, openSync, readlinkSync, realpathSync, Stats } from 'node:fs';
+import {
+  closeSync,
+  constants,
+  read,
+  existsSync,
+  fstatSync,
+  lstatSync,
+  openSync,
+  readlinkSync,
+  realpathSync,
+  Stats,
+} from 'node:fs';
 import { readdir } from 'node:fs/promises';
 import { promisify } from 'node:util';
 import { isAbsolute, join, resolve, sep } from 'node:path';
@@ -73,7 +84,9 @@ export class LocalFiles {
 
   async read(paths: string[]): Promise<LocalDocument[]> {
     if (this.config.qgptRoots.length === 0) {
-      throw new Forbidden('reading local files is off on this server: set TROVE_QGPT_ROOTS to the directories questions may read');
+      throw new Forbidden(
+        'reading local files is off on this server: set TROVE_QGPT_ROOTS to the directories questions may read',
+      );
     }
     for (const path of paths) {
       if (path.includes('\u0000')) throw new InvalidInput('paths must not contain NUL bytes');
@@ -110,7 +123,8 @@ export class LocalFiles {
       if (pinned.info.size > this.config.qgptFileLimit) {
         throw new InvalidInput(`${path} is larger than TROVE_QGPT_FILE_LIMIT (${this.config.qgptFileLimit} bytes)`);
       }
-      if (pinned.info.size > budget.left) throw new InvalidInput(`the paths of one request may hold at most ${MAX_TOTAL} bytes`);
+      if (pinned.info.size > budget.left)
+        throw new InvalidInput(`the paths of one request may hold at most ${MAX_TOTAL} bytes`);
       const text = await this.text(pinned);
       if (text === null) throw new InvalidInput(`${path} is not a text file`);
       budget.left -= pinned.info.size;
@@ -121,7 +135,13 @@ export class LocalFiles {
   }
 
   /** Reads a pinned directory's entries, each pinned and checked on its own; what is refused is skipped. */
-  private async walk(dir: Pinned, depth: number, out: LocalDocument[], budget: { left: number }, seen: Set<string>): Promise<void> {
+  private async walk(
+    dir: Pinned,
+    depth: number,
+    out: LocalDocument[],
+    budget: { left: number },
+    seen: Set<string>,
+  ): Promise<void> {
     const key = `${dir.info.dev}:${dir.info.ino}`;
     if (depth > MAX_DEPTH || seen.has(key)) return;
     seen.add(key);
@@ -143,7 +163,11 @@ export class LocalFiles {
       }
       try {
         if (entry.info.isDirectory()) await this.walk(entry, depth + 1, out, budget, seen);
-        else if (entry.info.isFile() && entry.info.size <= this.config.qgptFileLimit && entry.info.size <= budget.left) {
+        else if (
+          entry.info.isFile() &&
+          entry.info.size <= this.config.qgptFileLimit &&
+          entry.info.size <= budget.left
+        ) {
           const text = await this.text(entry).catch((error: unknown) => {
             if (error instanceof Refused) return null;
             throw error;
@@ -200,7 +224,10 @@ export class LocalFiles {
         }
         // A directory is listed by its real path and each entry pinned again, so its descriptor
         // only holds its identity; a file is opened for reading, the final component not followed.
-        fd = openSync(real, kind.isDirectory() ? constants.O_RDONLY | constants.O_DIRECTORY : READ_FLAGS | constants.O_NOFOLLOW);
+        fd = openSync(
+          real,
+          kind.isDirectory() ? constants.O_RDONLY | constants.O_DIRECTORY : READ_FLAGS | constants.O_NOFOLLOW,
+        );
         info = fstatSync(fd);
         // What was opened must be what the real path names now through directories only: a
         // component swapped for a symlink since realpath, or swapped back, is seen here.
@@ -332,5 +359,8 @@ function code(error: unknown): string {
 }
 
 function unavailable(): Unavailable {
-  return new Unavailable('the server is out of file descriptors or memory for reading local files; try again shortly', '1');
+  return new Unavailable(
+    'the server is out of file descriptors or memory for reading local files; try again shortly',
+    '1',
+  );
 }

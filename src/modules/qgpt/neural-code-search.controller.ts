@@ -14,10 +14,14 @@ export class NeuralCodeSearchController {
   @Get('neural_code')
   @ApiOperation({
     operationId: 'neuralCodeSearch',
-    summary: 'Code found from a description of what it does: the ranking of /qgpt/relevance (lexical and identifier-aware offline; embeddings when configured)',
+    summary:
+      'Code found from a description of what it does: the ranking of /qgpt/relevance (lexical and identifier-aware offline; embeddings when configured)',
   })
   @ApiQuery({ name: 'query', required: true, type: String })
-  neuralCode(@QueryText(['query']) query: string | undefined, @Flag('pseudo') pseudo?: boolean): Promise<SearchedAssetsWire> {
+  neuralCode(
+    @QueryText(['query']) query: string | undefined,
+    @Flag('pseudo') pseudo?: boolean,
+  ): Promise<SearchedAssetsWire> {
     void pseudo;
     return this.queries.execute(new NeuralCodeSearchQuery(query));
   }

@@ -11,7 +11,15 @@ import { outlineCode } from '../intelligence/text/code-outline';
 import { codeEmbedding } from '../intelligence/text/code-embedding';
 import { namedText, rankDocumentPassages } from '../intelligence/text/passage-ranking';
 import { fuseRanks } from '../intelligence/text/rank-fusion';
-import { ScoredPassage, bestPassages, contentTerms, contentWords, passagesOf, rankPassages, standaloneQuery } from '../intelligence/text/extractive-answerer';
+import {
+  ScoredPassage,
+  bestPassages,
+  contentTerms,
+  contentWords,
+  passagesOf,
+  rankPassages,
+  standaloneQuery,
+} from '../intelligence/text/extractive-answerer';
 import { ExtractiveTextEngine } from '../intelligence/text/extractive-text-engine';
 import { CANNOT_GENERATE, commitSubject, offlineRequest } from '../intelligence/text/offline-requests';
 import { ConversationReader } from '../conversations/conversation.reader';
@@ -78,8 +86,15 @@ export class QgptEngine {
    * materials both are: no space means the whole store, several mean their union.
    * `searchQuery` is what the store is searched with (a follow-up made standalone by the caller).
    */
-  async space(input: QGPTRelevanceInputDto, searchQuery = input.query): Promise<{ docs: Document[]; priors: number[] }> {
-    const explicit = input.paths !== undefined || input.anchors !== undefined || input.seeds !== undefined || input.assets !== undefined;
+  async space(
+    input: QGPTRelevanceInputDto,
+    searchQuery = input.query,
+  ): Promise<{ docs: Document[]; priors: number[] }> {
+    const explicit =
+      input.paths !== undefined ||
+      input.anchors !== undefined ||
+      input.seeds !== undefined ||
+      input.assets !== undefined;
     const parts: Array<{ docs: Document[]; priors: number[] }> = [];
     const paths = [...(input.paths ?? [])];
     if (input.paths?.length === 0) throw new InvalidInput('paths must not be empty');
@@ -100,13 +115,23 @@ export class QgptEngine {
     if (input.seeds) {
       const docs = input.seeds.iterable.map((seed, i) => {
         const text = textOf(seed.asset?.format?.fragment?.string);
-        if (text === undefined) throw new InvalidInput(`seeds.iterable[${i}] has no asset.format.fragment.string.raw (only fragment strings are used)`);
+        if (text === undefined)
+          throw new InvalidInput(
+            `seeds.iterable[${i}] has no asset.format.fragment.string.raw (only fragment strings are used)`,
+          );
         if (text.includes('\u0000')) throw new InvalidInput(`seeds.iterable[${i}] must not contain NUL characters`);
         const classification = seed.asset?.format?.classification;
         // A file the seed stands for (the CLI's commit sends each file's diff with its anchor).
         const anchors = (seed.asset?.metadata as { anchors?: Array<{ fullpath?: unknown }> } | undefined)?.anchors;
-        const path = Array.isArray(anchors) && typeof anchors[0]?.fullpath === 'string' ? anchors[0].fullpath : undefined;
-        return { text, path, title: seed.asset?.metadata?.name ?? undefined, generic: classification?.generic, specific: classification?.specific };
+        const path =
+          Array.isArray(anchors) && typeof anchors[0]?.fullpath === 'string' ? anchors[0].fullpath : undefined;
+        return {
+          text,
+          path,
+          title: seed.asset?.metadata?.name ?? undefined,
+          generic: classification?.generic,
+          specific: classification?.specific,
+        };
       });
       parts.push({ docs, priors: [] });
     }
@@ -114,7 +139,10 @@ export class QgptEngine {
       const ids = [...new Set(input.assets.iterable.map((a) => a.id.toLowerCase()))];
       const aggregates = await this.db.read((em) => this.search.aggregates(em, ids));
       const missing = ids.filter((id) => !aggregates.has(id));
-      if (missing.length) throw new NotFound(`asset ${missing[0]} not found${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`);
+      if (missing.length)
+        throw new NotFound(
+          `asset ${missing[0]} not found${missing.length > 1 ? ` (and ${missing.length - 1} more)` : ''}`,
+        );
       parts.push({ docs: ids.map((id) => assetDocument(aggregates.get(id)!)), priors: [] });
     }
     if (input.options?.database === true || !explicit) parts.push(await this.database(searchQuery));
@@ -134,19 +162,27 @@ export class QgptEngine {
       // identifier parts, substrings, typo corrections), so a misspelt identifier finds its snippet.
       const embedding = codeEmbedding();
       const asked = embedding?.question(query);
-      const byTerms = await this.search.similarIds(em, [{ text: query, weight: 1 }], asked ? WIDE_CANDIDATES : CANDIDATES);
+      const byTerms = await this.search.similarIds(
+        em,
+        [{ text: query, weight: 1 }],
+        asked ? WIDE_CANDIDATES : CANDIDATES,
+      );
       // Search's ranking on the question's content words only: "how", "do", "the" would cost
       // every index list a pass (and a trigram scan) and find nothing a key term does not.
       const lookup = contentWords(query).slice(0, FUZZY_WORDS).join(' ');
       // Substrings (a trigram scan) only for a single word, an identifier looked up alone; no
       // any-word fallback (the key-term ranking above is one).
-      const fuzzy = await this.search.rank(em, lookup, { pseudo: false }, CANDIDATES, { substrings: !lookup.includes(' '), partial: false });
+      const fuzzy = await this.search.rank(em, lookup, { pseudo: false }, CANDIDATES, {
+        substrings: !lookup.includes(' '),
+        partial: false,
+      });
       let ids = fuseRanks([byTerms, fuzzy.ranked.map(([id]) => id)], asked ? WIDE_CANDIDATES : CANDIDATES);
       // For a question of several words, the assets nearest to it in the offline embedding, over
       // the whole store: code that shares no word with the question, which the lexical rankings
       // cannot find. Not for one word or name looked up (often misspelt): the vectors of other
       // code would crowd out the lexical matches of what it names.
-      if (asked && lookup.includes(' ')) ids = fuseRanks([ids, await this.search.closestIds(em, asked, WIDE_CANDIDATES)], WIDE_CANDIDATES);
+      if (asked && lookup.includes(' '))
+        ids = fuseRanks([ids, await this.search.closestIds(em, asked, WIDE_CANDIDATES)], WIDE_CANDIDATES);
       // With an embedding model configured: the assets nearest to the question in it, over the
       // whole store (ModelVectorIndex), fused in the same way.
       const near = new Set<string>();
@@ -203,7 +239,12 @@ export class QgptEngine {
    * cosine similarity. `lenient`: the embedding model failing leaves the lexical ranking (rather
    * than failing with the provider's error).
    */
-  async scorePassages(query: string, docs: Document[], priors: number[], options: { lenient?: boolean } = {}): Promise<ScoredPassage[]> {
+  async scorePassages(
+    query: string,
+    docs: Document[],
+    priors: number[],
+    options: { lenient?: boolean } = {},
+  ): Promise<ScoredPassage[]> {
     // Offline, the shipped code embedding weighs in: how close each passage is to the question.
     const embedding = this.config.embeddingModel ? null : codeEmbedding();
     const asked = embedding?.question(query);
@@ -231,7 +272,10 @@ export class QgptEngine {
       throw error;
     }
     return top
-      .map((p, i) => ({ ...p, score: Math.round((0.5 * p.score + 0.5 * Math.max(0, cosine(q, vectors[i]))) * 1e4) / 1e4 }))
+      .map((p, i) => ({
+        ...p,
+        score: Math.round((0.5 * p.score + 0.5 * Math.max(0, cosine(q, vectors[i]))) * 1e4) / 1e4,
+      }))
       .filter((p) => p.score > 0)
       .map((p, i) => ({ p, i }))
       .sort((a, b) => b.p.score - a.p.score || a.i - b.i)
@@ -268,7 +312,9 @@ export class QgptEngine {
       }
       const text = textOf(r.seed?.asset?.format?.fragment?.string);
       if (text === undefined)
-        throw new InvalidInput(`relevant.iterable[${i}] needs an id returned by /qgpt/relevance or a seed with asset.format.fragment.string.raw`);
+        throw new InvalidInput(
+          `relevant.iterable[${i}] needs an id returned by /qgpt/relevance or a seed with asset.format.fragment.string.raw`,
+        );
       if (text.includes('\u0000')) throw new InvalidInput(`relevant.iterable[${i}] must not contain NUL characters`);
       return { id: r.id ?? randomUUID(), text, score: r.score ?? 1, assetId: r.asset?.id, path: r.path };
     });
@@ -298,7 +344,12 @@ export class QgptEngine {
     }
     const quoted = this.quote(query, snippets);
     if (quoted.length === 0)
-      return [{ score: 0, text: 'None of the relevant snippets matches this question (the offline engine only quotes passages; it does not generate text).' }];
+      return [
+        {
+          score: 0,
+          text: 'None of the relevant snippets matches this question (the offline engine only quotes passages; it does not generate text).',
+        },
+      ];
     return quoted;
   }
 
@@ -340,7 +391,13 @@ export class QgptEngine {
   }
 
   /** The answer as a stream of text chunks: the model's, or the offline passages. */
-  async *answerStream(model: ResolvedModel, query: string, snippets: Snippet[], history: ChatMessage[], signal?: AbortSignal): AsyncIterable<string> {
+  async *answerStream(
+    model: ResolvedModel,
+    query: string,
+    snippets: Snippet[],
+    history: ChatMessage[],
+    signal?: AbortSignal,
+  ): AsyncIterable<string> {
     if (model.offline) {
       const answers = this.offlineAnswers(query, snippets);
       const text = answers.map((a) => a.text).join('\n\n');
@@ -363,7 +420,12 @@ export class QgptEngine {
   async answers(model: ResolvedModel, query: string, snippets: Snippet[]): Promise<QGPTQuestionAnswerWire[]> {
     const answers = model.offline
       ? this.offlineAnswers(query, snippets)
-      : [{ score: 1, text: (await collect(this.answerStream({ ...model, standsInFor: undefined }, query, snippets, []))).trim() }];
+      : [
+          {
+            score: 1,
+            text: (await collect(this.answerStream({ ...model, standsInFor: undefined }, query, snippets, []))).trim(),
+          },
+        ];
     const note = this.standInNote(model);
     return note ? [...answers, { score: 0, text: note }] : answers;
   }
@@ -381,7 +443,8 @@ export class QgptEngine {
         [
           {
             role: 'system',
-            content: 'Rewrite the follow-up question so it can be understood without the conversation. Answer with the rewritten question only.',
+            content:
+              'Rewrite the follow-up question so it can be understood without the conversation. Answer with the rewritten question only.',
           },
           { role: 'user', content: `Conversation:\n${transcript}\n\nFollow-up: ${query}` },
         ],
@@ -392,7 +455,12 @@ export class QgptEngine {
   }
 
   /** Follow-up questions suggested from the snippets and the answer. */
-  async hints(model: ResolvedModel, query: string, answer: string, snippets: Snippet[]): Promise<QGPTQuestionAnswerWire[]> {
+  async hints(
+    model: ResolvedModel,
+    query: string,
+    answer: string,
+    snippets: Snippet[],
+  ): Promise<QGPTQuestionAnswerWire[]> {
     if (!model.offline) {
       const context = snippets
         .map((s) => s.text)
@@ -402,7 +470,11 @@ export class QgptEngine {
         model.provider.chat(
           model.unique,
           [
-            { role: 'system', content: 'Suggest three short follow-up questions a developer could ask next. One per line, no numbering, nothing else.' },
+            {
+              role: 'system',
+              content:
+                'Suggest three short follow-up questions a developer could ask next. One per line, no numbering, nothing else.',
+            },
             { role: 'user', content: `Question: ${query}\n\nAnswer: ${answer}\n\nContext:\n${context}` },
           ],
           { maxTokens: 200, temperature: 0.3 },
@@ -433,7 +505,9 @@ export class QgptEngine {
     for (const def of outlineCode(all).definitions.slice(0, 6)) {
       add(
         def.name,
-        def.kind === 'class' || def.kind === 'interface' || def.kind === 'type' ? `What is \`${def.name}\` used for?` : `What does \`${def.name}\` do?`,
+        def.kind === 'class' || def.kind === 'interface' || def.kind === 'type'
+          ? `What is \`${def.name}\` used for?`
+          : `What does \`${def.name}\` do?`,
       );
     }
     for (const phrase of await this.extractive.keyPhrases(all, 6)) add(phrase, howDoesItWork(phrase));
@@ -477,7 +551,13 @@ function cosine(a: number[], b: number[]): number {
 function assetDocument(aggregate: AssetAggregate): Document {
   const first = aggregate.formats[0];
   const text = namedText(aggregate.asset.name, first?.raw);
-  return { text, assetId: aggregate.asset.id, title: aggregate.asset.name ?? undefined, generic: first?.generic, specific: first?.specific };
+  return {
+    text,
+    assetId: aggregate.asset.id,
+    title: aggregate.asset.name ?? undefined,
+    generic: first?.generic,
+    specific: first?.specific,
+  };
 }
 
 function sourceOf(doc: Document): Omit<Snippet, 'id' | 'text' | 'score'> {
@@ -506,7 +586,9 @@ function quoted(text: string, source: Snippet, score: number): string {
         : 'your snippet';
   const header = `From ${origin} (score ${score}):`;
   const body = source.title ? stripTitle(text, source.title) : text;
-  const prose = source.specific ? PROSE.has(source.specific.toLowerCase()) || source.generic === 'TEXT' : !/[{};]\s*$|^\s{2,}\S/m.test(body);
+  const prose = source.specific
+    ? PROSE.has(source.specific.toLowerCase()) || source.generic === 'TEXT'
+    : !/[{};]\s*$|^\s{2,}\S/m.test(body);
   if (prose)
     return `${header}\n\n${body
       .split('\n')

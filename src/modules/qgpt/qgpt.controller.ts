@@ -4,13 +4,24 @@ import { QueryBus } from '@nestjs/cqrs';
 import { ApiBody, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { callerOf, mergeAcrossStores } from '../../common/http/team-caller';
 import { Flag } from '../../common/wire/flags';
-import { QGPTHintsInputDto, QGPTPersonsRelatedInputDto, QGPTQuestionInputDto, QGPTRelevanceInputDto, QGPTRepromptInputDto } from './dto/qgpt.dto';
+import {
+  QGPTHintsInputDto,
+  QGPTPersonsRelatedInputDto,
+  QGPTQuestionInputDto,
+  QGPTRelevanceInputDto,
+  QGPTRepromptInputDto,
+} from './dto/qgpt.dto';
 import { HintsQuery } from './queries/hints.query';
 import { PersonsRelatedQuery } from './queries/persons-related.query';
 import { QuestionQuery } from './queries/question.query';
 import { RelevanceQuery } from './queries/relevance.query';
 import { RepromptQuery } from './queries/reprompt.query';
-import { QGPTPersonsRelatedOutputWire, QGPTQuestionOutputWire, QGPTRelevanceOutputWire, QGPTRepromptOutputWire } from './wire/qgpt.wire';
+import {
+  QGPTPersonsRelatedOutputWire,
+  QGPTQuestionOutputWire,
+  QGPTRelevanceOutputWire,
+  QGPTRepromptOutputWire,
+} from './wire/qgpt.wire';
 
 function required<T>(body: T | undefined, what: string): T {
   if (body === undefined || body === null) throw new BadRequestException(`a ${what} body is required`);
@@ -27,16 +38,22 @@ export class QgptController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'relevance',
-    summary: 'The most relevant snippets of one query space (paths, seeds, assets or the database), optionally answered',
+    summary:
+      'The most relevant snippets of one query space (paths, seeds, assets or the database), optionally answered',
   })
   @ApiBody({ type: QGPTRelevanceInputDto, required: false })
-  async relevance(@Body() input: QGPTRelevanceInputDto, @Req() request: FastifyRequest): Promise<QGPTRelevanceOutputWire> {
+  async relevance(
+    @Body() input: QGPTRelevanceInputDto,
+    @Req() request: FastifyRequest,
+  ): Promise<QGPTRelevanceOutputWire> {
     const query = new RelevanceQuery(required(input, 'QGPTRelevanceInput'));
     const caller = callerOf(request.raw);
     if (!caller?.everywhere) return this.queries.execute(query);
     // Across stores: one list of the best passages of each, and the answer (when asked) of the
     // store the best passage comes from.
-    const answers = await caller.inEachStore((app) => app.get(QueryBus).execute<RelevanceQuery, QGPTRelevanceOutputWire>(query));
+    const answers = await caller.inEachStore((app) =>
+      app.get(QueryBus).execute<RelevanceQuery, QGPTRelevanceOutputWire>(query),
+    );
     const longest = Math.max(0, ...answers.map((a) => a.value.relevant.iterable.length));
     const iterable = mergeAcrossStores(
       answers.map(({ store, value }) => ({ store, value: value.relevant.iterable })),
@@ -73,9 +90,15 @@ export class QgptController {
 
   @Post('persons/related')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'personsRelated', summary: 'Persons linked to matching assets (Trove records none: always empty)' })
+  @ApiOperation({
+    operationId: 'personsRelated',
+    summary: 'Persons linked to matching assets (Trove records none: always empty)',
+  })
   @ApiBody({ type: QGPTPersonsRelatedInputDto, required: false })
-  personsRelated(@Body() input: QGPTPersonsRelatedInputDto, @Flag('transferables') transferables?: boolean): Promise<QGPTPersonsRelatedOutputWire> {
+  personsRelated(
+    @Body() input: QGPTPersonsRelatedInputDto,
+    @Flag('transferables') transferables?: boolean,
+  ): Promise<QGPTPersonsRelatedOutputWire> {
     void transferables;
     return this.queries.execute(new PersonsRelatedQuery(input));
   }

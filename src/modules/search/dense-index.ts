@@ -61,7 +61,11 @@ export class DenseIndex {
    * Writes these assets' vectors, within `em`'s transaction: a null vector removes the asset's
    * (`created`: the assets are new, there is nothing to remove).
    */
-  async write(em: EntityManager, rows: Array<{ assetId: string; vector: Buffer | null }>, created: boolean): Promise<void> {
+  async write(
+    em: EntityManager,
+    rows: Array<{ assetId: string; vector: Buffer | null }>,
+    created: boolean,
+  ): Promise<void> {
     if (!created)
       await this.vectors.remove(
         em,
@@ -84,7 +88,10 @@ export class DenseIndex {
     const state = await this.sync(em);
     if (!state || state.size === 0) return [];
     const picked = state.nearest(sketchOf(question), Math.max(SKETCH_CANDIDATES, 4 * limit));
-    const scored = (await this.vectors.ofDocs(em, picked)).map((r) => ({ id: r.assetId, sim: cosine(question, r.vector) }));
+    const scored = (await this.vectors.ofDocs(em, picked)).map((r) => ({
+      id: r.assetId,
+      sim: cosine(question, r.vector),
+    }));
     return closestFirst(scored.filter((r) => r.sim >= MIN_SIMILARITY)).slice(0, limit);
   }
 
@@ -95,7 +102,11 @@ export class DenseIndex {
    * without one (a pseudo asset, a store still being re-indexed) is embedded now, one with no
    * known term goes last.
    */
-  async order(em: EntityManager, question: Float32Array, docs: Array<{ id: string; name: string | null; text: string }>): Promise<string[]> {
+  async order(
+    em: EntityManager,
+    question: Float32Array,
+    docs: Array<{ id: string; name: string | null; text: string }>,
+  ): Promise<string[]> {
     const embedding = codeEmbedding();
     if (!embedding) return docs.map((d) => d.id);
     const stored = new Map(

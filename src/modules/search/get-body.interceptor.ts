@@ -39,14 +39,22 @@ function readRaw(raw: IncomingMessage): Promise<string> {
 @Injectable()
 export class GetBodyInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const request = context.switchToHttp().getRequest<{ method: string; raw: IncomingMessage; body?: unknown; headers: Record<string, string | undefined> }>();
+    const request = context
+      .switchToHttp()
+      .getRequest<{
+        method: string;
+        raw: IncomingMessage;
+        body?: unknown;
+        headers: Record<string, string | undefined>;
+      }>();
     if (request.method === 'GET') {
       const text = await readRaw(request.raw);
       if (text.trim() === '') {
         request.body = undefined;
       } else {
         const type = request.headers['content-type'] ?? '';
-        if (!/^application\/json\b/i.test(type)) throw new UnsupportedMediaTypeException('a GET body must be application/json');
+        if (!/^application\/json\b/i.test(type))
+          throw new UnsupportedMediaTypeException('a GET body must be application/json');
         try {
           request.body = JSON.parse(text, (key, value) => {
             if (key === '__proto__') throw new SyntaxError('__proto__ is not allowed');

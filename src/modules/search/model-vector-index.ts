@@ -189,7 +189,8 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
     if (!this.model) return;
     this.resuming = this.resume()
       .catch((error: unknown) => {
-        if (!this.stopping) this.logger.warn(`could not walk the store for records to embed: ${(error as Error).message}`);
+        if (!this.stopping)
+          this.logger.warn(`could not walk the store for records to embed: ${(error as Error).message}`);
       })
       .finally(() => (this.resuming = null));
   }
@@ -252,7 +253,14 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
     let loaded = this.loaded.get(kind);
     if (!loaded) {
       const matrix = new VectorMatrix();
-      const state: Loaded = { matrix, touched: new Set(), ready: Promise.resolve(), newest: '', refreshed: Date.now(), refreshing: null };
+      const state: Loaded = {
+        matrix,
+        touched: new Set(),
+        ready: Promise.resolve(),
+        newest: '',
+        refreshed: Date.now(),
+        refreshing: null,
+      };
       state.ready = (async () => {
         for (let after = ''; ;) {
           const rows = await this.db.read((em) => this.store.page(em, kind, model, after, PAGE, true));
@@ -314,7 +322,8 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
     const model = this.model!;
     for (const kind of KINDS) {
       const live = new Set<string>();
-      const pages = kind === 'asset' ? this.assets.walkIds({ pseudo: false, pageSize: PAGE }) : this.memories.walkIds(PAGE);
+      const pages =
+        kind === 'asset' ? this.assets.walkIds({ pseudo: false, pageSize: PAGE }) : this.memories.walkIds(PAGE);
       for await (const ids of pages) {
         if (this.stopping) return;
         for (const id of ids) {
@@ -375,9 +384,11 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
           const texts = new Map<string, { text: string; hash: string }>();
           if (kind === 'asset') {
             const pseudo = await this.assets.pseudoAmong(em, ids);
-            for (const row of await this.assets.firstFormatTexts(em, ids)) if (!pseudo.has(row.id)) texts.set(row.id, embedded([row.name, row.raw]));
+            for (const row of await this.assets.firstFormatTexts(em, ids))
+              if (!pseudo.has(row.id)) texts.set(row.id, embedded([row.name, row.raw]));
           } else {
-            for (const row of await this.memories.liveLinked(em, ids)) texts.set(row.id, embedded([row.name, row.description, row.text]));
+            for (const row of await this.memories.liveLinked(em, ids))
+              texts.set(row.id, embedded([row.name, row.description, row.text]));
           }
           const stored = await this.store.hashes(em, kind, model, ids);
           for (const id of ids) {
@@ -442,7 +453,10 @@ export class ModelVectorIndex implements OnApplicationBootstrap, OnModuleDestroy
     const wait = Math.min(MAX_BACKOFF_MS, BACKOFF_MS * 2 ** this.failures);
     this.failures++;
     this.retryAt = Date.now() + wait;
-    for (const item of items) if (!this.queue.has(`${item.kind}:${item.id}`)) this.queue.set(`${item.kind}:${item.id}`, item);
-    this.logger.warn(`embedding ${items.length} records failed (${(error as Error).message}); trying again in ${wait / 1000} s`);
+    for (const item of items)
+      if (!this.queue.has(`${item.kind}:${item.id}`)) this.queue.set(`${item.kind}:${item.id}`, item);
+    this.logger.warn(
+      `embedding ${items.length} records failed (${(error as Error).message}); trying again in ${wait / 1000} s`,
+    );
   }
 }

@@ -9,7 +9,16 @@ import { codeEmbedding } from '../intelligence/text/code-embedding';
 import { contentWords } from '../intelligence/text/extractive-answerer';
 import { namedText, rankDocumentPassages } from '../intelligence/text/passage-ranking';
 import { RRF_K, fuseRanks, fusedScores } from '../intelligence/text/rank-fusion';
-import { QueryWord, allowedEdits, anchorLength, editDistance, indexText, isKeyTerm, isVocabularyTerm, queryWords } from '../intelligence/text/terms';
+import {
+  QueryWord,
+  allowedEdits,
+  anchorLength,
+  editDistance,
+  indexText,
+  isKeyTerm,
+  isVocabularyTerm,
+  queryWords,
+} from '../intelligence/text/terms';
 
 /** Results per search, best first (the interface has no paging). */
 const RESULT_LIMIT = 20;
@@ -31,7 +40,8 @@ const OR_DF_BUDGET = 600;
 /** Characters of a text checked when naming the field that matched. */
 const EVIDENCE_CHARS = 20_000;
 
-export type SearchedMatch = 'UNKNOWN' | 'TITLE' | 'ANNOTATION' | 'HINT' | 'CONTENT' | 'FUZZY' | 'MULTIPLE' | 'TAGS' | 'WEBSITES' | 'PERSONS';
+export type SearchedMatch =
+  'UNKNOWN' | 'TITLE' | 'ANNOTATION' | 'HINT' | 'CONTENT' | 'FUZZY' | 'MULTIPLE' | 'TAGS' | 'WEBSITES' | 'PERSONS';
 
 export interface SearchHit {
   aggregate: AssetAggregate;
@@ -79,7 +89,9 @@ interface Evidence {
  * content words and one of English's function words.
  */
 const FUNCTION_WORDS = new Set(
-  'a an the of to from for in into on onto at by with without as and or if is are be it its this that these those when whether which'.split(' '),
+  'a an the of to from for in into on onto at by with without as and or if is are be it its this that these those when whether which'.split(
+    ' ',
+  ),
 );
 
 /** A scope of every non-pseudo asset (what the dense index holds), with no further condition. */
@@ -115,7 +127,11 @@ export class SearchEngine {
   }
 
   /** The documents' ids, closest to the question's vector first (DenseIndex.order: stored vectors, read rather than computed). */
-  closestOrder(em: EntityManager, question: Float32Array, docs: Array<{ id: string; name: string | null; text: string }>): Promise<string[]> {
+  closestOrder(
+    em: EntityManager,
+    question: Float32Array,
+    docs: Array<{ id: string; name: string | null; text: string }>,
+  ): Promise<string[]> {
     return this.index.dense.order(em, question, docs);
   }
 
@@ -125,7 +141,12 @@ export class SearchEngine {
    * relevance orders its candidates: words alone miss code that does what a sentence says in other
    * words. Ties go to the embedding's order. Scores are the fused ones (1: first in both).
    */
-  private async closestFused(em: EntityManager, asked: Float32Array, ids: string[], aggregates: Map<string, AssetAggregate>): Promise<Array<[string, number]>> {
+  private async closestFused(
+    em: EntityManager,
+    asked: Float32Array,
+    ids: string[],
+    aggregates: Map<string, AssetAggregate>,
+  ): Promise<Array<[string, number]>> {
     const docs = ids.flatMap((id) => {
       const aggregate = aggregates.get(id);
       return aggregate ? [{ id, name: aggregate.asset.name ?? null, text: aggregate.formats[0]?.raw ?? '' }] : [];
@@ -160,7 +181,8 @@ export class SearchEngine {
     });
     const priors = present.map((_, i) => 1 - i / Math.max(1, present.length));
     const best = new Map<number, number>();
-    for (const p of rankDocumentPassages(query, docs, priors, { embedding, asked })) if (!best.has(p.doc)) best.set(p.doc, p.score);
+    for (const p of rankDocumentPassages(query, docs, priors, { embedding, asked }))
+      if (!best.has(p.doc)) best.set(p.doc, p.score);
     // (below the lowest passage score, in their fused order: a result is never scored 0)
     const lowest = Math.min(1, ...best.values());
     return present
@@ -188,11 +210,20 @@ export class SearchEngine {
         );
         return found
           .filter((f) => aggregates.has(f.id))
-          .map((f) => ({ aggregate: aggregates.get(f.id)!, exact: f.count === tags.length, score: f.count / tags.length, match: 'TAGS' as const }));
+          .map((f) => ({
+            aggregate: aggregates.get(f.id)!,
+            exact: f.count === tags.length,
+            score: f.count / tags.length,
+            match: 'TAGS' as const,
+          }));
       }
       const ids = await this.store.recent(em, scope, limit);
       const aggregates = await this.aggregates(em, ids);
-      const evidence: Evidence = { words: [], needles: (request.phrases ?? []).map((p) => p.toLowerCase()), corrections: [] };
+      const evidence: Evidence = {
+        words: [],
+        needles: (request.phrases ?? []).map((p) => p.toLowerCase()),
+        corrections: [],
+      };
       return ids
         .filter((id) => aggregates.has(id))
         .map((id) => {
@@ -233,11 +264,21 @@ export class SearchEngine {
       }
     }
     const ids = lexical.map(([id]) => id);
-    const tagCounts = tags ? new Map((await this.store.tags(em, tags, { ...scope, space: ids }, ids.length)).map((t) => [t.id, t.count])) : null;
+    const tagCounts = tags
+      ? new Map((await this.store.tags(em, tags, { ...scope, space: ids }, ids.length)).map((t) => [t.id, t.count]))
+      : null;
     const aggregates = await this.aggregates(em, ids);
     const evidence: Evidence = { words, needles, corrections: [...corrections.values()].flat() };
     const exactSet = new Set(exact);
-    const ranked = asked ? this.byPassages(query, asked, await this.closestFused(em, asked, ids, aggregates), aggregates, evidence.corrections) : lexical;
+    const ranked = asked
+      ? this.byPassages(
+          query,
+          asked,
+          await this.closestFused(em, asked, ids, aggregates),
+          aggregates,
+          evidence.corrections,
+        )
+      : lexical;
     return ranked
       .filter(([id]) => aggregates.has(id))
       .map(([id, score]) => {
@@ -326,7 +367,12 @@ export class SearchEngine {
       .map((id, rank) => {
         const aggregate = aggregates.get(id)!;
         const fields = matchedFields(aggregate, evidence);
-        return { aggregate, exact: true, score: round((RRF_K + 1) / (RRF_K + rank + 1)), match: fields.length > 1 ? 'MULTIPLE' : (fields[0] ?? 'CONTENT') };
+        return {
+          aggregate,
+          exact: true,
+          score: round((RRF_K + 1) / (RRF_K + rank + 1)),
+          match: fields.length > 1 ? 'MULTIPLE' : (fields[0] ?? 'CONTENT'),
+        };
       });
   }
 
@@ -335,7 +381,11 @@ export class SearchEngine {
    * an OR query ranked by bm25 / ts_rank, the per-input rankings fused by reciprocal rank
    * weighted by the input's weight. The inputs themselves are excluded.
    */
-  async similar(em: EntityManager, seeds: Array<{ id?: string; text?: string; weight: number }>, limit: number): Promise<AssetAggregate[]> {
+  async similar(
+    em: EntityManager,
+    seeds: Array<{ id?: string; text?: string; weight: number }>,
+    limit: number,
+  ): Promise<AssetAggregate[]> {
     const ranked = await this.similarIds(em, seeds, limit);
     const aggregates = await this.aggregates(em, ranked);
     return ranked.filter((id) => aggregates.has(id)).map((id) => aggregates.get(id)!);
@@ -359,15 +409,27 @@ export class SearchEngine {
     const perSeed = used.map((seed) => {
       const doc = seed.id ? stored.get(seed.id) : undefined;
       const text = doc
-        ? [doc.name, doc.name, doc.name, doc.tags, doc.tags, doc.annotations, doc.content.slice(0, EVIDENCE_CHARS)].join('\n')
+        ? [
+            doc.name,
+            doc.name,
+            doc.name,
+            doc.tags,
+            doc.tags,
+            doc.annotations,
+            doc.content.slice(0, EVIDENCE_CHARS),
+          ].join('\n')
         : (seed.text ?? '').slice(0, EVIDENCE_CHARS);
       const counts = new Map<string, number>();
       for (const term of indexText(text).split(' ')) if (isKeyTerm(term)) counts.set(term, (counts.get(term) ?? 0) + 1);
-      return { indexed: doc !== undefined, terms: [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 40) };
+      return {
+        indexed: doc !== undefined,
+        terms: [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).slice(0, 40),
+      };
     });
     // Inputs that are in the index count in its document frequencies; a term only they contain finds nothing else.
     const inInputs = new Map<string, number>();
-    for (const seed of perSeed) if (seed.indexed) for (const [t] of seed.terms) inInputs.set(t, (inInputs.get(t) ?? 0) + 1);
+    for (const seed of perSeed)
+      if (seed.indexed) for (const [t] of seed.terms) inInputs.set(t, (inInputs.get(t) ?? 0) + 1);
     const allTerms = [...new Set(perSeed.flatMap((seed) => seed.terms.map(([t]) => t)))];
     if (allTerms.length === 0) return [];
     const [df, total] = await Promise.all([this.store.documentFrequency(em, allTerms), this.store.documentCount(em)]);

@@ -98,7 +98,11 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
   }
 
   /** Indexes `aggregates` within `em`'s transaction, the vocabulary of them all added once (`created`: see index). */
-  private async indexMany(em: EntityManager, aggregates: AssetAggregate[], options: { created: boolean }): Promise<void> {
+  private async indexMany(
+    em: EntityManager,
+    aggregates: AssetAggregate[],
+    options: { created: boolean },
+  ): Promise<void> {
     const vocabulary = new Set<string>();
     const vectors: Array<{ assetId: string; vector: Buffer | null }> = [];
     await this.db.together(
@@ -138,7 +142,10 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
     this.reindexing = this.db
       .unlessBusy(REINDEX_LOCK, () => this.reanalyse())
       .catch((error: unknown) => {
-        if (!this.stopping) this.logger.error(`re-indexing with the current analysis failed (it runs again at the next start): ${String(error)}`);
+        if (!this.stopping)
+          this.logger.error(
+            `re-indexing with the current analysis failed (it runs again at the next start): ${String(error)}`,
+          );
       })
       .finally(() => (this.reindexing = null));
   }
@@ -193,7 +200,10 @@ export class SearchIndex implements AssetProjection, OnApplicationBootstrap, OnM
    * (AssetReader), a page at a time, and the index is checked a page at a time.
    */
   private async indexMissing(): Promise<void> {
-    const [live, documents] = await this.db.read(async (em) => [await this.reader.liveCount(em), await this.store.documentCount(em)]);
+    const [live, documents] = await this.db.read(async (em) => [
+      await this.reader.liveCount(em),
+      await this.store.documentCount(em),
+    ]);
     if (live === documents) return;
     let total = 0;
     for await (const page of this.reader.walkIds({ pseudo: true, pageSize: BOOT_BATCH })) {

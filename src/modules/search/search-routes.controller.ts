@@ -17,18 +17,29 @@ export class SearchRoutesController {
   constructor(private readonly queries: QueryBus) {}
 
   @Get('full_text')
-  @ApiOperation({ operationId: 'fullTextSearch', summary: 'Exact full-text search: every word (or identifier part) present; no substrings or typo correction' })
+  @ApiOperation({
+    operationId: 'fullTextSearch',
+    summary: 'Exact full-text search: every word (or identifier part) present; no substrings or typo correction',
+  })
   @ApiQuery({ name: 'query', required: true, type: String })
-  fullText(@QueryText(['query']) query: string | undefined, @Flag('pseudo') pseudo?: boolean): Promise<SearchedAssetsWire> {
+  fullText(
+    @QueryText(['query']) query: string | undefined,
+    @Flag('pseudo') pseudo?: boolean,
+  ): Promise<SearchedAssetsWire> {
     return this.queries.execute(new SearchRouteQuery({ kind: 'full_text', query }, pseudo === true));
   }
 
   @Post('tag_based')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'tagBasedSearch', summary: 'Assets with the given tags (case-insensitive), those with the most of them first' })
+  @ApiOperation({
+    operationId: 'tagBasedSearch',
+    summary: 'Assets with the given tags (case-insensitive), those with the most of them first',
+  })
   @ApiBody({ type: SeededAssetTagsDto, required: false })
   tagBased(@Body() body: SeededAssetTagsDto, @Flag('pseudo') pseudo?: boolean): Promise<SearchedAssetsWire> {
     if (!body) throw new BadRequestException('a SeededAssetTags body is required');
-    return this.queries.execute(new SearchRouteQuery({ kind: 'tag_based', tags: body.iterable.map((t) => t.text) }, pseudo === true));
+    return this.queries.execute(
+      new SearchRouteQuery({ kind: 'tag_based', tags: body.iterable.map((t) => t.text) }, pseudo === true),
+    );
   }
 }

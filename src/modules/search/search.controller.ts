@@ -23,10 +23,16 @@ export class SearchController {
   @Get('search')
   @ApiOperation({
     operationId: 'assetsSearchAssets',
-    summary: 'Fuzzy search (words, identifier parts, substrings, typos) and/or tag search; at least one is required (400 otherwise)',
+    summary:
+      'Fuzzy search (words, identifier parts, substrings, typos) and/or tag search; at least one is required (400 otherwise)',
   })
   @ApiQuery({ name: 'query', required: false, type: String, description: 'fuzzy search text' })
-  @ApiQuery({ name: 'searchable_tags', required: false, type: String, description: 'comma-separated tags (also accepted as searchableTags)' })
+  @ApiQuery({
+    name: 'searchable_tags',
+    required: false,
+    type: String,
+    description: 'comma-separated tags (also accepted as searchableTags)',
+  })
   search(
     @QueryText(['query']) query: string | undefined,
     @QueryText(['searchable_tags', 'searchableTags']) tags: string | undefined,
@@ -40,7 +46,10 @@ export class SearchController {
 
   @Post('search')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'assetsSearchWithFilters', summary: 'Fuzzy query within a search space (uuids), narrowed by filters combined with AND (or OR)' })
+  @ApiOperation({
+    operationId: 'assetsSearchWithFilters',
+    summary: 'Fuzzy query within a search space (uuids), narrowed by filters combined with AND (or OR)',
+  })
   @ApiBody({ type: AssetsSearchWithFiltersInputDto, required: false })
   async searchWithFilters(
     @Body() input: AssetsSearchWithFiltersInputDto,
@@ -52,14 +61,18 @@ export class SearchController {
     const results = await searchedAcrossStores(
       request!,
       this.queries,
-      async (queries) => (await queries.execute<SearchWithFiltersQuery, AssetsSearchWithFiltersOutputWire>(search)).results,
+      async (queries) =>
+        (await queries.execute<SearchWithFiltersQuery, AssetsSearchWithFiltersOutputWire>(search)).results,
     );
     return { results };
   }
 
   @Get('related')
   @UseInterceptors(GetBodyInterceptor)
-  @ApiOperation({ operationId: 'assetsGetRelatedAssets', summary: 'Assets most similar to the given ones (JSON body on GET; also POST /assets/related)' })
+  @ApiOperation({
+    operationId: 'assetsGetRelatedAssets',
+    summary: 'Assets most similar to the given ones (JSON body on GET; also POST /assets/related)',
+  })
   @ApiBody({ type: AssetsDto })
   related(@Body() body: AssetsDto): Promise<AssetsWire> {
     return this.queries.execute(new RelatedAssetsQuery(body.iterable));
@@ -67,7 +80,10 @@ export class SearchController {
 
   @Post('related')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'assetsGetRelatedAssetsPost', summary: 'Same as GET /assets/related, for clients that cannot send a GET body' })
+  @ApiOperation({
+    operationId: 'assetsGetRelatedAssetsPost',
+    summary: 'Same as GET /assets/related, for clients that cannot send a GET body',
+  })
   @ApiBody({ type: AssetsDto })
   relatedPost(@Body() body: AssetsDto): Promise<AssetsWire> {
     return this.queries.execute(new RelatedAssetsQuery(body.iterable));
@@ -77,7 +93,8 @@ export class SearchController {
   @UseInterceptors(GetBodyInterceptor)
   @ApiOperation({
     operationId: 'assetsGetRecommendedAssets',
-    summary: 'Assets similar to the ones the user interacted with, weighted by interaction (JSON body on GET; also POST)',
+    summary:
+      'Assets similar to the ones the user interacted with, weighted by interaction (JSON body on GET; also POST)',
   })
   @ApiBody({ type: SeededAssetsRecommendationDto, required: false })
   recommended(@Body() seed: SeededAssetsRecommendationDto): Promise<AssetsWire> {
@@ -86,7 +103,10 @@ export class SearchController {
 
   @Post('recommended')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'assetsGetRecommendedAssetsPost', summary: 'Same as GET /assets/recommended, for clients that cannot send a GET body' })
+  @ApiOperation({
+    operationId: 'assetsGetRecommendedAssetsPost',
+    summary: 'Same as GET /assets/recommended, for clients that cannot send a GET body',
+  })
   @ApiBody({ type: SeededAssetsRecommendationDto, required: false })
   recommendedPost(@Body() seed: SeededAssetsRecommendationDto): Promise<AssetsWire> {
     return this.queries.execute(new RecommendedAssetsQuery(seed));

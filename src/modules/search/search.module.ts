@@ -14,7 +14,13 @@ import { IntelligenceModule } from '../intelligence/intelligence.module';
 import { ModelVectorsHandler } from './events/model-vectors.handler';
 import { ModelVectorIndex } from './model-vector-index';
 
-const queryHandlers = [SearchAssetsHandler, SearchWithFiltersHandler, RelatedAssetsHandler, RecommendedAssetsHandler, SearchRouteHandler];
+const queryHandlers = [
+  SearchAssetsHandler,
+  SearchWithFiltersHandler,
+  RelatedAssetsHandler,
+  RecommendedAssetsHandler,
+  SearchRouteHandler,
+];
 
 /**
  * The search index over assets (words + identifier parts, substrings, typo correction), a

@@ -42,8 +42,13 @@ export class FirstFrames {
   /** `view`'s first page and the outbox head it reflects; `position`: the highest event handed out so far. */
   read(view: StreamView, position: number): Promise<FirstPage> {
     const cached = this.snapshots.get(view);
-    if (cached && (cached.at === null || (Date.now() - cached.at < SNAPSHOT_REUSE_MS && cached.head === position))) return cached.result;
-    const entry: SnapshotEntry = { at: null, head: -1, result: Promise.resolve({ head: 0, body: '', items: [], next: null }) };
+    if (cached && (cached.at === null || (Date.now() - cached.at < SNAPSHOT_REUSE_MS && cached.head === position)))
+      return cached.result;
+    const entry: SnapshotEntry = {
+      at: null,
+      head: -1,
+      result: Promise.resolve({ head: 0, body: '', items: [], next: null }),
+    };
     entry.result = this.db
       .readConsistent(async (em) => {
         const head = await this.outbox.head(em);

@@ -356,7 +356,8 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
     this.behind = false;
     const head = await this.db.read((em) => this.outbox.head(em));
     let target = head;
-    for (const subs of this.byView.values()) for (const sub of subs) if (sub.live) target = Math.min(target, sub.cursor);
+    for (const subs of this.byView.values())
+      for (const sub of subs) if (sub.live) target = Math.min(target, sub.cursor);
     if (target > this.position) this.position = target;
   }
 
@@ -374,7 +375,10 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
         const shown = !hidden.has(`${event.topic}:${event.entityId}`);
         for (const view of watched) {
           if (view.topic !== event.topic) continue;
-          perView.set(view, shown ? new Prepared(JSON.stringify(await view.change(view.reads ? em : null, event)), event.id) : null);
+          perView.set(
+            view,
+            shown ? new Prepared(JSON.stringify(await view.change(view.reads ? em : null, event)), event.id) : null,
+          );
         }
         frames.push(perView);
       }
@@ -424,7 +428,8 @@ export class StreamHub implements OnApplicationBootstrap, BeforeApplicationShutd
   private fail(sub: Subscriber, error: unknown): void {
     if (this.stopping) return; // the database may already be closed; the socket gets 1001
     this.logger.error(`stream ${sub.view.path} failed: ${(error as Error).message}`);
-    if (sub.socket.readyState === WebSocket.OPEN) sub.socket.close(CLOSE.error, `internal error; resume with since=${sub.cursor}`);
+    if (sub.socket.readyState === WebSocket.OPEN)
+      sub.socket.close(CLOSE.error, `internal error; resume with since=${sub.cursor}`);
   }
 
   /** Pings every socket; one that has not answered since the last ping is dropped. Health sockets also get `ok`. */

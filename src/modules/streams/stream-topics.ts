@@ -18,7 +18,10 @@ export interface Paged<T> {
   next: Keyset | null;
 }
 
-const paged = ({ rows, last }: { rows: KeyedRow[]; last: KeyedRow | null }): Paged<string> => ({ items: rows.map((r) => r.id), next: last && keyOf(last) });
+const paged = ({ rows, last }: { rows: KeyedRow[]; last: KeyedRow | null }): Paged<string> => ({
+  items: rows.map((r) => r.id),
+  next: last && keyOf(last),
+});
 
 /** Ids of one page of an identifiers first frame (~50 bytes each). */
 const ID_PAGE = 5000;
@@ -31,7 +34,16 @@ const ID_PAGE = 5000;
  */
 export interface StreamTopic {
   name: StreamTopicName;
-  key: 'asset' | 'conversation' | 'model' | 'workstream_summary' | 'application' | 'anchor' | 'range' | 'person' | 'sensitive';
+  key:
+    | 'asset'
+    | 'conversation'
+    | 'model'
+    | 'workstream_summary'
+    | 'application'
+    | 'anchor'
+    | 'range'
+    | 'person'
+    | 'sensitive';
   page(em: EntityManager, after: Keyset | null): Promise<Paged<string>>;
   /**
    * Of the given ids (of changes, not deletions), those the streams leave out because the
@@ -47,7 +59,8 @@ export class StreamTopics {
   private readonly topics = new Map<StreamTopicName, StreamTopic>();
 
   constructor(db: Database, assets: AssetReader, models: ModelRegistry, applications: ApplicationReader) {
-    const walked = (source: KeysetSource) => async (em: EntityManager, after: Keyset | null) => paged(await keysetSlice(db, em, source, after, ID_PAGE));
+    const walked = (source: KeysetSource) => async (em: EntityManager, after: Keyset | null) =>
+      paged(await keysetSlice(db, em, source, after, ID_PAGE));
     this.register({
       name: 'assets',
       key: 'asset',
@@ -55,8 +68,16 @@ export class StreamTopics {
       hidden: (em, ids) => assets.pseudoAmong(em, ids),
     });
     this.register({ name: 'conversations', key: 'conversation', page: walked(ConversationReader.LISTING) });
-    this.register({ name: 'models', key: 'model', page: async () => ({ items: (await models.list()).map((m) => m.id), next: null }) });
-    this.register({ name: 'workstream_summaries', key: 'workstream_summary', page: walked(WorkstreamSummaryReader.LISTING) });
+    this.register({
+      name: 'models',
+      key: 'model',
+      page: async () => ({ items: (await models.list()).map((m) => m.id), next: null }),
+    });
+    this.register({
+      name: 'workstream_summaries',
+      key: 'workstream_summary',
+      page: walked(WorkstreamSummaryReader.LISTING),
+    });
     // What GET /applications lists (the connected ones, most recently connected first): a handful.
     this.register({
       name: 'applications',

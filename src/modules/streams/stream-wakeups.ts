@@ -102,7 +102,12 @@ export class StreamWakeups implements OnApplicationBootstrap, BeforeApplicationS
   /** ioredis is loaded only when Redis is configured. */
   private async connectRedis(url: string): Promise<void> {
     const { default: Redis } = await import('ioredis');
-    const options = { lazyConnect: false, maxRetriesPerRequest: 1, enableOfflineQueue: false, retryStrategy: () => RECONNECT_MS };
+    const options = {
+      lazyConnect: false,
+      maxRetriesPerRequest: 1,
+      enableOfflineQueue: false,
+      retryStrategy: () => RECONNECT_MS,
+    };
     this.redisPub = new Redis(url, options);
     this.redisSub = new Redis(url, { ...options, enableOfflineQueue: true });
     let warned = false;

@@ -72,7 +72,8 @@ export class StreamWriter {
     else {
       const framed = frame.framed(sub.ids);
       // Made once for every socket: written past `ws`, which would frame it again for each.
-      if (!writePreframed(socket, framed)) socket.send(Buffer.from(sub.ids ? withEventId(frame.body, eventId) : frame.body), { binary: false });
+      if (!writePreframed(socket, framed))
+        socket.send(Buffer.from(sub.ids ? withEventId(frame.body, eventId) : frame.body), { binary: false });
       const raw = rawSocketOf(socket);
       const pending = raw && this.corked?.get(raw);
       if (raw && pending !== undefined && pending !== null) {
@@ -107,7 +108,11 @@ export class StreamWriter {
     const socket = sub.socket;
     const deadline = Date.now() + DRAIN_WAIT_MS;
     // Wait down to half the bound (not just under it): fewer, larger bursts.
-    while (socket.readyState === WebSocket.OPEN && socket.bufferedAmount > this.sendBuffer / 2 && Date.now() < deadline) {
+    while (
+      socket.readyState === WebSocket.OPEN &&
+      socket.bufferedAmount > this.sendBuffer / 2 &&
+      Date.now() < deadline
+    ) {
       await new Promise((resolve) => setTimeout(resolve, 5));
     }
     if (socket.readyState !== WebSocket.OPEN) return false;

@@ -25,7 +25,9 @@ export class ApplicationReader {
 
   /** The application of this name + version + platform, or null. */
   byIdentity(em: EntityManager, identity: ApplicationIdentity): Promise<ApplicationEntity | null> {
-    return em.findOne(ApplicationEntity, { where: { name: identity.name, version: identity.version, platform: identity.platform } });
+    return em.findOne(ApplicationEntity, {
+      where: { name: identity.name, version: identity.version, platform: identity.platform },
+    });
   }
 
   /** Applications that called POST /connect, most recently connected first. */
@@ -43,7 +45,10 @@ export class ApplicationReader {
    * object of its columns (for json_object / json_build_object), from the entity's metadata.
    */
   static joinedJson(em: EntityManager, alias: string, on: string): { join: string; pairs: string } {
-    return { join: `JOIN applications ${alias} ON ${alias}.id = ${on}`, pairs: jsonColumns(em, ApplicationEntity, alias) };
+    return {
+      join: `JOIN applications ${alias} ON ${alias}.id = ${on}`,
+      pairs: jsonColumns(em, ApplicationEntity, alias),
+    };
   }
 
   /** An application from the JSON object of `joinedJson`, by the entity's metadata (booleans come back as 0/1 from SQLite). */

@@ -10,16 +10,28 @@ import { ApplicationIdentity, ApplicationReader } from './application.reader';
 import { ApplicationWriter } from './application.writer';
 
 /** Trove itself, credited with content that arrives without an application. */
-const SELF: ApplicationIdentity = { name: 'OPEN_SOURCE', version: INTERFACE_VERSION, platform: platformOf(process.platform) };
+const SELF: ApplicationIdentity = {
+  name: 'OPEN_SOURCE',
+  version: INTERFACE_VERSION,
+  platform: platformOf(process.platform),
+};
 
 /** Seeds name an application by our id, or by name + version + platform. */
 function identityKey(dto?: ApplicationDto): string {
   if (!dto) return 'self';
-  return dto.id ? `id:${dto.id}|${dto.name}|${dto.version}|${dto.platform}` : `who:${dto.name}|${dto.version}|${dto.platform}`;
+  return dto.id
+    ? `id:${dto.id}|${dto.name}|${dto.version}|${dto.platform}`
+    : `who:${dto.name}|${dto.version}|${dto.platform}`;
 }
 
 function platformOf(platform: NodeJS.Platform): string {
-  return platform === 'darwin' ? 'MACOS' : platform === 'win32' ? 'WINDOWS' : platform === 'linux' ? 'LINUX' : 'UNKNOWN';
+  return platform === 'darwin'
+    ? 'MACOS'
+    : platform === 'win32'
+      ? 'WINDOWS'
+      : platform === 'linux'
+        ? 'LINUX'
+        : 'UNKNOWN';
 }
 
 /**
@@ -76,7 +88,8 @@ export class ApplicationRegistry implements OnApplicationBootstrap {
       createdAt: nowIso(),
     });
     const recorded = await this.reader.byIdentity(em, identity);
-    if (!recorded) throw new Error(`application ${identity.name} ${identity.version} ${identity.platform} was not recorded`);
+    if (!recorded)
+      throw new Error(`application ${identity.name} ${identity.version} ${identity.platform} was not recorded`);
     return recorded;
   }
 
@@ -88,7 +101,11 @@ export class ApplicationRegistry implements OnApplicationBootstrap {
   }
 
   /** Stores the settings POST /application/update changes, inside the caller's transaction. */
-  updateSettings(em: EntityManager, id: string, settings: Parameters<ApplicationWriter['updateSettings']>[2]): Promise<void> {
+  updateSettings(
+    em: EntityManager,
+    id: string,
+    settings: Parameters<ApplicationWriter['updateSettings']>[2],
+  ): Promise<void> {
     return this.writer.updateSettings(em, id, settings);
   }
 

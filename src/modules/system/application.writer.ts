@@ -16,7 +16,11 @@ export class ApplicationWriter {
   }
 
   /** What POST /application/update may change: the application's settings, never its identity. */
-  async updateSettings(em: EntityManager, id: string, settings: Partial<Pick<ApplicationEntity, 'capabilities' | 'privacy' | 'onboarded'>>): Promise<void> {
+  async updateSettings(
+    em: EntityManager,
+    id: string,
+    settings: Partial<Pick<ApplicationEntity, 'capabilities' | 'privacy' | 'onboarded'>>,
+  ): Promise<void> {
     if (Object.keys(settings).length) await em.update(ApplicationEntity, { id }, settings);
   }
 

@@ -20,7 +20,10 @@ export class ApplicationsController {
   ) {}
 
   @Get('applications/:application')
-  @ApiOperation({ operationId: 'applicationsSpecificApplicationSnapshot', summary: 'One application (404 when Trove does not know it)' })
+  @ApiOperation({
+    operationId: 'applicationsSpecificApplicationSnapshot',
+    summary: 'One application (404 when Trove does not know it)',
+  })
   @ApiOkResponse({ type: ApplicationWire })
   one(@Param('application', uuidParam('application')) application: string): Promise<ApplicationWire> {
     return this.queries.execute(new GetApplicationQuery(application));

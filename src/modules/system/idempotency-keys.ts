@@ -61,7 +61,9 @@ export class IdempotencyKeys implements OnApplicationBootstrap {
   isRace(error: unknown): boolean {
     const e = error as { code?: string; driverError?: { code?: string }; message?: string };
     const code = e?.driverError?.code ?? e?.code;
-    return code === '23505' || (/idempotency_keys/.test(String(e?.message)) && /UNIQUE|duplicate/i.test(String(e?.message)));
+    return (
+      code === '23505' || (/idempotency_keys/.test(String(e?.message)) && /UNIQUE|duplicate/i.test(String(e?.message)))
+    );
   }
 
   async onApplicationBootstrap(): Promise<void> {

@@ -38,7 +38,8 @@ export class OsServiceController {
   @HttpCode(200)
   @ApiOperation({
     operationId: 'osUpdateCheck',
-    summary: 'Trove is updated through its own releases (npm, Docker), never through this route: UP_TO_DATE, nothing to download',
+    summary:
+      'Trove is updated through its own releases (npm, Docker), never through this route: UP_TO_DATE, nothing to download',
   })
   @ApiBody({ type: UncheckedOSServerUpdateDto, required: false })
   @ApiOkResponse({ type: OSServerUpdateStatusWire })

@@ -60,12 +60,17 @@ export class OsController {
   @HttpCode(200)
   @ApiOperation({ operationId: 'signOutOfOS', summary: 'No accounts: 400, there is nothing to sign out of' })
   signOut(): never {
-    throw new BadRequestException('Trove has no accounts: the local user is always signed in, so there is nothing to sign out of');
+    throw new BadRequestException(
+      'Trove has no accounts: the local user is always signed in, so there is nothing to sign out of',
+    );
   }
 
   @Post('allocations/connect')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'allocationsConnectNewCloud', summary: 'No Pieces cloud: the allocation stays DISCONNECTED' })
+  @ApiOperation({
+    operationId: 'allocationsConnectNewCloud',
+    summary: 'No Pieces cloud: the allocation stays DISCONNECTED',
+  })
   @ApiBody({ required: false, schema: { type: 'object' } })
   connectCloud(): AllocationCloudWire {
     return noCloudWire(this.user.id);
@@ -73,7 +78,10 @@ export class OsController {
 
   @Post('allocations/disconnect')
   @HttpCode(200)
-  @ApiOperation({ operationId: 'allocationsDisconnectCloud', summary: 'No Pieces cloud: the allocation is DISCONNECTED' })
+  @ApiOperation({
+    operationId: 'allocationsDisconnectCloud',
+    summary: 'No Pieces cloud: the allocation is DISCONNECTED',
+  })
   @ApiBody({ required: false, schema: { type: 'object' } })
   disconnectCloud(): AllocationCloudWire {
     return noCloudWire(this.user.id);

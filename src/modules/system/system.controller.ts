@@ -19,7 +19,10 @@ export class SystemController {
 
   @Get('.well-known/health')
   @TextResponse()
-  @ApiOperation({ operationId: 'getWellKnownHealth', summary: 'Liveness: `ok` as text (also HEAD); 503 when storage is down' })
+  @ApiOperation({
+    operationId: 'getWellKnownHealth',
+    summary: 'Liveness: `ok` as text (also HEAD); 503 when storage is down',
+  })
   @ApiOkResponse({ schema: { type: 'string', example: 'ok' } })
   health(): Promise<string> {
     return this.queries.execute(new CheckHealthQuery());
@@ -28,7 +31,8 @@ export class SystemController {
   @Get('.well-known/ready')
   @ApiOperation({
     operationId: 'getWellKnownReady',
-    summary: 'Readiness: 200 when the database answers a trivial query within 1 s (also HEAD); 503 with the reason otherwise',
+    summary:
+      'Readiness: 200 when the database answers a trivial query within 1 s (also HEAD); 503 with the reason otherwise',
   })
   @ApiOkResponse({ type: ReadinessWire })
   ready(): Promise<ReadinessWire> {

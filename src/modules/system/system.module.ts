@@ -22,7 +22,13 @@ import { OsServiceController } from './os-service.controller';
 import { UsersController } from './users.controller';
 import { SystemController } from './system.controller';
 
-const queryHandlers = [CheckHealthHandler, CheckReadinessHandler, GetUserHandler, ListApplicationsHandler, GetApplicationHandler];
+const queryHandlers = [
+  CheckHealthHandler,
+  CheckReadinessHandler,
+  GetUserHandler,
+  ListApplicationsHandler,
+  GetApplicationHandler,
+];
 
 @Module({
   imports: [EventsModule],

@@ -21,7 +21,10 @@ export class UsersController {
   }
 
   @Get('users/:user')
-  @ApiOperation({ operationId: 'usersSpecificUserSnapshot', summary: 'One user: the local user by its id (404 for any other)' })
+  @ApiOperation({
+    operationId: 'usersSpecificUserSnapshot',
+    summary: 'One user: the local user by its id (404 for any other)',
+  })
   @ApiOkResponse({ type: UserProfileWire })
   one(@Param('user') user: string): UserProfileWire {
     if (user !== this.user.id) throw new NotFound(`no user ${user}: this instance has one local user (GET /user)`);
@@ -29,7 +32,10 @@ export class UsersController {
   }
 
   @Get('subscriptions')
-  @ApiOperation({ operationId: 'subscriptionsSnapshot', summary: 'What the local user has: no cloud plan, so no subscription' })
+  @ApiOperation({
+    operationId: 'subscriptionsSnapshot',
+    summary: 'What the local user has: no cloud plan, so no subscription',
+  })
   @ApiOkResponse({ type: SubscriptionsWire })
   subscriptions(): SubscriptionsWire {
     return { iterable: [], indices: {} };

@@ -39,7 +39,9 @@ export class ExportPages {
     const schema = this.schema;
     for (const spec of KINDS.filter((k) => k.section === 'shared')) {
       if (spec.kind === 'application') {
-        const rows = (await this.store.all(snapshot, schema.get('application'), spec)).map((r) => RecordSchema.record(schema.get('application'), r));
+        const rows = (await this.store.all(snapshot, schema.get('application'), spec)).map((r) =>
+          RecordSchema.record(schema.get('application'), r),
+        );
         rows.sort((a, b) => compareKeys([a.name, a.version, a.platform, a.id], [b.name, b.version, b.platform, b.id]));
         yield { schema: schema.get('application'), rows };
       } else yield* this.walk(snapshot, spec);

@@ -33,7 +33,12 @@ export class ImportRuns {
   /** Runs `work` when no other import runs, with an importer that reports each batch to `onBatch`. */
   exclusive<T>(work: (importer: RecordImporter) => Promise<T>, onBatch?: (done: number) => void): Promise<T> {
     return this.importing.runExclusive(() =>
-      work(new RecordImporter({ store: this.store, schema: this.store.schema, uow: this.uow, projections: this.projections }, onBatch)),
+      work(
+        new RecordImporter(
+          { store: this.store, schema: this.store.schema, uow: this.uow, projections: this.projections },
+          onBatch,
+        ),
+      ),
     );
   }
 }

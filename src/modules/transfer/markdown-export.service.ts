@@ -31,7 +31,10 @@ export class MarkdownExport {
     const snapshot = await this.store.openSnapshot();
     try {
       const schema = this.store.schema;
-      const expected = await this.store.count(snapshot, { ...KIND_BY_NAME.get('asset')!, where: 'deleted_at IS NULL AND pseudo = FALSE' });
+      const expected = await this.store.count(snapshot, {
+        ...KIND_BY_NAME.get('asset')!,
+        where: 'deleted_at IS NULL AND pseudo = FALSE',
+      });
       let files = 0;
       const writing = new Set<Promise<void>>();
       const write = async (path: string, text: string) => {
@@ -51,18 +54,31 @@ export class MarkdownExport {
         if (++files % 1000 === 0) progress?.(files, expected);
       };
       for await (const groups of this.pages.groups(snapshot, 'asset')) {
-        const live = groups.filter((g) => g.root.deleted_at === null && !RecordSchema.record(schema.get('asset'), g.root).pseudo);
+        const live = groups.filter(
+          (g) => g.root.deleted_at === null && !RecordSchema.record(schema.get('asset'), g.root).pseudo,
+        );
         const members = (kind: string, g: Group) => g.members.find((m) => m.schema.spec.kind === kind)?.rows ?? [];
         const tagIds = [...new Set(live.flatMap((g) => members('asset_tag', g).map((l) => l.tag_id as string)))];
-        const websiteIds = [...new Set(live.flatMap((g) => members('asset_website', g).map((l) => l.website_id as string)))];
-        const tags = new Map((await this.store.byIds(snapshot, schema.get('tag'), tagIds)).map((t) => [t.id as string, t.text as string]));
+        const websiteIds = [
+          ...new Set(live.flatMap((g) => members('asset_website', g).map((l) => l.website_id as string))),
+        ];
+        const tags = new Map(
+          (await this.store.byIds(snapshot, schema.get('tag'), tagIds)).map((t) => [t.id as string, t.text as string]),
+        );
         const websites = new Map(
-          (await this.store.byIds(snapshot, schema.get('website'), websiteIds)).map((w) => [w.id as string, { url: w.url as string, name: w.name as string }]),
+          (await this.store.byIds(snapshot, schema.get('website'), websiteIds)).map((w) => [
+            w.id as string,
+            { url: w.url as string, name: w.name as string },
+          ]),
         );
         for (const g of live) {
           const asset = g.root;
           const format = members('format', g)[0];
-          const byTime = (a: Row, b: Row) => compareKeys([a.created_at, a.tag_id ?? a.website_id ?? a.id], [b.created_at, b.tag_id ?? b.website_id ?? b.id]);
+          const byTime = (a: Row, b: Row) =>
+            compareKeys(
+              [a.created_at, a.tag_id ?? a.website_id ?? a.id],
+              [b.created_at, b.tag_id ?? b.website_id ?? b.id],
+            );
           const description = members('annotation', g)
             .filter((a) => a.type === 'DESCRIPTION')
             .sort(byTime)[0];

@@ -60,9 +60,17 @@ function fence(text: string): string {
 
 /** The Markdown file of a snippet: YAML front matter, then the text in a fenced code block labelled with its language. */
 export function markdown(snippet: MarkdownSnippet): string {
-  const lines = ['---', `id: ${scalar(snippet.id)}`, `name: ${scalar(snippet.name ?? '')}`, `language: ${scalar(snippet.language)}`];
+  const lines = [
+    '---',
+    `id: ${scalar(snippet.id)}`,
+    `name: ${scalar(snippet.name ?? '')}`,
+    `language: ${scalar(snippet.language)}`,
+  ];
   lines.push(snippet.tags.length ? 'tags:' : 'tags: []', ...snippet.tags.map((t) => `  - ${scalar(t)}`));
-  lines.push(snippet.websites.length ? 'websites:' : 'websites: []', ...snippet.websites.map((w) => `  - url: ${scalar(w.url)}\n    name: ${scalar(w.name)}`));
+  lines.push(
+    snippet.websites.length ? 'websites:' : 'websites: []',
+    ...snippet.websites.map((w) => `  - url: ${scalar(w.url)}\n    name: ${scalar(w.name)}`),
+  );
   lines.push(`created: ${scalar(snippet.created)}`, `updated: ${scalar(snippet.updated)}`);
   lines.push(`description: ${snippet.description === null ? 'null' : scalar(snippet.description)}`, '---', '');
   const marks = fence(snippet.text);

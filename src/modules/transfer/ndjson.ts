@@ -51,7 +51,8 @@ export class LineSplitter {
     let start = 0;
     for (let at = chunk.indexOf(0x0a); at >= 0; at = chunk.indexOf(0x0a, start)) {
       const piece = chunk.subarray(start, at);
-      if (this.pendingBytes + piece.length > this.maxLine) throw new InvalidInput(`a line is longer than ${this.maxLine} bytes`);
+      if (this.pendingBytes + piece.length > this.maxLine)
+        throw new InvalidInput(`a line is longer than ${this.maxLine} bytes`);
       lines.push(this.pending.length ? Buffer.concat([...this.pending, piece]) : piece);
       this.pending = [];
       this.pendingBytes = 0;
@@ -95,7 +96,8 @@ export function parseLine(line: Buffer, n: number): unknown {
 /** A record line's kind and record, checked against the kind's columns (omitted optional columns filled in); a 400 naming the line otherwise. */
 export function recordOf(value: unknown, n: number, schema: RecordSchema): RecordLine {
   const line = value as { kind?: unknown; record?: unknown };
-  if (typeof line !== 'object' || line === null || typeof line.kind !== 'string') throw new InvalidInput(`line ${n} has no "kind"`);
+  if (typeof line !== 'object' || line === null || typeof line.kind !== 'string')
+    throw new InvalidInput(`line ${n} has no "kind"`);
   const kind = schema.of(line.kind);
   if (!kind) throw new InvalidInput(`line ${n}: unknown kind "${line.kind}"`);
   const problem = RecordSchema.problem(kind, line.record);
@@ -108,13 +110,23 @@ export function headerOf(line: Buffer | null): ExportHeader {
   if (!line) throw new InvalidInput('the file is empty');
   const value = parseLine(line, 1) as Partial<ExportHeader> | null;
   if (typeof value !== 'object' || value === null || value.format !== EXPORT_FORMAT) {
-    throw new InvalidInput(`not a Trove export: the first line must be {"format":"${EXPORT_FORMAT}","version":${EXPORT_VERSION},...}`);
+    throw new InvalidInput(
+      `not a Trove export: the first line must be {"format":"${EXPORT_FORMAT}","version":${EXPORT_VERSION},...}`,
+    );
   }
   if (value.version !== EXPORT_VERSION) {
-    throw new InvalidInput(`Trove export version ${JSON.stringify(value.version)} is not supported (this build reads version ${EXPORT_VERSION})`);
+    throw new InvalidInput(
+      `Trove export version ${JSON.stringify(value.version)} is not supported (this build reads version ${EXPORT_VERSION})`,
+    );
   }
   const counts = value.counts && typeof value.counts === 'object' ? value.counts : {};
-  return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported: String(value.exported ?? ''), trove: String(value.trove ?? ''), counts };
+  return {
+    format: EXPORT_FORMAT,
+    version: EXPORT_VERSION,
+    exported: String(value.exported ?? ''),
+    trove: String(value.trove ?? ''),
+    counts,
+  };
 }
 
 /** The total of a counts object (the records a header announces). */
@@ -188,7 +200,9 @@ export class NdjsonVerifier {
     }
     const sha256 = this.hash.digest('hex');
     if (end.sha256 !== sha256)
-      throw new InvalidInput(`line ${n}: the records do not match the end line's sha256 (the file was altered or damaged); nothing was imported`);
+      throw new InvalidInput(
+        `line ${n}: the records do not match the end line's sha256 (the file was altered or damaged); nothing was imported`,
+      );
     return { kind: 'end', records: this.records, counts, sha256, checksum: String(end.checksum ?? '') };
   }
 }
@@ -261,6 +275,7 @@ export class ExportWriter {
   private check(): void {
     const stream = this.out as (NodeJS.WritableStream & { destroyed?: boolean; writableEnded?: boolean }) | null;
     if (this.failure) throw this.failure;
-    if (stream?.destroyed || stream?.writableEnded) throw new Error('the export stream was closed before the export ended');
+    if (stream?.destroyed || stream?.writableEnded)
+      throw new Error('the export stream was closed before the export ended');
   }
 }

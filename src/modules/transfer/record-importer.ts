@@ -87,7 +87,11 @@ export class RecordImporter {
     const spec = KIND_BY_NAME.get(line.kind)!;
     const full = this.batchRecords >= this.limits.records || this.batchBytes >= this.limits.bytes;
     // Between groups; inside one only when it is huge (its root, created by an earlier batch, is carried over).
-    if (full && (!spec.member || this.batchRecords >= HUGE * this.limits.records || this.batchBytes >= HUGE * this.limits.bytes)) await this.flush();
+    if (
+      full &&
+      (!spec.member || this.batchRecords >= HUGE * this.limits.records || this.batchBytes >= HUGE * this.limits.bytes)
+    )
+      await this.flush();
     let rows = this.batch.get(line.kind);
     if (!rows) this.batch.set(line.kind, (rows = []));
     rows.push(line.record);
@@ -136,12 +140,17 @@ export class RecordImporter {
     for (const row of batch.get('format') ?? []) {
       const format = RecordSchema.entity<FormatEntity>(this.parts.schema.get('format'), row);
       const known = first.get(format.assetId);
-      if (!known || format.position < known.position || (format.position === known.position && format.id < known.id)) first.set(format.assetId, format);
+      if (!known || format.position < known.position || (format.position === known.position && format.id < known.id))
+        first.set(format.assetId, format);
     }
     return [...first.values()].map((f) => f.raw ?? '');
   }
 
-  private async write(em: EntityManager, batch: Map<string, Row[]>, changed: (change: ImportedRecord) => void): Promise<BatchOutcome> {
+  private async write(
+    em: EntityManager,
+    batch: Map<string, Row[]>,
+    changed: (change: ImportedRecord) => void,
+  ): Promise<BatchOutcome> {
     const { store, schema } = this.parts;
     const roots = { asset: new Set<string>(), conversation: new Set<string>() };
     const outcome: BatchOutcome = { roots, created: new Map(), skipped: new Map(), remaps: new Map() };
@@ -157,7 +166,9 @@ export class RecordImporter {
         if (spec.member) {
           const section = spec.section as 'asset' | 'conversation';
           const root = (row: Row) => row[spec.member!.column] as string | null;
-          rows = rows.filter((row) => root(row) === null || roots[section].has(root(row)!) || this.carried[section].has(root(row)!));
+          rows = rows.filter(
+            (row) => root(row) === null || roots[section].has(root(row)!) || this.carried[section].has(root(row)!),
+          );
         }
         const keys = await store.insert(em, kind, rows);
         const written = new Set(keys.map(keyOf));
@@ -166,7 +177,8 @@ export class RecordImporter {
         inserted.set(spec.kind, fresh);
         outcome.created.set(spec.kind, fresh.length);
         outcome.skipped.set(spec.kind, given.length - fresh.length);
-        if (spec.kind === 'asset' || spec.kind === 'conversation') for (const row of fresh) roots[spec.kind].add(row.id as string);
+        if (spec.kind === 'asset' || spec.kind === 'conversation')
+          for (const row of fresh) roots[spec.kind].add(row.id as string);
         if (spec.natural) {
           const matched = await store.naturalMatches(
             em,
@@ -183,7 +195,9 @@ export class RecordImporter {
     // Members of an asset created by an earlier batch (a group that was cut): index it again, from its rows.
     const grown = new Set(
       KINDS.filter((k) => k.section === 'asset' && k.member).flatMap((k) =>
-        (inserted.get(k.kind) ?? []).map((row) => row.asset_id as string).filter((id) => this.carried.asset.has(id) && !roots.asset.has(id)),
+        (inserted.get(k.kind) ?? [])
+          .map((row) => row.asset_id as string)
+          .filter((id) => this.carried.asset.has(id) && !roots.asset.has(id)),
       ),
     );
     for (const id of grown) await this.parts.projections.apply(em, [{ id, change: 'updated' }]);
@@ -230,12 +244,17 @@ export class RecordImporter {
       }
       return out;
     };
-    const byTime = (a: { row: Row }, b: { row: Row }) => compare(a.row.created_at, b.row.created_at) || compare(a.row.id ?? '', b.row.id ?? '');
+    const byTime = (a: { row: Row }, b: { row: Row }) =>
+      compare(a.row.created_at, b.row.created_at) || compare(a.row.id ?? '', b.row.id ?? '');
     const formats = group('format', (row) => RecordSchema.entity<FormatEntity>(schema.get('format'), row));
-    const annotations = group('annotation', (row) => RecordSchema.entity<AnnotationEntity>(schema.get('annotation'), row));
+    const annotations = group('annotation', (row) =>
+      RecordSchema.entity<AnnotationEntity>(schema.get('annotation'), row),
+    );
     const tagLinks = group('asset_tag', (row) => row.tag_id as string);
     const websiteLinks = group('asset_website', (row) => row.website_id as string);
-    const ids = (links: Map<string, Array<{ value: string }>>) => [...new Set([...links.values()].flatMap((list) => list.map((l) => l.value)))];
+    const ids = (links: Map<string, Array<{ value: string }>>) => [
+      ...new Set([...links.values()].flatMap((list) => list.map((l) => l.value))),
+    ];
     const records = async <T>(kind: string, wanted: string[]) =>
       new Map(
         (await store.byIds(em, schema.get(kind), wanted)).map((row) => [
@@ -254,7 +273,9 @@ export class RecordImporter {
           .filter((t): t is T => t !== undefined);
       const aggregate = {
         asset: RecordSchema.entity<AssetEntity>(schema.get('asset'), row),
-        formats: (formats.get(id) ?? []).sort((a, b) => compare(a.value.position, b.value.position) || compare(a.value.id, b.value.id)).map((f) => f.value),
+        formats: (formats.get(id) ?? [])
+          .sort((a, b) => compare(a.value.position, b.value.position) || compare(a.value.id, b.value.id))
+          .map((f) => f.value),
         annotations: (annotations.get(id) ?? []).sort(byTime).map((a) => a.value),
         tags: linked(tagLinks, tags),
         websites: linked(websiteLinks, websites),
@@ -275,7 +296,11 @@ function compare(a: unknown, b: unknown): number {
 }
 
 /** The row with its references to records matched by natural key rewritten (a copy when anything changes). */
-function rewrite(row: Row, refers: Readonly<Record<string, string>>, remapOf: (kind: string, id: unknown) => unknown): Row {
+function rewrite(
+  row: Row,
+  refers: Readonly<Record<string, string>>,
+  remapOf: (kind: string, id: unknown) => unknown,
+): Row {
   let out = row;
   for (const [column, kind] of Object.entries(refers)) {
     const to = remapOf(kind, row[column]);

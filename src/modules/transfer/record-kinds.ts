@@ -43,7 +43,13 @@ export interface KindSpec {
  * by every store under the same derived ids). docs/TRANSFER.md says the same.
  */
 export const KINDS: readonly KindSpec[] = [
-  { kind: 'application', table: 'applications', section: 'shared', walk: ['id'], natural: ['name', 'version', 'platform'] },
+  {
+    kind: 'application',
+    table: 'applications',
+    section: 'shared',
+    walk: ['id'],
+    natural: ['name', 'version', 'platform'],
+  },
   {
     kind: 'model',
     table: 'models',
@@ -56,14 +62,32 @@ export const KINDS: readonly KindSpec[] = [
   },
   { kind: 'tag', table: 'tags', section: 'shared', walk: ['id'], natural: ['text'] },
   { kind: 'website', table: 'websites', section: 'shared', walk: ['id'], natural: ['url'] },
-  { kind: 'workstream_summary', table: 'workstream_summaries', section: 'shared', walk: ['id'], topic: 'workstream_summaries' },
+  {
+    kind: 'workstream_summary',
+    table: 'workstream_summaries',
+    section: 'shared',
+    walk: ['id'],
+    topic: 'workstream_summaries',
+  },
   { kind: 'anchor', table: 'anchors', section: 'shared', walk: ['id'] },
   { kind: 'range', table: 'ranges', section: 'shared', walk: ['id'] },
 
   { kind: 'asset', table: 'assets', section: 'asset', walk: ['id'], topic: 'assets' },
-  { kind: 'format', table: 'formats', section: 'asset', member: { column: 'asset_id', order: ['position', 'id'] }, refers: { application_id: 'application' } },
+  {
+    kind: 'format',
+    table: 'formats',
+    section: 'asset',
+    member: { column: 'asset_id', order: ['position', 'id'] },
+    refers: { application_id: 'application' },
+  },
   { kind: 'annotation', table: 'annotations', section: 'asset', member: { column: 'asset_id', order: ['id'] } },
-  { kind: 'asset_tag', table: 'asset_tags', section: 'asset', member: { column: 'asset_id', order: ['tag_id'] }, refers: { tag_id: 'tag' } },
+  {
+    kind: 'asset_tag',
+    table: 'asset_tags',
+    section: 'asset',
+    member: { column: 'asset_id', order: ['tag_id'] },
+    refers: { tag_id: 'tag' },
+  },
   {
     kind: 'asset_website',
     table: 'asset_websites',
@@ -71,13 +95,33 @@ export const KINDS: readonly KindSpec[] = [
     member: { column: 'asset_id', order: ['website_id'] },
     refers: { website_id: 'website' },
   },
-  { kind: 'asset_workstream_summary', table: 'asset_workstream_summaries', section: 'asset', member: { column: 'asset_id', order: ['workstream_summary_id'] } },
+  {
+    kind: 'asset_workstream_summary',
+    table: 'asset_workstream_summaries',
+    section: 'asset',
+    member: { column: 'asset_id', order: ['workstream_summary_id'] },
+  },
   { kind: 'asset_enrichment', table: 'asset_enrichments', section: 'asset', member: { column: 'asset_id', order: [] } },
 
   { kind: 'conversation', table: 'conversations', section: 'conversation', walk: ['id'], topic: 'conversations' },
-  { kind: 'conversation_message', table: 'conversation_messages', section: 'conversation', member: { column: 'conversation_id', order: ['position', 'id'] } },
-  { kind: 'conversation_annotation', table: 'conversation_annotations', section: 'conversation', member: { column: 'conversation_id', order: ['id'] } },
-  { kind: 'conversation_asset', table: 'conversation_assets', section: 'conversation', member: { column: 'conversation_id', order: ['asset_id'] } },
+  {
+    kind: 'conversation_message',
+    table: 'conversation_messages',
+    section: 'conversation',
+    member: { column: 'conversation_id', order: ['position', 'id'] },
+  },
+  {
+    kind: 'conversation_annotation',
+    table: 'conversation_annotations',
+    section: 'conversation',
+    member: { column: 'conversation_id', order: ['id'] },
+  },
+  {
+    kind: 'conversation_asset',
+    table: 'conversation_assets',
+    section: 'conversation',
+    member: { column: 'conversation_id', order: ['asset_id'] },
+  },
   {
     kind: 'conversation_website',
     table: 'conversation_websites',
@@ -85,7 +129,12 @@ export const KINDS: readonly KindSpec[] = [
     member: { column: 'conversation_id', order: ['website_id'] },
     refers: { website_id: 'website' },
   },
-  { kind: 'conversation_anchor', table: 'conversation_anchors', section: 'conversation', member: { column: 'conversation_id', order: ['anchor_id'] } },
+  {
+    kind: 'conversation_anchor',
+    table: 'conversation_anchors',
+    section: 'conversation',
+    member: { column: 'conversation_id', order: ['anchor_id'] },
+  },
   {
     kind: 'conversation_workstream_summary',
     table: 'conversation_workstream_summaries',
@@ -100,19 +149,51 @@ export const KINDS: readonly KindSpec[] = [
   },
 
   // Grounding messages may belong to a later conversation: after every conversation.
-  { kind: 'conversation_grounding_message', table: 'conversation_grounding_messages', section: 'trailing', walk: ['conversation_id', 'message_id'] },
-  { kind: 'activity', table: 'activities', section: 'trailing', walk: ['id'], refers: { application_id: 'application' } },
-  { kind: 'connector_intention', table: 'connector_intentions', section: 'trailing', walk: ['id'], refers: { application_id: 'application' } },
-  { kind: 'connector_event', table: 'connector_events', section: 'trailing', walk: ['id'], refers: { application_id: 'application' } },
+  {
+    kind: 'conversation_grounding_message',
+    table: 'conversation_grounding_messages',
+    section: 'trailing',
+    walk: ['conversation_id', 'message_id'],
+  },
+  {
+    kind: 'activity',
+    table: 'activities',
+    section: 'trailing',
+    walk: ['id'],
+    refers: { application_id: 'application' },
+  },
+  {
+    kind: 'connector_intention',
+    table: 'connector_intentions',
+    section: 'trailing',
+    walk: ['id'],
+    refers: { application_id: 'application' },
+  },
+  {
+    kind: 'connector_event',
+    table: 'connector_events',
+    section: 'trailing',
+    walk: ['id'],
+    refers: { application_id: 'application' },
+  },
 ];
 
 /** Annotations belong to their asset's group; the rare one of no asset (`asset_id` null) is written after every group. */
-export const ORPHAN_ANNOTATIONS: KindSpec = { kind: 'annotation', table: 'annotations', section: 'trailing', walk: ['id'], where: 'asset_id IS NULL' };
+export const ORPHAN_ANNOTATIONS: KindSpec = {
+  kind: 'annotation',
+  table: 'annotations',
+  section: 'trailing',
+  walk: ['id'],
+  where: 'asset_id IS NULL',
+};
 
 export const KIND_BY_NAME: ReadonlyMap<string, KindSpec> = new Map(KINDS.map((k) => [k.kind, k]));
 
 /** The root kind of each group section. */
-export const GROUP_ROOT: Readonly<Record<'asset' | 'conversation', string>> = { asset: 'asset', conversation: 'conversation' };
+export const GROUP_ROOT: Readonly<Record<'asset' | 'conversation', string>> = {
+  asset: 'asset',
+  conversation: 'conversation',
+};
 
 /** Kinds in the order of the export (and of inserting an import batch), one name each. */
 export const KIND_NAMES: readonly string[] = KINDS.map((k) => k.kind);

@@ -77,7 +77,11 @@ export class RecordSchema {
         .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
       const references = metadata.foreignKeys
         .filter((fk) => fk.columnNames.length === 1)
-        .map((fk) => ({ column: fk.columnNames[0], table: fk.referencedEntityMetadata.tableName, target: fk.referencedColumnNames[0] }));
+        .map((fk) => ({
+          column: fk.columnNames[0],
+          table: fk.referencedEntityMetadata.tableName,
+          target: fk.referencedColumnNames[0],
+        }));
       this.kinds.set(spec.kind, {
         spec,
         columns,
@@ -109,7 +113,8 @@ export class RecordSchema {
     for (const column of schema.columns) {
       const value = row[column.name];
       if (value === null || value === undefined) out[column.name] = null;
-      else if (column.type === 'boolean') out[column.name] = value === true || value === 1 || value === '1' || value === 't' || value === 'true';
+      else if (column.type === 'boolean')
+        out[column.name] = value === true || value === 1 || value === '1' || value === 't' || value === 'true';
       else if (column.type === 'integer') out[column.name] = Number(value);
       else out[column.name] = String(value);
     }
@@ -143,7 +148,8 @@ export class RecordSchema {
           if (typeof value !== 'boolean') return `column "${column.name}" must be true or false`;
           break;
         case 'integer':
-          if (typeof value !== 'number' || !Number.isInteger(value) || value < INT_MIN || value > INT_MAX) return `column "${column.name}" must be an integer`;
+          if (typeof value !== 'number' || !Number.isInteger(value) || value < INT_MIN || value > INT_MAX)
+            return `column "${column.name}" must be an integer`;
           break;
         default:
           if (typeof value !== 'string') return `column "${column.name}" must be a string`;

@@ -181,9 +181,11 @@ export function parseJsonc(text: string, what: string): unknown {
 }
 
 /** Text the store can hold: no NUL, no lone surrogate (PostgreSQL refuses both). */
-const storable = (text: string): boolean => !text.includes('\u0000') && (text as string & { isWellFormed(): boolean }).isWellFormed();
+const storable = (text: string): boolean =>
+  !text.includes('\u0000') && (text as string & { isWellFormed(): boolean }).isWellFormed();
 /** A label made storable: lone surrogates replaced, NUL dropped. */
-const clean = (text: string): string => (text as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '');
+const clean = (text: string): string =>
+  (text as string & { toWellFormed(): string }).toWellFormed().replaceAll('\u0000', '');
 
 /** Builds the records of one snippet: its asset, format, description and tags. */
 class SnippetRecords {
@@ -207,7 +209,12 @@ class SnippetRecords {
   }): void {
     const { context } = this;
     const id = derivedId(snippet.namespace, snippet.key);
-    snippet = { ...snippet, name: clean(snippet.name), description: snippet.description ? clean(snippet.description) : null, tags: snippet.tags.map(clean) };
+    snippet = {
+      ...snippet,
+      name: clean(snippet.name),
+      description: snippet.description ? clean(snippet.description) : null,
+      tags: snippet.tags.map(clean),
+    };
     const created = snippet.created ?? context.now();
     const updated = snippet.updated ?? created;
     const language = snippet.language ?? context.detect(snippet.text);
@@ -229,7 +236,10 @@ class SnippetRecords {
         tagId = derivedId('tag', text);
         this.tagIds.set(text, tagId);
         const now = context.now();
-        this.records.push({ kind: 'tag', record: { id: tagId, text, category: 'UNKNOWN', mechanism: 'MANUAL', created_at: now, updated_at: now } });
+        this.records.push({
+          kind: 'tag',
+          record: { id: tagId, text, category: 'UNKNOWN', mechanism: 'MANUAL', created_at: now, updated_at: now },
+        });
       }
       return tagId;
     });
@@ -280,12 +290,17 @@ class SnippetRecords {
         },
       });
     }
-    for (const tagId of tagIds) this.records.push({ kind: 'asset_tag', record: { asset_id: id, tag_id: tagId, created_at: context.now() } });
+    for (const tagId of tagIds)
+      this.records.push({ kind: 'asset_tag', record: { asset_id: id, tag_id: tagId, created_at: context.now() } });
   }
 }
 
 const strings = (value: unknown): string[] =>
-  typeof value === 'string' ? [value] : Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+  typeof value === 'string'
+    ? [value]
+    : Array.isArray(value)
+      ? value.filter((v): v is string => typeof v === 'string')
+      : [];
 
 /**
  * VS Code snippet files (`*.code-snippets`, `snippets/<language>.json`): JSON with comments,
@@ -296,13 +311,17 @@ const strings = (value: unknown): string[] =>
  * (`python.json`), else from the text. Ids derive from the file's name and the snippet's, so a
  * second import of the same file creates nothing.
  */
-export function vsCodeSnippets(files: Array<{ name: string; text: string }>, context: SnippetContext): ConvertedSnippets {
+export function vsCodeSnippets(
+  files: Array<{ name: string; text: string }>,
+  context: SnippetContext,
+): ConvertedSnippets {
   const out = new SnippetRecords(context);
   let skipped = 0;
   for (const file of files) {
     const name = basename(file.name || 'snippets.code-snippets');
     const parsed = parseJsonc(file.text, name);
-    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed)) throw new InvalidInput(`${name}: a snippet file is a JSON object of snippets`);
+    if (typeof parsed !== 'object' || parsed === null || Array.isArray(parsed))
+      throw new InvalidInput(`${name}: a snippet file is a JSON object of snippets`);
     const fromFile = /\.json$/i.test(name) ? languageOf(name.replace(/\.json$/i, '')) : null;
     for (const [title, value] of Object.entries(parsed as Record<string, unknown>)) {
       const snippet = value as { prefix?: unknown; body?: unknown; description?: unknown; scope?: unknown };
@@ -319,7 +338,8 @@ export function vsCodeSnippets(files: Array<{ name: string; text: string }>, con
         name: title,
         text,
         language: scope.map(languageOf).find(Boolean) ?? fromFile,
-        description: typeof snippet.description === 'string' ? snippet.description : strings(snippet.description).join('\n'),
+        description:
+          typeof snippet.description === 'string' ? snippet.description : strings(snippet.description).join('\n'),
         tags: strings(snippet.prefix),
       });
     }
@@ -363,12 +383,16 @@ export function massCodeSnippets(text: string, context: SnippetContext): Convert
     throw new InvalidInput(`db.json is not valid JSON: ${(error as Error).message}`);
   }
   if (typeof db !== 'object' || db === null || !Array.isArray(db.snippets)) {
-    throw new InvalidInput('not a massCode db.json: it must be an object with a "snippets" array (and "folders", "tags")');
+    throw new InvalidInput(
+      'not a massCode db.json: it must be an object with a "snippets" array (and "folders", "tags")',
+    );
   }
   const names = (list: unknown) =>
     new Map(
       (Array.isArray(list) ? list : [])
-        .filter((x): x is { id: unknown; name: string } => typeof x === 'object' && x !== null && typeof x.name === 'string')
+        .filter(
+          (x): x is { id: unknown; name: string } => typeof x === 'object' && x !== null && typeof x.name === 'string',
+        )
         .map((x) => [String(x.id), x.name]),
     );
   const folders = names(db.folders);
@@ -376,20 +400,34 @@ export function massCodeSnippets(text: string, context: SnippetContext): Convert
   const out = new SnippetRecords(context);
   let skipped = 0;
   for (const snippet of db.snippets) {
-    if (typeof snippet !== 'object' || snippet === null || snippet.isDeleted === true || (typeof snippet.id !== 'string' && typeof snippet.id !== 'number')) {
+    if (
+      typeof snippet !== 'object' ||
+      snippet === null ||
+      snippet.isDeleted === true ||
+      (typeof snippet.id !== 'string' && typeof snippet.id !== 'number')
+    ) {
       skipped++;
       continue;
     }
     const fragments = (Array.isArray(snippet.content) ? snippet.content : [])
       .map((f, position) => ({ f, position }))
-      .filter(({ f }) => typeof f === 'object' && f !== null && typeof f.value === 'string' && f.value.trim() !== '' && storable(f.value));
+      .filter(
+        ({ f }) =>
+          typeof f === 'object' &&
+          f !== null &&
+          typeof f.value === 'string' &&
+          f.value.trim() !== '' &&
+          storable(f.value),
+      );
     if (fragments.length === 0) {
       skipped++;
       continue;
     }
     const name = typeof snippet.name === 'string' && snippet.name.trim() ? snippet.name.trim() : 'Untitled snippet';
     const tagTexts = [
-      ...(Array.isArray(snippet.tagsIds) ? snippet.tagsIds.map((t) => tags.get(String(t))).filter((t): t is string => typeof t === 'string') : []),
+      ...(Array.isArray(snippet.tagsIds)
+        ? snippet.tagsIds.map((t) => tags.get(String(t))).filter((t): t is string => typeof t === 'string')
+        : []),
       ...(folders.has(String(snippet.folderId)) ? [folders.get(String(snippet.folderId))!] : []),
     ];
     for (const { f, position } of fragments) {

@@ -34,7 +34,10 @@ export class SnippetImport {
     return this.importSnippets('masscode', (context) => massCodeSnippets(dbJsonText, context));
   }
 
-  private async importSnippets(format: 'vscode' | 'masscode', convert: (context: SnippetContext) => ConvertedSnippets): Promise<ImportSummary> {
+  private async importSnippets(
+    format: 'vscode' | 'masscode',
+    convert: (context: SnippetContext) => ConvertedSnippets,
+  ): Promise<ImportSummary> {
     const applicationId = await this.db.transaction((em) => this.applications.resolveId(em));
     const { records, skipped } = convert({
       applicationId,

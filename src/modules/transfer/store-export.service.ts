@@ -113,7 +113,12 @@ export class StoreExport {
     return counts;
   }
 
-  private async write(snapshot: Snapshot, header: ExportHeader, writer: ExportWriter, progress?: Progress): Promise<ExportSummary> {
+  private async write(
+    snapshot: Snapshot,
+    header: ExportHeader,
+    writer: ExportWriter,
+    progress?: Progress,
+  ): Promise<ExportSummary> {
     const expected = total(header.counts);
     const counts: Record<string, number> = Object.fromEntries(KINDS.map((k) => [k.kind, 0]));
     let records = 0;
@@ -128,12 +133,18 @@ export class StoreExport {
         delete rest.created_at;
         return `{"kind":"application","record":${JSON.stringify(rest)}}`;
       }
-      const app = schema.spec.refers?.application_id && typeof record.application_id === 'string' ? identities.get(record.application_id) : undefined;
-      return app ? line.replace(`"application_id":${JSON.stringify(record.application_id)}`, () => `"application_id":${app}`) : line;
+      const app =
+        schema.spec.refers?.application_id && typeof record.application_id === 'string'
+          ? identities.get(record.application_id)
+          : undefined;
+      return app
+        ? line.replace(`"application_id":${JSON.stringify(record.application_id)}`, () => `"application_id":${app}`)
+        : line;
     };
     const emit = async (schema: KindSchema, row: Row) => {
       const record = RecordSchema.record(schema, row);
-      if (schema.spec.kind === 'application') identities.set(record.id as string, JSON.stringify([record.name, record.version, record.platform]));
+      if (schema.spec.kind === 'application')
+        identities.set(record.id as string, JSON.stringify([record.name, record.version, record.platform]));
       const line = `{"kind":"${schema.spec.kind}","record":${JSON.stringify(record)}}`;
       await writer.record(line, canonicalOf(schema, record, line));
       counts[schema.spec.kind]++;
@@ -152,6 +163,15 @@ export class StoreExport {
     const end: ExportEnd = { kind: 'end', records, counts, sha256, checksum };
     await writer.plain(JSON.stringify(end));
     progress?.(records, expected);
-    return { format: EXPORT_FORMAT, version: EXPORT_VERSION, exported: header.exported, counts, records, bytes: writer.bytes, sha256, checksum };
+    return {
+      format: EXPORT_FORMAT,
+      version: EXPORT_VERSION,
+      exported: header.exported,
+      counts,
+      records,
+      bytes: writer.bytes,
+      sha256,
+      checksum,
+    };
   }
 }

@@ -43,7 +43,10 @@ export class StoreImport {
    * a path is read from that path twice instead (verify, then import); any other stream is first
    * copied to a temporary file.
    */
-  async importNdjson(input: NodeJS.ReadableStream, progress?: (done: number, total: number | null) => void): Promise<ImportSummary> {
+  async importNdjson(
+    input: NodeJS.ReadableStream,
+    progress?: (done: number, total: number | null) => void,
+  ): Promise<ImportSummary> {
     if (input instanceof ReadStream && typeof input.path === 'string' && input.bytesRead === 0) {
       const path = input.path;
       input.destroy();
@@ -77,7 +80,11 @@ export class StoreImport {
       for (let step = await iterator.next(); !step.done; step = await iterator.next()) {
         const chunk = typeof step.value === 'string' ? Buffer.from(step.value) : (step.value as Buffer);
         bytes += chunk.length;
-        if (bytes > limit) throw new DomainError('too-large', `the upload is larger than ${limit} bytes (TROVE_IMPORT_LIMIT); nothing was imported`);
+        if (bytes > limit)
+          throw new DomainError(
+            'too-large',
+            `the upload is larger than ${limit} bytes (TROVE_IMPORT_LIMIT); nothing was imported`,
+          );
         verifier.push(chunk);
         if (!file.write(chunk)) await once(file, 'drain');
       }
@@ -94,7 +101,11 @@ export class StoreImport {
   }
 
   /** Writes a verified export file (see importNdjson). */
-  async importVerified(path: string, end: ExportEnd, progress?: (done: number, total: number | null) => void): Promise<ImportSummary> {
+  async importVerified(
+    path: string,
+    end: ExportEnd,
+    progress?: (done: number, total: number | null) => void,
+  ): Promise<ImportSummary> {
     const expected = end.records;
     return this.runs.exclusive(
       async (importer) => {
@@ -112,7 +123,8 @@ export class StoreImport {
           }
           await importer.add(recordOf(value, n, this.schema), line.length);
         };
-        for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 })) for (const line of splitter.push(chunk as Buffer)) await take(line);
+        for await (const chunk of createReadStream(path, { highWaterMark: 1 << 20 }))
+          for (const line of splitter.push(chunk as Buffer)) await take(line);
         const last = splitter.end();
         if (last) await take(last);
         await importer.finish();

@@ -27,7 +27,10 @@ export class TransferController {
       'The whole store as NDJSON (a header line, one line per record, an end line with counts and SHA-256), streamed from one snapshot; docs/TRANSFER.md',
   })
   @ApiProduces('application/x-ndjson')
-  @ApiOkResponse({ description: 'The export, streamed (Content-Disposition: attachment)', content: { 'application/x-ndjson': { schema: { type: 'string' } } } })
+  @ApiOkResponse({
+    description: 'The export, streamed (Content-Disposition: attachment)',
+    content: { 'application/x-ndjson': { schema: { type: 'string' } } },
+  })
   async export(@Res({ passthrough: true }) reply: FastifyReply): Promise<StreamableFile> {
     const file = await this.queries.execute(new ExportStoreQuery());
     // A client that goes away ends the export (and releases its snapshot) instead of leaving it waiting for room.
@@ -69,11 +72,14 @@ export class TransferController {
   ): Promise<ImportSummaryWire> {
     const kind = (format ?? 'ndjson') as ImportFormat;
     if (!IMPORT_FORMATS.includes(kind)) throw new InvalidInput(`format must be one of ${IMPORT_FORMATS.join(', ')}`);
-    if (name !== undefined && (typeof name !== 'string' || name.length > 255 || name.includes('\u0000'))) throw new InvalidInput('name must be a file name');
+    if (name !== undefined && (typeof name !== 'string' || name.length > 255 || name.includes('\u0000')))
+      throw new InvalidInput('name must be a file name');
     const body = request.body;
     if (kind === 'ndjson' && body !== undefined && !isStream(body)) {
       // A JSON body went through the JSON parser: an export is never one JSON value.
-      throw Object.assign(new Error('unsupported Content-Type: send the export as application/x-ndjson'), { statusCode: 415 });
+      throw Object.assign(new Error('unsupported Content-Type: send the export as application/x-ndjson'), {
+        statusCode: 415,
+      });
     }
     try {
       return await this.commands.execute(new ImportStoreCommand(kind, name ?? 'snippets.code-snippets', body));

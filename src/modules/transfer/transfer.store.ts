@@ -39,7 +39,9 @@ class SqliteSnapshot implements Snapshot {
 
   all<T>(sql: string, params: unknown[]): Promise<T[]> {
     const all = this.connection.all as unknown as SqliteAll;
-    return new Promise<T[]>((resolve, reject) => all.call(this.connection, sql, params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))));
+    return new Promise<T[]>((resolve, reject) =>
+      all.call(this.connection, sql, params, (error, rows) => (error ? reject(error) : resolve(rows as T[]))),
+    );
   }
 
   async close(): Promise<void> {
@@ -206,7 +208,8 @@ export class TransferStore {
     };
     // WHERE true: SQLite would otherwise read ON CONFLICT as a join's ON.
     const exists = schema.references.map(
-      (ref) => ` AND (${value(ref.column)} IS NULL OR EXISTS (SELECT 1 FROM "${ref.table}" x WHERE x."${ref.target}" = ${value(ref.column)}))`,
+      (ref) =>
+        ` AND (${value(ref.column)} IS NULL OR EXISTS (SELECT 1 FROM "${ref.table}" x WHERE x."${ref.target}" = ${value(ref.column)}))`,
     );
     return (
       `INSERT INTO "${schema.spec.table}" (${this.columns(schema)})` +

@@ -22,11 +22,17 @@ export class UploadParser implements OnModuleInit {
 
   onModuleInit(): void {
     const fastify = this.host.httpAdapter?.getInstance?.() as FastifyInstance | undefined;
-    if (!fastify || typeof fastify.addContentTypeParser !== 'function' || fastify.hasContentTypeParser(UPLOAD_TYPES[0])) return;
+    if (!fastify || typeof fastify.addContentTypeParser !== 'function' || fastify.hasContentTypeParser(UPLOAD_TYPES[0]))
+      return;
     fastify.addContentTypeParser(UPLOAD_TYPES, (request, payload, done) => {
       if (request.routeOptions?.url !== IMPORT_PATH) {
         const type = String(request.headers['content-type'] ?? '');
-        done(Object.assign(new Error(`unsupported Content-Type ${type.split(';')[0]}: send application/json`), { statusCode: 415 }), undefined);
+        done(
+          Object.assign(new Error(`unsupported Content-Type ${type.split(';')[0]}: send application/json`), {
+            statusCode: 415,
+          }),
+          undefined,
+        );
         return;
       }
       done(null, payload);
@@ -36,7 +42,9 @@ export class UploadParser implements OnModuleInit {
 
 /** An iterator over a stream's chunks that does not destroy the stream when left early (an HTTP request must stay open for its answer). */
 export function readerOf(input: NodeJS.ReadableStream): AsyncIterator<Buffer | string> {
-  const readable = input as NodeJS.ReadableStream & { iterator?: (options: { destroyOnReturn: boolean }) => AsyncIterableIterator<Buffer | string> };
+  const readable = input as NodeJS.ReadableStream & {
+    iterator?: (options: { destroyOnReturn: boolean }) => AsyncIterableIterator<Buffer | string>;
+  };
   return typeof readable.iterator === 'function'
     ? readable.iterator({ destroyOnReturn: false })
     : (input as AsyncIterable<Buffer | string>)[Symbol.asyncIterator]();

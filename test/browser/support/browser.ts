@@ -12,7 +12,8 @@ export const SCREENSHOTS = join(__dirname, '..', '..', '..', 'test-results', 'sc
  */
 export function chromiumPath(): string {
   const path = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-  if (!existsSync(path)) throw new Error(`no Chromium at ${path}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH`);
+  if (!existsSync(path))
+    throw new Error(`no Chromium at ${path}: install it (Debian: apt-get install chromium) or set CHROMIUM_PATH`);
   return path;
 }
 
@@ -20,7 +21,13 @@ export function launchBrowser(): Promise<Browser> {
   mkdirSync(SCREENSHOTS, { recursive: true });
   return chromium.launch({
     executablePath: chromiumPath(),
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-dev-shm-usage'],
+    args: [
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-dev-shm-usage',
+    ],
   });
 }
 
@@ -34,7 +41,10 @@ export function watch(page: Page): PageWatch {
   const found: PageWatch = { errors: [], dialogs: [] };
   page.on('pageerror', (error) => found.errors.push(`pageerror: ${error.message}`));
   page.on('console', (message) => {
-    if (message.type() === 'error' && !/Failed to load resource: the server responded with a status of 40[14]/.test(message.text())) {
+    if (
+      message.type() === 'error' &&
+      !/Failed to load resource: the server responded with a status of 40[14]/.test(message.text())
+    ) {
       // The resource a failed load names (the console text does not say which).
       const url = message.location().url;
       found.errors.push(`console: ${message.text()}${url ? ` (${url.replace(/^https?:\/\/[^/]+/, '')})` : ''}`);

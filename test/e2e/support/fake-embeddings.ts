@@ -23,7 +23,9 @@ export const DIMENSIONS = NAMES.length + HASHED;
 /** What a word outside the table weighs in its hashed dimension (a concept word weighs 1). */
 const OTHER_WEIGHT = 0.15;
 
-const conceptOf = new Map<string, number>(NAMES.flatMap((name, i) => CONCEPTS[name].map((word): [string, number] => [word, i])));
+const conceptOf = new Map<string, number>(
+  NAMES.flatMap((name, i) => CONCEPTS[name].map((word): [string, number] => [word, i])),
+);
 
 function hashed(word: string): number {
   let h = 2166136261;
@@ -93,7 +95,8 @@ export async function startFakeEmbeddings(): Promise<FakeEmbeddings> {
     void (async () => {
       const path = (req.url ?? '').split('?')[0];
       if (req.method === 'GET' && path === '/v1/models') return send(res, 200, { object: 'list', data: [] });
-      if (req.method !== 'POST' || path !== '/v1/embeddings') return send(res, 404, { error: { message: `no route ${req.method} ${path}` } });
+      if (req.method !== 'POST' || path !== '/v1/embeddings')
+        return send(res, 404, { error: { message: `no route ${req.method} ${path}` } });
       const body = await bodyOf(req);
       const input: string[] = Array.isArray(body.input) ? body.input : [body.input];
       const logged: EmbeddingRequest = { model: String(body.model), input, arrived: Date.now() };

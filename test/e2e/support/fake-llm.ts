@@ -108,7 +108,11 @@ export async function startFakeLlm(): Promise<FakeLlm> {
           name,
           model: name,
           size: 1_300_000_000,
-          details: { family: name.includes('embed') ? 'nomic-bert' : 'llama', parameter_size: '1.2B', quantization_level: 'Q4_K_M' },
+          details: {
+            family: name.includes('embed') ? 'nomic-bert' : 'llama',
+            parameter_size: '1.2B',
+            quantization_level: 'Q4_K_M',
+          },
         })),
       });
     }
@@ -146,14 +150,21 @@ export async function startFakeLlm(): Promise<FakeLlm> {
           if (completed === total) break;
         }
       }
-      for (const status of ['verifying sha256 digest', 'writing manifest', 'removing any unused layers']) line({ status });
+      for (const status of ['verifying sha256 digest', 'writing manifest', 'removing any unused layers'])
+        line({ status });
       if (!fake.ollamaModels.includes(name)) fake.ollamaModels.push(name);
       return res.end(JSON.stringify({ status: 'success' }) + '\n');
     }
     if (path === '/api/embed') {
       // Embedding models get letter frequencies (similar texts, similar vectors); others a fixed pattern.
-      const letters = (t: string) => Array.from({ length: 26 }, (_, k) => (t.toLowerCase().match(new RegExp(String.fromCharCode(97 + k), 'g')) ?? []).length);
-      const vectors = body.input.map((t: string, i: number) => (body.model.includes('embed') ? letters(t) : [i, 0.5, -0.5]));
+      const letters = (t: string) =>
+        Array.from(
+          { length: 26 },
+          (_, k) => (t.toLowerCase().match(new RegExp(String.fromCharCode(97 + k), 'g')) ?? []).length,
+        );
+      const vectors = body.input.map((t: string, i: number) =>
+        body.model.includes('embed') ? letters(t) : [i, 0.5, -0.5],
+      );
       return json(res, 200, { model: body.model, embeddings: vectors });
     }
     if (path === '/api/chat') {
@@ -163,27 +174,46 @@ export async function startFakeLlm(): Promise<FakeLlm> {
       res.writeHead(200, { 'content-type': 'application/x-ndjson' });
       for (const chunk of chunks) {
         if (res.destroyed) return;
-        res.write(JSON.stringify({ model: body.model, message: { role: 'assistant', content: chunk }, done: false }) + '\n');
+        res.write(
+          JSON.stringify({ model: body.model, message: { role: 'assistant', content: chunk }, done: false }) + '\n',
+        );
         await sleep(fake.delayMs);
       }
-      return res.end(JSON.stringify({ model: body.model, message: { role: 'assistant', content: '' }, done: true, done_reason: 'stop' }) + '\n');
+      return res.end(
+        JSON.stringify({
+          model: body.model,
+          message: { role: 'assistant', content: '' },
+          done: true,
+          done_reason: 'stop',
+        }) + '\n',
+      );
     }
 
     // OpenAI
     if (path.startsWith('/v1/')) {
       if (req.headers.authorization !== `Bearer ${OPENAI_KEY}`)
         return json(res, 401, { error: { message: 'Incorrect API key provided', code: 'invalid_api_key' } });
-      if (path === '/v1/models') return json(res, 200, { object: 'list', data: fake.openaiModels.map((id) => ({ id, object: 'model', owned_by: 'fake' })) });
-      if (path === '/v1/embeddings') {
-        if (body.encoding_format !== 'float') return json(res, 400, { error: { message: 'encoding_format must be float' } });
+      if (path === '/v1/models')
         return json(res, 200, {
           object: 'list',
-          data: body.input.map((_: string, index: number) => ({ object: 'embedding', index, embedding: [index, 0.25] })),
+          data: fake.openaiModels.map((id) => ({ id, object: 'model', owned_by: 'fake' })),
+        });
+      if (path === '/v1/embeddings') {
+        if (body.encoding_format !== 'float')
+          return json(res, 400, { error: { message: 'encoding_format must be float' } });
+        return json(res, 200, {
+          object: 'list',
+          data: body.input.map((_: string, index: number) => ({
+            object: 'embedding',
+            index,
+            embedding: [index, 0.25],
+          })),
         });
       }
       if (path === '/v1/chat/completions') {
         const chunks = fake.answer ? await fake.answer(body) : fake.chunks;
-        if (!body.stream) return json(res, 200, { choices: [{ message: { role: 'assistant', content: chunks.join('') } }] });
+        if (!body.stream)
+          return json(res, 200, { choices: [{ message: { role: 'assistant', content: chunks.join('') } }] });
         res.writeHead(200, { 'content-type': 'text/event-stream' });
         res.write(': keep-alive\n\n');
         res.write(`data: ${JSON.stringify({ choices: [{ index: 0, delta: { role: 'assistant' } }] })}\n\n`);

@@ -8,7 +8,13 @@ export interface RawResponse {
   json: any;
 }
 
-export async function http(baseUrl: string, method: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<RawResponse> {
+export async function http(
+  baseUrl: string,
+  method: string,
+  path: string,
+  body?: unknown,
+  headers: Record<string, string> = {},
+): Promise<RawResponse> {
   const init: RequestInit = { method, headers: { ...headers } };
   if (body !== undefined) {
     init.body = typeof body === 'string' || body instanceof Uint8Array ? (body as string) : JSON.stringify(body);
@@ -33,7 +39,9 @@ export function rawResponse(status: number, headers: Headers | Record<string, st
 export function expectError(response: RawResponse, status: number, message?: RegExp): void {
   expect(response.status).toBe(status);
   expect(response.headers.get('content-type')).toMatch(/^application\/json/);
-  expect(response.json).toEqual(expect.objectContaining({ statusCode: status, error: expect.any(String), message: expect.anything() }));
+  expect(response.json).toEqual(
+    expect.objectContaining({ statusCode: status, error: expect.any(String), message: expect.anything() }),
+  );
   if (message) expect(JSON.stringify(response.json.message)).toMatch(message);
 }
 
@@ -60,15 +68,27 @@ export function nodeRequest(
   headers: Record<string, string> = {},
 ): Promise<{ status: number; headers: Record<string, string>; text: string }> {
   return new Promise((resolve, reject) => {
-    const lengths = body !== undefined ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) } : {};
+    const lengths =
+      body !== undefined
+        ? { 'content-type': 'application/json', 'content-length': String(Buffer.byteLength(body)) }
+        : {};
     // The path goes out exactly as given (a URL object would resolve `.` and `..` segments).
     const [, origin, path] = /^(https?:\/\/[^/]+)(.*)$/.exec(url)!;
     const { hostname, port } = new URL(origin);
-    const req = httpRequest({ hostname, port, path: path || '/', method, headers: { ...lengths, ...headers } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode!, headers: res.headers as Record<string, string>, text: Buffer.concat(chunks).toString('utf8') }));
-    });
+    const req = httpRequest(
+      { hostname, port, path: path || '/', method, headers: { ...lengths, ...headers } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () =>
+          resolve({
+            status: res.statusCode!,
+            headers: res.headers as Record<string, string>,
+            text: Buffer.concat(chunks).toString('utf8'),
+          }),
+        );
+      },
+    );
     req.on('error', reject);
     if (body !== undefined) req.write(body);
     req.end();

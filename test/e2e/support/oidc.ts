@@ -15,9 +15,13 @@ export interface TestProvider {
 export async function startProvider(): Promise<TestProvider> {
   const clientId = 'trove-web';
   const clientSecret = `secret-${Math.random().toString(36).slice(2)}-0123456789`;
-  const child: ChildProcess = spawn(process.execPath, [join(__dirname, '..', '..', 'support', 'oidc-provider.mjs'), clientId, clientSecret], {
-    stdio: ['pipe', 'pipe', 'inherit'],
-  });
+  const child: ChildProcess = spawn(
+    process.execPath,
+    [join(__dirname, '..', '..', 'support', 'oidc-provider.mjs'), clientId, clientSecret],
+    {
+      stdio: ['pipe', 'pipe', 'inherit'],
+    },
+  );
   const lines = createInterface({ input: child.stdout! });
   const next = (prefix: string) =>
     new Promise<string>((resolve, reject) => {
@@ -51,7 +55,12 @@ export async function startProvider(): Promise<TestProvider> {
 
 /** The OIDC settings of a Trove that signs people in at this provider. */
 export function oidcEnv(provider: TestProvider, extra: Record<string, string> = {}): Record<string, string> {
-  return { TROVE_OIDC_ISSUER: provider.issuer, TROVE_OIDC_CLIENT_ID: provider.clientId, TROVE_OIDC_CLIENT_SECRET: provider.clientSecret, ...extra };
+  return {
+    TROVE_OIDC_ISSUER: provider.issuer,
+    TROVE_OIDC_CLIENT_ID: provider.clientId,
+    TROVE_OIDC_CLIENT_SECRET: provider.clientSecret,
+    ...extra,
+  };
 }
 
 /** A cookie jar by name only (the provider and Trove both live on 127.0.0.1; names differ). */
@@ -70,7 +79,11 @@ export class Jar {
     }
   }
   async fetch(url: string, init: RequestInit = {}): Promise<Response> {
-    const response = await fetch(url, { ...init, redirect: 'manual', headers: { ...(init.headers as Record<string, string>), cookie: this.header() } });
+    const response = await fetch(url, {
+      ...init,
+      redirect: 'manual',
+      headers: { ...(init.headers as Record<string, string>), cookie: this.header() },
+    });
     this.take(response.headers);
     return response;
   }
@@ -95,13 +108,18 @@ export async function signInByHttp(baseUrl: string, jar: Jar, login: string): Pr
     const action = /<form[^>]*action="([^"]+)"/.exec(html)?.[1];
     if (!action) throw new Error(`no form at ${url} (${response.status}): ${html.slice(0, 300)}`);
     const fields = new URLSearchParams();
-    for (const input of html.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g)) fields.set(input[1], input[2]);
+    for (const input of html.matchAll(/<input[^>]*type="hidden"[^>]*name="([^"]+)"[^>]*value="([^"]*)"/g))
+      fields.set(input[1], input[2]);
     if (/name="login"/.test(html)) {
       fields.set('login', login);
       fields.set('password', 'any');
     }
     url = new URL(action, url).href;
-    response = await jar.fetch(url, { method: 'POST', body: fields, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
+    response = await jar.fetch(url, {
+      method: 'POST',
+      body: fields,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
   }
   throw new Error('the sign-in did not reach the callback');
 }

@@ -28,14 +28,20 @@ export async function rankingStore(server: TestServer, snippets: Record<string, 
   return {
     ids,
     relevance: async (query) =>
-      (await qgpt.relevance({ qGPTRelevanceInput: { query, options: { database: true } } })).relevant.iterable.map((r) => r.asset?.id),
+      (await qgpt.relevance({ qGPTRelevanceInput: { query, options: { database: true } } })).relevant.iterable.map(
+        (r) => r.asset?.id,
+      ),
     ncs: async (query) => {
       const res = await http(server.baseUrl, 'GET', `/search/neural_code?query=${encodeURIComponent(query)}`);
       expect(res.status).toBe(200);
       return (res.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier);
     },
     search: async (query) => {
-      const res = await http(server.baseUrl, 'GET', `/assets/search?query=${encodeURIComponent(query)}&transferables=false`);
+      const res = await http(
+        server.baseUrl,
+        'GET',
+        `/assets/search?query=${encodeURIComponent(query)}&transferables=false`,
+      );
       expect(res.status).toBe(200);
       return (res.json as { iterable: Array<{ identifier: string }> }).iterable.map((r) => r.identifier);
     },
@@ -58,5 +64,10 @@ export function useRankingStore(snippets: Record<string, string>): Ranking {
   afterAll(async () => {
     await server?.close();
   });
-  return { ids, relevance: (query) => store!.relevance(query), ncs: (query) => store!.ncs(query), search: (query) => store!.search(query) };
+  return {
+    ids,
+    relevance: (query) => store!.relevance(query),
+    ncs: (query) => store!.ncs(query),
+    search: (query) => store!.search(query),
+  };
 }

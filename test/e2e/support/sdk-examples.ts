@@ -22,7 +22,12 @@ const declarations = new Map<string, ts.SourceFile>();
 
 function sourceOf(file: string): ts.SourceFile | null {
   if (!declarations.has(file)) {
-    declarations.set(file, existsSync(file) ? ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true) : (null as never));
+    declarations.set(
+      file,
+      existsSync(file)
+        ? ts.createSourceFile(file, readFileSync(file, 'utf8'), ts.ScriptTarget.Latest, true)
+        : (null as never),
+    );
   }
   return declarations.get(file) ?? null;
 }
@@ -47,7 +52,12 @@ function interfaceOf(file: string, name: string): Property[] | null {
 function aliasOf(file: string, name: string): ts.TypeNode | null {
   const source = sourceOf(file);
   for (const statement of source?.statements ?? []) {
-    if (ts.isTypeAliasDeclaration(statement) && statement.name.text === name && !/typeof/.test(statement.type.getText())) return statement.type;
+    if (
+      ts.isTypeAliasDeclaration(statement) &&
+      statement.name.text === name &&
+      !/typeof/.test(statement.type.getText())
+    )
+      return statement.type;
   }
   return null;
 }
@@ -85,7 +95,10 @@ function exampleOfType(type: ts.TypeNode, seen: string[]): unknown {
   }
   if (ts.isArrayTypeNode(type)) return [];
   if (ts.isUnionTypeNode(type))
-    return exampleOfType(type.types.find((t) => t.kind !== ts.SyntaxKind.NullKeyword && !ts.isLiteralTypeNode(t)) ?? type.types[0], seen);
+    return exampleOfType(
+      type.types.find((t) => t.kind !== ts.SyntaxKind.NullKeyword && !ts.isLiteralTypeNode(t)) ?? type.types[0],
+      seen,
+    );
   if (ts.isLiteralTypeNode(type)) return ts.isStringLiteral(type.literal) ? type.literal.text : null;
   if (ts.isTypeLiteralNode(type)) return {};
   if (ts.isParenthesizedTypeNode(type)) return exampleOfType(type.type, seen);
@@ -103,7 +116,10 @@ function exampleOfType(type: ts.TypeNode, seen: string[]): unknown {
  * parameter, and the body parameter (optional or not) when there is one.
  */
 export function exampleParameters(api: string, operationId: string, bodyParam: string | null): Record<string, unknown> {
-  const request = interfaceOf(join(DIST, 'apis', `${api}.d.ts`), `${operationId[0].toUpperCase()}${operationId.slice(1)}Request`);
+  const request = interfaceOf(
+    join(DIST, 'apis', `${api}.d.ts`),
+    `${operationId[0].toUpperCase()}${operationId.slice(1)}Request`,
+  );
   const out: Record<string, unknown> = {};
   for (const p of request ?? []) {
     if (!p.optional || p.name === bodyParam) out[p.name] = exampleOfType(p.type, []);

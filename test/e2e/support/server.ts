@@ -30,7 +30,9 @@ export interface TestServer {
 export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
 
 /** A new PostgreSQL database beside TEST_DATABASE_URL's (named `<prefix>_<pid>_<random>`), dropped by `drop`. */
-export async function freshPostgresDatabase(prefix = 'trove_test'): Promise<{ url: string; drop: () => Promise<void> }> {
+export async function freshPostgresDatabase(
+  prefix = 'trove_test',
+): Promise<{ url: string; drop: () => Promise<void> }> {
   const admin = new URL(testDatabaseUrl!);
   const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
   const client = new Client({ connectionString: admin.toString() });
@@ -77,7 +79,10 @@ export function testConfig(env: Record<string, string>): AppConfig {
  * SQLite directory, or a new PostgreSQL database when TEST_DATABASE_URL is set. `app`, `sql`
  * and `counts` use the current app, also after a restart.
  */
-export async function startTestServer(env: Record<string, string> = {}, options: { shareWith?: TestServer } = {}): Promise<TestServer> {
+export async function startTestServer(
+  env: Record<string, string> = {},
+  options: { shareWith?: TestServer } = {},
+): Promise<TestServer> {
   // `shareWith`: a second instance on the first one's database (same SQLite directory or
   // PostgreSQL database), left in place when this one closes.
   const shared = options.shareWith?.config;
@@ -135,10 +140,14 @@ export async function startTestServer(env: Record<string, string> = {}, options:
  *   const server = useTestServer({ TROVE_API_KEYS: KEY });
  *   it('...', async () => { await http(server.baseUrl, 'GET', '/assets'); });
  */
-export function useTestServer(env: Record<string, string> | (() => Record<string, string>) = {}, options: { shareWith?: TestServer } = {}): TestServer {
+export function useTestServer(
+  env: Record<string, string> | (() => Record<string, string>) = {},
+  options: { shareWith?: TestServer } = {},
+): TestServer {
   let current: TestServer | null = null;
   const started = (): TestServer => {
-    if (!current) throw new Error('useTestServer: the server runs from beforeAll to afterAll; use it inside hooks and tests');
+    if (!current)
+      throw new Error('useTestServer: the server runs from beforeAll to afterAll; use it inside hooks and tests');
     return current;
   };
   beforeAll(async () => {
@@ -178,7 +187,9 @@ export function useTestServer(env: Record<string, string> | (() => Record<string
  */
 export async function searchReindexed(server: TestServer, version: number, timeoutMs = 15_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
-  while (Number((await server.sql<{ version: number }>(`SELECT version FROM search_analysis`))[0].version) !== version) {
+  while (
+    Number((await server.sql<{ version: number }>(`SELECT version FROM search_analysis`))[0].version) !== version
+  ) {
     if (Date.now() > deadline) throw new Error(`the search index was not re-indexed within ${timeoutMs / 1000} s`);
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -25,7 +25,9 @@ export function startSwapper(dir: string, target: string): { stop(): Promise<num
     };
     round();
   `;
-  const child: ChildProcess = spawn(process.execPath, ['-e', script, dir, target], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = spawn(process.execPath, ['-e', script, dir, target], {
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   return {
     stop: () =>
       new Promise<number>((resolve, reject) => {

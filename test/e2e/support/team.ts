@@ -3,7 +3,9 @@ import type { TestServer } from './server';
 
 /** `trove <args>` in this process, against the server's store; resolves with its exit code and stdout. */
 export async function trove(server: TestServer, args: string[]): Promise<{ code: number | 'serving'; stdout: string }> {
-  const store = server.config.databaseUrl ? ['--database-url', server.config.databaseUrl] : ['--data-dir', server.config.dataDir];
+  const store = server.config.databaseUrl
+    ? ['--database-url', server.config.databaseUrl]
+    : ['--data-dir', server.config.dataDir];
   let stdout = '';
   const write = jest.spyOn(process.stdout, 'write').mockImplementation((chunk: string | Uint8Array) => {
     stdout += chunk.toString();

@@ -11,7 +11,13 @@ export function writeTinyGguf(path: string): void {
   const nHead = 2;
   const nFf = 32;
   const words = ['▁hello', '▁world', '▁the', '▁a', '▁is', '▁code'];
-  const tokens = ['<unk>', '<s>', '</s>', ...Array.from({ length: 256 }, (_, i) => `<0x${i.toString(16).toUpperCase().padStart(2, '0')}>`), ...words];
+  const tokens = [
+    '<unk>',
+    '<s>',
+    '</s>',
+    ...Array.from({ length: 256 }, (_, i) => `<0x${i.toString(16).toUpperCase().padStart(2, '0')}>`),
+    ...words,
+  ];
   const types = [2, 3, 3, ...Array(256).fill(6), ...words.map(() => 1)];
   const scores = tokens.map((_, i) => (i < 259 ? 0 : -i));
   const nVocab = tokens.length;

@@ -9,10 +9,17 @@ import addFormats from 'ajv-formats';
 const ts = {
   type: 'object',
   required: ['value', 'readable'],
-  properties: { value: { type: 'string', format: 'date-time', pattern: 'Z$' }, readable: { type: 'string', minLength: 1 } },
+  properties: {
+    value: { type: 'string', format: 'date-time', pattern: 'Z$' },
+    readable: { type: 'string', minLength: 1 },
+  },
 };
 const uuid = { type: 'string', format: 'uuid' };
-const iterable = (items: SchemaObject) => ({ type: 'object', required: ['iterable'], properties: { iterable: { type: 'array', items } } });
+const iterable = (items: SchemaObject) => ({
+  type: 'object',
+  required: ['iterable'],
+  properties: { iterable: { type: 'array', items } },
+});
 const enumOf = (...values: string[]) => ({ type: 'string', enum: values });
 const mechanism = enumOf('UNKNOWN', 'MANUAL', 'RECOMMENDED', 'AUTOMATIC', 'INTERNAL', 'DELETED', 'EXTERNAL_AGENT');
 const generic = enumOf('UNKNOWN', 'CODE', 'TEXT', 'IMAGE', 'VIDEO', 'EXTERNAL_RESOURCE_REFERENCE', 'FILE');
@@ -45,7 +52,11 @@ const userProfile = {
     },
   },
 };
-const score = { type: 'object', required: ['manual', 'automatic'], properties: { manual: { type: 'integer' }, automatic: { type: 'integer' } } };
+const score = {
+  type: 'object',
+  required: ['manual', 'automatic'],
+  properties: { manual: { type: 'integer' }, automatic: { type: 'integer' } },
+};
 const assetCommon = {
   id: uuid,
   name: { type: 'string' },
@@ -71,22 +82,50 @@ const flattenedAsset = {
 const formatCommon = {
   id: uuid,
   creator: { type: 'string' },
-  classification: { type: 'object', required: ['generic', 'specific'], properties: { generic, specific: { type: 'string' } } },
+  classification: {
+    type: 'object',
+    required: ['generic', 'specific'],
+    properties: { generic, specific: { type: 'string' } },
+  },
   role: enumOf('UNKNOWN', 'ORIGINAL', 'ADDITIONAL', 'BOTH', 'PREVIEW'),
   application,
-  bytes: { type: 'object', required: ['value', 'readable'], properties: { value: { type: 'integer' }, readable: { type: 'string' } } },
+  bytes: {
+    type: 'object',
+    required: ['value', 'readable'],
+    properties: { value: { type: 'integer' }, readable: { type: 'string' } },
+  },
   created: ts,
   updated: ts,
-  fragment: { type: 'object', required: ['string'], properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string' } } } } },
+  fragment: {
+    type: 'object',
+    required: ['string'],
+    properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string' } } } },
+  },
 };
-const formatRequired = ['id', 'creator', 'classification', 'role', 'application', 'asset', 'bytes', 'created', 'updated'];
+const formatRequired = [
+  'id',
+  'creator',
+  'classification',
+  'role',
+  'application',
+  'asset',
+  'bytes',
+  'created',
+  'updated',
+];
 const format = { type: 'object', required: formatRequired, properties: { ...formatCommon, asset: flattenedAsset } };
 const flattenedFormat = { type: 'object', required: formatRequired, properties: { ...formatCommon, asset: uuid } };
 const referencedFormat = { type: 'object', required: ['id'], properties: { id: uuid, reference: flattenedFormat } };
 const tag = {
   type: 'object',
   required: ['id', 'text', 'created', 'updated', 'category'],
-  properties: { id: uuid, text: { type: 'string' }, created: ts, updated: ts, category: enumOf('UNKNOWN', 'HANDLE', 'EMAIL') },
+  properties: {
+    id: uuid,
+    text: { type: 'string' },
+    created: ts,
+    updated: ts,
+    category: enumOf('UNKNOWN', 'HANDLE', 'EMAIL'),
+  },
 };
 const website = {
   type: 'object',
@@ -128,7 +167,10 @@ export const schemas: Record<string, SchemaObject> = {
   FlattenedAssets: {
     type: 'object',
     required: ['iterable'],
-    properties: { iterable: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: uuid } } }, indices: { type: 'object' } },
+    properties: {
+      iterable: { type: 'array', items: { type: 'object', required: ['id'], properties: { id: uuid } } },
+      indices: { type: 'object' },
+    },
   },
   Applications: iterable(application),
   User: { type: 'object', required: ['user'], properties: { user: userProfile } },
@@ -168,7 +210,10 @@ const fullScore = {
   type: 'object',
   required: ['manual', 'automatic'],
   properties: Object.fromEntries(
-    ['manual', 'automatic', 'reuse', 'update', 'reference', 'priority', 'searched'].map((k) => [k, { type: 'integer', minimum: 0 }]),
+    ['manual', 'automatic', 'reuse', 'update', 'reference', 'priority', 'searched'].map((k) => [
+      k,
+      { type: 'integer', minimum: 0 },
+    ]),
   ),
 };
 for (const a of [asset, flattenedAsset]) (a.properties as Record<string, SchemaObject>).score = fullScore;
@@ -212,13 +257,21 @@ schemas.PseudoAssets = {
 };
 // Read on its own, a WorkstreamSummary carries what it holds (optional: embedded in an Asset it is a reference).
 const flat = (items: SchemaObject) => ({ ...iterable(items), required: ['iterable', 'indices'] });
-const referenced = (reference: SchemaObject) => ({ type: 'object', required: ['id', 'reference'], properties: { id: uuid, reference } });
+const referenced = (reference: SchemaObject) => ({
+  type: 'object',
+  required: ['id', 'reference'],
+  properties: { id: uuid, reference },
+});
 const summaryParts = {
   annotations: flat(
     referenced({
       ...annotation,
       required: [...annotation.required, 'summary'],
-      properties: { ...annotation.properties, type: enumOf('SUMMARY', 'DESCRIPTION'), summary: { type: 'object', required: ['id'], properties: { id: uuid } } },
+      properties: {
+        ...annotation.properties,
+        type: enumOf('SUMMARY', 'DESCRIPTION'),
+        summary: { type: 'object', required: ['id'], properties: { id: uuid } },
+      },
     }),
   ),
   websites: flat(referenced(website)),
@@ -235,7 +288,13 @@ const summaryParts = {
           referenced({
             type: 'object',
             required: ['id', 'fullpath', 'anchor', 'created', 'updated'],
-            properties: { id: uuid, fullpath: { type: 'string', minLength: 1 }, anchor: { type: 'object', required: ['id'] }, created: ts, updated: ts },
+            properties: {
+              id: uuid,
+              fullpath: { type: 'string', minLength: 1 },
+              anchor: { type: 'object', required: ['id'] },
+              created: ts,
+              updated: ts,
+            },
           }),
         ),
       },
@@ -259,7 +318,10 @@ const summaryParts = {
 Object.assign(workstreamSummary.properties, summaryParts);
 schemas.WorkstreamSummary = workstreamSummary;
 /** A summary read on its own: everything it holds is there. */
-schemas.FullWorkstreamSummary = { ...workstreamSummary, required: [...workstreamSummary.required, ...Object.keys(summaryParts)] };
+schemas.FullWorkstreamSummary = {
+  ...workstreamSummary,
+  required: [...workstreamSummary.required, ...Object.keys(summaryParts)],
+};
 schemas.WorkstreamSummaries = iterable(schemas.FullWorkstreamSummary);
 schemas.SearchedWorkstreamSummaries = iterable({
   type: 'object',
@@ -282,7 +344,9 @@ schemas.ExportedAsset = {
     raw: {
       type: 'object',
       required: ['string'],
-      properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string', minLength: 1 } } } },
+      properties: {
+        string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string', minLength: 1 } } },
+      },
     },
   },
 };
@@ -299,14 +363,25 @@ schemas.Seed = {
         format: {
           type: 'object',
           properties: {
-            classification: { type: 'object', required: ['generic', 'specific'], properties: { generic, specific: { type: 'string' } } },
+            classification: {
+              type: 'object',
+              required: ['generic', 'specific'],
+              properties: { generic, specific: { type: 'string' } },
+            },
           },
         },
         metadata: {
           type: 'object',
           properties: {
             name: { type: 'string' },
-            tags: { type: 'array', items: { type: 'object', required: ['text'], properties: { text: { type: 'string', minLength: 1 }, mechanism } } },
+            tags: {
+              type: 'array',
+              items: {
+                type: 'object',
+                required: ['text'],
+                properties: { text: { type: 'string', minLength: 1 }, mechanism },
+              },
+            },
           },
         },
       },
@@ -356,7 +431,11 @@ const conversation = {
     updated: ts,
     favorited: { type: 'boolean' },
     type: enumOf('UNKNOWN', 'COPILOT'),
-    messages: { type: 'object', required: ['iterable', 'indices'], properties: { iterable: { type: 'array', items: identified }, indices: orderIndices } },
+    messages: {
+      type: 'object',
+      required: ['iterable', 'indices'],
+      properties: { iterable: { type: 'array', items: identified }, indices: orderIndices },
+    },
     annotations: iterable({ type: 'object', required: ['id'], properties: { id: uuid, reference: annotation } }),
     assets: iterable({ type: 'object', required: ['id'], properties: { id: uuid, reference: flattenedAsset } }),
     websites: iterable({ type: 'object', required: ['id'], properties: { id: uuid, reference: website } }),
@@ -389,7 +468,11 @@ const conversationMessage = {
     deleted: ts,
     conversation: identified,
     role: enumOf('UNKNOWN', 'USER', 'SYSTEM', 'ASSISTANT'),
-    fragment: { type: 'object', required: ['string'], properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string' } } } } },
+    fragment: {
+      type: 'object',
+      required: ['string'],
+      properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string' } } } },
+    },
   },
 };
 Object.assign(schemas, {
@@ -404,8 +487,16 @@ Object.assign(schemas, {
     required: ['iterable', 'indices'],
     properties: { iterable: { type: 'array', items: conversationMessage }, indices: orderIndices },
   },
-  ConversationsCreateFromAssetOutput: { type: 'object', required: ['conversation'], properties: { conversation: identified } },
-  ConversationSummarizeOutput: { type: 'object', required: ['conversation', 'annotation'], properties: { conversation: identified, annotation: identified } },
+  ConversationsCreateFromAssetOutput: {
+    type: 'object',
+    required: ['conversation'],
+    properties: { conversation: identified },
+  },
+  ConversationSummarizeOutput: {
+    type: 'object',
+    required: ['conversation', 'annotation'],
+    properties: { conversation: identified, annotation: identified },
+  },
 });
 
 // Search (src/modules/search): SearchedAssets, AssetsSearchWithFiltersOutput.
@@ -416,14 +507,29 @@ const searchedAsset = {
     asset,
     exact: { type: 'boolean' },
     score: { type: 'number' },
-    match: enumOf('UNKNOWN', 'TITLE', 'ANNOTATION', 'HINT', 'CONTENT', 'FUZZY', 'MULTIPLE', 'TAGS', 'WEBSITES', 'PERSONS'),
+    match: enumOf(
+      'UNKNOWN',
+      'TITLE',
+      'ANNOTATION',
+      'HINT',
+      'CONTENT',
+      'FUZZY',
+      'MULTIPLE',
+      'TAGS',
+      'WEBSITES',
+      'PERSONS',
+    ),
     identifier: uuid,
   },
 };
 const searchedAssets = {
   type: 'object',
   required: ['iterable', 'suggested', 'exact'],
-  properties: { iterable: { type: 'array', items: searchedAsset }, suggested: { type: 'integer', minimum: 0 }, exact: { type: 'integer', minimum: 0 } },
+  properties: {
+    iterable: { type: 'array', items: searchedAsset },
+    suggested: { type: 'integer', minimum: 0 },
+    exact: { type: 'integer', minimum: 0 },
+  },
 };
 Object.assign(schemas, {
   SearchedAsset: searchedAsset,
@@ -435,7 +541,13 @@ Object.assign(schemas, {
 const qgptAnswers = {
   type: 'object',
   required: ['answers'],
-  properties: { answers: iterable({ type: 'object', required: ['score', 'text'], properties: { score: { type: 'number' }, text: { type: 'string' } } }) },
+  properties: {
+    answers: iterable({
+      type: 'object',
+      required: ['score', 'text'],
+      properties: { score: { type: 'number' }, text: { type: 'string' } },
+    }),
+  },
 };
 const relevantSeed = {
   type: 'object',
@@ -462,7 +574,9 @@ const relevantSeed = {
                 fragment: {
                   type: 'object',
                   required: ['string'],
-                  properties: { string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string' } } } },
+                  properties: {
+                    string: { type: 'object', required: ['raw'], properties: { raw: { type: 'string' } } },
+                  },
                 },
               },
             },
@@ -509,11 +623,19 @@ const fullModel = {
     downloading: { type: 'boolean' },
     custom: { type: 'boolean' },
     parameters: { type: 'number' },
-    bytes: { type: 'object', required: ['value', 'readable'], properties: { value: { type: 'integer' }, readable: { type: 'string' } } },
+    bytes: {
+      type: 'object',
+      required: ['value', 'readable'],
+      properties: { value: { type: 'integer' }, readable: { type: 'string' } },
+    },
     maxTokens: {
       type: 'object',
       required: ['total'],
-      properties: { total: { type: ['integer', 'null'] }, input: { type: ['integer', 'null'] }, output: { type: ['integer', 'null'] } },
+      properties: {
+        total: { type: ['integer', 'null'] },
+        input: { type: ['integer', 'null'] },
+        output: { type: ['integer', 'null'] },
+      },
     },
   },
 };
@@ -531,9 +653,17 @@ const streamOutput = {
 };
 Object.assign(schemas, {
   QGPTQuestionOutput: qgptAnswers,
-  QGPTRelevanceOutput: { type: 'object', required: ['relevant'], properties: { relevant: iterable(relevantSeed), answer: qgptAnswers } },
+  QGPTRelevanceOutput: {
+    type: 'object',
+    required: ['relevant'],
+    properties: { relevant: iterable(relevantSeed), answer: qgptAnswers },
+  },
   QGPTRepromptOutput: { type: 'object', required: ['query'], properties: { query: { type: 'string', minLength: 1 } } },
-  QGPTPersonsRelatedOutput: { type: 'object', required: ['persons'], properties: { persons: iterable({ type: 'object' }) } },
+  QGPTPersonsRelatedOutput: {
+    type: 'object',
+    required: ['persons'],
+    properties: { persons: iterable({ type: 'object' }) },
+  },
   QGPTStreamOutput: streamOutput,
   Model: fullModel,
   Models: iterable(fullModel),
@@ -543,22 +673,50 @@ Object.assign(schemas, {
 // Records as collections of their own (issue 42): tags, websites, annotations, activities,
 // anchors and their points, ranges, messages, persons and sensitives. Required fields as both
 // SDKs have them (the strict Python models were checked against the same responses).
-const flatIds = { type: 'object', required: ['iterable', 'indices'], properties: { iterable: { type: 'array', items: identified }, indices: orderIndices } };
+const flatIds = {
+  type: 'object',
+  required: ['iterable', 'indices'],
+  properties: { iterable: { type: 'array', items: identified }, indices: orderIndices },
+};
 const tagRecord = { ...tag, required: [...tag.required, 'assets'], properties: { ...tag.properties, assets: flatIds } };
-const websiteRecord = { ...website, required: [...website.required, 'assets'], properties: { ...website.properties, assets: flatIds, conversations: flatIds } };
+const websiteRecord = {
+  ...website,
+  required: [...website.required, 'assets'],
+  properties: { ...website.properties, assets: flatIds, conversations: flatIds },
+};
 const searched = (key: string, item: SchemaObject) =>
   iterable({
     type: 'object',
     required: ['identifier', key, 'exact', 'similarity'],
-    properties: { identifier: uuid, [key]: item, exact: { type: 'boolean' }, similarity: { type: 'number', minimum: 0, maximum: 1 } },
+    properties: {
+      identifier: uuid,
+      [key]: item,
+      exact: { type: 'boolean' },
+      similarity: { type: 'number', minimum: 0, maximum: 1 },
+    },
   });
-const anchorRecord = { ...anchor, required: [...anchor.required, 'conversations'], properties: { ...anchor.properties, conversations: flatIds } };
-const anchorPoint = (anchor.properties.points as unknown as { properties: { iterable: { items: { properties: { reference: SchemaObject } } } } }).properties
-  .iterable.items.properties.reference;
+const anchorRecord = {
+  ...anchor,
+  required: [...anchor.required, 'conversations'],
+  properties: { ...anchor.properties, conversations: flatIds },
+};
+const anchorPoint = (
+  anchor.properties.points as unknown as {
+    properties: { iterable: { items: { properties: { reference: SchemaObject } } } };
+  }
+).properties.iterable.items.properties.reference;
 const range = {
   type: 'object',
   required: ['id', 'created', 'updated', 'conversations'],
-  properties: { id: uuid, created: ts, updated: ts, from: ts, to: ts, between: { type: 'boolean' }, conversations: flatIds },
+  properties: {
+    id: uuid,
+    created: ts,
+    updated: ts,
+    from: ts,
+    to: ts,
+    between: { type: 'boolean' },
+    conversations: flatIds,
+  },
 };
 const recordAnnotation = {
   ...annotation,

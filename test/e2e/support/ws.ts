@@ -25,7 +25,9 @@ export class StreamClient {
       this.frames.push(raw ? text : JSON.parse(text));
       this.waiters.splice(0).forEach((wake) => wake());
     });
-    this.closed = new Promise((resolve) => socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })));
+    this.closed = new Promise((resolve) =>
+      socket.on('close', (code, reason) => resolve({ code, reason: reason.toString() })),
+    );
     this.opened = new Promise((resolve, reject) => {
       socket.once('open', () => resolve());
       socket.once('error', reject);
@@ -35,8 +37,15 @@ export class StreamClient {
   }
 
   /** Opens `path` (with its query) on the server and waits for the connection. */
-  static async open(baseUrl: string, path: string, options: { raw?: boolean; headers?: Record<string, string> } = {}): Promise<StreamClient> {
-    const client = new StreamClient(new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers: options.headers }), options.raw);
+  static async open(
+    baseUrl: string,
+    path: string,
+    options: { raw?: boolean; headers?: Record<string, string> } = {},
+  ): Promise<StreamClient> {
+    const client = new StreamClient(
+      new WebSocket(baseUrl.replace(/^http/, 'ws') + path, { headers: options.headers }),
+      options.raw,
+    );
     await client.opened;
     return client;
   }
@@ -45,7 +54,8 @@ export class StreamClient {
   async next<T = any>(ms = 5000): Promise<T> {
     const deadline = Date.now() + ms;
     while (this.frames.length <= this.taken) {
-      if (this.socket.readyState === WebSocket.CLOSED) throw new Error(`socket closed while waiting for frame ${this.taken}`);
+      if (this.socket.readyState === WebSocket.CLOSED)
+        throw new Error(`socket closed while waiting for frame ${this.taken}`);
       const left = deadline - Date.now();
       if (left <= 0) throw new Error(`no frame ${this.taken} within ${ms} ms (got ${this.frames.length})`);
       await new Promise<void>((resolve) => {
@@ -69,7 +79,8 @@ export class StreamClient {
   /** Asserts that no further frame arrives within `ms`. */
   async quiet(ms = 300): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, ms));
-    if (this.frames.length > this.taken) throw new Error(`unexpected frame: ${JSON.stringify(this.frames[this.taken])}`);
+    if (this.frames.length > this.taken)
+      throw new Error(`unexpected frame: ${JSON.stringify(this.frames[this.taken])}`);
   }
 
   close(): void {

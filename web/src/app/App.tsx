@@ -2,7 +2,15 @@ import { useQueryClient } from '@tanstack/react-query';
 import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore } from 'react';
 import { authSession, onUnauthorized, setApiKey, setSpace, signOut, type AuthSession } from '../lib/api';
 import type { Host } from '../lib/host';
-import { hashOf, parseState, sanitizeState, serializeState, stateFromHash, type AppState, type View } from '../lib/state';
+import {
+  hashOf,
+  parseState,
+  sanitizeState,
+  serializeState,
+  stateFromHash,
+  type AppState,
+  type View,
+} from '../lib/state';
 import type { Application } from '../lib/types';
 import { Drive } from '../views/Drive';
 import { AppContext, type AppContextValue, type Role } from './context';
@@ -71,7 +79,10 @@ export function App({ role, host, application, initialState, subscribeTheme }: P
   const client = useQueryClient();
   const toastId = useRef(0);
 
-  const update = useCallback((patch: Partial<AppState>) => setState((s) => sanitizeState({ ...s, ...patch }, s.view)), []);
+  const update = useCallback(
+    (patch: Partial<AppState>) => setState((s) => sanitizeState({ ...s, ...patch }, s.view)),
+    [],
+  );
   // The space every request of this render's queries carries: set before the views below render and ask.
   setSpace(state.space ?? null);
 
@@ -137,7 +148,8 @@ export function App({ role, host, application, initialState, subscribeTheme }: P
   useEffect(() => {
     const off = [
       host.on('persistState', (data) => {
-        const restored = typeof data === 'string' ? parseState(data, state.view) : data ? sanitizeState(data, state.view) : null;
+        const restored =
+          typeof data === 'string' ? parseState(data, state.view) : data ? sanitizeState(data, state.view) : null;
         if (restored && role !== 'app') setState({ ...restored, view: role as View });
       }),
       host.on('focusCopilotConversation', (data) => {
@@ -193,7 +205,13 @@ export function App({ role, host, application, initialState, subscribeTheme }: P
             </a>
             <nav aria-label="Views">
               {(['drive', 'copilot', 'settings'] as View[]).map((v) => (
-                <a key={v} href={`#/${v}`} className="nav-link" aria-current={view === v ? 'page' : undefined} onClick={() => update({ view: v })}>
+                <a
+                  key={v}
+                  href={`#/${v}`}
+                  className="nav-link"
+                  aria-current={view === v ? 'page' : undefined}
+                  onClick={() => update({ view: v })}
+                >
                   {v === 'drive' ? 'Drive' : v === 'copilot' ? 'Copilot' : 'Settings'}
                 </a>
               ))}

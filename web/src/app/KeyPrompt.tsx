@@ -34,7 +34,9 @@ export function KeyPrompt({ onKey, signIn = null }: { onKey: (key: string) => vo
             <p className="muted">Or use an API key:</p>
           </>
         )}
-        <p className="muted">This Trove asks for an API key. It stays in this tab and is sent only to Trove, in a header.</p>
+        <p className="muted">
+          This Trove asks for an API key. It stays in this tab and is sent only to Trove, in a header.
+        </p>
         <label className="field">
           <span>API key</span>
           <input ref={input} type="password" autoComplete="off" value={key} onChange={(e) => setKey(e.target.value)} />

@@ -22,7 +22,10 @@ export interface CodeEditorProps {
 
 function describe(language: string | undefined): LanguageDescription | null {
   if (!language || language === 'UNKNOWN') return null;
-  return LanguageDescription.matchFilename(languages, `snippet.${language}`) ?? LanguageDescription.matchLanguageName(languages, language, true);
+  return (
+    LanguageDescription.matchFilename(languages, `snippet.${language}`) ??
+    LanguageDescription.matchLanguageName(languages, language, true)
+  );
 }
 
 export default function CodeEditor({ value, language, editable = false, dark, label, onChange }: CodeEditorProps) {
@@ -62,11 +65,14 @@ export default function CodeEditor({ value, language, editable = false, dark, la
 
   useEffect(() => {
     const v = view.current;
-    if (v && v.state.doc.toString() !== value) v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
+    if (v && v.state.doc.toString() !== value)
+      v.dispatch({ changes: { from: 0, to: v.state.doc.length, insert: value } });
   }, [value]);
 
   useEffect(() => {
-    view.current?.dispatch({ effects: look.current.reconfigure(syntaxHighlighting(dark ? oneDarkHighlightStyle : defaultHighlightStyle)) });
+    view.current?.dispatch({
+      effects: look.current.reconfigure(syntaxHighlighting(dark ? oneDarkHighlightStyle : defaultHighlightStyle)),
+    });
   }, [dark]);
 
   useEffect(() => {

@@ -4,7 +4,16 @@
  * one, lives in sessionStorage and travels in a header (over WebSockets, as a subprotocol): never
  * in a URL.
  */
-import type { Asset, Conversation, ConversationMessage, Model, Application, SearchHit, RelevantSeed, StoreLabel } from './types';
+import type {
+  Asset,
+  Conversation,
+  ConversationMessage,
+  Model,
+  Application,
+  SearchHit,
+  RelevantSeed,
+  StoreLabel,
+} from './types';
 
 const KEY_STORAGE = 'trove.apiKey';
 
@@ -91,7 +100,10 @@ export interface AuthSession {
 /** GET /auth/session; null when this Trove has no sign-in routes. */
 export async function authSession(): Promise<AuthSession | null> {
   try {
-    const response = await fetch('/auth/session', { headers: { accept: 'application/json' }, credentials: 'same-origin' });
+    const response = await fetch('/auth/session', {
+      headers: { accept: 'application/json' },
+      credentials: 'same-origin',
+    });
     if (!response.ok || !(response.headers.get('content-type') ?? '').includes('json')) return null;
     const session = (await response.json()) as AuthSession;
     setCsrfToken(session.csrf);
@@ -103,7 +115,11 @@ export async function authSession(): Promise<AuthSession | null> {
 
 /** POST /auth/logout with the session's CSRF token. */
 export async function signOut(): Promise<void> {
-  const response = await fetch('/auth/logout', { method: 'POST', headers: headers({}, 'POST'), credentials: 'same-origin' });
+  const response = await fetch('/auth/logout', {
+    method: 'POST',
+    headers: headers({}, 'POST'),
+    credentials: 'same-origin',
+  });
   if (!response.ok) throw await errorOf(response);
   setCsrfToken(null);
 }
@@ -124,7 +140,13 @@ async function errorOf(response: Response): Promise<ApiError> {
   return new ApiError(response.status, message);
 }
 
-export async function request<T>(method: string, path: string, body?: unknown, signal?: AbortSignal, extra: Record<string, string> = {}): Promise<T> {
+export async function request<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  signal?: AbortSignal,
+  extra: Record<string, string> = {},
+): Promise<T> {
   const response = await fetch(path, {
     method,
     headers: headers({ ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...extra }, method),
@@ -180,12 +202,22 @@ export const api = {
   health: () => request<string>('GET', '/.well-known/health'),
 
   assetsPage: (cursor: string | null, limit: number, signal?: AbortSignal) =>
-    request<Page<Asset>>('GET', `/assets?limit=${limit}&transferables=false${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`, undefined, signal),
+    request<Page<Asset>>(
+      'GET',
+      `/assets?limit=${limit}&transferables=false${cursor ? `&cursor=${encodeURIComponent(cursor)}` : ''}`,
+      undefined,
+      signal,
+    ),
   asset: (id: string) =>
-    unlessDeleted(id, 'asset', (signal) => request<Asset>('GET', `/asset/${encodeURIComponent(id)}?transferables=true`, undefined, signal)),
+    unlessDeleted(id, 'asset', (signal) =>
+      request<Asset>('GET', `/asset/${encodeURIComponent(id)}?transferables=true`, undefined, signal),
+    ),
   /** `everywhere`: in the user's own store and every space they belong to (`X-Trove-Space: *`), each hit labelled. */
   search: (query: string, filters: { language?: string; tag?: string }, signal?: AbortSignal, everywhere = false) => {
-    const iterable = [...(filters.language ? [{ classification: filters.language }] : []), ...(filters.tag ? [{ tags: [filters.tag] }] : [])];
+    const iterable = [
+      ...(filters.language ? [{ classification: filters.language }] : []),
+      ...(filters.tag ? [{ tags: [filters.tag] }] : []),
+    ];
     return request<{ results: { iterable: SearchHit[] } }>(
       'POST',
       '/assets/search?transferables=false',
@@ -196,17 +228,22 @@ export const api = {
   },
   /** The stores this user may read: their own, then their spaces (team deployments). */
   stores: () => request<{ iterable: StoreLabel[]; team: boolean }>('GET', '/trove/spaces'),
-  copyToSpace: (id: string, space: string) => request<{ asset: Asset; space: StoreLabel }>('POST', `/asset/${encodeURIComponent(id)}/copy`, { space }),
+  copyToSpace: (id: string, space: string) =>
+    request<{ asset: Asset; space: StoreLabel }>('POST', `/asset/${encodeURIComponent(id)}/copy`, { space }),
   related: (id: string) =>
-    unlessDeleted(id, 'asset', (signal) => request<{ iterable: Asset[] }>('POST', '/assets/related', { iterable: [{ id }] }, signal)).then((r) => r.iterable),
+    unlessDeleted(id, 'asset', (signal) =>
+      request<{ iterable: Asset[] }>('POST', '/assets/related', { iterable: [{ id }] }, signal),
+    ).then((r) => r.iterable),
   activities: (id: string) =>
     unlessDeleted(id, 'asset', (signal) =>
-      request<{ iterable: Array<{ id: string; event?: Record<string, unknown>; created: { value: string }; application?: Application }> }>(
-        'GET',
-        `/asset/${encodeURIComponent(id)}/activities`,
-        undefined,
-        signal,
-      ),
+      request<{
+        iterable: Array<{
+          id: string;
+          event?: Record<string, unknown>;
+          created: { value: string };
+          application?: Application;
+        }>;
+      }>('GET', `/asset/${encodeURIComponent(id)}/activities`, undefined, signal),
     ).then((r) => r.iterable),
   createAsset: (raw: string, application: Application | null) =>
     request<Asset>('POST', '/assets/create', {
@@ -219,24 +256,40 @@ export const api = {
       id: edit.id,
       ...(edit.name !== undefined ? { name: edit.name } : {}),
       ...(edit.tags ? { tags: { iterable: edit.tags.map((text) => ({ text })) } } : {}),
-      ...(edit.format ? { formats: { iterable: [{ id: edit.format.id, fragment: { string: { raw: edit.format.raw } } }] } } : {}),
+      ...(edit.format
+        ? { formats: { iterable: [{ id: edit.format.id, fragment: { string: { raw: edit.format.raw } } }] } }
+        : {}),
     }),
   deleteAsset: (id: string) => deleteRecord(id, `/assets/${encodeURIComponent(id)}/delete`),
 
   conversations: () => request<Page<Conversation>>('GET', '/conversations?limit=200').then((r) => r.iterable),
   conversation: (id: string) =>
-    unlessDeleted(id, 'conversation', (signal) => request<Conversation>('GET', `/conversation/${encodeURIComponent(id)}`, undefined, signal)),
+    unlessDeleted(id, 'conversation', (signal) =>
+      request<Conversation>('GET', `/conversation/${encodeURIComponent(id)}`, undefined, signal),
+    ),
   messages: (id: string) =>
     unlessDeleted(id, 'conversation', (signal) =>
-      request<{ iterable: ConversationMessage[] }>('GET', `/conversation/${encodeURIComponent(id)}/messages`, undefined, signal),
+      request<{ iterable: ConversationMessage[] }>(
+        'GET',
+        `/conversation/${encodeURIComponent(id)}/messages`,
+        undefined,
+        signal,
+      ),
     ).then((r) => r.iterable),
-  renameConversation: (conversation: Conversation, name: string) => request<Conversation>('POST', '/conversation/update', { ...conversation, name }),
+  renameConversation: (conversation: Conversation, name: string) =>
+    request<Conversation>('POST', '/conversation/update', { ...conversation, name }),
   deleteConversation: (id: string) => deleteRecord(id, `/conversations/${encodeURIComponent(id)}/delete`),
   /** A new chat grounded in one snippet (Drive's "Ask Copilot about this"). */
   chatAbout: (assetId: string) =>
-    request<{ conversation: Conversation }>('POST', `/conversations/create/from_asset/${encodeURIComponent(assetId)}`).then((r) => r.conversation),
+    request<{ conversation: Conversation }>(
+      'POST',
+      `/conversations/create/from_asset/${encodeURIComponent(assetId)}`,
+    ).then((r) => r.conversation),
   relevance: (query: string) =>
-    request<{ relevant: { iterable: RelevantSeed[] } }>('POST', '/qgpt/relevance', { query, options: { database: true } }).then((r) => r.relevant.iterable),
+    request<{ relevant: { iterable: RelevantSeed[] } }>('POST', '/qgpt/relevance', {
+      query,
+      options: { database: true },
+    }).then((r) => r.relevant.iterable),
 
   models: () => request<{ iterable: Model[] }>('GET', '/models').then((r) => r.iterable),
   applications: () => request<{ iterable: Application[] }>('GET', '/applications').then((r) => r.iterable),
@@ -260,7 +313,11 @@ export async function exportStore(): Promise<void> {
 export type ImportFormat = 'ndjson' | 'vscode' | 'masscode';
 
 /** Import with upload progress (XMLHttpRequest: fetch reports none). */
-export function importStore(file: File, format: ImportFormat, onProgress: (fraction: number) => void): Promise<Record<string, unknown>> {
+export function importStore(
+  file: File,
+  format: ImportFormat,
+  onProgress: (fraction: number) => void,
+): Promise<Record<string, unknown>> {
   return new Promise((resolve, reject) => {
     const xhr = new XMLHttpRequest();
     const query = new URLSearchParams({ format, ...(format === 'vscode' ? { name: file.name } : {}) });
@@ -279,7 +336,13 @@ export function importStore(file: File, format: ImportFormat, onProgress: (fract
         /* not JSON */
       }
       if (xhr.status >= 200 && xhr.status < 300) resolve(body);
-      else reject(new ApiError(xhr.status, Array.isArray(body.message) ? body.message.join('; ') : (body.message ?? `import failed (${xhr.status})`)));
+      else
+        reject(
+          new ApiError(
+            xhr.status,
+            Array.isArray(body.message) ? body.message.join('; ') : (body.message ?? `import failed (${xhr.status})`),
+          ),
+        );
     };
     xhr.onerror = () => reject(new ApiError(0, 'the upload was interrupted'));
     xhr.send(file);
@@ -290,7 +353,10 @@ export function importStore(file: File, format: ImportFormat, onProgress: (fract
 export function openSocket(path: string): WebSocket {
   const url = `${location.protocol === 'https:' ? 'wss' : 'ws'}://${location.host}${path}`;
   const key = apiKey() ?? memoryKey;
-  const protocols = [...(key ? [`trove.key.${base64url(key)}`] : []), ...(currentSpace ? [`trove.space.${base64url(currentSpace)}`] : [])];
+  const protocols = [
+    ...(key ? [`trove.key.${base64url(key)}`] : []),
+    ...(currentSpace ? [`trove.space.${base64url(currentSpace)}`] : []),
+  ];
   return protocols.length ? new WebSocket(url, ['trove', ...protocols]) : new WebSocket(url);
 }
 

@@ -93,7 +93,12 @@ export function relativeTime(iso: string, now: Date = new Date()): string {
   if (seconds < 86_400) return `${Math.round(seconds / 3600)} h ago`;
   if (seconds < 2 * 86_400) return 'yesterday';
   const sameYear = then.getUTCFullYear() === now.getUTCFullYear();
-  return then.toLocaleDateString('en-GB', { day: 'numeric', month: 'short', ...(sameYear ? {} : { year: 'numeric' }), timeZone: 'UTC' });
+  return then.toLocaleDateString('en-GB', {
+    day: 'numeric',
+    month: 'short',
+    ...(sameYear ? {} : { year: 'numeric' }),
+    timeZone: 'UTC',
+  });
 }
 
 export function bytes(n: number): string {

@@ -19,7 +19,8 @@ describe('capabilities', () => {
   it('reads the bits the plugins send', () => {
     const mask = parseCapabilities(String(OBSIDIAN));
     expect(mask).toBe(290171);
-    for (const name of Object.keys(Capability) as Array<keyof typeof Capability>) expect(hasCapability(mask, name)).toBe(true);
+    for (const name of Object.keys(Capability) as Array<keyof typeof Capability>)
+      expect(hasCapability(mask, name)).toBe(true);
     expect(hasCapability(4194304, 'insertAtCursor')).toBe(false); // Settings' mask: openOnboarding only
   });
   it('treats anything but a non-negative integer as no capability', () => {

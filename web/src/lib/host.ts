@@ -68,7 +68,10 @@ export interface IncomingMessage {
 
 export function isIncoming(value: unknown): value is IncomingMessage {
   return (
-    typeof value === 'object' && value !== null && (value as IncomingMessage).destination === 'webview' && typeof (value as IncomingMessage).type === 'string'
+    typeof value === 'object' &&
+    value !== null &&
+    (value as IncomingMessage).destination === 'webview' &&
+    typeof (value as IncomingMessage).type === 'string'
   );
 }
 
@@ -110,7 +113,12 @@ export class Host {
   private readonly listeners = new Map<string, Set<Listener>>();
   private readonly pending = new Map<
     string,
-    { answer: string; resolve: (data: unknown) => void; reject: (error: Error) => void; timer: ReturnType<typeof setTimeout> }
+    {
+      answer: string;
+      resolve: (data: unknown) => void;
+      reject: (error: Error) => void;
+      timer: ReturnType<typeof setTimeout>;
+    }
   >();
   private readonly onMessage = (event: MessageEvent): void => this.receive(event.data);
   private counter = 0;
@@ -136,7 +144,8 @@ export class Host {
 
   send(type: OneWayType, data?: unknown): void {
     if (!this.options.embedded) return;
-    const message: OutgoingMessage = data === undefined ? { destination: 'extension', type } : { destination: 'extension', type, data };
+    const message: OutgoingMessage =
+      data === undefined ? { destination: 'extension', type } : { destination: 'extension', type, data };
     this.win.parent.postMessage(message, '*');
   }
 
@@ -179,7 +188,10 @@ export class Host {
       clearTimeout(waiting.timer);
       // A host that fails a request answers with the request's own type and the error as data.
       if (value.type === waiting.answer) waiting.resolve(value.data);
-      else waiting.reject(new Error(typeof value.data === 'string' ? value.data : `the host could not answer ${value.type}`));
+      else
+        waiting.reject(
+          new Error(typeof value.data === 'string' ? value.data : `the host could not answer ${value.type}`),
+        );
       return;
     }
     for (const listener of this.listeners.get(value.type) ?? []) listener(value.data, value);

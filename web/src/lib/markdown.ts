@@ -7,7 +7,13 @@
 import DOMPurify from 'dompurify';
 import { Lexer, Parser, Renderer, type Token } from 'marked';
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
+const escapeHtml = (text: string) =>
+  text
+    .replace(/&/g, '&amp;')
+    .replace(/</g, '&lt;')
+    .replace(/>/g, '&gt;')
+    .replace(/"/g, '&quot;')
+    .replace(/'/g, '&#39;');
 
 /** Raw HTML in Markdown (block or inline) is shown as the text it is: answers need none, and none is parsed. */
 const renderer = new Renderer();
@@ -29,7 +35,22 @@ function purify(html: string): string {
   }
   return DOMPurify.sanitize(html, {
     USE_PROFILES: { html: true },
-    FORBID_TAGS: ['img', 'style', 'form', 'input', 'button', 'textarea', 'select', 'iframe', 'object', 'embed', 'svg', 'math', 'video', 'audio'],
+    FORBID_TAGS: [
+      'img',
+      'style',
+      'form',
+      'input',
+      'button',
+      'textarea',
+      'select',
+      'iframe',
+      'object',
+      'embed',
+      'svg',
+      'math',
+      'video',
+      'audio',
+    ],
     FORBID_ATTR: ['style', 'class', 'id'],
   });
 }

@@ -9,7 +9,9 @@ describe('state', () => {
     expect(parseState(serializeState(state), 'copilot')).toEqual(state);
   });
   it('keeps only known fields of the right shape', () => {
-    expect(sanitizeState({ view: 'evil', snippet: 'not-a-uuid', query: 'x'.repeat(2000), extra: 1, tag: 'ok' }, 'copilot')).toEqual({
+    expect(
+      sanitizeState({ view: 'evil', snippet: 'not-a-uuid', query: 'x'.repeat(2000), extra: 1, tag: 'ok' }, 'copilot'),
+    ).toEqual({
       view: 'copilot',
       tag: 'ok',
     });

@@ -67,7 +67,11 @@ export function stateFromHash(hash: string): Partial<AppState> | null {
   if (!match) return null;
   const view = match[1] as View;
   const id = match[2] && UUID.test(match[2]) ? match[2].toLowerCase() : undefined;
-  return { view, ...(id && view === 'drive' ? { snippet: id } : {}), ...(id && view === 'copilot' ? { chat: id } : {}) };
+  return {
+    view,
+    ...(id && view === 'drive' ? { snippet: id } : {}),
+    ...(id && view === 'copilot' ? { chat: id } : {}),
+  };
 }
 
 export function hashOf(state: AppState): string {

@@ -11,13 +11,19 @@ describe('ARGB colours', () => {
     expect(argbToCss(argb(128, 0, 0, 255))).toBe('#0000ff80');
   });
   it('refuses what is not a 32-bit integer', () => {
-    for (const bad of [1.5, NaN, 2 ** 33, -(2 ** 33), '#fff', 'red;background:url(x)', null, undefined, {}]) expect(argbToCss(bad)).toBeNull();
+    for (const bad of [1.5, NaN, 2 ** 33, -(2 ** 33), '#fff', 'red;background:url(x)', null, undefined, {}])
+      expect(argbToCss(bad)).toBeNull();
   });
 });
 
 describe('host themes', () => {
   it('maps the Obsidian theme fields to the app variables and drops bad ones', () => {
-    const vars = themeVariables({ darkMode: true, scaffoldBackgroundColor: -14803426, onSurface: -2236963, secondary: 'x' as unknown as number });
+    const vars = themeVariables({
+      darkMode: true,
+      scaffoldBackgroundColor: -14803426,
+      onSurface: -2236963,
+      secondary: 'x' as unknown as number,
+    });
     expect(vars).toEqual({ '--bg': '#1e1e1e', '--fg': '#dddddd' });
   });
   it('parses the theme parameter as a JSON object only', () => {

@@ -21,7 +21,10 @@ export function Copilot() {
   const [listFor, setListFor] = useState<string | null>(state.chat ? null : 'new');
   const showList = listFor !== null && listFor === (state.chat ?? 'new');
   const chats = useQuery({ queryKey: ['conversations'], queryFn: api.conversations });
-  const sorted = useMemo(() => [...(chats.data ?? [])].sort((a, b) => b.updated.value.localeCompare(a.updated.value)), [chats.data]);
+  const sorted = useMemo(
+    () => [...(chats.data ?? [])].sort((a, b) => b.updated.value.localeCompare(a.updated.value)),
+    [chats.data],
+  );
   const [pendingAsk, setPendingAsk] = useState<{ query: string; text?: string } | null>(null);
 
   // The host asks a question (Obsidian's "Ask Copilot about the selection"): a new chat with that text as context.
@@ -110,7 +113,11 @@ function Conversation({
 }) {
   const { state, update, notify } = useApp();
   const client = useQueryClient();
-  const conversation = useQuery({ queryKey: ['conversation', id], queryFn: () => api.conversation(id!), enabled: Boolean(id) });
+  const conversation = useQuery({
+    queryKey: ['conversation', id],
+    queryFn: () => api.conversation(id!),
+    enabled: Boolean(id),
+  });
   const messages = useQuery({ queryKey: ['messages', id], queryFn: () => api.messages(id!), enabled: Boolean(id) });
   const models = useQuery({ queryKey: ['models'], queryFn: api.models, staleTime: 60_000 });
   const [draft, setDraft] = useState('');
@@ -139,7 +146,11 @@ function Conversation({
       if (contextText) {
         relevant = [seedOf(contextText)];
       } else if (linked.length) {
-        const assets = await Promise.all(linked.slice(0, 5).map((a) => client.fetchQuery({ queryKey: ['asset', a.id], queryFn: () => api.asset(a.id) })));
+        const assets = await Promise.all(
+          linked
+            .slice(0, 5)
+            .map((a) => client.fetchQuery({ queryKey: ['asset', a.id], queryFn: () => api.asset(a.id) })),
+        );
         relevant = assets.map((a) => seedOf(assetText(a)));
         sources = assets.map((a) => a.id);
       } else {
@@ -185,7 +196,11 @@ function Conversation({
   });
 
   const stored = messages.data ?? [];
-  const showLive = live && !(live.status === 'COMPLETED' && stored.some((m) => m.role === 'ASSISTANT' && m.fragment?.string?.raw === live.text));
+  const showLive =
+    live &&
+    !(
+      live.status === 'COMPLETED' && stored.some((m) => m.role === 'ASSISTANT' && m.fragment?.string?.raw === live.text)
+    );
   const title = id ? conversation.data?.name?.trim() || 'Untitled chat' : 'New chat';
 
   return (
@@ -202,7 +217,13 @@ function Conversation({
               if (renaming.trim()) rename.mutate(renaming.trim());
             }}
           >
-            <input aria-label="Chat name" value={renaming} onChange={(e) => setRenaming(e.target.value)} autoFocus maxLength={300} />
+            <input
+              aria-label="Chat name"
+              value={renaming}
+              onChange={(e) => setRenaming(e.target.value)}
+              autoFocus
+              maxLength={300}
+            />
             <button type="submit" className="primary small">
               Save
             </button>
@@ -248,13 +269,19 @@ function Conversation({
         {!id && !live && (
           <div className="empty">
             <p className="empty-title">Ask about your snippets</p>
-            <p className="muted">Answers are grounded in what Trove holds; the snippets used are listed under each answer.</p>
+            <p className="muted">
+              Answers are grounded in what Trove holds; the snippets used are listed under each answer.
+            </p>
           </div>
         )}
         {stored.map((m) => (
           <div key={m.id} className={`message ${m.role === 'USER' ? 'user' : 'assistant'}`}>
             <div className="who">{m.role === 'USER' ? 'You' : 'Copilot'}</div>
-            {m.role === 'USER' ? <p className="plain-text">{m.fragment?.string?.raw ?? ''}</p> : <Markdown text={m.fragment?.string?.raw ?? ''} />}
+            {m.role === 'USER' ? (
+              <p className="plain-text">{m.fragment?.string?.raw ?? ''}</p>
+            ) : (
+              <Markdown text={m.fragment?.string?.raw ?? ''} />
+            )}
           </div>
         ))}
         {showLive && live && (
@@ -307,7 +334,11 @@ function Conversation({
           }}
         />
         <div className="composer-bar">
-          <ModelPicker models={models.data ?? []} value={state.model ?? ''} onChange={(model) => update({ model: model || undefined })} />
+          <ModelPicker
+            models={models.data ?? []}
+            value={state.model ?? ''}
+            onChange={(model) => update({ model: model || undefined })}
+          />
           {busy ? (
             <button type="button" onClick={stop}>
               Stop
@@ -354,7 +385,17 @@ function Source({ id }: { id: string }) {
   return <span className="chip">{name}</span>;
 }
 
-export function ModelPicker({ models, value, onChange, label = 'Model' }: { models: Model[]; value: string; onChange: (id: string) => void; label?: string }) {
+export function ModelPicker({
+  models,
+  value,
+  onChange,
+  label = 'Model',
+}: {
+  models: Model[];
+  value: string;
+  onChange: (id: string) => void;
+  label?: string;
+}) {
   const served = models.filter((m) => !standIn(m) && m.usage !== 'EMBEDDING');
   const standIns = models.filter(standIn);
   return (

@@ -3,7 +3,15 @@ import { useVirtualizer } from '@tanstack/react-virtual';
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { useApp } from '../app/context';
 import { api } from '../lib/api';
-import { assetApplication, assetLanguage, assetName, languageName, LANGUAGES, relativeTime, secretNames } from '../lib/format';
+import {
+  assetApplication,
+  assetLanguage,
+  assetName,
+  languageName,
+  LANGUAGES,
+  relativeTime,
+  secretNames,
+} from '../lib/format';
 import type { Asset, StoreLabel } from '../lib/types';
 import { NewSnippet } from './NewSnippet';
 import { SnippetView } from './SnippetView';
@@ -23,7 +31,8 @@ export function Drive() {
   const applications = useQuery({ queryKey: ['applications'], queryFn: api.applications, staleTime: 60_000 });
   const tags = useMemo(() => {
     const counts = new Map<string, number>();
-    for (const asset of list.items) for (const t of asset.tags?.iterable ?? []) counts.set(t.text, (counts.get(t.text) ?? 0) + 1);
+    for (const asset of list.items)
+      for (const t of asset.tags?.iterable ?? []) counts.set(t.text, (counts.get(t.text) ?? 0) + 1);
     if (state.tag) counts.set(state.tag, counts.get(state.tag) ?? 1);
     return [...counts]
       .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
@@ -47,7 +56,8 @@ export function Drive() {
             value={query}
             onChange={(e) => update({ query: e.target.value })}
             onKeyDown={(e) => {
-              if (e.key === 'ArrowDown') (document.querySelector('.list[role="listbox"]') as HTMLElement | null)?.focus();
+              if (e.key === 'ArrowDown')
+                (document.querySelector('.list[role="listbox"]') as HTMLElement | null)?.focus();
             }}
           />
           {current.role !== 'reader' && (
@@ -77,13 +87,21 @@ export function Drive() {
               ))}
             </select>
             <label className="check">
-              <input type="checkbox" checked={everywhere} onChange={(e) => update({ everywhere: e.target.checked || undefined })} />
+              <input
+                type="checkbox"
+                checked={everywhere}
+                onChange={(e) => update({ everywhere: e.target.checked || undefined })}
+              />
               Search all my spaces
             </label>
           </div>
         )}
         <div className="filters">
-          <select aria-label="Language" value={state.language ?? ''} onChange={(e) => update({ language: e.target.value || undefined })}>
+          <select
+            aria-label="Language"
+            value={state.language ?? ''}
+            onChange={(e) => update({ language: e.target.value || undefined })}
+          >
             <option value="">All languages</option>
             {Object.entries(LANGUAGES)
               .filter(([k]) => k !== 'text' && k !== 'yml')
@@ -94,7 +112,11 @@ export function Drive() {
                 </option>
               ))}
           </select>
-          <select aria-label="Tag" value={state.tag ?? ''} onChange={(e) => update({ tag: e.target.value || undefined })}>
+          <select
+            aria-label="Tag"
+            value={state.tag ?? ''}
+            onChange={(e) => update({ tag: e.target.value || undefined })}
+          >
             <option value="">All tags</option>
             {tags.map((t) => (
               <option key={t} value={t}>
@@ -102,7 +124,11 @@ export function Drive() {
               </option>
             ))}
           </select>
-          <select aria-label="Application" value={state.application ?? ''} onChange={(e) => update({ application: e.target.value || undefined })}>
+          <select
+            aria-label="Application"
+            value={state.application ?? ''}
+            onChange={(e) => update({ application: e.target.value || undefined })}
+          >
             <option value="">All apps</option>
             {[
               ...new Set([
@@ -133,7 +159,8 @@ export function Drive() {
             setCreating(false);
             // A result from another store opens there (Drive then shows that store).
             const from = list.labels.get(id);
-            if (from && from.space !== current.space) update({ snippet: id, space: from.space ? from.name : undefined });
+            if (from && from.space !== current.space)
+              update({ snippet: id, space: from.space ? from.name : undefined });
             else update({ snippet: id });
           }}
         />
@@ -142,7 +169,9 @@ export function Drive() {
         <section className="pane detail-pane placeholder" aria-label="Snippet">
           <div className="empty">
             <p className="empty-title">Pick a snippet</p>
-            <p className="muted">Its code, tags, links and activity show here. Arrow keys move through the list; Enter opens.</p>
+            <p className="muted">
+              Its code, tags, links and activity show here. Arrow keys move through the list; Enter opens.
+            </p>
           </div>
         </section>
       )}
@@ -178,7 +207,18 @@ interface ListProps {
   onOpen: (id: string) => void;
 }
 
-function SnippetList({ items, loading, error, hasMore, loadMore, searching, selected, labels, current, onOpen }: ListProps) {
+function SnippetList({
+  items,
+  loading,
+  error,
+  hasMore,
+  loadMore,
+  searching,
+  selected,
+  labels,
+  current,
+  onOpen,
+}: ListProps) {
   const scroller = useRef<HTMLDivElement>(null);
   const [active, setActive] = useState(0);
   // TanStack Virtual's functions are not memoizable (React Compiler skips this component, which is what it should do).
@@ -248,7 +288,8 @@ function SnippetList({ items, loading, error, hasMore, loadMore, searching, sele
           const tags = asset.tags?.iterable ?? [];
           const app = assetApplication(asset);
           const from = labels.get(asset.id);
-          const elsewhere = from && from.space !== current.space ? (from.space ? `in ${from.name}` : 'in my snippets') : null;
+          const elsewhere =
+            from && from.space !== current.space ? (from.space ? `in ${from.name}` : 'in my snippets') : null;
           return (
             <div
               key={asset.id}
@@ -270,7 +311,11 @@ function SnippetList({ items, loading, error, hasMore, loadMore, searching, sele
                 <span className="lang">{languageName(assetLanguage(asset))}</span>
                 {elsewhere && <span className="chip small space-chip">{elsewhere}</span>}
                 {secretNames(asset).length > 0 && (
-                  <span className="chip small secret" title={`Holds a secret: ${secretNames(asset).join(', ')}`} aria-label="Holds a secret">
+                  <span
+                    className="chip small secret"
+                    title={`Holds a secret: ${secretNames(asset).join(', ')}`}
+                    aria-label="Holds a secret"
+                  >
                     Secret
                   </span>
                 )}

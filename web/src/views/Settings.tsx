@@ -36,7 +36,11 @@ export function Settings() {
             <dt>Version</dt>
             <dd>Trove {about.data.version}</dd>
             <dt>Storage</dt>
-            <dd>{about.data.storage === 'sqlite' ? `SQLite, ${bytes(about.data.databaseBytes ?? 0)}` : 'PostgreSQL (DATABASE_URL)'}</dd>
+            <dd>
+              {about.data.storage === 'sqlite'
+                ? `SQLite, ${bytes(about.data.databaseBytes ?? 0)}`
+                : 'PostgreSQL (DATABASE_URL)'}
+            </dd>
             {about.data.databasePath && (
               <>
                 <dt>Database</dt>
@@ -77,8 +81,8 @@ function Models() {
         <p className="muted small-text">Copilot's pane picks its model under its message box.</p>
       )}
       <p className="muted small-text">
-        Trove's own default is TROVE_DEFAULT_MODEL. Providers are configured on the server: TROVE_OLLAMA_URL (Ollama), TROVE_OPENAI_URL (any OpenAI-compatible
-        server), TROVE_GGUF_PATHS (local GGUF files).
+        Trove's own default is TROVE_DEFAULT_MODEL. Providers are configured on the server: TROVE_OLLAMA_URL (Ollama),
+        TROVE_OPENAI_URL (any OpenAI-compatible server), TROVE_GGUF_PATHS (local GGUF files).
       </p>
       {models.error && <p className="notice error">{(models.error as Error).message}</p>}
       <ul className="model-list">
@@ -138,15 +142,22 @@ function Agents({ about }: { about?: About }) {
   const url = `${origin}/model_context_protocol/2025-03-26/mcp`;
   const header = about?.apiKeysRequired ? { headers: { Authorization: 'Bearer <key>' } } : {};
   const configs: Array<{ name: string; text: string }> = [
-    { name: 'Claude Code', text: `claude mcp add --transport http trove ${url}${about?.apiKeysRequired ? ' --header "Authorization: Bearer <key>"' : ''}` },
+    {
+      name: 'Claude Code',
+      text: `claude mcp add --transport http trove ${url}${about?.apiKeysRequired ? ' --header "Authorization: Bearer <key>"' : ''}`,
+    },
     { name: 'Cursor (.cursor/mcp.json)', text: JSON.stringify({ mcpServers: { trove: { url, ...header } } }, null, 2) },
-    { name: 'VS Code (.vscode/mcp.json)', text: JSON.stringify({ servers: { trove: { type: 'http', url, ...header } } }, null, 2) },
+    {
+      name: 'VS Code (.vscode/mcp.json)',
+      text: JSON.stringify({ servers: { trove: { type: 'http', url, ...header } } }, null, 2),
+    },
   ];
   return (
     <section className="card" aria-labelledby="agents-title">
       <h3 id="agents-title">Connect AI agents (MCP)</h3>
       <p className="muted small-text">
-        Agents ask Trove about your snippets and save memories. Older clients use the SSE endpoint {origin}/model_context_protocol/2024-11-05/sse.
+        Agents ask Trove about your snippets and save memories. Older clients use the SSE endpoint {origin}
+        /model_context_protocol/2024-11-05/sse.
       </p>
       {configs.map((c) => (
         <figure key={c.name} className="code-block">
@@ -244,6 +255,8 @@ export function summarize(summary: Record<string, unknown>): string {
   const assets = Number(created.asset ?? 0);
   const made = total(created);
   const left = total(skipped);
-  const head = made ? `Imported ${assets} new snippet${assets === 1 ? '' : 's'} (${made} records)` : 'Imported: nothing new';
+  const head = made
+    ? `Imported ${assets} new snippet${assets === 1 ? '' : 's'} (${made} records)`
+    : 'Imported: nothing new';
   return left ? `${head}; ${left} records were already here or skipped.` : `${head}.`;
 }

@@ -3,7 +3,17 @@ import { useState } from 'react';
 import { useApp } from '../app/context';
 import { Code } from '../components/Code';
 import { api } from '../lib/api';
-import { assetDescription, assetLanguage, assetName, assetText, languageName, mainFormat, relativeTime, safeHttpUrl, secretNames } from '../lib/format';
+import {
+  assetDescription,
+  assetLanguage,
+  assetName,
+  assetText,
+  languageName,
+  mainFormat,
+  relativeTime,
+  safeHttpUrl,
+  secretNames,
+} from '../lib/format';
 import type { Asset } from '../lib/types';
 import { useStores } from './useStores';
 
@@ -86,7 +96,8 @@ export function SnippetView({ id, onClose }: { id: string; onClose: () => void }
       </div>
       {secrets.length > 0 && (
         <p className="notice warning secret-warning" role="note">
-          This snippet holds {secrets.length === 1 ? 'a secret' : 'secrets'} ({secrets.join(', ')}): mind where you paste it.
+          This snippet holds {secrets.length === 1 ? 'a secret' : 'secrets'} ({secrets.join(', ')}): mind where you
+          paste it.
         </p>
       )}
       {assetDescription(a) && <p className="description">{assetDescription(a)}</p>}

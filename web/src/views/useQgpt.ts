@@ -71,7 +71,9 @@ export function useQgpt(onDone: (answer: LiveAnswer) => void) {
           conversation: frame.conversation || answer.conversation,
           text: answer.text + chunk,
           status: frame.status === 'RESET' ? 'STOPPED' : (frame.status ?? answer.status),
-          ...(frame.status === 'FAILED' ? { error: frame.message || frame.error || `the answer failed (${frame.statusCode ?? 'error'})` } : {}),
+          ...(frame.status === 'FAILED'
+            ? { error: frame.message || frame.error || `the answer failed (${frame.statusCode ?? 'error'})` }
+            : {}),
         };
         current.current = next;
         setLive(next);
@@ -90,7 +92,14 @@ export function useQgpt(onDone: (answer: LiveAnswer) => void) {
   const ask = useCallback(
     async ({ query, conversation, model, relevant, sources }: Ask) => {
       const request = `web-${Date.now().toString(36)}-${Math.random().toString(36).slice(2, 7)}`;
-      current.current = { request, question: query, conversation: conversation ?? null, text: '', status: 'WAITING', sources };
+      current.current = {
+        request,
+        question: query,
+        conversation: conversation ?? null,
+        text: '',
+        status: 'WAITING',
+        sources,
+      };
       setLive(current.current);
       try {
         const ws = await connect();

@@ -23,7 +23,8 @@ export function useDebounced<T>(value: T, ms: number): T {
 const snippetPages = (space: string | undefined) => ({
   queryKey: ['assets', space ?? ''],
   queryFn: ({ pageParam, signal }: { pageParam: string | null; signal?: AbortSignal }) =>
-    (pageParam === null && !space && takeFirstPage()) || api.assetsPage(pageParam, pageParam ? PAGE : FIRST_PAGE, signal),
+    (pageParam === null && !space && takeFirstPage()) ||
+    api.assetsPage(pageParam, pageParam ? PAGE : FIRST_PAGE, signal),
   initialPageParam: null as string | null,
   getNextPageParam: (last: { next_cursor: string | null }) => last.next_cursor,
 });
@@ -66,12 +67,22 @@ export function useSnippets(
   });
   const all = useMemo(
     () =>
-      searching ? (search.data ?? []).map((hit) => hit.asset).filter((a): a is Asset => Boolean(a)) : (pages.data?.pages ?? []).flatMap((p) => p.iterable),
+      searching
+        ? (search.data ?? []).map((hit) => hit.asset).filter((a): a is Asset => Boolean(a))
+        : (pages.data?.pages ?? []).flatMap((p) => p.iterable),
     [searching, search.data, pages.data],
   );
-  const items = useMemo(() => (application ? all.filter((a) => assetApplication(a) === application) : all), [all, application]);
+  const items = useMemo(
+    () => (application ? all.filter((a) => assetApplication(a) === application) : all),
+    [all, application],
+  );
   const labels = useMemo(
-    () => new Map(searching ? (search.data ?? []).flatMap((hit) => (hit.space ? [[hit.identifier, hit.space] as const] : [])) : []),
+    () =>
+      new Map(
+        searching
+          ? (search.data ?? []).flatMap((hit) => (hit.space ? [[hit.identifier, hit.space] as const] : []))
+          : [],
+      ),
     [searching, search.data],
   );
   return {

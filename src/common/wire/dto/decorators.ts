@@ -21,7 +21,9 @@ export function OneOf(values: readonly string[], options: { optional?: boolean }
   return applyDecorators(
     doc,
     ...(options.optional ? [IsOptional()] : [IsDefined()]),
-    IsIn(values as string[], { message: `$property must be one of ${values.length > 12 ? values.slice(0, 12).join(', ') + ', ...' : values.join(', ')}` }),
+    IsIn(values as string[], {
+      message: `$property must be one of ${values.length > 12 ? values.slice(0, 12).join(', ') + ', ...' : values.join(', ')}`,
+    }),
   );
 }
 

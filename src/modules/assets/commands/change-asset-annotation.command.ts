@@ -41,7 +41,8 @@ export class ChangeAssetAnnotationHandler implements ICommandHandler<ChangeAsset
   async execute({ change }: ChangeAssetAnnotationCommand): Promise<AnnotationWire | void> {
     if (change.kind !== 'delete') {
       if (change.text.includes('\u0000')) throw new InvalidInput('annotation text must not contain NUL characters');
-      if (change.text.length > MAX_TEXT) throw new InvalidInput(`annotation text must be at most ${MAX_TEXT} characters`);
+      if (change.text.length > MAX_TEXT)
+        throw new InvalidInput(`annotation text must be at most ${MAX_TEXT} characters`);
     }
     return this.uow.run(async ({ em, changed }) => {
       let id: string;
@@ -63,7 +64,8 @@ export class ChangeAssetAnnotationHandler implements ICommandHandler<ChangeAsset
         const current = await this.records.annotation(em, change.id);
         id = current.id;
         assetId = current.assetId!;
-        if (change.kind === 'update') await this.writer.updateAnnotation(em, id, { type: change.type, text: change.text });
+        if (change.kind === 'update')
+          await this.writer.updateAnnotation(em, id, { type: change.type, text: change.text });
         else await this.writer.deleteAnnotation(em, id);
       }
       await this.writer.touchAssets(em, [assetId]);

@@ -20,7 +20,12 @@ interface LinkSpec {
 const LINKS: Record<AssetLinkKind, LinkSpec> = {
   tag: { label: 'tag', added: 'tag_added', removed: 'tag_removed', metadataKey: 'tag' },
   website: { label: 'website', added: 'website_added', removed: 'website_removed', metadataKey: 'website' },
-  workstream_summary: { label: 'workstream summary', added: 'summary_added', removed: 'summary_removed', metadataKey: 'workstream_summary' },
+  workstream_summary: {
+    label: 'workstream summary',
+    added: 'summary_added',
+    removed: 'summary_removed',
+    metadataKey: 'workstream_summary',
+  },
 };
 
 /**
@@ -53,7 +58,8 @@ export class ChangeAssetLinkHandler implements ICommandHandler<ChangeAssetLinkCo
     const spec = LINKS[kind];
     await this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, assetId);
-      if (!(await this.reader.linkTargetExists(em, kind, targetId))) throw new NotFound(`${spec.label} ${targetId} not found`);
+      if (!(await this.reader.linkTargetExists(em, kind, targetId)))
+        throw new NotFound(`${spec.label} ${targetId} not found`);
       if (kind === 'workstream_summary' && link) await this.summaries.require(em, targetId);
       if (await this.writer.changeLink(em, kind, assetId, targetId, link)) {
         changed({

@@ -39,8 +39,11 @@ export class CreateActivityHandler implements ICommandHandler<CreateActivityComm
 
   async execute({ seed }: CreateActivityCommand): Promise<ActivityWire> {
     if (!seed) throw new InvalidInput('a SeededActivity body is required');
-    const kinds = Object.entries(seed.event).filter(([key, value]) => key !== 'schema' && value !== undefined && value !== null);
-    if (kinds.length === 0) throw new InvalidInput('event must carry one kind of event (asset, assets, format, adoption, ...)');
+    const kinds = Object.entries(seed.event).filter(
+      ([key, value]) => key !== 'schema' && value !== undefined && value !== null,
+    );
+    if (kinds.length === 0)
+      throw new InvalidInput('event must carry one kind of event (asset, assets, format, adoption, ...)');
     const id = randomUUID();
     await this.db.transaction(async (em) => {
       if (seed.asset) await this.assets.require(em, seed.asset.id);
@@ -61,6 +64,8 @@ export class CreateActivityHandler implements ICommandHandler<CreateActivityComm
       };
       await this.writer.insertActivity(em, row);
     });
-    return this.db.read(async (em) => (await activityWires(em, [await this.records.activity(em, id)], this.applications, this.assets))[0]);
+    return this.db.read(
+      async (em) => (await activityWires(em, [await this.records.activity(em, id)], this.applications, this.assets))[0],
+    );
   }
 }

@@ -49,11 +49,17 @@ export class CreateAssetHandler implements ICommandHandler<CreateAssetCommand> {
     } catch (error) {
       if (!idempotent || !this.idempotency.isRace(error)) throw error;
       // The same key raced in another transaction, which committed first: answer its asset.
-      return this.db.read(async (em) => assetWire(await this.reader.one(em, (await this.idempotency.find(em, idempotent))!), transferables));
+      return this.db.read(async (em) =>
+        assetWire(await this.reader.one(em, (await this.idempotency.find(em, idempotent))!), transferables),
+      );
     }
   }
 
-  private async create(seed: SeedDto | undefined, transferables: boolean, idempotent: IdempotentRequest | null): Promise<AssetWire> {
+  private async create(
+    seed: SeedDto | undefined,
+    transferables: boolean,
+    idempotent: IdempotentRequest | null,
+  ): Promise<AssetWire> {
     const text = seedText(seed);
     const seeded = seed!.asset!;
     const given = seeded.format.classification;

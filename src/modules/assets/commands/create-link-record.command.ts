@@ -49,10 +49,16 @@ export class CreateLinkRecordHandler implements ICommandHandler<CreateLinkRecord
         record = (await this.records.byKey(em, kind, key))!;
       }
       if (seed.asset && (await this.writer.changeLink(em, kind, seed.asset, record.id, true))) {
-        changed({ id: seed.asset, change: 'updated', activity: { kind: kind === 'tag' ? 'tag_added' : 'website_added', metadata: { [kind]: record.id } } });
+        changed({
+          id: seed.asset,
+          change: 'updated',
+          activity: { kind: kind === 'tag' ? 'tag_added' : 'website_added', metadata: { [kind]: record.id } },
+        });
       }
       const assetIds = (await this.records.linkedAssets(em, kind, [record.id])).get(record.id) ?? [];
-      return kind === 'tag' ? tagRecordWire(record as TagEntity, assetIds) : websiteRecordWire(record as WebsiteEntity, assetIds);
+      return kind === 'tag'
+        ? tagRecordWire(record as TagEntity, assetIds)
+        : websiteRecordWire(record as WebsiteEntity, assetIds);
     });
   }
 }
@@ -63,9 +69,23 @@ function newRecord(kind: LinkRecordKind, seed: SeededTagDto | SeededWebsiteDto):
   const mechanism = seed.mechanism ?? 'MANUAL';
   if (kind === 'tag') {
     const tag = seed as SeededTagDto;
-    return { id: randomUUID(), text: normaliseTag(tag.text), category: tag.category ?? 'UNKNOWN', mechanism, createdAt: now, updatedAt: now };
+    return {
+      id: randomUUID(),
+      text: normaliseTag(tag.text),
+      category: tag.category ?? 'UNKNOWN',
+      mechanism,
+      createdAt: now,
+      updatedAt: now,
+    };
   }
   const website = seed as SeededWebsiteDto;
   const url = normaliseUrl(website.url);
-  return { id: randomUUID(), url, name: website.name.trim() || new URL(url).hostname, mechanism, createdAt: now, updatedAt: now };
+  return {
+    id: randomUUID(),
+    url,
+    name: website.name.trim() || new URL(url).hostname,
+    mechanism,
+    createdAt: now,
+    updatedAt: now,
+  };
 }

@@ -66,7 +66,11 @@ export function validateNewWorkstreamSummary(summary: NewWorkstreamSummary): {
   const problems: string[] = [];
   const input = (summary ?? {}) as unknown as Record<string, unknown>;
   /** A text field: trimmed when `trim`, undefined when absent (or empty and optional). */
-  const text = (field: string, max: number, options: { required?: boolean; trim?: boolean } = {}): string | undefined => {
+  const text = (
+    field: string,
+    max: number,
+    options: { required?: boolean; trim?: boolean } = {},
+  ): string | undefined => {
     const value = input[field];
     if (value === undefined || value === null) {
       if (options.required) problems.push(`${field} is required`);
@@ -92,7 +96,8 @@ export function validateNewWorkstreamSummary(summary: NewWorkstreamSummary): {
       problems.push(`${field} must be an array of strings`);
       return [];
     }
-    if (value.length > SUMMARY_LIMITS.entries) problems.push(`${field} must have at most ${SUMMARY_LIMITS.entries} entries (it has ${value.length})`);
+    if (value.length > SUMMARY_LIMITS.entries)
+      problems.push(`${field} must have at most ${SUMMARY_LIMITS.entries} entries (it has ${value.length})`);
     const out = new Set<string>();
     value.slice(0, SUMMARY_LIMITS.entries).forEach((entry, i) => {
       const at = `${field}[${i}]`;
@@ -111,7 +116,11 @@ export function validateNewWorkstreamSummary(summary: NewWorkstreamSummary): {
   const project = text('project', SUMMARY_LIMITS.project, { trim: true });
   const source = text('source', SUMMARY_LIMITS.source, { trim: true });
   const files = list('files', (path, at) =>
-    !path ? `${at} must not be empty` : path.length > SUMMARY_LIMITS.file ? `${at} must be at most ${SUMMARY_LIMITS.file} characters` : null,
+    !path
+      ? `${at} must not be empty`
+      : path.length > SUMMARY_LIMITS.file
+        ? `${at} must be at most ${SUMMARY_LIMITS.file} characters`
+        : null,
   );
   const links = list('links', (link, at) => {
     if (link.length > SUMMARY_LIMITS.link) return `${at} must be at most ${SUMMARY_LIMITS.link} characters`;
@@ -121,14 +130,24 @@ export function validateNewWorkstreamSummary(summary: NewWorkstreamSummary): {
   let about: string | null = null;
   if (input.about !== undefined && input.about !== null) {
     const at = typeof input.about === 'string' ? Date.parse(input.about) : NaN;
-    if (!Number.isFinite(at) || at < Date.UTC(0, 0, 1) || at > Date.UTC(9999, 11, 31)) problems.push('about must be a date and time (ISO-8601)');
+    if (!Number.isFinite(at) || at < Date.UTC(0, 0, 1) || at > Date.UTC(9999, 11, 31))
+      problems.push('about must be a date and time (ISO-8601)');
     else about = new Date(at).toISOString();
   }
   const assetIds = list('assetIds', (id, at) => (id ? null : `${at} must not be empty`));
-  if (assetIds.length > SUMMARY_LIMITS.assets) problems.push(`assetIds must have at most ${SUMMARY_LIMITS.assets} entries`);
+  if (assetIds.length > SUMMARY_LIMITS.assets)
+    problems.push(`assetIds must have at most ${SUMMARY_LIMITS.assets} entries`);
   if (problems.length) throw new InvalidInput(problems);
   return {
-    row: { name: name!, description: description ?? null, text: body!, project: project ?? null, files, links, source: source ?? null },
+    row: {
+      name: name!,
+      description: description ?? null,
+      text: body!,
+      project: project ?? null,
+      files,
+      links,
+      source: source ?? null,
+    },
     assetIds,
     about,
   };
@@ -150,11 +169,16 @@ export class CreateWorkstreamSummaryHandler implements ICommandHandler<CreateWor
         if (assetIds.length) {
           const live = await this.reader.liveAssets(em, assetIds);
           const missing = assetIds.filter((asset) => !live.has(asset));
-          if (missing.length) throw new NotFound(`asset${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found (or deleted)`);
+          if (missing.length)
+            throw new NotFound(`asset${missing.length > 1 ? 's' : ''} ${missing.join(', ')} not found (or deleted)`);
         }
         const now = nowIso();
         // The same memory saved again (its text, by the same client, about the same time when one is given) is the one kept: answered as it is.
-        const { id, inserted } = await this.writer.insert(em, { id: fresh, ...row, createdAt: now, aboutAt: about ?? now }, about !== null);
+        const { id, inserted } = await this.writer.insert(
+          em,
+          { id: fresh, ...row, createdAt: now, aboutAt: about ?? now },
+          about !== null,
+        );
         if (inserted) {
           await this.writer.linkAssets(em, id, assetIds, now);
           changed({ id, change: 'created', assets: assetIds });

@@ -32,7 +32,11 @@ export class DeleteLinkRecordHandler implements ICommandHandler<DeleteLinkRecord
       const assetIds = (await this.records.linkedAssets(em, kind, [id])).get(id) ?? [];
       await this.writer.deleteLinkRecord(em, kind, id, assetIds);
       for (const assetId of assetIds) {
-        changed({ id: assetId, change: 'updated', activity: { kind: kind === 'tag' ? 'tag_removed' : 'website_removed', metadata: { [kind]: id } } });
+        changed({
+          id: assetId,
+          change: 'updated',
+          activity: { kind: kind === 'tag' ? 'tag_removed' : 'website_removed', metadata: { [kind]: id } },
+        });
       }
     });
   }

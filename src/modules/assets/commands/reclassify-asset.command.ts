@@ -121,7 +121,8 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
   async execute({ input, transferables, formatId }: ReclassifyAssetCommand): Promise<AssetWire> {
     if (!input?.ext || !input.asset) throw new InvalidInput('an AssetReclassification body {ext, asset} is required');
     const { ext } = input;
-    if (BINARY_CODES.has(ext)) throw new InvalidInput(`ext ${ext} is not a text language; a text asset cannot be reclassified to it`);
+    if (BINARY_CODES.has(ext))
+      throw new InvalidInput(`ext ${ext} is not a text language; a text asset cannot be reclassified to it`);
     const current = { generic: genericOf(ext), specific: ext };
     const assetId = input.asset.id;
 
@@ -129,8 +130,11 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
     const answer = await this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, assetId);
       const formats = (await this.reader.formats(em, assetId)).filter((f) => !formatId || f.id === formatId);
-      if (formatId && formats.length === 0) throw new InvalidInput(`format ${formatId} is not a format of asset ${assetId}`);
-      const relabelled = formats.filter((f) => TEXT_GENERICS.has(f.generic) && (f.generic !== current.generic || f.specific !== current.specific));
+      if (formatId && formats.length === 0)
+        throw new InvalidInput(`format ${formatId} is not a format of asset ${assetId}`);
+      const relabelled = formats.filter(
+        (f) => TEXT_GENERICS.has(f.generic) && (f.generic !== current.generic || f.specific !== current.specific),
+      );
       if (relabelled.length === 0) return assetWire(await this.reader.one(em, assetId), transferables);
       const now = nowIso();
       for (const format of relabelled) await this.writer.updateFormat(em, format.id, { ...current, updatedAt: now });
@@ -141,7 +145,12 @@ export class ReclassifyAssetHandler implements ICommandHandler<ReclassifyAssetCo
       followed = original !== undefined;
       const aggregate = await this.reader.one(em, assetId);
       const previous = { generic: relabelled[0].generic, specific: relabelled[0].specific };
-      changed({ id: assetId, change: 'updated', aggregate, activity: { kind: 'reclassified', metadata: { previous, current } } });
+      changed({
+        id: assetId,
+        change: 'updated',
+        aggregate,
+        activity: { kind: 'reclassified', metadata: { previous, current } },
+      });
       return assetWire(aggregate, transferables);
     });
     // The model's name, description and tags for the new language, after this answer.

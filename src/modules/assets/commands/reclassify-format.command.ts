@@ -36,7 +36,9 @@ export class ReclassifyFormatHandler implements ICommandHandler<ReclassifyFormat
     const formatId = input.format.id;
     if (!isUUID(formatId)) throw new InvalidInput('format.id must be the UUID of a format');
     const assetId = await this.db.read((em) => this.reader.formatOwner(em, formatId));
-    const asset = await this.commands.execute(new ReclassifyAssetCommand({ ext: input.ext, asset: { id: assetId } }, transferable, formatId));
+    const asset = await this.commands.execute(
+      new ReclassifyAssetCommand({ ext: input.ext, asset: { id: assetId } }, transferable, formatId),
+    );
     return asset.formats.iterable.find((f) => f.id === formatId)!;
   }
 }

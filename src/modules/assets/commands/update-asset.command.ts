@@ -41,7 +41,11 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
     for (const format of dto.formats?.iterable ?? []) {
       const text = textOf(format.fragment?.string);
       if (text?.includes('\u0000')) throw new InvalidInput('asset text must not contain NUL characters');
-      edits.set(format.id, { text, generic: format.classification?.generic, specific: format.classification?.specific });
+      edits.set(format.id, {
+        text,
+        generic: format.classification?.generic,
+        specific: format.classification?.specific,
+      });
     }
 
     // Detection runs outside the transaction: it may take milliseconds, writers should not wait on it.
@@ -52,7 +56,12 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
       const edit = edits.get(format.id);
       if (edit?.text === undefined || edit.text === format.raw) continue;
       const explicit = edit.specific && edit.specific !== format.specific;
-      classified.set(format.id, explicit ? { generic: edit.generic ?? format.generic, specific: edit.specific! } : await this.detector.detect(edit.text));
+      classified.set(
+        format.id,
+        explicit
+          ? { generic: edit.generic ?? format.generic, specific: edit.specific! }
+          : await this.detector.detect(edit.text),
+      );
       changedTexts.push(edit.text);
     }
     // So is the secrets scan of the new texts (the projection that stores it finds it made).
@@ -83,7 +92,11 @@ export class UpdateAssetHandler implements ICommandHandler<UpdateAssetCommand> {
         if (Object.keys(patch).length === 0) continue;
         await this.writer.updateFormat(em, format.id, { ...patch, updatedAt: now });
         if (format.position === 0)
-          original = { text: patch.raw ?? format.raw, generic: patch.generic ?? format.generic, specific: patch.specific ?? format.specific };
+          original = {
+            text: patch.raw ?? format.raw,
+            generic: patch.generic ?? format.generic,
+            specific: patch.specific ?? format.specific,
+          };
       }
       if (dto.annotations) await this.writer.setAnnotations(em, asset.id, dto.annotations.iterable);
       if (dto.tags) await this.writer.setTags(em, asset.id, dto.tags.iterable);

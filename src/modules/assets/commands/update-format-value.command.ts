@@ -32,10 +32,14 @@ export class UpdateFormatValueHandler implements ICommandHandler<UpdateFormatVal
   async execute({ format, transferables }: UpdateFormatValueCommand): Promise<FormatWire> {
     if (!format) throw new InvalidInput('a Format body is required');
     const file = (format as { file?: { string?: { raw?: unknown } } }).file;
-    const raw = textOf(format.fragment?.string) ?? (typeof file?.string?.raw === 'string' ? file.string.raw : undefined);
+    const raw =
+      textOf(format.fragment?.string) ?? (typeof file?.string?.raw === 'string' ? file.string.raw : undefined);
     if (raw === undefined) throw new InvalidInput('the new value goes in fragment.string.raw (or file.string.raw)');
     const assetId = await this.db.read((em) => this.reader.formatOwner(em, format.id));
-    const edit = { id: assetId, formats: { iterable: [{ id: format.id, fragment: { string: { raw } } }] } } as unknown as AssetDto;
+    const edit = {
+      id: assetId,
+      formats: { iterable: [{ id: format.id, fragment: { string: { raw } } }] },
+    } as unknown as AssetDto;
     const asset = await this.commands.execute(new UpdateAssetCommand(edit, transferables));
     return asset.formats.iterable.find((f) => f.id === format.id)!;
   }

@@ -38,7 +38,10 @@ export class UpdateLinkRecordHandler implements ICommandHandler<UpdateLinkRecord
     if (!dto.id || !isUUID(dto.id)) throw new InvalidInput(`id must be the UUID of a ${kind}`);
     const patch: Partial<TagEntity> | Partial<WebsiteEntity> =
       kind === 'tag'
-        ? { text: normaliseTag((dto as TagUpdateDto).text), ...((dto as TagUpdateDto).category ? { category: (dto as TagUpdateDto).category } : {}) }
+        ? {
+            text: normaliseTag((dto as TagUpdateDto).text),
+            ...((dto as TagUpdateDto).category ? { category: (dto as TagUpdateDto).category } : {}),
+          }
         : (() => {
             const url = normaliseUrl((dto as WebsiteUpdateDto).url);
             return { url, name: (dto as WebsiteUpdateDto).name.trim() || new URL(url).hostname };
@@ -46,10 +49,13 @@ export class UpdateLinkRecordHandler implements ICommandHandler<UpdateLinkRecord
     const key = kind === 'tag' ? (patch as TagEntity).text : (patch as WebsiteEntity).url;
     return this.uow.run(async ({ em, changed }) => {
       const current = await this.records.require(em, kind, dto.id!);
-      const same = Object.entries(patch).every(([field, value]) => (current as unknown as Record<string, unknown>)[field] === value);
+      const same = Object.entries(patch).every(
+        ([field, value]) => (current as unknown as Record<string, unknown>)[field] === value,
+      );
       if (!same) {
         const other = await this.records.byKey(em, kind, key);
-        if (other && other.id !== current.id) throw new Conflict(`${kind} ${other.id} already has the ${kind === 'tag' ? 'text' : 'URL'} "${key}"`);
+        if (other && other.id !== current.id)
+          throw new Conflict(`${kind} ${other.id} already has the ${kind === 'tag' ? 'text' : 'URL'} "${key}"`);
         await this.writer.updateLinkRecord(em, kind, current.id, patch);
       }
       const assetIds = (await this.records.linkedAssets(em, kind, [current.id])).get(current.id) ?? [];
@@ -58,7 +64,9 @@ export class UpdateLinkRecordHandler implements ICommandHandler<UpdateLinkRecord
         for (const id of assetIds) changed({ id, change: 'updated' });
       }
       const updated = await this.records.require(em, kind, current.id);
-      return kind === 'tag' ? tagRecordWire(updated as TagEntity, assetIds) : websiteRecordWire(updated as WebsiteEntity, assetIds);
+      return kind === 'tag'
+        ? tagRecordWire(updated as TagEntity, assetIds)
+        : websiteRecordWire(updated as WebsiteEntity, assetIds);
     });
   }
 }

@@ -1,7 +1,19 @@
 import { IsArray, IsBoolean, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
-import { GroupedTimestampDto, ScoreDto, TransferableStringDto, ANNOTATION_RELATIONS } from '../../../common/wire/dto/common.dto';
+import {
+  GroupedTimestampDto,
+  ScoreDto,
+  TransferableStringDto,
+  ANNOTATION_RELATIONS,
+} from '../../../common/wire/dto/common.dto';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
-import { AnnotationTypeEnum, ClassificationGenericEnum, ClassificationSpecificEnum, MechanismEnum, Role, TagCategoryEnum } from '../../../common/wire/enums';
+import {
+  AnnotationTypeEnum,
+  ClassificationGenericEnum,
+  ClassificationSpecificEnum,
+  MechanismEnum,
+  Role,
+  TagCategoryEnum,
+} from '../../../common/wire/enums';
 import { ApplicationDto } from '../../system/dto/application.dto';
 
 export class ClassificationDto {

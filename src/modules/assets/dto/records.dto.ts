@@ -82,7 +82,10 @@ export class SeededRecordAnnotationDto {
 }
 PassThrough(
   SeededRecordAnnotationDto.prototype,
-  ANNOTATION_RELATIONS.filter((name) => name !== 'asset' && name !== 'conversation').concat(['workstream_summary', 'workstreamSummary']),
+  ANNOTATION_RELATIONS.filter((name) => name !== 'asset' && name !== 'conversation').concat([
+    'workstream_summary',
+    'workstreamSummary',
+  ]),
 );
 
 /** `{id}` of a record an activity names (ReferencedAsset, ReferencedFormat, ReferencedConversation). */

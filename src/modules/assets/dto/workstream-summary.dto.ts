@@ -60,7 +60,17 @@ export class SummaryAnchorPointReferenceDto {
   @MaxLength(4096)
   fullpath: string;
 }
-PassThrough(SummaryAnchorPointReferenceDto.prototype, ['schema', 'id', 'verified', 'created', 'updated', 'deleted', 'platform', 'anchor', 'score']);
+PassThrough(SummaryAnchorPointReferenceDto.prototype, [
+  'schema',
+  'id',
+  'verified',
+  'created',
+  'updated',
+  'deleted',
+  'platform',
+  'anchor',
+  'score',
+]);
 
 export class SummaryAnchorPointDto {
   @IsString()
@@ -147,7 +157,17 @@ export class SummaryRangeReferenceDto {
   @Nested(() => GroupedTimestampDto, { optional: true })
   to?: GroupedTimestampDto;
 }
-PassThrough(SummaryRangeReferenceDto.prototype, ['schema', 'id', 'score', 'created', 'updated', 'between', 'summaries', 'conversations', 'messages']);
+PassThrough(SummaryRangeReferenceDto.prototype, [
+  'schema',
+  'id',
+  'score',
+  'created',
+  'updated',
+  'between',
+  'summaries',
+  'conversations',
+  'messages',
+]);
 
 export class SummaryReferencedRangeDto {
   @IsString()
@@ -227,9 +247,13 @@ export function newSummaryOfSeed(seed: SeededWorkstreamSummaryDto): NewWorkstrea
   const texts: Record<string, string[]> = { SUMMARY: [], DESCRIPTION: [] };
   (seed.annotations ?? []).forEach((a, i) => {
     if (a.type in texts) texts[a.type].push(a.text);
-    else problems.push(`annotations[${i}]: only annotations of type SUMMARY (the text) and DESCRIPTION (the description) are kept, not ${a.type}`);
+    else
+      problems.push(
+        `annotations[${i}]: only annotations of type SUMMARY (the text) and DESCRIPTION (the description) are kept, not ${a.type}`,
+      );
   });
-  if (!texts.SUMMARY.length) problems.push('annotations must hold the text of the summary: an annotation of type SUMMARY');
+  if (!texts.SUMMARY.length)
+    problems.push('annotations must hold the text of the summary: an annotation of type SUMMARY');
   const links: string[] = [];
   (seed.websites?.iterable ?? []).forEach((w, i) => {
     if (w.reference) links.push(w.reference.url);

@@ -64,7 +64,9 @@ const MAX_PENDING = 50_000;
  * is written: building and serialising 5,000 rows in one go held the event loop for 5-7 ms.
  */
 @EventsHandler(AssetActivityEvent, AssetsSearchedEvent)
-export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEvent | AssetsSearchedEvent>, BeforeApplicationShutdown {
+export class RecordAssetActivityHandler
+  implements IEventHandler<AssetActivityEvent | AssetsSearchedEvent>, BeforeApplicationShutdown
+{
   private readonly logger = new Logger('Activities');
   /** Rows waiting, each a JSON array; the application is null for Trove itself (resolved on write). */
   private pending: string[] = [];
@@ -84,7 +86,9 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
 
   handle(event: AssetActivityEvent | AssetsSearchedEvent): void {
     const entries =
-      event instanceof AssetsSearchedEvent ? [...new Set(event.assetIds)].map((id) => new AssetActivityEvent(id, 'searched', { query: event.query })) : [event];
+      event instanceof AssetsSearchedEvent
+        ? [...new Set(event.assetIds)].map((id) => new AssetActivityEvent(id, 'searched', { query: event.query }))
+        : [event];
     for (const e of entries) {
       this.pending.push(
         JSON.stringify([
@@ -130,7 +134,9 @@ export class RecordAssetActivityHandler implements IEventHandler<AssetActivityEv
       });
       this.applications.remember(undefined, self);
     } catch (error) {
-      this.logger.error(`could not record ${rows.length} activit${rows.length === 1 ? 'y' : 'ies'}: ${(error as Error).message}`);
+      this.logger.error(
+        `could not record ${rows.length} activit${rows.length === 1 ? 'y' : 'ies'}: ${(error as Error).message}`,
+      );
     }
   }
 }

@@ -17,7 +17,8 @@ export type ExportType = (typeof EXPORT_TYPES)[number];
 
 /** `export_type` (or `exportType`) of the query: MD or HTML (any case); anything else is a 400. */
 export function parseExportType(value: unknown): ExportType {
-  if (value === undefined || value === '') throw new InvalidInput('query parameter export_type is required (MD or HTML)');
+  if (value === undefined || value === '')
+    throw new InvalidInput('query parameter export_type is required (MD or HTML)');
   const type = typeof value === 'string' ? value.trim().toUpperCase() : '';
   if (!(EXPORT_TYPES as readonly string[]).includes(type)) {
     throw new InvalidInput(`query parameter export_type must be one of ${EXPORT_TYPES.join(', ')}`);
@@ -96,7 +97,14 @@ export function renderMarkdown(content: ExportContent): string {
   lines.push(fenced(content.code, content.language), '');
   if (content.tags.length) lines.push('## Tags', '', content.tags.map((t) => `- ${mdInline(t)}`).join('\n'), '');
   if (content.links.length) {
-    lines.push('## Links', '', content.links.map((l) => `- [${mdInline(l.name || l.url)}](<${l.url.replace(/[<>\s]/g, encodeURIComponent)}>)`).join('\n'), '');
+    lines.push(
+      '## Links',
+      '',
+      content.links
+        .map((l) => `- [${mdInline(l.name || l.url)}](<${l.url.replace(/[<>\s]/g, encodeURIComponent)}>)`)
+        .join('\n'),
+      '',
+    );
   }
   lines.push(`---`, '', `Exported from Trove · created ${content.created}`, '');
   return lines.join('\n');
@@ -141,7 +149,9 @@ export function renderHtml(content: ExportContent): string {
     : '';
   const links = content.links.length
     ? `<section><h2>Links</h2>\n<ul>${content.links
-        .map((l) => `<li><a href="${escapeHtml(l.url)}" rel="noopener noreferrer">${escapeHtml(l.name || l.url)}</a></li>`)
+        .map(
+          (l) => `<li><a href="${escapeHtml(l.url)}" rel="noopener noreferrer">${escapeHtml(l.name || l.url)}</a></li>`,
+        )
         .join('')}</ul></section>\n`
     : '';
   return `<!DOCTYPE html>

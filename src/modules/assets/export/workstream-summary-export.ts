@@ -24,7 +24,8 @@ export function renderSummaryMarkdown(m: MemoryRecord): string {
   if (m.updated !== m.created) facts.push(`- **Updated:** ${m.updated}`);
   lines.push(...facts, '');
   if (m.files.length) lines.push('## Files', '', ...m.files.map((f) => `- ${codeSpan(f)}`), '');
-  if (m.links.length) lines.push('## Links', '', ...m.links.map((l) => `- <${l.replace(/[<>\s]/g, encodeURIComponent)}>`), '');
+  if (m.links.length)
+    lines.push('## Links', '', ...m.links.map((l) => `- <${l.replace(/[<>\s]/g, encodeURIComponent)}>`), '');
   lines.push('## Summary', '', m.text.replace(/\s+$/, ''), '');
   return lines.join('\n');
 }

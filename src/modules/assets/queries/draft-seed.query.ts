@@ -39,7 +39,11 @@ export class DraftSeedHandler implements IQueryHandler<DraftSeedQuery> {
     const asset = seed!.asset!;
     const given = asset.format.classification;
     const detected = given?.generic && given?.specific ? null : await this.detector.detect(text);
-    const classification = { ...given, generic: given?.generic ?? detected!.generic, specific: given?.specific ?? detected!.specific };
+    const classification = {
+      ...given,
+      generic: given?.generic ?? detected!.generic,
+      specific: given?.specific ?? detected!.specific,
+    };
 
     const metadata = asset.metadata;
     const lacks = AssetEnrichment.lacking(metadata);
@@ -61,7 +65,10 @@ export class DraftSeedHandler implements IQueryHandler<DraftSeedQuery> {
     } else {
       // The language also where clients read it back from a draft: the fragment's or file's
       // FragmentMetadata.ext (Raycast's clipboard and browser history show it).
-      const withExt = <T extends object>(part: T): T => ({ ...part, metadata: { ext: classification.specific, ...(part as { metadata?: object }).metadata } });
+      const withExt = <T extends object>(part: T): T => ({
+        ...part,
+        metadata: { ext: classification.specific, ...(part as { metadata?: object }).metadata },
+      });
       if (format.fragment) format.fragment = withExt(format.fragment);
       if (format.file) format.file = withExt(format.file);
     }

@@ -26,6 +26,8 @@ export class GetActivityHandler implements IQueryHandler<GetActivityQuery> {
 
   async execute({ id }: GetActivityQuery): Promise<ActivityWire> {
     await this.recorder.flush();
-    return this.db.read(async (em) => (await activityWires(em, [await this.records.activity(em, id)], this.applications, this.assets))[0]);
+    return this.db.read(
+      async (em) => (await activityWires(em, [await this.records.activity(em, id)], this.applications, this.assets))[0],
+    );
   }
 }

@@ -26,7 +26,9 @@ export class GetLinkRecordHandler implements IQueryHandler<GetLinkRecordQuery> {
     return this.db.read(async (em) => {
       const record = await this.records.require(em, kind, id);
       const assets = (await this.records.linkedAssets(em, kind, [id])).get(id) ?? [];
-      return kind === 'tag' ? tagRecordWire(record as TagEntity, assets) : websiteRecordWire(record as WebsiteEntity, assets);
+      return kind === 'tag'
+        ? tagRecordWire(record as TagEntity, assets)
+        : websiteRecordWire(record as WebsiteEntity, assets);
     });
   }
 }

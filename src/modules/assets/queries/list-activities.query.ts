@@ -35,7 +35,9 @@ export class ListActivitiesHandler implements IQueryHandler<ListActivitiesQuery>
       const pages = mapPages(this.records.walkActivities(2000), async (page) => page.map((a) => a.id));
       return jsonTextCollection(idListingPages(pages));
     }
-    const pages = mapPages(this.records.walkActivities(), (page) => this.db.read((em) => activityWires(em, page, this.applications, this.assets)));
+    const pages = mapPages(this.records.walkActivities(), (page) =>
+      this.db.read((em) => activityWires(em, page, this.applications, this.assets)),
+    );
     return jsonCollection(pages, { item: (wire) => JSON.stringify(wire) });
   }
 }

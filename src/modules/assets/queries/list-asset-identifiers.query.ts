@@ -30,9 +30,13 @@ export class ListAssetIdentifiersHandler implements IQueryHandler<ListAssetIdent
 
   async execute({ pseudo, page }: ListAssetIdentifiersQuery): Promise<StreamableFile | FlattenedAssetsWire> {
     if (page) {
-      const { rows, last } = await this.db.read((em) => keysetSlice(this.db, em, AssetReader.listing(pseudo), page.after, page.limit));
+      const { rows, last } = await this.db.read((em) =>
+        keysetSlice(this.db, em, AssetReader.listing(pseudo), page.after, page.limit),
+      );
       return { ...indexed(rows.map((row) => ({ id: row.id }))), next_cursor: nextCursor(last) };
     }
-    return jsonTextCollection(idListingPages(this.reader.walkIds({ pseudo, pageSize: ID_LISTING_PAGE })), { indices: true });
+    return jsonTextCollection(idListingPages(this.reader.walkIds({ pseudo, pageSize: ID_LISTING_PAGE })), {
+      indices: true,
+    });
   }
 }

@@ -29,7 +29,10 @@ export class ListLinkRecordsHandler implements IQueryHandler<ListLinkRecordsQuer
     return jsonCollection(pages, { item: (wire) => JSON.stringify(wire) });
   }
 
-  private wires(kind: LinkRecordKind, page: Array<TagEntity | WebsiteEntity>): Promise<Array<TagRecordWire | WebsiteRecordWire>> {
+  private wires(
+    kind: LinkRecordKind,
+    page: Array<TagEntity | WebsiteEntity>,
+  ): Promise<Array<TagRecordWire | WebsiteRecordWire>> {
     return this.db.read(async (em) => {
       const assets = await this.records.linkedAssets(
         em,
@@ -37,7 +40,9 @@ export class ListLinkRecordsHandler implements IQueryHandler<ListLinkRecordsQuer
         page.map((r) => r.id),
       );
       return page.map((r) =>
-        kind === 'tag' ? tagRecordWire(r as TagEntity, assets.get(r.id) ?? []) : websiteRecordWire(r as WebsiteEntity, assets.get(r.id) ?? []),
+        kind === 'tag'
+          ? tagRecordWire(r as TagEntity, assets.get(r.id) ?? [])
+          : websiteRecordWire(r as WebsiteEntity, assets.get(r.id) ?? []),
       );
     });
   }

@@ -12,9 +12,12 @@ export class ListPseudoAssetsHandler implements IQueryHandler<ListPseudoAssetsQu
   constructor(private readonly reader: AssetReader) {}
 
   execute(): Promise<StreamableFile> {
-    return jsonTextCollection(idListingPages(this.reader.walkIds({ pseudo: true, pageSize: ID_LISTING_PAGE, only: 'pseudo' })), {
-      indices: true,
-      under: 'identifiers',
-    });
+    return jsonTextCollection(
+      idListingPages(this.reader.walkIds({ pseudo: true, pageSize: ID_LISTING_PAGE, only: 'pseudo' })),
+      {
+        indices: true,
+        under: 'identifiers',
+      },
+    );
   }
 }

@@ -43,7 +43,8 @@ export class SearchLinkRecordsHandler implements IQueryHandler<SearchLinkRecords
         kind,
         found.map((r) => r.id),
       );
-      const fields = (r: TagEntity | WebsiteEntity) => (kind === 'tag' ? [(r as TagEntity).text] : [(r as WebsiteEntity).url, (r as WebsiteEntity).name]);
+      const fields = (r: TagEntity | WebsiteEntity) =>
+        kind === 'tag' ? [(r as TagEntity).text] : [(r as WebsiteEntity).url, (r as WebsiteEntity).name];
       const scored = found.map((record) => {
         const text = fields(record).map((f) => f.toLowerCase());
         const hits = words.filter((w) => text.some((f) => f.includes(w))).length;

@@ -3,7 +3,12 @@ import { Database } from '../../../common/database/database.service';
 import { namedTimes, nearness, withoutTimes } from '../../intelligence/text/time-words';
 import { fusedScores } from '../../intelligence/text/rank-fusion';
 import { MemoryVectorSearch } from '../memory-vector-search';
-import { LinkedMemoryRecord, MemoryHit, WorkstreamSummaryReader, memorySearchTerms } from '../workstream-summary.reader';
+import {
+  LinkedMemoryRecord,
+  MemoryHit,
+  WorkstreamSummaryReader,
+  memorySearchTerms,
+} from '../workstream-summary.reader';
 import { SearchedWorkstreamSummariesWire, searchedWorkstreamSummaryWire } from '../wire/workstream-summary.wire';
 
 /** The hits a search answers over HTTP when it names no limit. */
@@ -40,7 +45,12 @@ export class SearchWorkstreamSummariesHandler implements IQueryHandler<SearchWor
     private readonly vectors: MemoryVectorSearch,
   ) {}
 
-  async execute({ query, exact, limit, now }: SearchWorkstreamSummariesQuery): Promise<SearchedWorkstreamSummariesWire> {
+  async execute({
+    query,
+    exact,
+    limit,
+    now,
+  }: SearchWorkstreamSummariesQuery): Promise<SearchedWorkstreamSummariesWire> {
     const named = exact ? [] : namedTimes(query, now ?? new Date());
     // A query of time words alone ("May 2nd") is searched as it is.
     const rest = named.length ? withoutTimes(query, named) : query;
@@ -65,7 +75,10 @@ export class SearchWorkstreamSummariesHandler implements IQueryHandler<SearchWor
       return fused.slice(0, pool).map(([id, score]) => ({ ...byId.get(id)!, score: score / top }));
     });
     if (times.length) {
-      const timed = hits.map((hit) => ({ ...hit, score: hit.score * (1 - TIME_WEIGHT + TIME_WEIGHT * nearness(hit.about, times)) }));
+      const timed = hits.map((hit) => ({
+        ...hit,
+        score: hit.score * (1 - TIME_WEIGHT + TIME_WEIGHT * nearness(hit.about, times)),
+      }));
       timed.sort((a, b) => b.score - a.score);
       const top = timed[0]?.score || 1;
       hits = timed.slice(0, limit).map((hit) => ({ ...hit, score: hit.score / top }));

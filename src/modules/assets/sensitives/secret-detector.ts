@@ -9,7 +9,9 @@ import { Finding, SensitiveCategory, SensitiveSeverity, entropyOf, extraFindings
 /** Text past this many characters is not scanned (a save of megabytes stays fast). */
 export const SCANNED_CHARS = 1_000_000;
 
-const CONFIG: SecretLintCoreConfig = { rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }] };
+const CONFIG: SecretLintCoreConfig = {
+  rules: [{ id: '@secretlint/secretlint-rule-preset-recommend', rule: recommended }],
+};
 
 // secretlint's profiler (a singleton of @secretlint/profiler) marks the start and end of every
 // rule of every lint in the process's performance timeline and keeps each mark in an array it
@@ -38,7 +40,11 @@ const KINDS: Record<string, Kind> = {
   'slack/IncomingWebhook': { category: 'WEB_HOOK_URL', severity: 'MODERATE', name: 'Slack incoming webhook' },
   privatekey: { category: 'PRIVATE_KEY', severity: 'HIGH', name: 'private key' },
   'secp256k1-privatekey': { category: 'PRIVATE_KEY', severity: 'HIGH', name: 'secp256k1 private key' },
-  'database-connection-string': { category: 'URL', severity: 'HIGH', name: 'database connection string with a password' },
+  'database-connection-string': {
+    category: 'URL',
+    severity: 'HIGH',
+    name: 'database connection string with a password',
+  },
   basicauth: { category: 'URL', severity: 'HIGH', name: 'password in a URL' },
   npm: { category: 'ACCESS_TOKEN', severity: 'HIGH', name: 'npm access token' },
   gcp: { category: 'PRIVATE_KEY', severity: 'HIGH', name: 'Google Cloud service account key' },
@@ -61,7 +67,9 @@ const KINDS: Record<string, Kind> = {
 
 function kindOf(ruleId: string, messageId: string | undefined): Kind {
   const rule = ruleId.replace(/^@secretlint\/secretlint-rule-/, '');
-  return KINDS[`${rule}/${messageId}`] ?? KINDS[rule] ?? { category: 'SECRET', severity: 'HIGH', name: `secret (${rule})` };
+  return (
+    KINDS[`${rule}/${messageId}`] ?? KINDS[rule] ?? { category: 'SECRET', severity: 'HIGH', name: `secret (${rule})` }
+  );
 }
 
 /** Narrows a range to the secret: no surrounding quotes or blanks (some rules report the quote that ends a URL). */
@@ -84,7 +92,9 @@ export function mask(value: string): string {
   const chars = [...value];
   if (chars.length <= 12) return '*'.repeat(Math.max(chars.length, 8));
   const shown = chars.length >= 20 ? 4 : 2;
-  return chars.slice(0, shown).join('') + '*'.repeat(Math.min(chars.length - 2 * shown, 32)) + chars.slice(-shown).join('');
+  return (
+    chars.slice(0, shown).join('') + '*'.repeat(Math.min(chars.length - 2 * shown, 32)) + chars.slice(-shown).join('')
+  );
 }
 
 /**
@@ -152,21 +162,31 @@ export function hasCandidate(text: string): boolean {
     const run = m[0];
     const letters = /[A-Za-z]/.test(run);
     if (letters && /\d/.test(run)) return true;
-    if (/[A-Z]{2}/.test(run) && (run.match(/[A-Z]/g)?.length ?? 0) >= 4 && (run.match(/[a-z]/g)?.length ?? 0) >= 4) return true;
+    if (/[A-Z]{2}/.test(run) && (run.match(/[A-Z]/g)?.length ?? 0) >= 4 && (run.match(/[a-z]/g)?.length ?? 0) >= 4)
+      return true;
   }
   return false;
 }
 
 /** The preset's findings in `content`. */
 async function linted(content: string): Promise<Finding[]> {
-  const result = await lintSource({ source: { filePath: 'snippet', content, contentType: 'text', ext: '' }, options: { config: CONFIG, maskSecrets: true } });
+  const result = await lintSource({
+    source: { filePath: 'snippet', content, contentType: 'text', ext: '' },
+    options: { config: CONFIG, maskSecrets: true },
+  });
   const findings: Finding[] = [];
   for (const message of result.messages) {
     if (message.type !== 'message' || !message.range) continue;
     const [start, end] = trim(content, message.range[0], message.range[1]);
     if (end <= start) continue;
     const kind = kindOf(message.ruleId, message.messageId);
-    findings.push({ rule: message.ruleId, start, end, ...kind, description: `Found by secretlint's ${message.ruleId.replace(/^@secretlint\//, '')} rule.` });
+    findings.push({
+      rule: message.ruleId,
+      start,
+      end,
+      ...kind,
+      description: `Found by secretlint's ${message.ruleId.replace(/^@secretlint\//, '')} rule.`,
+    });
   }
   return findings;
 }
@@ -217,7 +237,13 @@ export function withSecretsMasked(aggregate: AssetAggregate): AssetAggregate {
     first.raw,
     aggregate.sensitives.map((s) => ({ start: s.matchStart, end: s.matchEnd, masked: s.text })),
   );
-  return { ...aggregate, formats: [Object.assign(Object.create(Object.getPrototypeOf(first) as object) as FormatEntity, first, { raw }), ...rest] };
+  return {
+    ...aggregate,
+    formats: [
+      Object.assign(Object.create(Object.getPrototypeOf(first) as object) as FormatEntity, first, { raw }),
+      ...rest,
+    ],
+  };
 }
 
 /** `text` with each secret found in it blanked (what enrichment generates names and tags from). */

@@ -82,7 +82,12 @@ export function isPlaceholder(value: string): boolean {
     )
   )
     return true;
-  if (/example|placeholder|your[-_ ]|my[-_]?(?:secret|token|password|key)|replace[-_ ]?me|insert[-_ ]|enter[-_ ]|xxxx|\*\*\*|<|>|\.\.\./i.test(v)) return true;
+  if (
+    /example|placeholder|your[-_ ]|my[-_]?(?:secret|token|password|key)|replace[-_ ]?me|insert[-_ ]|enter[-_ ]|xxxx|\*\*\*|<|>|\.\.\./i.test(
+      v,
+    )
+  )
+    return true;
   return false;
 }
 
@@ -92,7 +97,10 @@ const PASSWORD_NAME = String.raw`[A-Za-z0-9_.-]*(?:pass(?:word|wd|phrase)|pwd|(?
 const SECRET_NAME = String.raw`[A-Za-z0-9_.-]*(?:secret|token|api[-_]?key|apikey|access[-_]?key|private[-_]?key|client[-_]?secret|auth[-_]?key|credential|signing[-_]?key|encryption[-_]?key|master[-_]?key|session[-_]?key|webhook[-_]?secret)[A-Za-z0-9_]*`;
 /** `name = "value"`, `name: 'value'`, `"name": "value"`, `name => "value"`, `name := "value"`, `NAME=value` (env files). */
 const assignment = (name: string, value: string) =>
-  new RegExp(String.raw`(?<![A-Za-z0-9_])["']?(${name})["']?\s*(?:=|:=|=>|:)\s*(?:[A-Za-z]?["'\`]([^"'\`\s\\]{1,200})["'\`]|(?<=[=:]\s*)(${value}))`, 'dgi');
+  new RegExp(
+    String.raw`(?<![A-Za-z0-9_])["']?(${name})["']?\s*(?:=|:=|=>|:)\s*(?:[A-Za-z]?["'\`]([^"'\`\s\\]{1,200})["'\`]|(?<=[=:]\s*)(${value}))`,
+    'dgi',
+  );
 
 /** Values of secret-named variables random enough to be a key: length and bits per character. */
 const ENTROPY_MIN_LENGTH = 16;
@@ -120,7 +128,8 @@ const RULES: PatternRule[] = [
   {
     id: 'trove/private-key-block',
     // Any PEM private key with a body (secretlint's rule takes only bodies that start as RSA/PKCS#8 keys do: not EC's "MH...").
-    pattern: /-----BEGIN[ A-Z0-9]{0,20}PRIVATE KEY(?: BLOCK)?-----(?:\\n|\s)+[A-Za-z0-9+/=\s\\]{64,10000}?-----END[ A-Z0-9]{0,20}PRIVATE KEY(?: BLOCK)?-----/g,
+    pattern:
+      /-----BEGIN[ A-Z0-9]{0,20}PRIVATE KEY(?: BLOCK)?-----(?:\\n|\s)+[A-Za-z0-9+/=\s\\]{64,10000}?-----END[ A-Z0-9]{0,20}PRIVATE KEY(?: BLOCK)?-----/g,
     category: 'PRIVATE_KEY',
     severity: 'HIGH',
     name: 'private key',

@@ -55,7 +55,10 @@ const PAIRS: Record<Exclude<ActivityKind, 'searched'>, [string, string]> = {
   updated: ['asset_updated', 'an_asset_was_updated'],
   viewed: ['asset_viewed', 'an_asset_was_viewed'],
   exported: ['asset_format_downloaded', 'an_asset_format_was_downloaded'],
-  reclassified: ['asset_format_specific_classification_updated', 'a_specific_classification_was_changed_on_a_format_within_an_asset'],
+  reclassified: [
+    'asset_format_specific_classification_updated',
+    'a_specific_classification_was_changed_on_a_format_within_an_asset',
+  ],
   scored: ['asset_referenced', 'an_asset_was_referenced_by_the_user'],
   tag_added: ['asset_tag_added', 'a_tag_was_added_by_the_user'],
   tag_removed: ['asset_tag_deleted', 'a_tag_was_deleted_by_the_user'],
@@ -79,8 +82,10 @@ function trackedPair(stored: Record<string, unknown>): Record<string, string> | 
 
 /** TrackedAssetEventMetadata from what the recorder stored (only the fields the SDK knows). */
 function assetMetadata(kind: ActivityKind, stored: Record<string, unknown>): Record<string, unknown> | undefined {
-  if ((kind === 'tag_added' || kind === 'tag_removed') && typeof stored.tag === 'string') return { tag: { id: stored.tag } };
-  if ((kind === 'website_added' || kind === 'website_removed') && typeof stored.website === 'string') return { website: { id: stored.website } };
+  if ((kind === 'tag_added' || kind === 'tag_removed') && typeof stored.tag === 'string')
+    return { tag: { id: stored.tag } };
+  if ((kind === 'website_added' || kind === 'website_removed') && typeof stored.website === 'string')
+    return { website: { id: stored.website } };
   if (kind === 'reclassified' && stored.previous && stored.current) {
     return { reclassification: { previous: stored.previous, current: stored.current } };
   }
@@ -102,7 +107,9 @@ function trackedEvent(row: ActivityEntity): TrackedEventWire {
   const [key, description] = PAIRS[kind] ?? PAIRS.updated;
   const pair = (kind === 'tracked' && trackedPair(stored)) || { [key]: description };
   const metadata = assetMetadata(kind, stored);
-  return { asset: { asset: { id: row.assetId ?? '' }, identifier_description_pair: pair, ...(metadata ? { metadata } : {}) } };
+  return {
+    asset: { asset: { id: row.assetId ?? '' }, identifier_description_pair: pair, ...(metadata ? { metadata } : {}) },
+  };
 }
 
 /**

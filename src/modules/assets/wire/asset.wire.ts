@@ -1,4 +1,12 @@
-import { ByteDescriptor, GroupedTimestamp, Identified, Score, byteDescriptor, groupedTimestamp, indexed } from '../../../common/wire/common.wire';
+import {
+  ByteDescriptor,
+  GroupedTimestamp,
+  Identified,
+  Score,
+  byteDescriptor,
+  groupedTimestamp,
+  indexed,
+} from '../../../common/wire/common.wire';
 import { withJsonWriter } from '../../../common/http/json-writers';
 import { ApplicationWire, applicationWire } from '../../system/wire/application.wire';
 import { AnnotationEntity } from '../annotation.entity';
@@ -178,7 +186,13 @@ const tagJson = new WeakMap<TagWire, string>();
 
 /** A tag's own fields, as an asset and GET /tag/{tag} show them. */
 export function tagRecordFields(t: TagEntity): TagWire {
-  return { id: t.id, text: t.text, category: t.category, created: groupedTimestamp(t.createdAt), updated: groupedTimestamp(t.updatedAt) };
+  return {
+    id: t.id,
+    text: t.text,
+    category: t.category,
+    created: groupedTimestamp(t.createdAt),
+    updated: groupedTimestamp(t.updatedAt),
+  };
 }
 
 function tagWire(t: TagEntity): TagWire {
@@ -245,7 +259,13 @@ function tagKey(wire: TagWire): string {
 }
 
 export function websiteWire(w: WebsiteEntity): WebsiteWire {
-  return { id: w.id, url: w.url, name: w.name, created: groupedTimestamp(w.createdAt), updated: groupedTimestamp(w.updatedAt) };
+  return {
+    id: w.id,
+    url: w.url,
+    name: w.name,
+    created: groupedTimestamp(w.createdAt),
+    updated: groupedTimestamp(w.updatedAt),
+  };
 }
 
 function assetScore(asset: AssetEntity): AssetScoreWire {
@@ -333,7 +353,9 @@ export function assetWire(aggregate: AssetAggregate, withContent: boolean): Asse
       tags: new LinkedCollection(aggregate.tags.map(tagWire)),
       websites: new LinkedCollection(aggregate.websites.map(websiteWire)),
       summaries: { iterable: aggregate.summaries.map(summaryReferenceWire) },
-      sensitives: aggregate.sensitives.length ? { iterable: aggregate.sensitives.map((s) => sensitiveWire(s, flattened)) } : undefined,
+      sensitives: aggregate.sensitives.length
+        ? { iterable: aggregate.sensitives.map((s) => sensitiveWire(s, flattened)) }
+        : undefined,
     },
     assetJson,
   );
@@ -352,7 +374,10 @@ function assetJson(wire: AssetWire): string {
   const flattened = JSON.stringify(first.asset);
   const original = JSON.stringify(wire.original);
   // original: {"id":<id>,"reference":{<first format's fields>,"asset":<asset id>}}
-  const fields = original.slice(`{"id":${JSON.stringify(wire.original.id)},"reference":`.length, -`,"asset":${JSON.stringify(wire.id)}}}`.length);
+  const fields = original.slice(
+    `{"id":${JSON.stringify(wire.original.id)},"reference":`.length,
+    -`,"asset":${JSON.stringify(wire.id)}}}`.length,
+  );
   const formats = [`${fields},"asset":${flattened}}`, ...others.map((format) => JSON.stringify(format))];
   const { annotations: a, tags: t, websites: w } = wire;
   const annotations = linkedCollectionJson(quotedIds(a.iterable), JSON.stringify(a.iterable));
@@ -412,7 +437,10 @@ export function sensitiveWire(s: SensitiveEntity, asset: FlattenedAssetWire): Se
     severity: s.severity,
     name: s.name,
     description: s.description,
-    metadata: { match: { group: { text: s.text, start: s.matchStart, end: s.matchEnd } }, entropy: s.entropy ?? undefined },
+    metadata: {
+      match: { group: { text: s.text, start: s.matchStart, end: s.matchEnd } },
+      entropy: s.entropy ?? undefined,
+    },
     interactions: 0,
   };
 }

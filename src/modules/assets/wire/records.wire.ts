@@ -68,6 +68,14 @@ export function tagRecordWire(tag: TagEntity, assetIds: string[]): TagRecordWire
   return { ...tagRecordFields(tag), assets: flattenedIds(assetIds) };
 }
 
-export function websiteRecordWire(website: WebsiteEntity, assetIds: string[], conversationIds?: string[]): WebsiteRecordWire {
-  return { ...websiteWire(website), assets: flattenedIds(assetIds), ...(conversationIds ? { conversations: flattenedIds(conversationIds) } : {}) };
+export function websiteRecordWire(
+  website: WebsiteEntity,
+  assetIds: string[],
+  conversationIds?: string[],
+): WebsiteRecordWire {
+  return {
+    ...websiteWire(website),
+    assets: flattenedIds(assetIds),
+    ...(conversationIds ? { conversations: flattenedIds(conversationIds) } : {}),
+  };
 }

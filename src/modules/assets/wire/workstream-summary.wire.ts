@@ -193,8 +193,19 @@ function modelWire(created: string): SummaryModelWire {
 }
 
 /** A summary embedded in an Asset: what identifies it (the rest is one read away). */
-export function summaryReferenceWire(s: { id: string; name: string; createdAt: string; updatedAt: string }): WorkstreamSummaryWire {
-  return { id: s.id, name: s.name, created: groupedTimestamp(s.createdAt), updated: groupedTimestamp(s.updatedAt), model: modelWire(s.createdAt) };
+export function summaryReferenceWire(s: {
+  id: string;
+  name: string;
+  createdAt: string;
+  updatedAt: string;
+}): WorkstreamSummaryWire {
+  return {
+    id: s.id,
+    name: s.name,
+    created: groupedTimestamp(s.createdAt),
+    updated: groupedTimestamp(s.updatedAt),
+    model: modelWire(s.createdAt),
+  };
 }
 
 /** The last segment of a path (the whole text when it has none). */
@@ -211,7 +222,10 @@ export function workstreamSummaryWire(m: LinkedMemoryRecord): WorkstreamSummaryW
   const id = (kind: string, key: string) => derivedId(`workstream-summary-${kind}`, `${m.id}\n${key}`);
   const annotation = (type: 'SUMMARY' | 'DESCRIPTION', text: string): SummaryReferencedAnnotationWire => {
     const annotationId = id('annotation', type);
-    return { id: annotationId, reference: { id: annotationId, type, text, mechanism: 'MANUAL', created, updated, summary: { id: m.id } } };
+    return {
+      id: annotationId,
+      reference: { id: annotationId, type, text, mechanism: 'MANUAL', created, updated, summary: { id: m.id } },
+    };
   };
   const anchor = (type: 'FILE' | 'DIRECTORY', path: string): SummaryReferencedAnchorWire => {
     const anchorId = id('anchor', `${type}\n${path}`);
@@ -224,7 +238,9 @@ export function workstreamSummaryWire(m: LinkedMemoryRecord): WorkstreamSummaryW
         type,
         ...(name ? { name } : {}),
         watch: false,
-        points: indexed([{ id: pointId, reference: { id: pointId, fullpath: path, anchor: { id: anchorId }, created, updated } }]),
+        points: indexed([
+          { id: pointId, reference: { id: pointId, fullpath: path, anchor: { id: anchorId }, created, updated } },
+        ]),
         created,
         updated,
       },
@@ -253,7 +269,10 @@ export function workstreamSummaryWire(m: LinkedMemoryRecord): WorkstreamSummaryW
   const sources: SummaryReferencedSourceWire[] = [];
   if (m.source) {
     const sourceId = id('source', m.source);
-    sources.push({ id: sourceId, reference: { id: sourceId, raw: { name: m.source, application: m.source }, name: m.source, created, updated } });
+    sources.push({
+      id: sourceId,
+      reference: { id: sourceId, raw: { name: m.source, application: m.source }, name: m.source, created, updated },
+    });
   }
   return {
     id: m.id,
@@ -277,6 +296,9 @@ function exactly(hit: MemoryHit, query: string): boolean {
   return [hit.name, hit.description ?? '', hit.text].some((field) => field.toLowerCase().includes(needle));
 }
 
-export function searchedWorkstreamSummaryWire(hit: MemoryHit & LinkedMemoryRecord, query: string): SearchedWorkstreamSummaryWire {
+export function searchedWorkstreamSummaryWire(
+  hit: MemoryHit & LinkedMemoryRecord,
+  query: string,
+): SearchedWorkstreamSummaryWire {
   return { identifier: hit.id, summary: workstreamSummaryWire(hit), exact: exactly(hit, query), similarity: hit.score };
 }

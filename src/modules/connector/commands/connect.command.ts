@@ -33,14 +33,16 @@ export class ConnectHandler implements ICommandHandler<ConnectCommand> {
 
   async execute({ connection }: ConnectCommand): Promise<ContextWire> {
     const seeded = connection?.application;
-    if (!seeded) throw new InvalidInput('a SeededConnectorConnection with application {name, version, platform} is required');
+    if (!seeded)
+      throw new InvalidInput('a SeededConnectorConnection with application {name, version, platform} is required');
     this.access.requireAllowed(seeded.name);
     const identity = { name: seeded.name, version: seeded.version, platform: seeded.platform, privacy: seeded.privacy };
     // Announced on /applications/stream/identifiers (GET /applications lists it from now on).
     const app = await this.uow.run(async ({ em, changed }) => {
       const found = await this.registry.resolve(em, identity);
       const connectedAt = await this.registry.markConnected(em, found.id);
-      const capabilities = seeded.capabilities && seeded.capabilities !== found.capabilities ? { capabilities: seeded.capabilities } : {};
+      const capabilities =
+        seeded.capabilities && seeded.capabilities !== found.capabilities ? { capabilities: seeded.capabilities } : {};
       await this.registry.updateSettings(em, found.id, capabilities);
       changed({ id: found.id });
       return { ...found, ...capabilities, connectedAt };

@@ -55,7 +55,9 @@ export class ReactHandler implements ICommandHandler<ReactCommand> {
     if (reaction.reuse) {
       const assetId = reaction.reuse.asset.toLowerCase();
       // 404 / 410 when the asset is unknown or deleted.
-      await this.commands.execute(new IncrementAssetScoresCommand(assetId, { asset: { reuse: true } } as SeededScoreIncrementDto));
+      await this.commands.execute(
+        new IncrementAssetScoresCommand(assetId, { asset: { reuse: true } } as SeededScoreIncrementDto),
+      );
       await this.record(app.id, 'reused', assetId);
       return 'OK';
     }
@@ -64,6 +66,8 @@ export class ReactHandler implements ICommandHandler<ReactCommand> {
   }
 
   private record(applicationId: string, kind: string, assetId: string | null): Promise<void> {
-    return this.db.transaction((em) => this.writer.events(em, [{ id: randomUUID(), applicationId, assetId, kind, payload: null, createdAt: nowIso() }]));
+    return this.db.transaction((em) =>
+      this.writer.events(em, [{ id: randomUUID(), applicationId, assetId, kind, payload: null, createdAt: nowIso() }]),
+    );
   }
 }

@@ -56,7 +56,10 @@ export class TrackHandler implements ICommandHandler<TrackCommand> {
     // An event naming an asset also shows in that asset's activities (dropped if it does not exist).
     for (const [kind, event] of events) {
       const assetId = namedAsset(event);
-      if (assetId) this.bus.publish(new AssetActivityEvent(assetId, 'tracked', { kind, pair: event.identifier_description_pair ?? null }, app.id));
+      if (assetId)
+        this.bus.publish(
+          new AssetActivityEvent(assetId, 'tracked', { kind, pair: event.identifier_description_pair ?? null }, app.id),
+        );
     }
     return 'OK';
   }

@@ -6,7 +6,13 @@ import { ApplicationDto } from '../../system/dto/application.dto';
 import { SeededAssetMetadataDto, SeededFormatDto } from '../../assets/dto/seed.dto';
 
 /** The integration that connects: name (a pre-registered integration), version, platform. */
-export class SeededTrackedApplicationDto extends PickType(ApplicationDto, ['name', 'version', 'platform', 'privacy', 'automaticUnload'] as const) {
+export class SeededTrackedApplicationDto extends PickType(ApplicationDto, [
+  'name',
+  'version',
+  'platform',
+  'privacy',
+  'automaticUnload',
+] as const) {
   @OneOf(CapabilitiesEnum, { optional: true })
   capabilities?: CapabilitiesEnum;
 }

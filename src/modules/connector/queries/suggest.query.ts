@@ -56,7 +56,10 @@ export class SuggestHandler implements IQueryHandler<SuggestQuery> {
     });
     const duplicates = scored.filter((c) => c.score >= REUSE_THRESHOLD);
     return {
-      reuse: { suggested: duplicates.length > 0, assets: { iterable: duplicates.map((c) => assetWire(c.aggregate, true)) } },
+      reuse: {
+        suggested: duplicates.length > 0,
+        assets: { iterable: duplicates.map((c) => assetWire(c.aggregate, true)) },
+      },
       save: { suggested: duplicates.length === 0 && worthSaving(snippet.normalized) },
       target: { seed: creation!, vector: Math.round((scored[0]?.score ?? 0) * 100) },
       assets: { iterable: scored.map((c) => assetWire(c.aggregate, true)) },

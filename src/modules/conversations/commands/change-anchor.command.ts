@@ -7,7 +7,10 @@ import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 import { AnchorUpdateDto } from '../dto/records.dto';
 import { AnchorRecordWire, anchorRecordWire } from '../wire/records.wire';
 
-export type AnchorChange = { kind: 'update'; anchor: AnchorUpdateDto | undefined } | { kind: 'rename'; id: string } | { kind: 'delete'; id: string };
+export type AnchorChange =
+  | { kind: 'update'; anchor: AnchorUpdateDto | undefined }
+  | { kind: 'rename'; id: string }
+  | { kind: 'delete'; id: string };
 
 /**
  * An anchor changed (POST /anchor/update: its name, type, watch flag, the path of its one point),
@@ -33,7 +36,10 @@ export class ChangeAnchorHandler implements ICommandHandler<ChangeAnchorCommand>
   async execute({ change }: ChangeAnchorCommand): Promise<AnchorRecordWire | void> {
     if (change.kind === 'update' && !change.anchor) throw new InvalidInput('an Anchor body is required');
     const id = change.kind === 'update' ? change.anchor!.id : change.id;
-    const paths = change.kind === 'update' ? (change.anchor!.points?.iterable ?? []).map((p) => p.reference?.fullpath).filter((p): p is string => !!p) : [];
+    const paths =
+      change.kind === 'update'
+        ? (change.anchor!.points?.iterable ?? []).map((p) => p.reference?.fullpath).filter((p): p is string => !!p)
+        : [];
     if (new Set(paths).size > 1) throw new InvalidInput('Trove keeps one path per anchor: give its one point');
     if (paths.some((p) => !p.trim())) throw new InvalidInput('fullpath must not be empty');
     return this.uow.run(async ({ em, changed }) => {

@@ -13,7 +13,9 @@ import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 import { AnnotationOfRecordWire, conversationAnnotationWire } from '../wire/conversation.wire';
 
 export type AnnotationChange =
-  { kind: 'create'; seed: SeededRecordAnnotationDto | undefined } | { kind: 'update'; annotation: AnnotationDto | undefined } | { kind: 'delete'; id: string };
+  | { kind: 'create'; seed: SeededRecordAnnotationDto | undefined }
+  | { kind: 'update'; annotation: AnnotationDto | undefined }
+  | { kind: 'delete'; id: string };
 
 /**
  * An annotation created (POST /annotations/create), changed (POST /annotation/update) or deleted
@@ -41,16 +43,27 @@ export class ChangeAnnotationHandler implements ICommandHandler<ChangeAnnotation
     if (change.kind === 'create') {
       const seed = change.seed;
       if (!seed) throw new InvalidInput('a SeededAnnotation body is required');
-      if (Boolean(seed.asset) === Boolean(seed.conversation)) throw new InvalidInput('a SeededAnnotation names exactly one of asset and conversation');
+      if (Boolean(seed.asset) === Boolean(seed.conversation))
+        throw new InvalidInput('a SeededAnnotation names exactly one of asset and conversation');
       if (seed.asset) {
         return (await this.commands.execute(
-          new ChangeAssetAnnotationCommand({ kind: 'create', assetId: seed.asset, type: seed.type, text: seed.text, mechanism: seed.mechanism }),
+          new ChangeAssetAnnotationCommand({
+            kind: 'create',
+            assetId: seed.asset,
+            type: seed.type,
+            text: seed.text,
+            mechanism: seed.mechanism,
+          }),
         )) as AnnotationWire;
       }
       checkText(seed.text, 'annotation text');
       return this.uow.run(async ({ em, changed }) => {
         await this.reader.require(em, seed.conversation!);
-        const row = await this.writer.addAnnotation(em, seed.conversation!, { type: seed.type, text: seed.text, mechanism: seed.mechanism });
+        const row = await this.writer.addAnnotation(em, seed.conversation!, {
+          type: seed.type,
+          text: seed.text,
+          mechanism: seed.mechanism,
+        });
         await this.writer.touchConversations(em, [seed.conversation!]);
         changed({ id: seed.conversation!, change: 'updated' });
         return conversationAnnotationWire(row);

@@ -40,7 +40,8 @@ export class ChangeMessageHandler implements ICommandHandler<ChangeMessageComman
     if (change.kind !== 'delete') {
       if (!change.message) throw new InvalidInput('a ConversationMessage body is required');
       text = change.message.fragment ? textOf(change.message.fragment.string) : undefined;
-      if (text === undefined && change.kind === 'value') throw new InvalidInput('the new text goes in fragment.string.raw');
+      if (text === undefined && change.kind === 'value')
+        throw new InvalidInput('the new text goes in fragment.string.raw');
       if (text !== undefined) checkText(text, 'message text');
     }
     const messageId = change.kind === 'delete' ? change.messageId : change.message!.id;
@@ -52,7 +53,9 @@ export class ChangeMessageHandler implements ICommandHandler<ChangeMessageComman
           ? { deletedAt: now, updatedAt: now }
           : {
               ...(text !== undefined ? { text } : {}),
-              ...(change.kind === 'update' && change.message!.sentiment ? { sentiment: change.message!.sentiment } : {}),
+              ...(change.kind === 'update' && change.message!.sentiment
+                ? { sentiment: change.message!.sentiment }
+                : {}),
               updatedAt: now,
             };
       await this.writer.updateMessage(em, messageId, patch);

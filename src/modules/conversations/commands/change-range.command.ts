@@ -11,10 +11,13 @@ import { RangeEntity } from '../range.entity';
 import { RangeWire, rangeWire } from '../wire/records.wire';
 
 export type RangeChange =
-  { kind: 'create'; seed: SeededRangeDto | undefined } | { kind: 'update'; range: RangeUpdateDto | undefined } | { kind: 'delete'; id: string };
+  | { kind: 'create'; seed: SeededRangeDto | undefined }
+  | { kind: 'update'; range: RangeUpdateDto | undefined }
+  | { kind: 'delete'; id: string };
 
 /** An ISO timestamp from a GroupedTimestamp (validated ISO-8601), in Trove's stored form. */
-const isoOf = (t: GroupedTimestampDto | undefined): string | null => (t?.value ? new Date(t.value).toISOString() : null);
+const isoOf = (t: GroupedTimestampDto | undefined): string | null =>
+  t?.value ? new Date(t.value).toISOString() : null;
 
 /**
  * A range (a span of time a conversation can be grounded in: the Python SDK makes one of the
@@ -40,16 +43,25 @@ export class ChangeRangeHandler implements ICommandHandler<ChangeRangeCommand> {
 
   async execute({ change }: ChangeRangeCommand): Promise<RangeWire | void> {
     const input = change.kind === 'create' ? change.seed : change.kind === 'update' ? change.range : null;
-    if (change.kind !== 'delete' && !input) throw new InvalidInput(`a ${change.kind === 'create' ? 'SeededRange' : 'Range'} body is required`);
+    if (change.kind !== 'delete' && !input)
+      throw new InvalidInput(`a ${change.kind === 'create' ? 'SeededRange' : 'Range'} body is required`);
     const fromAt = isoOf(input?.from);
     const toAt = isoOf(input?.to);
-    if (fromAt && toAt && fromAt > toAt) throw new InvalidInput('a range must not end before it starts (from after to)');
+    if (fromAt && toAt && fromAt > toAt)
+      throw new InvalidInput('a range must not end before it starts (from after to)');
     return this.uow.run(async ({ em, changed }) => {
       if (change.kind === 'create') {
         const conversation = change.seed!.conversation?.reference.id;
         if (conversation) await this.reader.require(em, conversation);
         const now = nowIso();
-        const row: RangeEntity = { id: randomUUID(), fromAt, toAt, continuous: change.seed!.between ?? false, createdAt: now, updatedAt: now };
+        const row: RangeEntity = {
+          id: randomUUID(),
+          fromAt,
+          toAt,
+          continuous: change.seed!.between ?? false,
+          createdAt: now,
+          updatedAt: now,
+        };
         await this.writer.insertRange(em, row);
         changed({ id: row.id, change: 'created', record: 'range' });
         if (conversation) {
@@ -66,8 +78,12 @@ export class ChangeRangeHandler implements ICommandHandler<ChangeRangeCommand> {
         await this.writer.deleteRange(em, id);
       } else {
         const next = { fromAt: input!.from ? fromAt : current.fromAt, toAt: input!.to ? toAt : current.toAt };
-        if (next.fromAt && next.toAt && next.fromAt > next.toAt) throw new InvalidInput('a range must not end before it starts (from after to)');
-        await this.writer.updateRange(em, id, { ...next, ...(change.range!.between !== undefined ? { continuous: change.range!.between } : {}) });
+        if (next.fromAt && next.toAt && next.fromAt > next.toAt)
+          throw new InvalidInput('a range must not end before it starts (from after to)');
+        await this.writer.updateRange(em, id, {
+          ...next,
+          ...(change.range!.between !== undefined ? { continuous: change.range!.between } : {}),
+        });
       }
       await this.writer.touchConversations(em, conversations);
       for (const conversation of conversations) changed({ id: conversation, change: 'updated' });

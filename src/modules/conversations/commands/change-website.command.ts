@@ -11,7 +11,9 @@ import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 import { ChangeConversationLinkCommand } from './change-conversation-link.command';
 
 export type WebsiteChange =
-  { kind: 'create'; seed: SeededWebsiteDto | undefined } | { kind: 'update'; website: WebsiteUpdateDto | undefined } | { kind: 'delete'; id: string };
+  | { kind: 'create'; seed: SeededWebsiteDto | undefined }
+  | { kind: 'update'; website: WebsiteUpdateDto | undefined }
+  | { kind: 'delete'; id: string };
 
 /**
  * A website created, changed or deleted (POST /websites/create, /website/update,
@@ -45,11 +47,18 @@ export class ChangeWebsiteHandler implements ICommandHandler<ChangeWebsiteComman
     }
     if (change.kind === 'create') {
       if (change.seed?.conversation) await this.db.read((em) => this.reader.require(em, change.seed!.conversation!));
-      const website = (await this.commands.execute(new CreateLinkRecordCommand('website', change.seed))) as WebsiteRecordWire;
-      if (change.seed?.conversation) await this.commands.execute(new ChangeConversationLinkCommand(change.seed.conversation, 'website', website.id, true));
+      const website = (await this.commands.execute(
+        new CreateLinkRecordCommand('website', change.seed),
+      )) as WebsiteRecordWire;
+      if (change.seed?.conversation)
+        await this.commands.execute(
+          new ChangeConversationLinkCommand(change.seed.conversation, 'website', website.id, true),
+        );
       return this.withConversations(website);
     }
-    const website = (await this.commands.execute(new UpdateLinkRecordCommand('website', change.website))) as WebsiteRecordWire;
+    const website = (await this.commands.execute(
+      new UpdateLinkRecordCommand('website', change.website),
+    )) as WebsiteRecordWire;
     await this.announceConversations(website.id, false);
     return this.withConversations(website);
   }
@@ -65,7 +74,9 @@ export class ChangeWebsiteHandler implements ICommandHandler<ChangeWebsiteComman
   }
 
   private async withConversations(website: WebsiteRecordWire): Promise<WebsiteRecordWire> {
-    const ids = await this.db.read(async (em) => (await this.reader.liveConversationsLinkedTo(em, 'website', [website.id])).get(website.id) ?? []);
+    const ids = await this.db.read(
+      async (em) => (await this.reader.liveConversationsLinkedTo(em, 'website', [website.id])).get(website.id) ?? [],
+    );
     return { ...website, conversations: flattenedIds(ids) };
   }
 }

@@ -35,7 +35,11 @@ export class CreateAnchorHandler implements ICommandHandler<CreateAnchorCommand>
     if (!seed.fullpath.trim()) throw new InvalidInput('fullpath must not be empty');
     return this.uow.run(async ({ em, changed }) => {
       const existing = await this.reader.anchorOfPath(em, seed.fullpath, seed.type);
-      if (existing) return anchorRecordWire(existing, (await this.reader.liveConversationsLinkedTo(em, 'anchor', [existing.id])).get(existing.id) ?? []);
+      if (existing)
+        return anchorRecordWire(
+          existing,
+          (await this.reader.liveConversationsLinkedTo(em, 'anchor', [existing.id])).get(existing.id) ?? [],
+        );
       const row = newAnchor(seed);
       await this.writer.insertAnchor(em, row);
       changed({ id: row.id, change: 'created', record: 'anchor' });

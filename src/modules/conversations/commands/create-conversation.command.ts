@@ -13,7 +13,10 @@ import { ConversationUnitOfWork } from '../conversation-unit-of-work';
 import { newAnchor } from './create-anchor.command';
 
 /** The conversation row of a new conversation, named or not. */
-export function newConversation(id: string, seed: { type?: string; name?: string | null; favorited?: boolean }): ConversationEntity {
+export function newConversation(
+  id: string,
+  seed: { type?: string; name?: string | null; favorited?: boolean },
+): ConversationEntity {
   const now = nowIso();
   return {
     id,
@@ -56,7 +59,12 @@ export class CreateConversationHandler implements ICommandHandler<CreateConversa
     const messages: MessageInput[] = (seed.messages ?? []).map((m, i) => {
       const text = textOf(m.fragment.string);
       if (text === undefined) throw new InvalidInput(`messages[${i}].fragment.string.raw is required`);
-      return { role: m.role, text, sentiment: m.sentiment, createdAt: m.created?.value ? new Date(m.created.value).toISOString() : undefined };
+      return {
+        role: m.role,
+        text,
+        sentiment: m.sentiment,
+        createdAt: m.created?.value ? new Date(m.created.value).toISOString() : undefined,
+      };
     });
     const id = randomUUID();
     return this.uow.run(async ({ em, changed }) => {

@@ -39,7 +39,12 @@ export class CreateMessageHandler implements ICommandHandler<CreateMessageComman
     const message = await this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, conversationId);
       const [row] = await this.writer.addMessages(em, conversationId, [
-        { role: seed.role, text, sentiment: seed.sentiment, createdAt: seed.created?.value ? new Date(seed.created.value).toISOString() : undefined },
+        {
+          role: seed.role,
+          text,
+          sentiment: seed.sentiment,
+          createdAt: seed.created?.value ? new Date(seed.created.value).toISOString() : undefined,
+        },
       ]);
       await this.writer.touchConversations(em, [conversationId]);
       changed({ id: conversationId, change: 'updated' });

@@ -40,13 +40,15 @@ export class SummarizeConversationHandler implements ICommandHandler<SummarizeCo
     const wanted = input?.messages ? [...new Set(input.messages.iterable.map((m) => m.id))] : null;
     const texts = await this.db.read(async (em) => {
       await this.reader.require(em, conversationId);
-      if (!wanted) return (await this.reader.messages(em, conversationId)).filter((m) => !m.deletedAt).map((m) => m.text);
+      if (!wanted)
+        return (await this.reader.messages(em, conversationId)).filter((m) => !m.deletedAt).map((m) => m.text);
       if (wanted.length === 0) throw new InvalidInput('messages.iterable must list at least one message');
       const found = await this.reader.messagesById(em, wanted);
       for (const id of wanted) {
         const message = found.find((m) => m.id === id);
         if (!message) throw new NotFound(`message ${id} not found`);
-        if (message.conversationId !== conversationId) throw new InvalidInput(`message ${id} is not a message of conversation ${conversationId}`);
+        if (message.conversationId !== conversationId)
+          throw new InvalidInput(`message ${id} is not a message of conversation ${conversationId}`);
       }
       return found.map((m) => m.text);
     });
@@ -54,7 +56,11 @@ export class SummarizeConversationHandler implements ICommandHandler<SummarizeCo
     if (!summary) throw new InvalidInput(`conversation ${conversationId} has no message text to summarize`);
     const annotation = await this.uow.run(async ({ em, changed }) => {
       await this.reader.require(em, conversationId);
-      const row = await this.writer.addAnnotation(em, conversationId, { type: 'SUMMARY', text: summary, mechanism: 'AUTOMATIC' });
+      const row = await this.writer.addAnnotation(em, conversationId, {
+        type: 'SUMMARY',
+        text: summary,
+        mechanism: 'AUTOMATIC',
+      });
       await this.writer.updateConversation(em, conversationId, { updatedAt: nowIso() });
       changed({ id: conversationId, change: 'updated' });
       return row;

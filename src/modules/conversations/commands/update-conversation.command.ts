@@ -52,13 +52,19 @@ export class UpdateConversationHandler implements ICommandHandler<UpdateConversa
     });
   }
 
-  private async setAnnotations(em: EntityManager, conversationId: string, dto: ConversationDto, now: string): Promise<void> {
+  private async setAnnotations(
+    em: EntityManager,
+    conversationId: string,
+    dto: ConversationDto,
+    now: string,
+  ): Promise<void> {
     const existing = await this.reader.annotations(em, conversationId);
     const byId = new Map(existing.map((a) => [a.id, a]));
     const kept = new Set<string>();
     for (const item of dto.annotations!.iterable) {
       const current = byId.get(item.id);
-      if (!current) throw new InvalidInput(`annotation ${item.id} is not an annotation of conversation ${conversationId}`);
+      if (!current)
+        throw new InvalidInput(`annotation ${item.id} is not an annotation of conversation ${conversationId}`);
       kept.add(current.id);
       const text = item.reference?.text;
       const type = item.reference?.type;
@@ -74,7 +80,12 @@ export class UpdateConversationHandler implements ICommandHandler<UpdateConversa
     if (removed.length) await this.writer.deleteAnnotations(em, removed);
   }
 
-  private async applyIndices(em: EntityManager, conversationId: string, indices: Record<string, number>, now: string): Promise<void> {
+  private async applyIndices(
+    em: EntityManager,
+    conversationId: string,
+    indices: Record<string, number>,
+    now: string,
+  ): Promise<void> {
     const messages = await this.reader.messages(em, conversationId);
     const known = new Set(messages.map((m) => m.id));
     for (const id of Object.keys(indices)) {
@@ -93,7 +104,8 @@ export class UpdateConversationHandler implements ICommandHandler<UpdateConversa
       const order = indices[message.id];
       const patch: Partial<ConversationMessageEntity> = {};
       if (order === -1 && !message.deletedAt) Object.assign(patch, { deletedAt: now, updatedAt: now });
-      if (order !== undefined && order >= 0 && message.deletedAt) Object.assign(patch, { deletedAt: null, updatedAt: now });
+      if (order !== undefined && order >= 0 && message.deletedAt)
+        Object.assign(patch, { deletedAt: null, updatedAt: now });
       const p = position.get(message.id);
       if (p !== undefined && p !== message.position) patch.position = p;
       if (Object.keys(patch).length) await this.writer.updateMessage(em, message.id, patch);

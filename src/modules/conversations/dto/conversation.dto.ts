@@ -21,7 +21,14 @@ export class ConversationFlattenedAnnotationDto {
   @OneOf(MechanismEnum, { optional: true })
   mechanism?: MechanismEnum;
 }
-PassThrough(ConversationFlattenedAnnotationDto.prototype, [...ANNOTATION_RELATIONS, 'created', 'updated', 'deleted', 'score', 'summary']);
+PassThrough(ConversationFlattenedAnnotationDto.prototype, [
+  ...ANNOTATION_RELATIONS,
+  'created',
+  'updated',
+  'deleted',
+  'score',
+  'summary',
+]);
 
 export class ConversationReferencedAnnotationDto {
   @IsUUID()

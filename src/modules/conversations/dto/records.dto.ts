@@ -1,7 +1,11 @@
 import { IsBoolean, IsOptional, IsString, IsUUID, MaxLength } from 'class-validator';
 import { GroupedTimestampDto } from '../../../common/wire/dto/common.dto';
 import { Nested, OneOf, PassThrough } from '../../../common/wire/dto/decorators';
-import { ConversationMessageSentimentEnum, PlatformEnum, QGPTConversationMessageRoleEnum } from '../../../common/wire/enums';
+import {
+  ConversationMessageSentimentEnum,
+  PlatformEnum,
+  QGPTConversationMessageRoleEnum,
+} from '../../../common/wire/enums';
 import { AnchorTypeEnum, ConversationMessageFragmentDto, ConversationReferenceDto } from './seeded-conversation.dto';
 import { MESSAGE_FIELDS_KEPT } from './message.dto';
 
@@ -59,7 +63,16 @@ export class AnchorPointReferenceDto {
   @OneOf(PlatformEnum, { optional: true })
   platform?: PlatformEnum;
 }
-PassThrough(AnchorPointReferenceDto.prototype, ['schema', 'id', 'verified', 'created', 'updated', 'deleted', 'anchor', 'score']);
+PassThrough(AnchorPointReferenceDto.prototype, [
+  'schema',
+  'id',
+  'verified',
+  'created',
+  'updated',
+  'deleted',
+  'anchor',
+  'score',
+]);
 
 export class AnchorPointItemDto {
   @Nested(() => AnchorPointReferenceDto, { optional: true })
@@ -149,4 +162,12 @@ export class RangeUpdateDto {
   @IsBoolean()
   between?: boolean;
 }
-PassThrough(RangeUpdateDto.prototype, ['schema', 'score', 'created', 'updated', 'summaries', 'conversations', 'messages']);
+PassThrough(RangeUpdateDto.prototype, [
+  'schema',
+  'score',
+  'created',
+  'updated',
+  'summaries',
+  'conversations',
+  'messages',
+]);

@@ -21,7 +21,9 @@ export class RemoveDeletedLinksHandler implements IEventHandler<AssetChangedEven
   async handle(event: AssetChangedEvent | WorkstreamSummaryChangedEvent): Promise<void> {
     if (event.change !== 'deleted') return;
     const [kind, id] =
-      event instanceof WorkstreamSummaryChangedEvent ? (['workstream_summary', event.summaryId] as const) : (['asset', event.assetId] as const);
+      event instanceof WorkstreamSummaryChangedEvent
+        ? (['workstream_summary', event.summaryId] as const)
+        : (['asset', event.assetId] as const);
     await this.uow.run(async ({ em, changed }) => {
       const conversations = await this.reader.conversationIdsLinkedTo(em, kind, id);
       if (conversations.length) await this.writer.removeLinksTo(em, kind, id);

@@ -5,7 +5,14 @@ import { derivedId } from '../../../common/wire/derived-id';
 import { RecordsReader } from '../../assets/records.reader';
 import { WebsiteRecordWire, websiteRecordWire } from '../../assets/wire/records.wire';
 import { ConversationReader } from '../conversation.reader';
-import { AnchorPointRecordWire, AnchorRecordWire, RangeWire, anchorPointRecordWire, anchorRecordWire, rangeWire } from '../wire/records.wire';
+import {
+  AnchorPointRecordWire,
+  AnchorRecordWire,
+  RangeWire,
+  anchorPointRecordWire,
+  anchorRecordWire,
+  rangeWire,
+} from '../wire/records.wire';
 
 export type GroundingRecordKind = 'anchor' | 'anchor_point' | 'range' | 'website';
 type GroundingRecordWire = AnchorRecordWire | AnchorPointRecordWire | RangeWire | WebsiteRecordWire;
@@ -43,7 +50,11 @@ export class GetGroundingRecordHandler implements IQueryHandler<GetGroundingReco
       if (kind === 'website') {
         const website = await this.records.require(em, 'website', id);
         const assets = (await this.records.linkedAssets(em, 'website', [id])).get(id) ?? [];
-        return websiteRecordWire(website, assets, (await this.reader.liveConversationsLinkedTo(em, 'website', [id])).get(id) ?? []);
+        return websiteRecordWire(
+          website,
+          assets,
+          (await this.reader.liveConversationsLinkedTo(em, 'website', [id])).get(id) ?? [],
+        );
       }
       const conversations = async () => (await this.reader.liveConversationsLinkedTo(em, kind, [id])).get(id) ?? [];
       if (kind === 'anchor') return anchorRecordWire(await this.reader.anchor(em, id), await conversations());

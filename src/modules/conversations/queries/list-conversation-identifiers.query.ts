@@ -23,7 +23,9 @@ export class ListConversationIdentifiersHandler implements IQueryHandler<ListCon
 
   async execute({ page }: ListConversationIdentifiersQuery): Promise<StreamableFile | FlattenedConversationsWire> {
     if (page) {
-      const { rows, last } = await this.db.read((em) => keysetSlice(this.db, em, ConversationReader.LISTING, page.after, page.limit));
+      const { rows, last } = await this.db.read((em) =>
+        keysetSlice(this.db, em, ConversationReader.LISTING, page.after, page.limit),
+      );
       return { iterable: rows.map((row) => ({ id: row.id })), next_cursor: nextCursor(last) };
     }
     return jsonTextCollection(idListingPages(this.reader.walkIds(ID_LISTING_PAGE)));

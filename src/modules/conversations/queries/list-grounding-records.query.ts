@@ -45,7 +45,8 @@ export class ListGroundingRecordsHandler implements IQueryHandler<ListGroundingR
 
   private pages(kind: GroundingCollection, withContent: boolean): AsyncIterable<object[]> {
     const reader = this.reader;
-    const linked = (kind: 'anchor' | 'range' | 'website', ids: string[]) => this.db.read((em) => reader.liveConversationsLinkedTo(em, kind, ids));
+    const linked = (kind: 'anchor' | 'range' | 'website', ids: string[]) =>
+      this.db.read((em) => reader.liveConversationsLinkedTo(em, kind, ids));
     switch (kind) {
       case 'anchors':
         return mapPages(
@@ -93,7 +94,9 @@ export class ListGroundingRecordsHandler implements IQueryHandler<ListGroundingR
 
   private async *annotations(): AsyncGenerator<object[]> {
     for await (const page of this.records.walkAnnotations()) yield page.map(annotationWire);
-    for await (const page of this.reader.walkRecords(ConversationReader.ANNOTATIONS, PAGE, (em, ids) => this.reader.annotationsByIds(em, ids))) {
+    for await (const page of this.reader.walkRecords(ConversationReader.ANNOTATIONS, PAGE, (em, ids) =>
+      this.reader.annotationsByIds(em, ids),
+    )) {
       yield page.map(conversationAnnotationWire);
     }
   }

@@ -1,5 +1,12 @@
 import { GroupedTimestamp, Identified, groupedTimestamp, indexed } from '../../../common/wire/common.wire';
-import { AnnotationWire, AssetAggregate, FlattenedAssetWire, WebsiteWire, flattenedAssetWire, websiteWire } from '../../assets/wire/asset.wire';
+import {
+  AnnotationWire,
+  AssetAggregate,
+  FlattenedAssetWire,
+  WebsiteWire,
+  flattenedAssetWire,
+  websiteWire,
+} from '../../assets/wire/asset.wire';
 import type { WebsiteEntity } from '../../assets/website.entity';
 import { AnchorEntity } from '../anchor.entity';
 import { ConversationAnnotationEntity } from '../conversation-annotation.entity';
@@ -193,7 +200,10 @@ function messageIndices(messages: ConversationMessageEntity[]): Record<string, n
   return indices;
 }
 
-export function conversationMessageWire(message: ConversationMessageEntity, withContent: boolean): ConversationMessageWire {
+export function conversationMessageWire(
+  message: ConversationMessageEntity,
+  withContent: boolean,
+): ConversationMessageWire {
   return {
     id: message.id,
     created: groupedTimestamp(message.createdAt),
@@ -206,7 +216,10 @@ export function conversationMessageWire(message: ConversationMessageEntity, with
   };
 }
 
-export function conversationMessagesWire(messages: ConversationMessageEntity[], withContent: boolean): ConversationMessagesWire {
+export function conversationMessagesWire(
+  messages: ConversationMessageEntity[],
+  withContent: boolean,
+): ConversationMessagesWire {
   return { iterable: messages.map((m) => conversationMessageWire(m, withContent)), indices: messageIndices(messages) };
 }
 

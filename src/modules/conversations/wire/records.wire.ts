@@ -2,7 +2,12 @@ import { GroupedTimestamp, groupedTimestamp } from '../../../common/wire/common.
 import { FlattenedIdsWire, flattenedIds } from '../../assets/wire/records.wire';
 import { AnchorEntity } from '../anchor.entity';
 import { RangeEntity } from '../range.entity';
-import { AnchorPointReferenceWire, ConversationAnchorWire, ConversationMessageWire, anchorWire } from './conversation.wire';
+import {
+  AnchorPointReferenceWire,
+  ConversationAnchorWire,
+  ConversationMessageWire,
+  anchorWire,
+} from './conversation.wire';
 
 /**
  * The records conversations are grounded in, read as records of their own (GET /anchor/{anchor},

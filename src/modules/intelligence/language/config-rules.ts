@@ -20,7 +20,8 @@ function meaningful(text: string): string[] {
 }
 
 /** A block of nginx's own: `server {`, `http {`, `location /api/ {`, `upstream app {` (not `if (...) {`, which code shares). */
-const NGINX_BLOCK = /^[ \t]*(?:server|http|events|stream|upstream[ \t]+[\w.-]+|location[ \t]+(?:[=~^*]+[ \t]*)?\/[^{\n;]*)[ \t]*\{[ \t]*$/m;
+const NGINX_BLOCK =
+  /^[ \t]*(?:server|http|events|stream|upstream[ \t]+[\w.-]+|location[ \t]+(?:[=~^*]+[ \t]*)?\/[^{\n;]*)[ \t]*\{[ \t]*$/m;
 /** Directives only nginx has (not `return x;`, `include x;`, `index x;`, which read as code too). */
 const NGINX_DIRECTIVE =
   /^[ \t]*(listen|server_name|proxy_pass|proxy_set_header|proxy_http_version|proxy_redirect|proxy_buffering|proxy_read_timeout|try_files|worker_processes|worker_connections|ssl_certificate(?:_key)?|ssl_protocols|client_max_body_size|gzip(?:_types)?|add_header|fastcgi_pass|fastcgi_param|fastcgi_index|sendfile|keepalive_timeout|access_log|error_log|default_type|limit_req(?:_zone)?|uwsgi_pass|uwsgi_param|autoindex)[ \t]+[^;\n(){}=]*;[ \t]*(?:#.*)?$/gm;
@@ -31,7 +32,8 @@ function isNginx(text: string): boolean {
   return directives.size >= 2;
 }
 
-const APACHE_SECTION = /^[ \t]*<(?:VirtualHost|Directory|DirectoryMatch|Location|LocationMatch|Files|FilesMatch|IfModule|IfDefine|Proxy)\b[^>\n]*>[ \t]*$/m;
+const APACHE_SECTION =
+  /^[ \t]*<(?:VirtualHost|Directory|DirectoryMatch|Location|LocationMatch|Files|FilesMatch|IfModule|IfDefine|Proxy)\b[^>\n]*>[ \t]*$/m;
 const APACHE_DIRECTIVE =
   /^[ \t]*(?:ServerName|ServerAlias|ServerAdmin|DocumentRoot|ErrorLog|CustomLog|LogLevel|RewriteEngine|RewriteRule|RewriteCond|RewriteBase|LoadModule|Listen|AllowOverride|Require|Options|DirectoryIndex|Alias|ScriptAlias|ProxyPass|ProxyPassReverse|ProxyPreserveHost|SSLEngine|SSLCertificateFile|SSLCertificateKeyFile|AddType|AddHandler|SetHandler|Order|Allow|Deny|Header|ErrorDocument|AuthType|AuthName|AuthUserFile|Redirect|RedirectMatch|ExpiresActive|ExpiresByType|WSGIScriptAlias|WSGIDaemonProcess|SetEnv|SetEnvIf|PassengerAppRoot)[ \t]+\S[^;{}\n]*$/gm;
 
@@ -69,14 +71,20 @@ function isMakefile(text: string): boolean {
 
 /** HCL / Terraform: a top-level block `resource "type" "name" {` (or `variable`, `provider`, ...) and `key = value` lines. */
 function isHcl(text: string): boolean {
-  const blocks = text.match(/^(?:resource|data|module|variable|output|provider|terraform|locals)(?:[ \t]+"[^"\n]+"){0,2}[ \t]*\{[ \t]*$/gm)?.length ?? 0;
+  const blocks =
+    text.match(
+      /^(?:resource|data|module|variable|output|provider|terraform|locals)(?:[ \t]+"[^"\n]+"){0,2}[ \t]*\{[ \t]*$/gm,
+    )?.length ?? 0;
   return blocks >= 1 && /^[ \t]+[A-Za-z_][\w-]*[ \t]*=[ \t]*\S/m.test(text) && !/;[ \t]*$/m.test(text);
 }
 
 /** `.env`: at least two lines, every one `NAME=value` with an upper-case name and no space before `=`. */
 function isDotenv(text: string): boolean {
   const lines = meaningful(text);
-  return lines.length >= 2 && lines.every((l) => /^(?:export[ \t]+)?[A-Z][A-Z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s"'`$;|&]*)[ \t]*(?:#.*)?$/.test(l));
+  return (
+    lines.length >= 2 &&
+    lines.every((l) => /^(?:export[ \t]+)?[A-Z][A-Z0-9_]*=(?:"[^"]*"|'[^']*'|[^\s"'`$;|&]*)[ \t]*(?:#.*)?$/.test(l))
+  );
 }
 
 /** logrotate's directives (logrotate.conf(5)); `rotate 7`, `create 0640 app app`, `size 100M` take values. */
@@ -88,7 +96,11 @@ const LOGROTATE_DIRECTIVE =
  * (`/var/log/app/*.log {`), holding at least two of logrotate's directives.
  */
 export function isLogrotate(text: string): boolean {
-  if (!/^[ \t]*(?:\/[^\s{]+|"[^"\n]+")(?:[ \t]+(?:\/[^\s{]+|"[^"\n]+"))*[ \t]*\{[ \t]*$/m.test(text) || !/^[ \t]*\}[ \t]*$/m.test(text)) return false;
+  if (
+    !/^[ \t]*(?:\/[^\s{]+|"[^"\n]+")(?:[ \t]+(?:\/[^\s{]+|"[^"\n]+"))*[ \t]*\{[ \t]*$/m.test(text) ||
+    !/^[ \t]*\}[ \t]*$/m.test(text)
+  )
+    return false;
   const directives = new Set([...text.matchAll(LOGROTATE_DIRECTIVE)].map((m) => m[1]));
   return directives.size >= 2;
 }

@@ -92,7 +92,10 @@ const SCSS_MARKERS: readonly RegExp[] = [
 ];
 
 /** TOML-only syntax: quoted / array / inline-table / boolean / date values, arrays of tables. */
-const TOML_MARKERS: readonly RegExp[] = [/^[ \t]*\[\[[\w.-]+\]\][ \t]*$/m, /^[ \t]*[\w.-]+[ \t]*=[ \t]*(?:"|'|\[|\{|true\b|false\b|\d{4}-\d{2}-\d{2})/m];
+const TOML_MARKERS: readonly RegExp[] = [
+  /^[ \t]*\[\[[\w.-]+\]\][ \t]*$/m,
+  /^[ \t]*[\w.-]+[ \t]*=[ \t]*(?:"|'|\[|\{|true\b|false\b|\d{4}-\d{2}-\d{2})/m,
+];
 
 /**
  * Not TOML: a table name with a character a bare TOML key cannot have (`[mypy-foo.*]`,
@@ -104,7 +107,11 @@ function notToml(text: string): boolean {
     const table = /^[ \t]*\[\[?([^[\]\n]+)\]\]?[ \t]*(?:#.*)?$/.exec(line);
     if (table && /[^\w.\s-]/.test(table[1].replace(/"(?:[^"\\]|\\.)*"|'[^']*'/g, ''))) return true;
     const pair = /^[ \t]*[\w.-]+[ \t]*=[ \t]*(\S.*)$/.exec(line);
-    if (pair && (/^[A-Za-z_]/.test(pair[1]) ? !/^(?:true|false|inf|nan)\b/.test(pair[1]) : /^\{\s*[\w.-]+\s*\}/.test(pair[1]))) return true;
+    if (
+      pair &&
+      (/^[A-Za-z_]/.test(pair[1]) ? !/^(?:true|false|inf|nan)\b/.test(pair[1]) : /^\{\s*[\w.-]+\s*\}/.test(pair[1]))
+    )
+      return true;
   }
   return false;
 }
@@ -166,7 +173,9 @@ export function refineDialect(code: LanguageCode, text: string): LanguageCode {
         typeOnly ||= /[{,]\s*type\s+[\w$]/.test(list); // `export { type Options }`
         return '';
       });
-      return typeOnly || count(TS_MARKERS, code) > 0 || count(TS_CODE_MARKERS, code) > 0 || TS_NON_NULL.test(code) ? 'ts' : 'js';
+      return typeOnly || count(TS_MARKERS, code) > 0 || count(TS_CODE_MARKERS, code) > 0 || TS_NON_NULL.test(code)
+        ? 'ts'
+        : 'js';
     }
     case 'c':
       return count(CPP_MARKERS, text) > 0 || count(CPP_CODE_MARKERS, withoutComments(text, true)) > 0 ? 'cpp' : 'c';

@@ -39,13 +39,16 @@ export class LanguageModel {
     const header = file.header;
     if (header.format !== 1) throw new Error(`unsupported language model format ${header.format}`);
     if (header.featureVersion !== FEATURE_VERSION) {
-      throw new Error(`language model was trained on features v${header.featureVersion}, this build computes v${FEATURE_VERSION}: retrain it`);
+      throw new Error(
+        `language model was trained on features v${header.featureVersion}, this build computes v${FEATURE_VERSION}: retrain it`,
+      );
     }
     const c = header.classes.length;
     const scale = file.floats(c);
     const bias = file.floats(c);
     const size = (1 << header.bits) * c;
-    if (file.remaining !== size) throw new Error(`language model is truncated (${file.remaining} of ${size} weight bytes)`);
+    if (file.remaining !== size)
+      throw new Error(`language model is truncated (${file.remaining} of ${size} weight bytes)`);
     return new LanguageModel(header, scale, bias, file.int8(size));
   }
 

@@ -71,4 +71,7 @@ export const HLJS_TO_CODES: ReadonlyMap<string, readonly LanguageCode[]> = (() =
 })();
 
 /** Languages whose classification is TEXT rather than CODE. */
-export const TEXT_CODES: ReadonlySet<ClassificationSpecificEnum> = new Set<ClassificationSpecificEnum>(['txt', 'UNKNOWN']);
+export const TEXT_CODES: ReadonlySet<ClassificationSpecificEnum> = new Set<ClassificationSpecificEnum>([
+  'txt',
+  'UNKNOWN',
+]);

@@ -18,7 +18,8 @@ const STOPWORDS = new Set(
 const CODE_CHARS = /[{}[\]<>=;$#@\\|`~^*_+]/g;
 
 /** An element's start or end tag: `<p>`, `</div>`, `<a href="x">`, `<br/>` (not `<user@host>` or `<https://...>`). */
-export const MARKUP_TAG = /<\/[A-Za-z][\w:-]*\s*>|<[A-Za-z][\w:-]*(?:\s+[\w:-]+(?:=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'<>]+))?)*\s*\/?>/;
+export const MARKUP_TAG =
+  /<\/[A-Za-z][\w:-]*\s*>|<[A-Za-z][\w:-]*(?:\s+[\w:-]+(?:=(?:"[^"\n]*"|'[^'\n]*'|[^\s"'<>]+))?)*\s*\/?>/;
 
 /**
  * A batch / shell line that reads like words: `echo Usage: ...`, `rem See ...`, `goto fail`,
@@ -74,12 +75,21 @@ export function proseFeatures(text: string): ProseFeatures {
   const isProse =
     !MARKUP_TAG.test(text) &&
     !SCRIPT_LINE.test(text) &&
-    ((f.words >= 4 && f.codeCharRatio < 0.025 && f.stopwordRatio >= 0.2 && f.sentenceRatio >= 0.6 && f.indentRatio < 0.34) ||
+    ((f.words >= 4 &&
+      f.codeCharRatio < 0.025 &&
+      f.stopwordRatio >= 0.2 &&
+      f.sentenceRatio >= 0.6 &&
+      f.indentRatio < 0.34) ||
       // a few plain words ("hello world", "see you at 5pm!"): no code characters at all
       (f.words >= 1 && f.words < 4 && code === 0 && /^[\w\s.,!?'":-]*$/.test(text.trim()) && !/[._]\w/.test(text)) ||
       // a note in telegraphic English, few stopwords ("Release checklist: bump version, tag and
       // push."): up to three unindented sentence lines ending like a sentence, no code characters
-      (f.words >= 4 && code === 0 && f.sentenceRatio === 1 && f.indentRatio === 0 && lines.length <= 3 && /[.!?]$/.test(text.trim())));
+      (f.words >= 4 &&
+        code === 0 &&
+        f.sentenceRatio === 1 &&
+        f.indentRatio === 0 &&
+        lines.length <= 3 &&
+        /[.!?]$/.test(text.trim())));
   return { ...f, isProse };
 }
 
@@ -95,11 +105,17 @@ export function markdownScore(text: string): number {
   let score = 0;
   if (FENCE_LINE.test(text)) score += 2;
   if (/^[ \t]*\|?[ \t]*:?-{3,}:?[ \t]*\|/m.test(text) && /^[ \t]*\|.*\|[ \t]*$/m.test(text)) score += 2;
-  if (/!?\[[^\]\n]{1,200}\]\((?:https?:\/\/|mailto:|#|\.{0,2}\/|[\w-]+(?:\/[\w.-]+)*\.(?:md|html?|png|jpe?g|gif|svg)\b)[^)\s]*\)/.test(text)) score += 1.5;
+  if (
+    /!?\[[^\]\n]{1,200}\]\((?:https?:\/\/|mailto:|#|\.{0,2}\/|[\w-]+(?:\/[\w.-]+)*\.(?:md|html?|png|jpe?g|gif|svg)\b)[^)\s]*\)/.test(
+      text,
+    )
+  )
+    score += 1.5;
   if (/^#{1,6} +\S/m.test(text)) score += 1;
   if (/^={3,}\s*$/m.test(text)) score += 1;
   // a link reference definition (`[npm-url]: https://...`, `[1]: ./docs/x.md`)
-  if (/^ {0,3}\[[^\]\n]{1,100}\]:[ \t]*(?:<[^>\n]+>|(?:https?:\/\/|mailto:|#|\.{0,2}\/)\S*)[ \t]*$/m.test(text)) score += 1.5;
+  if (/^ {0,3}\[[^\]\n]{1,100}\]:[ \t]*(?:<[^>\n]+>|(?:https?:\/\/|mailto:|#|\.{0,2}\/)\S*)[ \t]*$/m.test(text))
+    score += 1.5;
   if (/(?:^|\s)(?:\*\*|__)[^*_\n]+(?:\*\*|__)(?=[\s.,;:!?)]|$)/m.test(text)) score += 1;
   if (/^[ \t]*[-*+] \[[ xX]\] /m.test(text)) score += 1;
   const listLines = text.match(/^[ \t]{0,3}(?:[-*+]|\d{1,3}[.)]) +\S/gm)?.length ?? 0;

@@ -110,11 +110,17 @@ const NOT_GO_CODE = /===|!==|=>|\bfunction\b|(?:^|[^=!<>:])=[ \t]*\{/m;
  * Outside comments and strings, Python has no `&&`, `||`, `===`, `!==` or `=>`, no `var x =`,
  * and no `} else {`. (`===` between operands: a docstring cut open leaves its `=====` underlines.)
  */
-const NOT_PYTHON_CODE = /&&|\|\||[\w)\]][ \t]*[!=]==[ \t]*[\w(['"]|=>|\bvar[ \t]+[A-Za-z_$][\w$]*[ \t]*=|\}[ \t]*else[ \t]*\{/;
+const NOT_PYTHON_CODE =
+  /&&|\|\||[\w)\]][ \t]*[!=]==[ \t]*[\w(['"]|=>|\bvar[ \t]+[A-Za-z_$][\w$]*[ \t]*=|\}[ \t]*else[ \t]*\{/;
 
 /** Python code alone: strings (docstrings too) emptied, `#` comments out. */
 function pythonCode(text: string): string {
-  return text.replace(/[rbuRBU]{0,2}(?:"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/g, "''").replace(/#[^\n]*/g, '');
+  return text
+    .replace(
+      /[rbuRBU]{0,2}(?:"""[\s\S]*?(?:"""|$)|'''[\s\S]*?(?:'''|$)|"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*')/g,
+      "''",
+    )
+    .replace(/#[^\n]*/g, '');
 }
 
 /**
@@ -130,7 +136,8 @@ const NOT_C_CODE =
  * Outside comments and strings, Dart has no `===` or `!==`, no `function` or `let`, no
  * `undefined`, and its `const` takes a constant, not `await` or `require(...)`.
  */
-const NOT_DART_CODE = /===|!==|\bfunction\b|\blet[ \t]+[\w${[]|\bundefined\b|\bconst[ \t]+[\w$]+[ \t]*=[ \t]*(?:await\b|require[ \t]*\()/;
+const NOT_DART_CODE =
+  /===|!==|\bfunction\b|\blet[ \t]+[\w${[]|\bundefined\b|\bconst[ \t]+[\w$]+[ \t]*=[ \t]*(?:await\b|require[ \t]*\()/;
 
 /**
  * The text without comments and with its double-quoted strings emptied (Java's text blocks and
@@ -158,7 +165,8 @@ function hasSingleQuotedString(code: string): boolean {
  * XML quotes every attribute value: `attr={60}` or `attr=x` in a start tag (JSX, HTML) is not XML.
  * Looked for in tags that open a line, outside comments.
  */
-const UNQUOTED_ATTRIBUTE = /^[ \t]*<[A-Za-z][\w:.-]*(?:\s+[\w:.-]+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*\s+[\w:.-]+\s*=\s*[^\s"'>]/m;
+const UNQUOTED_ATTRIBUTE =
+  /^[ \t]*<[A-Za-z][\w:.-]*(?:\s+[\w:.-]+\s*=\s*(?:"[^"<]*"|'[^'<]*'))*\s+[\w:.-]+\s*=\s*[^\s"'>]/m;
 
 /**
  * Whether the text holds syntax the language `code` never allows, so the model's choice of it
@@ -169,7 +177,9 @@ export function ruledOut(code: LanguageCode, text: string): boolean {
   switch (code) {
     case 'java': {
       const body = codeOnly(text);
-      return NOT_JAVA.some((re) => re.test(body)) || (text.includes("'") && hasSingleQuotedString(withoutDoubleQuoted(text)));
+      return (
+        NOT_JAVA.some((re) => re.test(body)) || (text.includes("'") && hasSingleQuotedString(withoutDoubleQuoted(text)))
+      );
     }
     case 'kt': {
       const body = codeOnly(text);

@@ -55,7 +55,8 @@ const MARKDOWN_FENCE = /^```[\w+#.-]*[ \t]*$/m;
 const README_SENTENCE = /^[A-Z][A-Za-z'’,]*(?: [^\s;{}=]+){3,}[ \t]*$/m;
 
 /** A keyword of PowerShell's comment-based help on a line of its own (`.SYNOPSIS`, `.PARAMETER Name`). */
-const POWERSHELL_HELP = /^[ \t]*\.(?:SYNOPSIS|DESCRIPTION|PARAMETER[ \t]+[A-Za-z_]\w*|EXAMPLE|NOTES|INPUTS|OUTPUTS)[ \t]*$/m;
+const POWERSHELL_HELP =
+  /^[ \t]*\.(?:SYNOPSIS|DESCRIPTION|PARAMETER[ \t]+[A-Za-z_]\w*|EXAMPLE|NOTES|INPUTS|OUTPUTS)[ \t]*$/m;
 
 /** Commands developers type and paste into READMEs (not `export`, `go` or `find`: see below); also `./configure`-style paths. */
 const SHELL_COMMANDS =
@@ -118,7 +119,9 @@ export const SHELL_PROMPT = String.raw`(?:\[[\w.-]+@[^\]\n]+\])?\$`;
  * `[user@host dir]$ ` (`$ semver 1.2.4 -i minor`, `$ ./run_benchmarks --filter=x`), whatever it
  * printed follows. (TeX's display math `$ x + y $` closes its `$`.)
  */
-const CONSOLE_SESSION = new RegExp(String.raw`^${SHELL_PROMPT}[ \t]+(?:sudo[ \t]+)?(?:[a-z]|\.{0,2}\/|~\/)[\w./+-]*(?:[ \t][^\n$]*)?$`);
+const CONSOLE_SESSION = new RegExp(
+  String.raw`^${SHELL_PROMPT}[ \t]+(?:sudo[ \t]+)?(?:[a-z]|\.{0,2}\/|~\/)[\w./+-]*(?:[ \t][^\n$]*)?$`,
+);
 
 /**
  * Commands typed at a shell (`npm install -D x`, `$ git clone ...`), a README's most common
@@ -194,7 +197,8 @@ export function matchRules(text: string, full: string = text): RuleMatch | null 
   if (MARKDOWN_FENCE.test(text) && README_SENTENCE.test(text)) return { code: 'md', rule: 'markdown-fence' };
 
   // PowerShell's comment-based help (`.PARAMETER Uri`, `.SYNOPSIS`) or its `<# ... #>` block comments
-  if (POWERSHELL_HELP.test(text) || (/^[ \t]*<#/m.test(text) && /#>[ \t]*$/m.test(text))) return { code: 'ps1', rule: 'powershell-comment' };
+  if (POWERSHELL_HELP.test(text) || (/^[ \t]*<#/m.test(text) && /#>[ \t]*$/m.test(text)))
+    return { code: 'ps1', rule: 'powershell-comment' };
 
   // nginx, Apache, Dockerfile, HCL, Makefile, .env: their structure settles them (config-rules.ts)
   const config = matchConfigFormat(text);

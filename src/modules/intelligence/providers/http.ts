@@ -15,7 +15,11 @@ export async function providerFetch(
   try {
     response = await send(url, {
       method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
-      headers: { ...(init.body === undefined ? {} : { 'content-type': 'application/json' }), accept: 'application/json', ...init.headers },
+      headers: {
+        ...(init.body === undefined ? {} : { 'content-type': 'application/json' }),
+        accept: 'application/json',
+        ...init.headers,
+      },
       body: init.body === undefined ? undefined : JSON.stringify(init.body),
       signal: AbortSignal.any(signals),
     });
@@ -26,7 +30,12 @@ export async function providerFetch(
   return response;
 }
 
-export async function providerJson<T>(send: Fetch, label: string, url: string, init: Parameters<typeof providerFetch>[3]): Promise<T> {
+export async function providerJson<T>(
+  send: Fetch,
+  label: string,
+  url: string,
+  init: Parameters<typeof providerFetch>[3],
+): Promise<T> {
   const response = await providerFetch(send, label, url, init);
   try {
     return (await response.json()) as T;

@@ -38,7 +38,8 @@ export class LlamaCppProvider implements ModelProvider {
         const stat = statSync(path);
         if (stat.isFile() && path.endsWith('.gguf')) out.push(path);
         else if (stat.isDirectory())
-          for (const name of readdirSync(path).sort()) if (name.endsWith('.gguf') && statSync(join(path, name)).isFile()) out.push(join(path, name));
+          for (const name of readdirSync(path).sort())
+            if (name.endsWith('.gguf') && statSync(join(path, name)).isFile()) out.push(join(path, name));
       } catch {
         this.logger.warn(`TROVE_GGUF_PATHS entry ${path} is not readable`);
       }
@@ -63,24 +64,32 @@ export class LlamaCppProvider implements ModelProvider {
     if (this.worker) return this.worker;
     const worker = fork(WORKER, [], { stdio: ['ignore', 'ignore', 'pipe', 'ipc'] });
     worker.stderr?.on('data', (data: Buffer) => this.logger.debug(data.toString().trim()));
-    worker.on('message', (message: { id: number; chunk?: string; ok?: boolean; result?: unknown; error?: string; missing?: boolean }) => {
-      const job = this.pending.get(message.id);
-      if (!job) return;
-      if (message.chunk !== undefined) return job.onChunk?.(message.chunk);
-      this.pending.delete(message.id);
-      if (message.ok) job.resolve(message.result);
-      else if (message.missing)
-        job.reject(
-          new ProviderError('unavailable', `local GGUF models need the optional package node-llama-cpp (npm install node-llama-cpp@3.22.1): ${message.error}`),
-        );
-      else job.reject(new ProviderError('upstream-failed', `node-llama-cpp: ${message.error}`));
-    });
+    worker.on(
+      'message',
+      (message: { id: number; chunk?: string; ok?: boolean; result?: unknown; error?: string; missing?: boolean }) => {
+        const job = this.pending.get(message.id);
+        if (!job) return;
+        if (message.chunk !== undefined) return job.onChunk?.(message.chunk);
+        this.pending.delete(message.id);
+        if (message.ok) job.resolve(message.result);
+        else if (message.missing)
+          job.reject(
+            new ProviderError(
+              'unavailable',
+              `local GGUF models need the optional package node-llama-cpp (npm install node-llama-cpp@3.22.1): ${message.error}`,
+            ),
+          );
+        else job.reject(new ProviderError('upstream-failed', `node-llama-cpp: ${message.error}`));
+      },
+    );
     worker.on('exit', (code, signal) => {
       if (this.worker === worker) this.worker = null;
       this.loadedFiles.clear();
       for (const [id, job] of this.pending) {
         this.pending.delete(id);
-        job.reject(new ProviderError('upstream-failed', `the node-llama-cpp worker stopped (${signal ?? `exit code ${code}`})`));
+        job.reject(
+          new ProviderError('upstream-failed', `the node-llama-cpp worker stopped (${signal ?? `exit code ${code}`})`),
+        );
       }
     });
     worker.unref();
@@ -89,16 +98,23 @@ export class LlamaCppProvider implements ModelProvider {
     return worker;
   }
 
-  private call<T>(op: string, args: Record<string, unknown>, onChunk?: (chunk: string) => void): { id: number; done: Promise<T> } {
+  private call<T>(
+    op: string,
+    args: Record<string, unknown>,
+    onChunk?: (chunk: string) => void,
+  ): { id: number; done: Promise<T> } {
     const worker = this.start();
     const id = this.nextId++;
-    const done = new Promise<T>((resolve, reject) => this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onChunk }));
+    const done = new Promise<T>((resolve, reject) =>
+      this.pending.set(id, { resolve: resolve as (v: unknown) => void, reject, onChunk }),
+    );
     worker.send({ id, op, ...args });
     return { id, done };
   }
 
   private check(file: string): void {
-    if (!this.files().includes(file)) throw new ProviderError('not-found', `${file} is not a GGUF file under TROVE_GGUF_PATHS`);
+    if (!this.files().includes(file))
+      throw new ProviderError('not-found', `${file} is not a GGUF file under TROVE_GGUF_PATHS`);
   }
 
   async *chat(file: string, messages: ChatMessage[], options: ChatOptions = {}): AsyncIterable<string> {
@@ -107,10 +123,14 @@ export class LlamaCppProvider implements ModelProvider {
     let wake: (() => void) | null = null;
     let finished = false;
     let failure: Error | null = null;
-    const { id, done } = this.call('chat', { file, messages, maxTokens: options.maxTokens, temperature: options.temperature }, (chunk) => {
-      queue.push(chunk);
-      wake?.();
-    });
+    const { id, done } = this.call(
+      'chat',
+      { file, messages, maxTokens: options.maxTokens, temperature: options.temperature },
+      (chunk) => {
+        queue.push(chunk);
+        wake?.();
+      },
+    );
     this.loadedFiles.add(file);
     done
       .catch((error: Error) => (failure = error))

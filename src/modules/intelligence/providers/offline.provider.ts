@@ -38,7 +38,9 @@ export class OfflineProvider implements ModelProvider {
     const context = messages.filter((m) => m !== lastUser).map((m) => m.content);
     const passages = context.flatMap((text, doc) => passagesOf(text, doc));
     const best = bestPassages(rankPassages(question, passages), 2);
-    const answer = best.length ? best.map((p) => p.text).join('\n\n') : 'The offline engine found no passage in the given context that matches this question.';
+    const answer = best.length
+      ? best.map((p) => p.text).join('\n\n')
+      : 'The offline engine found no passage in the given context that matches this question.';
     // Streamed by line, like a model would, so callers treat every provider alike.
     for (const piece of answer.split(/(?<=\n)/)) {
       if (options.signal?.aborted) return;

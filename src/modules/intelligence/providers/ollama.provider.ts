@@ -43,8 +43,12 @@ export class OllamaProvider implements ModelProvider {
 
   async list(): Promise<DiscoveredModel[]> {
     const [tags, ps] = await Promise.all([
-      providerJson<{ models?: OllamaTag[] }>(this.send, this.label, `${this.baseUrl}/api/tags`, { timeoutMs: this.listTimeoutMs }),
-      providerJson<{ models?: OllamaTag[] }>(this.send, this.label, `${this.baseUrl}/api/ps`, { timeoutMs: this.listTimeoutMs }),
+      providerJson<{ models?: OllamaTag[] }>(this.send, this.label, `${this.baseUrl}/api/tags`, {
+        timeoutMs: this.listTimeoutMs,
+      }),
+      providerJson<{ models?: OllamaTag[] }>(this.send, this.label, `${this.baseUrl}/api/ps`, {
+        timeoutMs: this.listTimeoutMs,
+      }),
     ]);
     const loaded = new Set((ps.models ?? []).map((m) => m.name ?? m.model));
     return (tags.models ?? []).map((m) => {
@@ -87,7 +91,10 @@ export class OllamaProvider implements ModelProvider {
         throw new ProviderError('upstream-failed', `${this.label} sent a line that is not JSON`);
       }
       if (event.error)
-        throw new ProviderError(/overload|busy|capacity/i.test(event.error) ? 'unavailable' : 'upstream-failed', `${this.label}: ${event.error}`);
+        throw new ProviderError(
+          /overload|busy|capacity/i.test(event.error) ? 'unavailable' : 'upstream-failed',
+          `${this.label}: ${event.error}`,
+        );
       if (event.message?.content) yield event.message.content;
       if (event.done) return;
     }
@@ -104,11 +111,17 @@ export class OllamaProvider implements ModelProvider {
   }
 
   async load(model: string): Promise<void> {
-    await providerJson(this.send, this.label, `${this.baseUrl}/api/generate`, { body: { model, stream: false }, timeoutMs: this.timeoutMs });
+    await providerJson(this.send, this.label, `${this.baseUrl}/api/generate`, {
+      body: { model, stream: false },
+      timeoutMs: this.timeoutMs,
+    });
   }
 
   async unload(model: string): Promise<void> {
-    await providerJson(this.send, this.label, `${this.baseUrl}/api/generate`, { body: { model, keep_alive: 0, stream: false }, timeoutMs: this.timeoutMs });
+    await providerJson(this.send, this.label, `${this.baseUrl}/api/generate`, {
+      body: { model, keep_alive: 0, stream: false },
+      timeoutMs: this.timeoutMs,
+    });
   }
 
   /**
@@ -138,14 +151,25 @@ export class OllamaProvider implements ModelProvider {
           throw new ProviderError('upstream-failed', `${this.label} sent a line that is not JSON`);
         }
         if (event.error)
-          throw new ProviderError(/not found|does not exist/i.test(event.error) ? 'not-found' : 'upstream-failed', `${this.label}: ${event.error}`);
-        yield { status: String(event.status ?? ''), digest: event.digest, total: event.total, completed: event.completed };
+          throw new ProviderError(
+            /not found|does not exist/i.test(event.error) ? 'not-found' : 'upstream-failed',
+            `${this.label}: ${event.error}`,
+          );
+        yield {
+          status: String(event.status ?? ''),
+          digest: event.digest,
+          total: event.total,
+          completed: event.completed,
+        };
         if (event.status === 'success') return;
       }
       throw new ProviderError('upstream-failed', `${this.label} ended the pull of ${model} before it succeeded`);
     } catch (error) {
       if (stalled.signal.aborted && !signal.aborted)
-        throw new ProviderError('unavailable', `${this.label} sent nothing for ${this.timeoutMs} ms while pulling ${model}`);
+        throw new ProviderError(
+          'unavailable',
+          `${this.label} sent nothing for ${this.timeoutMs} ms while pulling ${model}`,
+        );
       throw error;
     } finally {
       clearTimeout(timer);
@@ -153,7 +177,11 @@ export class OllamaProvider implements ModelProvider {
   }
 
   async deleteCache(model: string): Promise<boolean> {
-    await providerFetch(this.send, this.label, `${this.baseUrl}/api/delete`, { method: 'DELETE', body: { model }, timeoutMs: this.timeoutMs });
+    await providerFetch(this.send, this.label, `${this.baseUrl}/api/delete`, {
+      method: 'DELETE',
+      body: { model },
+      timeoutMs: this.timeoutMs,
+    });
     return true;
   }
 }

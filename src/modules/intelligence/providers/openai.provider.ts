@@ -34,10 +34,15 @@ export class OpenAiProvider implements ModelProvider {
   }
 
   async list(): Promise<DiscoveredModel[]> {
-    const out = await providerJson<{ data?: Array<{ id: string; owned_by?: string }> }>(this.send, this.label, `${this.baseUrl}/models`, {
-      headers: this.headers,
-      timeoutMs: this.listTimeoutMs,
-    });
+    const out = await providerJson<{ data?: Array<{ id: string; owned_by?: string }> }>(
+      this.send,
+      this.label,
+      `${this.baseUrl}/models`,
+      {
+        headers: this.headers,
+        timeoutMs: this.listTimeoutMs,
+      },
+    );
     return (out.data ?? []).map((m) => ({
       unique: m.id,
       name: m.id,
@@ -66,7 +71,10 @@ export class OpenAiProvider implements ModelProvider {
     });
     for await (const data of sseData(this.label, response)) {
       if (data.trim() === '[DONE]') return;
-      let event: { choices?: Array<{ delta?: { content?: string | null } }>; error?: { message?: string; code?: string | number } };
+      let event: {
+        choices?: Array<{ delta?: { content?: string | null } }>;
+        error?: { message?: string; code?: string | number };
+      };
       try {
         event = JSON.parse(data);
       } catch {
@@ -75,7 +83,11 @@ export class OpenAiProvider implements ModelProvider {
       if (event.error) {
         const code = String(event.error.code ?? '');
         const kind =
-          code === '429' || /rate/i.test(code) ? 'rate-limited' : /overload/i.test(`${code} ${event.error.message}`) ? 'unavailable' : 'upstream-failed';
+          code === '429' || /rate/i.test(code)
+            ? 'rate-limited'
+            : /overload/i.test(`${code} ${event.error.message}`)
+              ? 'unavailable'
+              : 'upstream-failed';
         throw new ProviderError(kind, `${this.label}: ${event.error.message ?? code}`);
       }
       const content = event.choices?.[0]?.delta?.content;
@@ -84,11 +96,16 @@ export class OpenAiProvider implements ModelProvider {
   }
 
   async embed(model: string, texts: string[]): Promise<number[][]> {
-    const out = await providerJson<{ data?: Array<{ embedding: number[]; index: number }> }>(this.send, this.label, `${this.baseUrl}/embeddings`, {
-      body: { model, input: texts, encoding_format: 'float' },
-      headers: this.headers,
-      timeoutMs: this.timeoutMs,
-    });
+    const out = await providerJson<{ data?: Array<{ embedding: number[]; index: number }> }>(
+      this.send,
+      this.label,
+      `${this.baseUrl}/embeddings`,
+      {
+        body: { model, input: texts, encoding_format: 'float' },
+        headers: this.headers,
+        timeoutMs: this.timeoutMs,
+      },
+    );
     const data = [...(out.data ?? [])].sort((a, b) => a.index - b.index);
     if (data.length !== texts.length || data.some((d) => !Array.isArray(d.embedding)))
       throw new ProviderError('upstream-failed', `${this.label} returned no embeddings`);

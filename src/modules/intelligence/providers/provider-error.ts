@@ -30,12 +30,21 @@ export class ProviderError extends DomainError {
     }
     const suffix = detail ? `: ${detail.trim().slice(0, 300)}` : '';
     const s = response.status;
-    if (s === 401 || s === 403) return new ProviderError('unauthorized', `${label} refused the credentials (HTTP ${s})${suffix}`);
+    if (s === 401 || s === 403)
+      return new ProviderError('unauthorized', `${label} refused the credentials (HTTP ${s})${suffix}`);
     if (s === 429)
-      return new ProviderError('rate-limited', `${label} is rate limiting requests (HTTP 429)${suffix}`, response.headers.get('retry-after') ?? undefined);
+      return new ProviderError(
+        'rate-limited',
+        `${label} is rate limiting requests (HTTP 429)${suffix}`,
+        response.headers.get('retry-after') ?? undefined,
+      );
     if (s === 404) return new ProviderError('not-found', `${label} does not have that model (HTTP 404)${suffix}`);
     if (s === 503 || s === 529 || s === 502 || s === 504 || s === 500) {
-      return new ProviderError('unavailable', `${label} is overloaded or failing (HTTP ${s})${suffix}`, response.headers.get('retry-after') ?? undefined);
+      return new ProviderError(
+        'unavailable',
+        `${label} is overloaded or failing (HTTP ${s})${suffix}`,
+        response.headers.get('retry-after') ?? undefined,
+      );
     }
     return new ProviderError('upstream-failed', `${label} answered HTTP ${s}${suffix}`);
   }

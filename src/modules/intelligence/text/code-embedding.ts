@@ -47,13 +47,22 @@ export class CodeEmbedding {
     if (version !== 1) throw new Error(`unsupported code embedding version ${version}`);
     const v = vocab.length;
     const expected = 4 * v + v * dim + 8 * v + 4 * dim * dim;
-    if (file.remaining !== expected) throw new Error(`code embedding has ${file.remaining} bytes of weights, its header says ${expected}`);
+    if (file.remaining !== expected)
+      throw new Error(`code embedding has ${file.remaining} bytes of weights, its header says ${expected}`);
     const scale = file.floats(v);
     const vectors = file.int8(v * dim);
     const questionWeights = file.floats(v);
     const codeWeights = file.floats(v);
     const questionMap = file.floats(dim * dim);
-    return new CodeEmbedding(dim, new Map(vocab.map((t, i) => [t, i])), scale, vectors, questionWeights, codeWeights, questionMap);
+    return new CodeEmbedding(
+      dim,
+      new Map(vocab.map((t, i) => [t, i])),
+      scale,
+      vectors,
+      questionWeights,
+      codeWeights,
+      questionMap,
+    );
   }
 
   static load(file = CODE_EMBEDDING_FILE): CodeEmbedding {
@@ -130,7 +139,11 @@ export const EMBED_CHARS = 1_000;
  * How close a document's name and the start of its text are to a question's vector (their
  * cosine), as the dense index stores it; -1 for a document with no known term.
  */
-export function textSimilarity(embedding: CodeEmbedding, asked: Float32Array, doc: { name: string | null; text: string }): number {
+export function textSimilarity(
+  embedding: CodeEmbedding,
+  asked: Float32Array,
+  doc: { name: string | null; text: string },
+): number {
   const vector = embedding.code([doc.name ?? '', doc.text.slice(0, EMBED_CHARS)].join('\n\n'));
   return vector ? similarity(asked, vector) : -1;
 }
@@ -149,7 +162,9 @@ export function codeEmbedding(): CodeEmbedding | null {
     shared = CodeEmbedding.load();
   } catch (err) {
     shared = null;
-    new Logger('CodeEmbedding').warn(`offline code embedding disabled: ${err instanceof Error ? err.message : String(err)}`);
+    new Logger('CodeEmbedding').warn(
+      `offline code embedding disabled: ${err instanceof Error ? err.message : String(err)}`,
+    );
   }
   return shared;
 }

@@ -26,7 +26,10 @@ const MODIFIERS = String.raw`(?:(?:export|default|public|private|protected|inter
 
 const DEFINITIONS: { kind: string; pattern: RegExp }[] = [
   { kind: 'class', pattern: new RegExp(String.raw`^\s*${MODIFIERS}(?:class|record)\s+([A-Za-z_$][\w$]*)`, 'gm') },
-  { kind: 'interface', pattern: new RegExp(String.raw`^\s*${MODIFIERS}(?:interface|protocol)\s+([A-Za-z_$][\w$]*)`, 'gm') },
+  {
+    kind: 'interface',
+    pattern: new RegExp(String.raw`^\s*${MODIFIERS}(?:interface|protocol)\s+([A-Za-z_$][\w$]*)`, 'gm'),
+  },
   { kind: 'trait', pattern: new RegExp(String.raw`^\s*${MODIFIERS}trait\s+([A-Za-z_][\w]*)`, 'gm') },
   { kind: 'struct', pattern: new RegExp(String.raw`^\s*${MODIFIERS}struct\s+([A-Za-z_][\w]*)`, 'gm') },
   { kind: 'struct', pattern: /^\s*type\s+([A-Za-z_]\w*)\s+struct\b/gm },
@@ -55,12 +58,16 @@ const DEFINITIONS: { kind: string; pattern: RegExp }[] = [
   { kind: 'function', pattern: /^\s*func\s+(?:\([^)]*\)\s*)?([A-Za-z_]\w*)/gm },
   { kind: 'function', pattern: /^\s*sub\s+([A-Za-z_]\w*)/gm },
   { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}fn\s+([A-Za-z_]\w*)`, 'gm') },
-  { kind: 'function', pattern: new RegExp(String.raw`^\s*${MODIFIERS}fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?([A-Za-z_]\w*)`, 'gm') },
+  {
+    kind: 'function',
+    pattern: new RegExp(String.raw`^\s*${MODIFIERS}fun\s+(?:<[^>]*>\s*)?(?:[\w.]+\.)?([A-Za-z_]\w*)`, 'gm'),
+  },
   { kind: 'function', pattern: /^\s*(?:function\s+)?([A-Za-z_][\w-]*)\s*\(\)\s*\{/gm },
   // JavaScript: `Mime.prototype.getType = function (path) {`, `exports.parse = (text) =>`, `const f = function`
   {
     kind: 'function',
-    pattern: /^\s*(?:(?:const|let|var)\s+|(?:[A-Za-z_$][\w$]*\.)+)([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)/gm,
+    pattern:
+      /^\s*(?:(?:const|let|var)\s+|(?:[A-Za-z_$][\w$]*\.)+)([A-Za-z_$][\w$]*)\s*=\s*(?:async\s+)?(?:function\b|(?:\([^()]*\)|[A-Za-z_$][\w$]*)\s*=>)/gm,
   },
   // a class or object method written shorthand, alone on its line: `async getUser(id) {`, `parse(text: string): Node {`
   {
@@ -76,8 +83,15 @@ const DEFINITIONS: { kind: string; pattern: RegExp }[] = [
     pattern:
       /^[ \t]*(?:(?:public|private|protected|static|final|virtual|inline|override|async|synchronized|extern|unsigned|signed|const)\s+)*[A-Za-z_][\w:<>,[\]*& ]*?[\s*&]+(?!if\b|for\b|while\b|switch\b|return\b|catch\b|else\b|new\b)([A-Za-z_]\w*)\s*\([^;{}]*\)\s*(?:const\s*)?(?:throws\s+[\w., ]+)?\s*\{/gm,
   },
-  { kind: 'table', pattern: /^\s*create\s+(?:or\s+replace\s+)?(?:temporary\s+|temp\s+)?table\s+(?:if\s+not\s+exists\s+)?["`[]?([\w.]+)/gim },
-  { kind: 'view', pattern: /^\s*create\s+(?:or\s+replace\s+)?(?:materialized\s+)?view\s+(?:if\s+not\s+exists\s+)?["`[]?([\w.]+)/gim },
+  {
+    kind: 'table',
+    pattern:
+      /^\s*create\s+(?:or\s+replace\s+)?(?:temporary\s+|temp\s+)?table\s+(?:if\s+not\s+exists\s+)?["`[]?([\w.]+)/gim,
+  },
+  {
+    kind: 'view',
+    pattern: /^\s*create\s+(?:or\s+replace\s+)?(?:materialized\s+)?view\s+(?:if\s+not\s+exists\s+)?["`[]?([\w.]+)/gim,
+  },
   { kind: 'function', pattern: /^\s*create\s+(?:or\s+replace\s+)?(?:function|procedure)\s+["`[]?([\w.]+)/gim },
   { kind: 'index', pattern: /^\s*create\s+(?:unique\s+)?index\s+(?:if\s+not\s+exists\s+)?["`[]?([\w.]+)/gim },
 ];
@@ -97,13 +111,28 @@ const IMPORTS: RegExp[] = [
 ];
 const GO_IMPORT_BLOCK = /^\s*import\s*\(([\s\S]*?)\)/m;
 /** Shebangs and C preprocessor lines start with # but are not comments. */
-const PREPROCESSOR = /^\s*#(?:!|\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import|error|line)\b)/;
-const CONTROL = new Set(['if', 'for', 'while', 'switch', 'return', 'catch', 'else', 'new', 'do', 'case', 'sizeof', 'function']);
+const PREPROCESSOR =
+  /^\s*#(?:!|\s*(?:include|define|undef|if|ifdef|ifndef|elif|else|endif|pragma|import|error|line)\b)/;
+const CONTROL = new Set([
+  'if',
+  'for',
+  'while',
+  'switch',
+  'return',
+  'catch',
+  'else',
+  'new',
+  'do',
+  'case',
+  'sizeof',
+  'function',
+]);
 
 function matches(pattern: RegExp, text: string): { index: number; name: string }[] {
   const out: { index: number; name: string }[] = [];
   // (where the match's text starts: a `^\s*` pattern may begin on a blank line above)
-  for (const match of text.matchAll(pattern)) out.push({ index: match.index + match[0].length - match[0].trimStart().length, name: match[1] });
+  for (const match of text.matchAll(pattern))
+    out.push({ index: match.index + match[0].length - match[0].trimStart().length, name: match[1] });
   return out;
 }
 
@@ -121,10 +150,14 @@ interface Located {
 function locatedComments(text: string): Located[] {
   const out: Located[] = [];
   const add = (start: number, end: number, body: string) => out.push({ start, end, text: body });
-  for (const match of text.matchAll(/\/\*+([\s\S]*?)\*\//g)) add(match.index, match.index + match[0].length, match[1].replace(/^\s*\*+ ?/gm, ''));
-  for (const match of text.matchAll(/("""|''')([\s\S]*?)\1/g)) add(match.index, match.index + match[0].length, match[2]);
+  for (const match of text.matchAll(/\/\*+([\s\S]*?)\*\//g))
+    add(match.index, match.index + match[0].length, match[1].replace(/^\s*\*+ ?/gm, ''));
+  for (const match of text.matchAll(/("""|''')([\s\S]*?)\1/g))
+    add(match.index, match.index + match[0].length, match[2]);
   // Perl's POD, `=head2 name` ... `=cut`: its paragraphs, not its commands
-  for (const match of text.matchAll(/^=(?:pod|head\d|item|over|begin|for|encoding)\b[\s\S]*?(?:^=cut\b.*$|(?![\s\S]))/gm))
+  for (const match of text.matchAll(
+    /^=(?:pod|head\d|item|over|begin|for|encoding)\b[\s\S]*?(?:^=cut\b.*$|(?![\s\S]))/gm,
+  ))
     add(match.index, match.index + match[0].length, match[0].replace(/^=.*$/gm, ''));
   let block: string[] = [];
   let blockStart = 0;
@@ -155,7 +188,8 @@ function locatedComments(text: string): Located[] {
  * What may stand before a snippet's header comment without being code: a shebang, a preprocessor
  * line, an import, a decorator, a comment that is not a description (a directive, a licence).
  */
-const PREAMBLE = /^\s*(?:#|\/\/|--|<\?php\b|["']use strict["'];?|package\s|import\s|from\s+\S+\s+import\b|use\s|using\s|require|@[\w.]+)/;
+const PREAMBLE =
+  /^\s*(?:#|\/\/|--|<\?php\b|["']use strict["'];?|package\s|import\s|from\s+\S+\s+import\b|use\s|using\s|require|@[\w.]+)/;
 
 function leadComment(text: string, comments: Located[], firstDefinition: number | undefined): string | undefined {
   const onlyPreamble = (from: number, to: number) =>
@@ -172,7 +206,8 @@ function leadComment(text: string, comments: Located[], firstDefinition: number 
     }
     const header = onlyPreamble(previousEnd, comment.start);
     const above = defLine !== undefined && comment.end <= defLine && onlyPreamble(comment.end, defLine);
-    if (header || above || (firstDefinition !== undefined && opensBody(text, firstDefinition, comment.start))) return comment.text;
+    if (header || above || (firstDefinition !== undefined && opensBody(text, firstDefinition, comment.start)))
+      return comment.text;
     if (defLine === undefined || comment.start > defLine) return undefined;
     previousEnd = comment.end;
   }
@@ -186,7 +221,8 @@ function leadComment(text: string, comments: Located[], firstDefinition: number 
  */
 function opensBody(text: string, definition: number, comment: number): boolean {
   const between = text.slice(definition, comment);
-  const signatureEnd = /(?:[{:]|\b(?:do|then|begin|is))[ \t]*(?:(?:#|\/\/)[^\n]*)?\n/.exec(between) ?? /\n/.exec(between);
+  const signatureEnd =
+    /(?:[{:]|\b(?:do|then|begin|is))[ \t]*(?:(?:#|\/\/)[^\n]*)?\n/.exec(between) ?? /\n/.exec(between);
   return !!signatureEnd && !between.slice(signatureEnd.index + signatureEnd[0].length).trim();
 }
 
@@ -216,7 +252,8 @@ export function outlineCode(text: string): CodeOutline {
     const inGoBlock = i === IMPORTS.length - 1;
     if (inGoBlock && !goBlock) return;
     const offset = inGoBlock ? goBlock!.index : 0;
-    for (const m of matches(pattern, inGoBlock ? goBlock![1] : text)) used.push({ index: m.index + offset, name: m.name });
+    for (const m of matches(pattern, inGoBlock ? goBlock![1] : text))
+      used.push({ index: m.index + offset, name: m.name });
   });
   used.sort((a, b) => a.index - b.index);
   const imports = [...new Set(used.map((u) => u.name))];

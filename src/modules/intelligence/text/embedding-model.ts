@@ -32,7 +32,10 @@ export class EmbeddingModel {
       const vectors = await Promise.race([
         this.embedder(texts),
         new Promise<never>((_, reject) => {
-          timer = setTimeout(() => reject(new Error(`the embedding model did not answer within ${timeoutMs} ms`)), timeoutMs);
+          timer = setTimeout(
+            () => reject(new Error(`the embedding model did not answer within ${timeoutMs} ms`)),
+            timeoutMs,
+          );
         }),
       ]);
       if (!Array.isArray(vectors) || vectors.length !== texts.length)

@@ -3,7 +3,10 @@ import { ChatMessage } from '../providers/model-provider';
 import { AskedParts, SnippetMetadata, parseSnippetMetadata, snippetMetadataPrompt } from './snippet-metadata';
 
 /** Asks the enrichment model; null when it resolves to the offline engine (nothing to ask). */
-export type EnrichmentAsk = (messages: ChatMessage[], options: { signal: AbortSignal; maxTokens: number }) => Promise<string | null>;
+export type EnrichmentAsk = (
+  messages: ChatMessage[],
+  options: { signal: AbortSignal; maxTokens: number },
+) => Promise<string | null>;
 
 /**
  * The language model that names, describes and tags snippets (TROVE_ENRICHMENT_MODEL), for the
@@ -29,7 +32,12 @@ export class EnrichmentModel {
    * answer holds nothing usable. Provider errors and `signal`'s abort are thrown; an answer still
    * streaming when `signal` aborts is given up even if the provider does not stop.
    */
-  async suggest(text: string, language: string | undefined, parts: AskedParts, signal: AbortSignal): Promise<SnippetMetadata | null> {
+  async suggest(
+    text: string,
+    language: string | undefined,
+    parts: AskedParts,
+    signal: AbortSignal,
+  ): Promise<SnippetMetadata | null> {
     if (!this.ask) return null;
     signal.throwIfAborted();
     let stop = (): void => undefined;
@@ -39,7 +47,10 @@ export class EnrichmentModel {
     });
     let answer: string | null;
     try {
-      answer = await Promise.race([this.ask(snippetMetadataPrompt(text, language, parts), { signal, maxTokens: 300 }), aborted]);
+      answer = await Promise.race([
+        this.ask(snippetMetadataPrompt(text, language, parts), { signal, maxTokens: 300 }),
+        aborted,
+      ]);
     } finally {
       signal.removeEventListener('abort', stop);
     }

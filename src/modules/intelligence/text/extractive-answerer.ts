@@ -62,7 +62,8 @@ export function stem(term: string): string {
     ['es', ''],
     ['s', ''],
   ] as const) {
-    if (term.endsWith(suffix) && term.length - suffix.length >= 3 && !term.endsWith('ss')) return term.slice(0, -suffix.length) + keep;
+    if (term.endsWith(suffix) && term.length - suffix.length >= 3 && !term.endsWith('ss'))
+      return term.slice(0, -suffix.length) + keep;
   }
   return term;
 }
@@ -153,7 +154,8 @@ export function rankPassages(
     for (const t of terms) tf.set(t, (tf.get(t) ?? 0) + 1);
     let bm25 = 0;
     let covered = 0;
-    const termScore = (t: string, f: number) => (idf.get(t)! * f * (K1 + 1)) / (f + K1 * (1 - B + (B * terms.length) / avg));
+    const termScore = (t: string, f: number) =>
+      (idf.get(t)! * f * (K1 + 1)) / (f + K1 * (1 - B + (B * terms.length) / avg));
     for (const t of queryTerms) {
       const f = tf.get(t) ?? 0;
       if (f === 0) continue;
@@ -327,7 +329,8 @@ export function bestPassages(ranked: ScoredPassage[], n: number, perDoc = 2): Sc
 export function standaloneQuery(followUp: string, history: Array<{ role: string; text: string }>): string {
   const query = followUp.trim();
   const own = new Set(contentTerms(query));
-  const leans = /\b(it|its|this|that|these|those|they|them|there|he|she|above|previous|same|one)\b/i.test(query) || own.size < 3;
+  const leans =
+    /\b(it|its|this|that|these|those|they|them|there|he|she|above|previous|same|one)\b/i.test(query) || own.size < 3;
   if (!leans) return query;
   const previous = [...history].reverse().filter((m) => m.role !== 'ASSISTANT' && m.text.trim());
   const source = previous[0]?.text ?? [...history].reverse().find((m) => m.text.trim())?.text ?? '';

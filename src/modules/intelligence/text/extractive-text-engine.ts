@@ -12,7 +12,9 @@ const TITLE_MAX = 80;
 
 /** Content terms of a token list: lemmas of words that are not stop words. */
 function contentTerms(tokens: WinkToken[]): string[] {
-  return tokens.filter((t) => t.type === 'word' && !t.stop && /[a-z0-9]/i.test(t.lemma) && t.lemma.length > 1).map((t) => t.lemma);
+  return tokens
+    .filter((t) => t.type === 'word' && !t.stop && /[a-z0-9]/i.test(t.lemma) && t.lemma.length > 1)
+    .map((t) => t.lemma);
 }
 
 /** Prose only: fenced code blocks and inline code spans are not sentences. */
@@ -105,14 +107,19 @@ export class ExtractiveTextEngine implements TextGenerator {
       }
     } else {
       const words = input.text.split(/\s+/).filter(Boolean).length;
-      const what = input.generic === 'TEXT' || input.generic === 'UNKNOWN' ? 'text' : input.generic.toLowerCase().replace(/_/g, ' ');
+      const what =
+        input.generic === 'TEXT' || input.generic === 'UNKNOWN'
+          ? 'text'
+          : input.generic.toLowerCase().replace(/_/g, ' ');
       const format = ['txt', 'text', 'UNKNOWN'].includes(input.specific) ? '' : ` in ${language}`;
       parts.push(`${named} is a ${what} note${format} of ${words} ${words === 1 ? 'word' : 'words'}.`);
       const summary = this.summarizeSync([input.text], 3);
       if (summary) parts.push(`Its central points: ${summary}`);
     }
     const phrases = this.keyPhrasesOf(
-      analyse(prose(input.generic === 'CODE' ? outlineCode(input.text.slice(0, MAX_CHARS)).comments.join('. ') : input.text)),
+      analyse(
+        prose(input.generic === 'CODE' ? outlineCode(input.text.slice(0, MAX_CHARS)).comments.join('. ') : input.text),
+      ),
       6,
     );
     if (phrases.length) parts.push(`Key phrases: ${phrases.join(', ')}.`);
@@ -136,7 +143,9 @@ export class ExtractiveTextEngine implements TextGenerator {
     // The same sentence said twice counts once (its later copies are not candidates).
     const firstOf = new Map<string, number>();
     sentences.forEach((s, i) => firstOf.has(s.text.toLowerCase()) || firstOf.set(s.text.toLowerCase(), i));
-    const scores = textRank(sentences.map((s) => s.terms)).map((score, i) => (firstOf.get(sentences[i].text.toLowerCase()) === i ? score : -1));
+    const scores = textRank(sentences.map((s) => s.terms)).map((score, i) =>
+      firstOf.get(sentences[i].text.toLowerCase()) === i ? score : -1,
+    );
     const chosen = topIndices(scores, Math.min(maxSentences, firstOf.size)).sort((a, b) => a - b);
     return chosen.map((i) => sentences[i].text).join(' ');
   }
@@ -148,7 +157,9 @@ export class ExtractiveTextEngine implements TextGenerator {
 
     const candidates = new Map<string, { display: string; count: number; first: number; words: string[] }>();
     for (const chunk of analysis.chunks) {
-      const words = tokens.slice(chunk.start, chunk.end + 1).filter((t) => t.type === 'word' && !t.stop && t.lemma.length > 1 && /[a-z]/i.test(t.lemma));
+      const words = tokens
+        .slice(chunk.start, chunk.end + 1)
+        .filter((t) => t.type === 'word' && !t.stop && t.lemma.length > 1 && /[a-z]/i.test(t.lemma));
       if (words.length === 0) continue;
       const key = words.map((t) => t.lemma).join(' ');
       const display = words.map(displayForm).join(' ');

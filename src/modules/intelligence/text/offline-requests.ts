@@ -31,9 +31,15 @@ export const CANNOT_GENERATE =
 type Change = 'created' | 'modified' | 'deleted';
 
 const KIND_OF: Array<[RegExp, string]> = [
-  [/(^|\/)(docs?|documentation)\/|\.(md|mdx|rst|adoc|txt)$|(^|\/)(README|CHANGELOG|LICENSE|CONTRIBUTING)[^/]*$/i, 'docs'],
+  [
+    /(^|\/)(docs?|documentation)\/|\.(md|mdx|rst|adoc|txt)$|(^|\/)(README|CHANGELOG|LICENSE|CONTRIBUTING)[^/]*$/i,
+    'docs',
+  ],
   [/(^|\/)(tests?|__tests__|spec)\/|[._-](test|spec)\.[a-z]+$|(^|\/)test_[^/]+\.py$|_test\.go$/i, 'test'],
-  [/(^|\/)\.github\/workflows\/|(^|\/)\.gitlab-ci\.yml$|(^|\/)\.circleci\/|(^|\/)\.ci\/|(^|\/)Jenkinsfile$|(^|\/)azure-pipelines\.yml$/i, 'ci'],
+  [
+    /(^|\/)\.github\/workflows\/|(^|\/)\.gitlab-ci\.yml$|(^|\/)\.circleci\/|(^|\/)\.ci\/|(^|\/)Jenkinsfile$|(^|\/)azure-pipelines\.yml$/i,
+    'ci',
+  ],
   [
     /(^|\/)(package(-lock)?\.json|yarn\.lock|pnpm-lock\.yaml|Dockerfile|docker-compose\.ya?ml|Makefile|CMakeLists\.txt|pom\.xml|build\.gradle(\.kts)?|Cargo\.(toml|lock)|go\.(mod|sum)|pyproject\.toml|setup\.(py|cfg)|requirements[^/]*\.txt|Gemfile(\.lock)?|tsconfig[^/]*\.json)$/i,
     'build',
@@ -91,7 +97,10 @@ export function commitSubject(query: string, diffs: FileChange[]): string | null
 
   let verb: string;
   let objects: string[];
-  if (onlyDeleted || (newNames.length === 0 && changedNames.length === 0 && goneNames.length > 0 && !changes.has('created'))) {
+  if (
+    onlyDeleted ||
+    (newNames.length === 0 && changedNames.length === 0 && goneNames.length > 0 && !changes.has('created'))
+  ) {
     verb = 'remove';
     objects = goneNames.length && !onlyDeleted ? goneNames : paths.map(basename);
   } else if (newNames.length) {
@@ -106,10 +115,17 @@ export function commitSubject(query: string, diffs: FileChange[]): string | null
   }
   const symbolsNamed = !objects.every((o) => paths.map(basename).includes(o));
   // Where the named symbols are: the files whose changes hold them, else the summary's files.
-  const holding = [...new Set(perFile.filter((f) => f.path && [...f.added, ...f.removed].some((n) => objects.includes(n))).map((f) => basename(f.path!)))];
+  const holding = [
+    ...new Set(
+      perFile
+        .filter((f) => f.path && [...f.added, ...f.removed].some((n) => objects.includes(n)))
+        .map((f) => basename(f.path!)),
+    ),
+  ];
   const at = holding.length ? holding : paths.map(basename);
   const where = symbolsNamed && at.length ? ` in ${at.length === 1 ? at[0] : `${at.length} files`}` : '';
   let subject = `${type}: ${verb} ${listed(objects, 3)}${where}`;
-  for (let max = 2; subject.length > 72 && max >= 1; max--) subject = `${type}: ${verb} ${listed(objects, max)}${where}`;
+  for (let max = 2; subject.length > 72 && max >= 1; max--)
+    subject = `${type}: ${verb} ${listed(objects, max)}${where}`;
   return subject.length > 72 ? `${subject.slice(0, 71).trimEnd()}…` : subject;
 }

@@ -8,9 +8,13 @@ export const RRF_K = 60;
  */
 export function fusedScores(lists: string[][], weights?: number[]): Array<[string, number]> {
   const fused = new Map<string, number>();
-  lists.forEach((ids, list) => ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + (weights?.[list] ?? 1) / (RRF_K + rank + 1))));
+  lists.forEach((ids, list) =>
+    ids.forEach((id, rank) => fused.set(id, (fused.get(id) ?? 0) + (weights?.[list] ?? 1) / (RRF_K + rank + 1))),
+  );
   const best = (weights ? weights.reduce((a, b) => a + b, 0) : lists.length) / (RRF_K + 1) || 1;
-  return [...fused.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0])).map(([id, score]) => [id, score / best]);
+  return [...fused.entries()]
+    .sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))
+    .map(([id, score]) => [id, score / best]);
 }
 
 /** The ids of `fusedScores`, at most `limit`. */

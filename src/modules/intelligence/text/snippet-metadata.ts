@@ -36,7 +36,8 @@ export function snippetMetadataPrompt(text: string, language: string | undefined
   return [
     {
       role: 'system',
-      content: 'You name and describe code snippets and notes for a snippet library. Answer with one JSON object only: no markdown, no commentary.',
+      content:
+        'You name and describe code snippets and notes for a snippet library. Answer with one JSON object only: no markdown, no commentary.',
     },
     {
       role: 'user',

@@ -9,7 +9,20 @@ export interface NamedTime {
 }
 
 const DAY = 86_400_000;
-const MONTHS = ['january', 'february', 'march', 'april', 'may', 'june', 'july', 'august', 'september', 'october', 'november', 'december'];
+const MONTHS = [
+  'january',
+  'february',
+  'march',
+  'april',
+  'may',
+  'june',
+  'july',
+  'august',
+  'september',
+  'october',
+  'november',
+  'december',
+];
 const MONTH_WORD = `(${MONTHS.join('|')}|jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)`;
 const monthIndex = (word: string) => MONTHS.findIndex((m) => m.startsWith(word.toLowerCase().slice(0, 3)));
 
@@ -55,7 +68,12 @@ export function namedTimes(text: string, now: Date = new Date()): NamedTime[] {
   for (const r of results) {
     // A day or month named without its year ("on May 2nd", "in March") is the latest one that has
     // begun: a memory is about the past, and chrono takes the nearest one, which can be ahead.
-    const back = !r.start.isCertain('year') && r.start.isCertain('month') && (spanOf(r.start, r.text)?.from.getTime() ?? 0) > now.getTime() ? 1 : 0;
+    const back =
+      !r.start.isCertain('year') &&
+      r.start.isCertain('month') &&
+      (spanOf(r.start, r.text)?.from.getTime() ?? 0) > now.getTime()
+        ? 1
+        : 0;
     const range = spanOf(r.start, r.text, back);
     if (!range) continue;
     const end = r.end ? spanOf(r.end, r.text, back) : null;
@@ -76,7 +94,8 @@ function spanOf(c: chrono.ParsedComponents, text: string, yearsBack = 0): { from
     const slack = relative ? 3 * DAY : 0;
     return { from: new Date(start - slack), to: new Date(start + DAY + slack) };
   }
-  if (c.isCertain('month') && month) return { from: new Date(Date.UTC(year, month - 1, 1)), to: new Date(Date.UTC(year, month, 1)) };
+  if (c.isCertain('month') && month)
+    return { from: new Date(Date.UTC(year, month - 1, 1)), to: new Date(Date.UTC(year, month, 1)) };
   if (c.isCertain('year')) return { from: new Date(Date.UTC(year, 0, 1)), to: new Date(Date.UTC(year + 1, 0, 1)) };
   // "two weeks ago", "last week": chrono knows the day only as implied; a week around it.
   if (day && month) {

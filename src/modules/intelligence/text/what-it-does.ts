@@ -33,12 +33,30 @@ const VERBS = new Set([
   ...learned.verbs,
 ]);
 
-const PREDICATES = new Set(['is', 'has', 'can', 'should', 'contains', 'exists', 'needs', 'supports', 'matches', 'includes', 'equals']);
+const PREDICATES = new Set([
+  'is',
+  'has',
+  'can',
+  'should',
+  'contains',
+  'exists',
+  'needs',
+  'supports',
+  'matches',
+  'includes',
+  'equals',
+]);
 
 /** What a class's initializer is called: Ruby's `initialize`, Python's `__init__`, JavaScript's `constructor` (not Go's `init`, a package's). */
 const CONSTRUCTORS = new Set(['initialize', '__init__', 'constructor']);
 
-const PHRASAL: Record<string, string> = { setup: 'sets up', init: 'initializes', teardown: 'tears down', cleanup: 'cleans up', lookup: 'looks up' };
+const PHRASAL: Record<string, string> = {
+  setup: 'sets up',
+  init: 'initializes',
+  teardown: 'tears down',
+  cleanup: 'cleans up',
+  lookup: 'looks up',
+};
 
 const ACRONYMS = new Set(
   'api ascii csv css db dns dom gif html http https id ids io ip jpeg json jwt md os pdf png rgb sha sql ssh ssl svg tcp tls ui uri url urls utf uuid xml yaml'.split(
@@ -76,11 +94,15 @@ export function whatItDoes(identifier: string): string | undefined {
   if (parts.length === 0) return undefined;
   const [first, ...rest] = parts;
   if (PREDICATES.has(first) && rest.length)
-    return `tells whether ${first === 'is' ? '' : `${first === 'has' ? 'it has' : first} `}${wordsOf(rest)}`.replace(/\s+/g, ' ');
+    return `tells whether ${first === 'is' ? '' : `${first === 'has' ? 'it has' : first} `}${wordsOf(rest)}`.replace(
+      /\s+/g,
+      ' ',
+    );
   if ((first === 'to' || first === 'as') && rest.length) return `converts to ${wordsOf(rest)}`;
   // `range_to_tuple`, `dictToXml`: a conversion between the two things named on either side
   const to = parts.findIndex((p, i) => i > 0 && i < parts.length - 1 && p === 'to');
-  if (to > 0 && !VERBS.has(first) && !THIRD_PERSON_FORMS.has(first)) return `converts ${wordsOf(parts.slice(0, to))} to ${wordsOf(parts.slice(to + 1))}`;
+  if (to > 0 && !VERBS.has(first) && !THIRD_PERSON_FORMS.has(first))
+    return `converts ${wordsOf(parts.slice(0, to))} to ${wordsOf(parts.slice(to + 1))}`;
   if (first === 'on' && rest.length) return `handles ${wordsOf(rest)}`;
   // constructors by convention: Go's `NewRouter`, `new_client`, `from_dict` class methods, `new`, `initialize`, `__init__`
   if (first === 'new') return rest.length ? `creates ${wordsOf(rest)}` : 'creates an instance';

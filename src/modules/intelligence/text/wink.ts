@@ -27,7 +27,12 @@ export interface WinkAnalysis {
  * never follows a noun inside a chunk: "moves smaller items" is a verb phrase the tagger read
  * as NOUN ADJ NOUN, not a thing to ask about.
  */
-const NOUN_CHUNK_PATTERNS = ['[NOUN|PROPN]', '[ADJ|NOUN|PROPN] [NOUN|PROPN]', '[ADJ|NOUN|PROPN] [NOUN|PROPN] [NOUN|PROPN]', '[ADJ] [ADJ] [NOUN|PROPN]'];
+const NOUN_CHUNK_PATTERNS = [
+  '[NOUN|PROPN]',
+  '[ADJ|NOUN|PROPN] [NOUN|PROPN]',
+  '[ADJ|NOUN|PROPN] [NOUN|PROPN] [NOUN|PROPN]',
+  '[ADJ] [ADJ] [NOUN|PROPN]',
+];
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 type Nlp = any;
@@ -38,7 +43,11 @@ function load(): Nlp {
   const winkNLP = require('wink-nlp');
   const model = require('wink-eng-lite-web-model');
   const instance = winkNLP(model);
-  instance.learnCustomEntities([{ name: 'chunk', patterns: NOUN_CHUNK_PATTERNS }], { matchValue: false, usePOS: true, useEntity: false });
+  instance.learnCustomEntities([{ name: 'chunk', patterns: NOUN_CHUNK_PATTERNS }], {
+    matchValue: false,
+    usePOS: true,
+    useEntity: false,
+  });
   nlp = instance;
   return instance;
 }
@@ -53,7 +62,13 @@ export function analyse(text: string): WinkAnalysis {
   const pos: string[] = doc.tokens().out(its.pos);
   const types: string[] = doc.tokens().out(its.type);
   const stops: boolean[] = doc.tokens().out(its.stopWordFlag);
-  const token = (i: number): WinkToken => ({ text: texts[i], lemma: String(lemmas[i]).toLowerCase(), pos: pos[i], type: types[i], stop: stops[i] });
+  const token = (i: number): WinkToken => ({
+    text: texts[i],
+    lemma: String(lemmas[i]).toLowerCase(),
+    pos: pos[i],
+    type: types[i],
+    stop: stops[i],
+  });
   const sentences: WinkAnalysis['sentences'] = [];
   doc.sentences().each((sentence: Nlp) => {
     const [start, end]: [number, number] = sentence.out(its.span);

@@ -23,7 +23,10 @@ interface Words {
 let words: Words | undefined;
 function loaded(): Words {
   if (!words) {
-    const file = JSON.parse(readFileSync(join(__dirname, 'word-parts.json'), 'utf8')) as { counts: Record<string, number>; whole: string[] };
+    const file = JSON.parse(readFileSync(join(__dirname, 'word-parts.json'), 'utf8')) as {
+      counts: Record<string, number>;
+      whole: string[];
+    };
     const counts = new Map(Object.entries(file.counts));
     words = { counts, total: [...counts.values()].reduce((a, b) => a + b, 0), whole: new Set(file.whole) };
   }

@@ -113,12 +113,16 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
     const limit = Math.min(MAX_PASSAGES, Math.max(1, Math.floor(input.limit ?? DEFAULT_PASSAGES)));
     const times = namedTimes(question, input.now ?? new Date());
     // The words that name a time are not what the question is about ("may" of "last May").
-    const retrieval = [withoutTimes(question, times), ...(input.topics ?? []), ...(input.relatedQuestions ?? [])].join('\n');
+    const retrieval = [withoutTimes(question, times), ...(input.topics ?? []), ...(input.relatedQuestions ?? [])].join(
+      '\n',
+    );
     const model = await this.registry.resolve();
 
     const candidates: Candidate[] = [];
     const snippets = await this.engine.database(retrieval);
-    snippets.docs.forEach((doc, i) => candidates.push({ doc, prior: snippets.priors[i], heading: `snippet “${doc.title ?? 'Unnamed snippet'}”` }));
+    snippets.docs.forEach((doc, i) =>
+      candidates.push({ doc, prior: snippets.priors[i], heading: `snippet “${doc.title ?? 'Unnamed snippet'}”` }),
+    );
     const words = [...new Set(contentTerms(retrieval))].sort((a, b) => b.length - a.length).slice(0, MESSAGE_WORDS);
     // With an embedding model configured: the memories nearest to the question in it, over all of
     // them (found whatever words they share with it).
@@ -128,7 +132,14 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
       const add = (hit: MemoryRecord, prior: number, byTime = false) => {
         if (seen.has(hit.id)) return;
         seen.add(hit.id);
-        candidates.push({ doc: memoryDocument(hit), prior, time: hit.about, heading: `memory “${hit.name}”`, body: hit.text, byTime });
+        candidates.push({
+          doc: memoryDocument(hit),
+          prior,
+          time: hit.about,
+          heading: `memory “${hit.name}”`,
+          body: hit.text,
+          byTime,
+        });
       };
       // One full-text search: its best, and (when the question names a time) its best about that time.
       const pool = Math.max(MEMORIES, 2 * limit);
@@ -152,12 +163,21 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
         const near = hits.filter((hit) => hit.about >= from && hit.about < to).slice(0, NEAR_MEMORIES);
         for (const hit of near) add(hit, hit.score);
         // Nothing about that time has the question's words: those about it, for the time alone.
-        if (near.length === 0) for (const hit of await this.memories.about(em, from, to, NEAR_MEMORIES)) add(hit, 0, true);
+        if (near.length === 0)
+          for (const hit of await this.memories.about(em, from, to, NEAR_MEMORIES)) add(hit, 0, true);
       }
       for (const message of await this.conversations.messagesMatching(em, words, MESSAGES)) {
         const title = `conversation “${message.conversationName ?? 'Untitled'}”, ${message.role.toLowerCase()} message`;
         candidates.push({
-          doc: { text: message.text, conversationId: message.conversationId, retrieved: true, title, generic: 'TEXT', specific: 'md', prose: true },
+          doc: {
+            text: message.text,
+            conversationId: message.conversationId,
+            retrieved: true,
+            title,
+            generic: 'TEXT',
+            specific: 'md',
+            prose: true,
+          },
           prior: 0.5,
           time: message.createdAt,
           heading: title,
@@ -168,7 +188,11 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
     for (const path of new Set(input.openFiles ?? [])) {
       try {
         for (const file of await this.files.read([path])) {
-          candidates.push({ doc: { text: file.text, path: file.path, retrieved: true }, prior: 1, heading: `\`${file.path}\`` });
+          candidates.push({
+            doc: { text: file.text, path: file.path, retrieved: true },
+            prior: 1,
+            heading: `\`${file.path}\``,
+          });
         }
       } catch (error) {
         if (!(error instanceof DomainError)) throw error;
@@ -184,7 +208,9 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
       const quotes = ranked.map((r, i) => quote(i + 1, r));
       text = [
         ...(generate ? [CANNOT_GENERATE] : []),
-        ...(quotes.length ? quotes : ['Nothing in the memory, the snippets or the conversations matches this question.']),
+        ...(quotes.length
+          ? quotes
+          : ['Nothing in the memory, the snippets or the conversations matches this question.']),
       ].join('\n\n');
     } else {
       text = (await this.engine.answers(model, question, passages)).map((a) => a.text).join('\n\n');
@@ -217,13 +243,22 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
     const best = new Map<number, { text: string; score: number }>();
     for (const p of scored) if (!best.has(p.doc)) best.set(p.doc, { text: p.text, score: p.score });
     const timed = (c: Candidate, score: number) =>
-      times.length && c.time ? score * (1 - TIME_WEIGHT + TIME_WEIGHT * nearness(c.time, times)) : times.length ? score * (1 - TIME_WEIGHT) : score;
+      times.length && c.time
+        ? score * (1 - TIME_WEIGHT + TIME_WEIGHT * nearness(c.time, times))
+        : times.length
+          ? score * (1 - TIME_WEIGHT)
+          : score;
     const entries: Array<{ i: number; text: string; score: number }> = [];
     candidates.forEach((c, i) => {
       const found = best.get(i);
       // A memory the model vector index found is worth at least its half of a passage's score
       // (half words, half the model's cosine: QgptEngine.scorePassages), though no word of it matched.
-      if (c.near !== undefined) entries.push({ i, text: found?.text ?? c.doc.text, score: timed(c, Math.max(found?.score ?? 0, NEAR_WEIGHT * c.near)) });
+      if (c.near !== undefined)
+        entries.push({
+          i,
+          text: found?.text ?? c.doc.text,
+          score: timed(c, Math.max(found?.score ?? 0, NEAR_WEIGHT * c.near)),
+        });
       else if (found) entries.push({ i, text: found.text, score: timed(c, found.score) });
       else if (c.byTime && c.time) entries.push({ i, text: c.doc.text, score: TIME_ONLY * nearness(c.time, times) });
     });
@@ -242,7 +277,14 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
       keys.add(key);
       texts.add(same);
       const score = Math.round(e.score * 1e3) / 1e3;
-      const shown = c.body !== undefined ? (c.body.length <= WHOLE_MEMORY ? c.body : e.text) : c.doc.titled ? withoutHeading(e.text, c.doc.title) : e.text;
+      const shown =
+        c.body !== undefined
+          ? c.body.length <= WHOLE_MEMORY
+            ? c.body
+            : e.text
+          : c.doc.titled
+            ? withoutHeading(e.text, c.doc.title)
+            : e.text;
       out.push({
         key,
         candidate: c,
@@ -266,7 +308,14 @@ interface Ranked {
 
 /** A memory as a document to rank: its name, description, text, project, files and links. */
 function memoryDocument(hit: MemoryRecord): Document {
-  const text = [hit.name, hit.description ?? '', hit.text, hit.project ? `Project: ${hit.project}` : '', ...hit.files, ...hit.links]
+  const text = [
+    hit.name,
+    hit.description ?? '',
+    hit.text,
+    hit.project ? `Project: ${hit.project}` : '',
+    ...hit.files,
+    ...hit.links,
+  ]
     .filter(Boolean)
     .join('\n\n');
   // Prose: Trove's offline embedding is of code (docstrings to functions); on an agent's memories it
@@ -305,7 +354,9 @@ function quote(n: number, r: Ranked): string {
           : 'open file';
   const about = r.source.time ? `, ${r.source.kind === 'conversation' ? 'said' : 'about'} ${r.source.time}` : '';
   const header = `### ${n}. ${name}\n_${where}${about}, score ${r.score}_`;
-  const prose = doc.specific ? PROSE.has(doc.specific.toLowerCase()) || doc.generic === 'TEXT' : !/[{};]\s*$|^\s{2,}\S/m.test(r.text);
+  const prose = doc.specific
+    ? PROSE.has(doc.specific.toLowerCase()) || doc.generic === 'TEXT'
+    : !/[{};]\s*$|^\s{2,}\S/m.test(r.text);
   if (prose)
     return `${header}\n\n${r.text
       .split('\n')

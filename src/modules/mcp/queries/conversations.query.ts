@@ -36,7 +36,12 @@ export class RecentConversationsHandler implements IQueryHandler<RecentConversat
 
   async execute({ limit }: RecentConversationsQuery): Promise<ConversationSummary[]> {
     const recent = await this.db.read((em) => this.conversations.list(em, limit));
-    return recent.map((c) => ({ id: c.id, name: c.name ?? 'Untitled conversation', created: c.createdAt, updated: c.updatedAt }));
+    return recent.map((c) => ({
+      id: c.id,
+      name: c.name ?? 'Untitled conversation',
+      created: c.createdAt,
+      updated: c.updatedAt,
+    }));
   }
 }
 

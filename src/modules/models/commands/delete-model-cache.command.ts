@@ -25,7 +25,10 @@ export class DeleteModelCacheHandler implements ICommandHandler<DeleteModelCache
   async execute({ modelId }: DeleteModelCacheCommand): Promise<ModelDeleteCacheOutputWire> {
     const row = await this.store.one(modelId);
     if (!row) throw new NotFound(`model ${modelId} not found`);
-    if (row.custom) throw new InvalidInput(`model ${modelId} is a custom model: it has no files of its own (delete the cache of the model it builds on)`);
+    if (row.custom)
+      throw new InvalidInput(
+        `model ${modelId} is a custom model: it has no files of its own (delete the cache of the model it builds on)`,
+      );
     const provider = this.registry.provider(row.provider);
     const reason: Record<string, string> = {
       offline: 'the offline engine ships with Trove and downloads nothing',
@@ -33,9 +36,12 @@ export class DeleteModelCacheHandler implements ICommandHandler<DeleteModelCache
       llama_cpp: 'it is your own GGUF file, which Trove did not download and will not delete',
     };
     if (!provider || reason[row.provider]) {
-      throw new InvalidInput(`model ${modelId} (${row.name}) has no downloaded cache to delete: ${reason[row.provider] ?? 'its provider is not configured'}`);
+      throw new InvalidInput(
+        `model ${modelId} (${row.name}) has no downloaded cache to delete: ${reason[row.provider] ?? 'its provider is not configured'}`,
+      );
     }
-    if (!(await provider.deleteCache(row.unique))) throw new InvalidInput(`model ${modelId} (${row.name}) has no downloaded cache to delete`);
+    if (!(await provider.deleteCache(row.unique)))
+      throw new InvalidInput(`model ${modelId} (${row.name}) has no downloaded cache to delete`);
     // The provider no longer has the model: forget it (a later listing records it again if it comes back).
     await this.store.remove([row.id]);
     return { model: { id: row.id } };

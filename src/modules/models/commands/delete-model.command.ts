@@ -17,7 +17,9 @@ export class DeleteModelHandler implements ICommandHandler<DeleteModelCommand> {
     const row = await this.store.one(modelId);
     if (!row) throw new NotFound(`model ${modelId} not found`);
     if (!row.custom) {
-      throw new InvalidInput(`model ${modelId} (${row.name}) is not a custom model: only models made with POST /models/create can be deleted`);
+      throw new InvalidInput(
+        `model ${modelId} (${row.name}) is not a custom model: only models made with POST /models/create can be deleted`,
+      );
     }
     await this.store.remove([row.id]);
   }

@@ -43,9 +43,14 @@ export class DownloadModelHandler implements ICommandHandler<DownloadModelComman
       throw new NotFound(`model ${id} not found (GET /models lists the models)`);
     }
     if (view.downloaded || view.downloading) return modelWire(view);
-    const provider = CLIENT_MODELS.some((m) => derivedId(CLIENT_MODEL_NAMESPACE, m.unique) === id) ? undefined : this.registry.provider(view.provider);
-    if (!provider?.pull) throw new InvalidInput(cannotDownload(view, id, this.registry.provider('ollama') !== undefined));
-    this.downloads.start(id, provider as typeof provider & Required<Pick<typeof provider, 'pull'>>, view.unique, () => this.announce(id));
+    const provider = CLIENT_MODELS.some((m) => derivedId(CLIENT_MODEL_NAMESPACE, m.unique) === id)
+      ? undefined
+      : this.registry.provider(view.provider);
+    if (!provider?.pull)
+      throw new InvalidInput(cannotDownload(view, id, this.registry.provider('ollama') !== undefined));
+    this.downloads.start(id, provider as typeof provider & Required<Pick<typeof provider, 'pull'>>, view.unique, () =>
+      this.announce(id),
+    );
     await this.announce(id);
     return modelWire({ ...view, downloading: true });
   }
@@ -91,6 +96,7 @@ function cannotDownload(view: ModelView, id: string, ollama: boolean): string {
   if (CLIENT_MODELS.some((m) => derivedId(CLIENT_MODEL_NAMESPACE, m.unique) === id) || view.cloud) {
     return `${view.name} is a cloud model (${view.unique}), not a file this machine can download; nothing here can download it${how}`;
   }
-  if (view.provider === 'llama_cpp') return `${view.name} is a GGUF file given in TROVE_GGUF_PATHS: Trove downloads no files, it runs the ones you point at`;
+  if (view.provider === 'llama_cpp')
+    return `${view.name} is a GGUF file given in TROVE_GGUF_PATHS: Trove downloads no files, it runs the ones you point at`;
   return `${view.name} cannot be downloaded here: its provider (${view.provider}) has no downloads${how}`;
 }

@@ -84,7 +84,8 @@ const MAKERS: Array<[RegExp, string]> = [
   [/jina/i, 'JINA'],
 ];
 
-const pick = (table: Array<[RegExp, string]>, name: string): string => table.find(([re]) => re.test(name))?.[1] ?? 'UNKNOWN';
+const pick = (table: Array<[RegExp, string]>, name: string): string =>
+  table.find(([re]) => re.test(name))?.[1] ?? 'UNKNOWN';
 
 /** The complete Model object of a view (every field clients read is present, with its JSON type). */
 export function modelWire(view: ModelView): ModelWire {
@@ -117,7 +118,9 @@ export function modelWire(view: ModelView): ModelWire {
     maxTokens: {
       total: seed.maxTokens?.total ?? view.maxTokens ?? null,
       ...(seed.maxTokens?.input !== undefined ? { input: seed.maxTokens.input } : {}),
-      ...(seed.maxTokens?.output !== undefined || view.generation.maxTokens ? { output: seed.maxTokens?.output ?? view.generation.maxTokens ?? null } : {}),
+      ...(seed.maxTokens?.output !== undefined || view.generation.maxTokens
+        ? { output: seed.maxTokens?.output ?? view.generation.maxTokens ?? null }
+        : {}),
     },
     custom: view.custom,
   };

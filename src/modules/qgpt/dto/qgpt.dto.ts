@@ -113,7 +113,15 @@ export class QGPTQuestionInputDto {
   @IsOptional() @IsString() @MaxLength(64) application?: string;
   @IsOptional() @IsString() @MaxLength(1024) model?: string;
 }
-PassThrough(QGPTQuestionInputDto.prototype, ['schema', 'messages', 'pipeline', 'temporal', 'sources', 'summaries', 'behavior']);
+PassThrough(QGPTQuestionInputDto.prototype, [
+  'schema',
+  'messages',
+  'pipeline',
+  'temporal',
+  'sources',
+  'summaries',
+  'behavior',
+]);
 
 export class QGPTQuestionAnswerDto {
   @IsNumber() score: number;

@@ -24,6 +24,8 @@ export class HintsHandler implements IQueryHandler<HintsQuery> {
   async execute({ input }: HintsQuery): Promise<QGPTQuestionOutputWire> {
     const snippets = this.engine.snippetsOf(input.relevant.iterable);
     const model = await this.registry.resolve(input.model);
-    return { answers: { iterable: await this.engine.hints(model, input.query ?? '', input.answer?.text ?? '', snippets) } };
+    return {
+      answers: { iterable: await this.engine.hints(model, input.query ?? '', input.answer?.text ?? '', snippets) },
+    };
   }
 }

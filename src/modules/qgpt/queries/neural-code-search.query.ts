@@ -27,7 +27,8 @@ export class NeuralCodeSearchHandler implements IQueryHandler<NeuralCodeSearchQu
     if (!text) throw new InvalidInput('give a description of the code to find (query=...)');
     const { docs, priors } = await this.engine.database(text);
     const best = new Map<number, number>();
-    for (const passage of await this.engine.scorePassages(text, docs, priors)) if (!best.has(passage.doc)) best.set(passage.doc, passage.score);
+    for (const passage of await this.engine.scorePassages(text, docs, priors))
+      if (!best.has(passage.doc)) best.set(passage.doc, passage.score);
     const needle = text.toLowerCase();
     const iterable: SearchedAssetWire[] = [...best.entries()].map(([doc, score]) => {
       const exact = docs[doc].text.toLowerCase().includes(needle);

@@ -68,7 +68,12 @@ export class QgptStreamSession {
     socket.on('message', (data, isBinary) => {
       const text = isBinary ? null : data.toString();
       if (text === null || text.length > MAX_FRAME) {
-        send({ conversation: '', status: 'FAILED', statusCode: 400, errorMessage: 'send one JSON QGPTStreamInput per text frame' });
+        send({
+          conversation: '',
+          status: 'FAILED',
+          statusCode: 400,
+          errorMessage: 'send one JSON QGPTStreamInput per text frame',
+        });
         return;
       }
       let input: Input;
@@ -76,7 +81,12 @@ export class QgptStreamSession {
         input = JSON.parse(text);
         if (!input || typeof input !== 'object' || Array.isArray(input)) throw new Error('not an object');
       } catch {
-        send({ conversation: '', status: 'FAILED', statusCode: 400, errorMessage: 'the frame is not a JSON QGPTStreamInput object' });
+        send({
+          conversation: '',
+          status: 'FAILED',
+          statusCode: 400,
+          errorMessage: 'the frame is not a JSON QGPTStreamInput object',
+        });
         return;
       }
       try {
@@ -128,9 +138,15 @@ export class QgptStreamSession {
       return;
     }
     if (input.relevance && input.question)
-      return fail(given ?? '', 400, 'send relevance or question, not both (relevance with options.question: true does both)');
-    if (!input.relevance && !input.question) return fail(given ?? '', 400, 'a QGPTStreamInput needs relevance, question, stop or reset');
-    if (given !== undefined && !isUUID(given)) return fail(given, 400, 'conversation must be the UUID of a conversation');
+      return fail(
+        given ?? '',
+        400,
+        'send relevance or question, not both (relevance with options.question: true does both)',
+      );
+    if (!input.relevance && !input.question)
+      return fail(given ?? '', 400, 'a QGPTStreamInput needs relevance, question, stop or reset');
+    if (given !== undefined && !isUUID(given))
+      return fail(given, 400, 'conversation must be the UUID of a conversation');
 
     let relevance: QGPTRelevanceInputDto | undefined;
     let question: QGPTQuestionInputDto | undefined;
@@ -149,7 +165,13 @@ export class QgptStreamSession {
     try {
       const query = (relevance ?? question)!.query;
       const model = await this.registry.resolve((relevance ?? question)!.model);
-      conversation = given ?? (await this.commands.execute(new CreateConversationCommand({ type: 'COPILOT', name: chatName(query) || null } as never))).id;
+      conversation =
+        given ??
+        (
+          await this.commands.execute(
+            new CreateConversationCommand({ type: 'COPILOT', name: chatName(query) || null } as never),
+          )
+        ).id;
       entry.conversation = conversation;
       const history = given ? await this.history(conversation) : []; // a chat just created has none
 
@@ -166,7 +188,8 @@ export class QgptStreamSession {
         snippets = await this.engine.rank(lookup, docs, priors);
         if (!relevance.options?.question) {
           const relevant = { iterable: await Promise.all(snippets.map((s) => this.engine.seedWire(s))) };
-          if (!signal.aborted) send({ ...(request ? { request } : {}), conversation, status: 'COMPLETED', relevance: { relevant } });
+          if (!signal.aborted)
+            send({ ...(request ? { request } : {}), conversation, status: 'COMPLETED', relevance: { relevant } });
           return;
         }
       } else {
@@ -185,10 +208,21 @@ export class QgptStreamSession {
       let answer = '';
       try {
         // A language model gets the question as asked, with the conversation; the offline engine quotes for the lookup.
-        for await (const chunk of this.engine.answerStream(model, model.offline ? lookup : query, snippets, history, signal)) {
+        for await (const chunk of this.engine.answerStream(
+          model,
+          model.offline ? lookup : query,
+          snippets,
+          history,
+          signal,
+        )) {
           if (signal.aborted) break;
           answer += chunk;
-          send({ ...(request ? { request } : {}), conversation, status: 'IN-PROGRESS', question: { answers: { iterable: [{ score: 0, text: chunk }] } } });
+          send({
+            ...(request ? { request } : {}),
+            conversation,
+            status: 'IN-PROGRESS',
+            question: { answers: { iterable: [{ score: 0, text: chunk }] } },
+          });
         }
       } catch (error) {
         if (!signal.aborted) throw error;
@@ -222,7 +256,9 @@ export class QgptStreamSession {
   private async store(conversationId: string, role: 'USER' | 'ASSISTANT', text: string): Promise<void> {
     // A chat its client created without a name (`pieces chat -n`, `ask -f`) is named after its first question.
     const name = role === 'USER' ? chatName(text) : undefined;
-    await this.commands.execute(new AddMessageCommand(conversationId, { role, text: text.replaceAll('\u0000', '') }, name));
+    await this.commands.execute(
+      new AddMessageCommand(conversationId, { role, text: text.replaceAll('\u0000', '') }, name),
+    );
   }
 }
 

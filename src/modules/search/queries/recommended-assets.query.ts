@@ -20,13 +20,20 @@ function viewedSeconds(viewed: string): number {
   const from = Date.parse(start ?? '');
   const to = Date.parse(end ?? '');
   if (end !== undefined && Number.isFinite(from) && Number.isFinite(to) && to >= from) return (to - from) / 1000;
-  throw new InvalidInput(`interactions.viewed must be an ISO-8601 duration (PT30S) or interval (start/end), not "${viewed}"`);
+  throw new InvalidInput(
+    `interactions.viewed must be an ISO-8601 duration (PT30S) or interval (start/end), not "${viewed}"`,
+  );
 }
 
 /** How much an interaction says about interest: viewing longer, touching and scrolling count. */
 function interactionWeight(interactions: InteractedAssetInteractionsDto | undefined): number {
   if (!interactions) return 1;
-  return 1 + Math.log10(1 + viewedSeconds(interactions.viewed)) + (interactions.touched ? 1 : 0) + (interactions.scrolled ? 0.5 : 0);
+  return (
+    1 +
+    Math.log10(1 + viewedSeconds(interactions.viewed)) +
+    (interactions.touched ? 1 : 0) +
+    (interactions.scrolled ? 0.5 : 0)
+  );
 }
 
 /**
@@ -50,11 +57,15 @@ export class RecommendedAssetsHandler implements IQueryHandler<RecommendedAssets
     const assets = seed?.assets?.iterable ?? [];
     const interactions = seed?.interactions?.iterable ?? [];
     if (interactions.length > assets.length) {
-      throw new InvalidInput(`interactions are paired with assets by index: ${interactions.length} interactions for ${assets.length} assets`);
+      throw new InvalidInput(
+        `interactions are paired with assets by index: ${interactions.length} interactions for ${assets.length} assets`,
+      );
     }
     interactions.forEach((interaction, i) => {
       if (interaction.asset && interaction.asset.toLowerCase() !== assets[i].id.toLowerCase()) {
-        throw new InvalidInput(`interactions.iterable[${i}].asset is ${interaction.asset} but assets.iterable[${i}] is ${assets[i].id}`);
+        throw new InvalidInput(
+          `interactions.iterable[${i}].asset is ${interaction.asset} but assets.iterable[${i}] is ${assets[i].id}`,
+        );
       }
     });
     const seeds = assets.map((asset, i) => seedOf(asset, interactionWeight(interactions[i]?.interactions)));

@@ -45,7 +45,9 @@ export class SearchAssetsHandler implements IQueryHandler<SearchAssetsQuery> {
     if (!text && tags.length === 0) {
       throw new InvalidInput('give a search query (query=...) or tags (searchable_tags=a,b), or both');
     }
-    const hits = await this.db.read((em) => this.engine.search(em, { query: text, tags: tags.length ? tags : undefined, scope: { pseudo } }));
+    const hits = await this.db.read((em) =>
+      this.engine.search(em, { query: text, tags: tags.length ? tags : undefined, scope: { pseudo } }),
+    );
     this.events.publish(
       new AssetsSearchedEvent(
         hits.map((h) => h.aggregate.asset.id),

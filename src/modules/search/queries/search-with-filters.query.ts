@@ -21,7 +21,10 @@ export class SearchWithFiltersQuery extends Query<AssetsSearchWithFiltersOutputW
 }
 
 function phrases(filters: AssetFiltersDto | undefined): string[] {
-  return (filters?.iterable ?? []).flatMap((f) => [...(f.phrase?.value ? [f.phrase.value] : []), ...phrases(f.operations)]);
+  return (filters?.iterable ?? []).flatMap((f) => [
+    ...(f.phrase?.value ? [f.phrase.value] : []),
+    ...phrases(f.operations),
+  ]);
 }
 
 function filterMatches(filters: AssetFiltersDto | undefined): SearchedMatch[] {
@@ -41,7 +44,9 @@ export class SearchWithFiltersHandler implements IQueryHandler<SearchWithFilters
   ) {}
 
   async execute({ input, transferables, pseudo }: SearchWithFiltersQuery): Promise<AssetsSearchWithFiltersOutputWire> {
-    const space = input?.space ? [...new Set(input.space.identifers.iterable.map((i) => i.id.toLowerCase()))] : undefined;
+    const space = input?.space
+      ? [...new Set(input.space.identifers.iterable.map((i) => i.id.toLowerCase()))]
+      : undefined;
     const hits = await this.db.read((em) =>
       this.engine.search(em, {
         query: input?.query,

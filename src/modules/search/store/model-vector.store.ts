@@ -40,7 +40,14 @@ export class ModelVectorStore {
   constructor(private readonly db: Database) {}
 
   /** Up to `limit` rows of one kind and model after record id `after`, in id order, with their vectors when `vectors`. */
-  async page(em: EntityManager, kind: VectorKind, model: string, after: string, limit: number, vectors: boolean): Promise<ModelVectorRow[]> {
+  async page(
+    em: EntityManager,
+    kind: VectorKind,
+    model: string,
+    after: string,
+    limit: number,
+    vectors: boolean,
+  ): Promise<ModelVectorRow[]> {
     const p = (i: number) => this.db.param(i);
     const rows = await this.db.query<Row>(
       em,
@@ -57,7 +64,13 @@ export class ModelVectorStore {
   }
 
   /** Up to `limit` rows of one kind and model written at or after `since` (ISO-8601), with their vectors, oldest first. */
-  async writtenSince(em: EntityManager, kind: VectorKind, model: string, since: string, limit: number): Promise<ModelVectorRow[]> {
+  async writtenSince(
+    em: EntityManager,
+    kind: VectorKind,
+    model: string,
+    since: string,
+    limit: number,
+  ): Promise<ModelVectorRow[]> {
     const p = (i: number) => this.db.param(i);
     const rows = await this.db.query<Row>(
       em,
@@ -65,7 +78,12 @@ export class ModelVectorStore {
         WHERE model = ${p(1)} AND kind = ${p(2)} AND updated_at >= ${p(3)} ORDER BY updated_at, record_id LIMIT ${p(4)}`,
       [model, kind, since, limit],
     );
-    return rows.map((r) => ({ id: r.record_id, hash: r.content_hash, vector: vectorOf(r.vector!), updated: r.updated_at ?? '' }));
+    return rows.map((r) => ({
+      id: r.record_id,
+      hash: r.content_hash,
+      vector: vectorOf(r.vector!),
+      updated: r.updated_at ?? '',
+    }));
   }
 
   /** The content hashes stored for these records in the model, by record id. */
@@ -81,7 +99,12 @@ export class ModelVectorStore {
   }
 
   /** Writes these records' vectors in the model, replacing what they had, within `em`'s transaction. */
-  async write(em: EntityManager, kind: VectorKind, model: string, rows: Array<{ id: string; hash: string; vector: ArrayLike<number> }>): Promise<void> {
+  async write(
+    em: EntityManager,
+    kind: VectorKind,
+    model: string,
+    rows: Array<{ id: string; hash: string; vector: ArrayLike<number> }>,
+  ): Promise<void> {
     if (!rows.length) return;
     const now = new Date().toISOString();
     const params: unknown[] = [];

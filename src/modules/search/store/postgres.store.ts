@@ -1,5 +1,13 @@
 import { EntityManager } from 'typeorm';
-import { DOCUMENT_COLUMNS, IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery, documentValues } from './search-store';
+import {
+  DOCUMENT_COLUMNS,
+  IndexTerms,
+  IndexedDocument,
+  Scope,
+  SearchStore,
+  WordQuery,
+  documentValues,
+} from './search-store';
 import { Sql, lengthsBetween, recentSql, scopeSql, taggedSql } from './sql';
 
 /** Document frequencies are counted up to this many (enough to rank terms; idf saturates). */
@@ -9,7 +17,8 @@ const lexeme = (term: string): string => `'${term}'`;
 
 /** A to_tsquery expression (terms only ever contain letters, digits and underscores). */
 export function tsExpression(query: WordQuery, mode: 'AND' | 'OR'): string {
-  const alternative = (terms: string[]) => (terms.length === 1 ? lexeme(terms[0]) : `(${terms.map(lexeme).join(' <-> ')})`);
+  const alternative = (terms: string[]) =>
+    terms.length === 1 ? lexeme(terms[0]) : `(${terms.map(lexeme).join(' <-> ')})`;
   return query.map((group) => `(${group.map(alternative).join(' | ')})`).join(mode === 'AND' ? ' & ' : ' | ');
 }
 
@@ -31,20 +40,31 @@ export class PostgresSearchStore implements SearchStore {
        ON CONFLICT (asset_id) DO UPDATE SET pseudo = EXCLUDED.pseudo, name = EXCLUDED.name, annotations = EXCLUDED.annotations,
          content = EXCLUDED.content, tags = EXCLUDED.tags, websites = EXCLUDED.websites, specifics = EXCLUDED.specifics,
          created_at = EXCLUDED.created_at, updated_at = EXCLUDED.updated_at, head = EXCLUDED.head, doc = EXCLUDED.doc`,
-      [...documentValues(doc), `${doc.name.toLowerCase()} ${terms.head}`, terms.name, `${terms.tags} ${terms.annotations}`, terms.websites, terms.content],
+      [
+        ...documentValues(doc),
+        `${doc.name.toLowerCase()} ${terms.head}`,
+        terms.name,
+        `${terms.tags} ${terms.annotations}`,
+        terms.websites,
+        terms.content,
+      ],
     );
     if (!created) await em.query(`DELETE FROM search_tags WHERE asset_id = $1`, [doc.assetId]);
     if (doc.tags.length) {
-      await em.query(`INSERT INTO search_tags (asset_id, tag) SELECT $1, t FROM unnest($2::varchar[]) t ON CONFLICT DO NOTHING`, [doc.assetId, doc.tags]);
+      await em.query(
+        `INSERT INTO search_tags (asset_id, tag) SELECT $1, t FROM unnest($2::varchar[]) t ON CONFLICT DO NOTHING`,
+        [doc.assetId, doc.tags],
+      );
     }
     await this.addVocabulary(em, terms.vocabulary);
   }
 
   async addVocabulary(em: EntityManager, terms: string[]): Promise<void> {
     if (terms.length === 0) return;
-    await em.query(`INSERT INTO search_vocab (term, rev, len) SELECT t, reverse(t), length(t) FROM unnest($1::varchar[]) t ORDER BY t ON CONFLICT DO NOTHING`, [
-      terms,
-    ]);
+    await em.query(
+      `INSERT INTO search_vocab (term, rev, len) SELECT t, reverse(t), length(t) FROM unnest($1::varchar[]) t ORDER BY t ON CONFLICT DO NOTHING`,
+      [terms],
+    );
   }
 
   async remove(em: EntityManager, assetId: string): Promise<void> {
@@ -92,7 +112,12 @@ export class PostgresSearchStore implements SearchStore {
     return rows.map((row) => row.id);
   }
 
-  async tags(em: EntityManager, tags: string[], scope: Scope, limit: number): Promise<Array<{ id: string; count: number }>> {
+  async tags(
+    em: EntityManager,
+    tags: string[],
+    scope: Scope,
+    limit: number,
+  ): Promise<Array<{ id: string; count: number }>> {
     const sql = new Sql('postgres');
     const rows: Array<{ id: string; n: string }> = await em.query(taggedSql(sql, tags, scope, limit), sql.values);
     return rows.map((row) => ({ id: row.id, count: Number(row.n) }));
@@ -130,7 +155,13 @@ export class PostgresSearchStore implements SearchStore {
     await em.query(`UPDATE search_analysis SET version = $1 WHERE id = 1`, [version]);
   }
 
-  async vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]> {
+  async vocabularyNear(
+    em: EntityManager,
+    prefix: string,
+    suffix: string,
+    minLength: number,
+    maxLength: number,
+  ): Promise<string[]> {
     const rows: Array<{ term: string }> = await em.query(
       `(SELECT term FROM search_vocab WHERE len = ANY($5::int[]) AND term >= $1 AND term < $2 LIMIT 5000)
        UNION (SELECT term FROM search_vocab WHERE len = ANY($5::int[]) AND rev >= reverse($3) AND rev < reverse($3) || $4 LIMIT 5000)`,
@@ -139,17 +170,24 @@ export class PostgresSearchStore implements SearchStore {
     return rows.map((row) => row.term);
   }
 
-  async documents(em: EntityManager, ids: string[]): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>> {
-    const rows: Array<{ asset_id: string; name: string; annotations: string; content: string; tags: string }> = await em.query(
-      `SELECT d.asset_id, d.name, d.annotations, d.content, d.tags FROM search_documents d WHERE d.asset_id = ANY($1::varchar[])`,
-      [ids],
-    );
+  async documents(
+    em: EntityManager,
+    ids: string[],
+  ): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>> {
+    const rows: Array<{ asset_id: string; name: string; annotations: string; content: string; tags: string }> =
+      await em.query(
+        `SELECT d.asset_id, d.name, d.annotations, d.content, d.tags FROM search_documents d WHERE d.asset_id = ANY($1::varchar[])`,
+        [ids],
+      );
     return new Map(rows.map((row) => [row.asset_id, row]));
   }
 
   async indexed(em: EntityManager, ids: string[]): Promise<Set<string>> {
     if (ids.length === 0) return new Set();
-    const rows: Array<{ asset_id: string }> = await em.query(`SELECT d.asset_id FROM search_documents d WHERE d.asset_id = ANY($1::varchar[])`, [ids]);
+    const rows: Array<{ asset_id: string }> = await em.query(
+      `SELECT d.asset_id FROM search_documents d WHERE d.asset_id = ANY($1::varchar[])`,
+      [ids],
+    );
     return new Set(rows.map((row) => row.asset_id));
   }
 }

@@ -19,7 +19,8 @@ export interface IndexedDocument {
 }
 
 /** The columns of `search_documents` both stores write, in the order of `documentValues`. */
-export const DOCUMENT_COLUMNS = 'asset_id, pseudo, name, annotations, content, tags, websites, specifics, created_at, updated_at';
+export const DOCUMENT_COLUMNS =
+  'asset_id, pseudo, name, annotations, content, tags, websites, specifics, created_at, updated_at';
 
 /** A document's values for DOCUMENT_COLUMNS (`specifics` padded with spaces for whole-code matching). */
 export function documentValues(doc: IndexedDocument): unknown[] {
@@ -84,9 +85,18 @@ export interface SearchStore {
   /** Records that the whole index is now written with analysis `version`. */
   recordAnalysis(em: EntityManager, version: number): Promise<void>;
   /** Vocabulary terms sharing the prefix or the suffix (lengths within the bounds). */
-  vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]>;
+  vocabularyNear(
+    em: EntityManager,
+    prefix: string,
+    suffix: string,
+    minLength: number,
+    maxLength: number,
+  ): Promise<string[]>;
   /** The stored documents of these assets (for key terms). */
-  documents(em: EntityManager, ids: string[]): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>>;
+  documents(
+    em: EntityManager,
+    ids: string[],
+  ): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>>;
   /** Of `ids` (at most 500), those that have an indexed document: for finding live assets the index misses. */
   indexed(em: EntityManager, ids: string[]): Promise<Set<string>>;
 }

@@ -16,7 +16,9 @@ export class Sql extends SqlParams {
   }
 
   contains(haystack: string, needle: string): string {
-    return this.dialect.name === 'sqlite' ? `instr(${haystack}, ${this.p(needle)}) > 0` : `strpos(${haystack}, ${this.p(needle)}) > 0`;
+    return this.dialect.name === 'sqlite'
+      ? `instr(${haystack}, ${this.p(needle)}) > 0`
+      : `strpos(${haystack}, ${this.p(needle)}) > 0`;
   }
 }
 
@@ -39,9 +41,15 @@ function filterSql(sql: Sql, filter: AssetFilterDto, casing: boolean): string {
   if (filter.persons?.length) all.push('1 = 0');
   const phrase = filter.phrase;
   if (phrase?.value) {
-    const fields = [...(phrase.title ? ['d.name'] : []), ...(phrase.annotation ? ['d.annotations'] : []), ...(phrase.content ? ['d.content'] : [])];
+    const fields = [
+      ...(phrase.title ? ['d.name'] : []),
+      ...(phrase.annotation ? ['d.annotations'] : []),
+      ...(phrase.content ? ['d.content'] : []),
+    ];
     const where = fields.length ? fields : ['d.name', 'd.annotations', 'd.content'];
-    const any = where.map((field) => (casing ? sql.contains(field, phrase.value!) : sql.contains(`lower(${field})`, fold(sql, phrase.value!))));
+    const any = where.map((field) =>
+      casing ? sql.contains(field, phrase.value!) : sql.contains(`lower(${field})`, fold(sql, phrase.value!)),
+    );
     all.push(`(${any.join(' OR ')})`);
   }
   for (const [column, range] of [
@@ -69,7 +77,10 @@ export function scopeSql(sql: Sql, scope: Scope): string {
   if (scope.exclude?.length) all.push(`d.asset_id NOT IN ${sql.list(scope.exclude)}`);
   // Correlated, one (tag, asset_id) key lookup per candidate: `IN (SELECT ...)` would first collect
   // every asset of the tag (245,685 for a common tag at a million assets: 1.3-1.9 s, against 32-38 ms).
-  if (scope.anyTags) all.push(`EXISTS (SELECT 1 FROM search_tags st WHERE st.asset_id = d.asset_id AND st.tag IN ${sql.list(scope.anyTags)})`);
+  if (scope.anyTags)
+    all.push(
+      `EXISTS (SELECT 1 FROM search_tags st WHERE st.asset_id = d.asset_id AND st.tag IN ${sql.list(scope.anyTags)})`,
+    );
   if (scope.filters) all.push(filtersSql(sql, scope.filters, scope.casing ?? false));
   return all.length ? all.join(' AND ') : '1 = 1';
 }

@@ -1,7 +1,15 @@
 import { EntityManager } from 'typeorm';
 import { Database } from '../../../common/database/database.service';
 import { reverse } from '../../intelligence/text/terms';
-import { DOCUMENT_COLUMNS, IndexTerms, IndexedDocument, Scope, SearchStore, WordQuery, documentValues } from './search-store';
+import {
+  DOCUMENT_COLUMNS,
+  IndexTerms,
+  IndexedDocument,
+  Scope,
+  SearchStore,
+  WordQuery,
+  documentValues,
+} from './search-store';
 import { Sql, lengthsBetween, recentSql, scopeSql, taggedSql } from './sql';
 
 /**
@@ -26,7 +34,9 @@ const phrase = (terms: string[]): string => `"${terms.join(' ')}"`;
 
 /** An FTS5 MATCH expression (terms only ever contain letters, digits and underscores). */
 export function ftsExpression(query: WordQuery, mode: 'AND' | 'OR'): string {
-  return query.map((group) => (group.length === 1 ? phrase(group[0]) : `(${group.map(phrase).join(' OR ')})`)).join(` ${mode} `);
+  return query
+    .map((group) => (group.length === 1 ? phrase(group[0]) : `(${group.map(phrase).join(' OR ')})`))
+    .join(` ${mode} `);
 }
 
 /**
@@ -67,16 +77,24 @@ export class SqliteSearchStore implements SearchStore {
 
   async addVocabulary(em: EntityManager, terms: string[]): Promise<void> {
     // In (len, term) order, the table's key: the b-tree is written left to right.
-    const sorted = terms.map((t) => ({ t, len: [...t].length })).sort((a, b) => a.len - b.len || (a.t < b.t ? -1 : a.t > b.t ? 1 : 0));
+    const sorted = terms
+      .map((t) => ({ t, len: [...t].length }))
+      .sort((a, b) => a.len - b.len || (a.t < b.t ? -1 : a.t > b.t ? 1 : 0));
     for (let i = 0; i < sorted.length; i += VOCABULARY_CHUNK) {
-      await this.db.query(em, `INSERT OR IGNORE INTO search_vocab (len, term, rev) SELECT value ->> 2, value ->> 0, value ->> 1 FROM json_each(?)`, [
-        vocabularyJson(sorted.slice(i, i + VOCABULARY_CHUNK).map((x) => x.t)),
-      ]);
+      await this.db.query(
+        em,
+        `INSERT OR IGNORE INTO search_vocab (len, term, rev) SELECT value ->> 2, value ->> 0, value ->> 1 FROM json_each(?)`,
+        [vocabularyJson(sorted.slice(i, i + VOCABULARY_CHUNK).map((x) => x.t))],
+      );
     }
   }
 
   async remove(em: EntityManager, assetId: string): Promise<void> {
-    const existing = await this.db.query<{ doc_id: number }>(em, `SELECT doc_id FROM search_documents WHERE asset_id = ?`, [assetId]);
+    const existing = await this.db.query<{ doc_id: number }>(
+      em,
+      `SELECT doc_id FROM search_documents WHERE asset_id = ?`,
+      [assetId],
+    );
     if (!existing.length) return;
     const docId = existing[0].doc_id;
     await this.db.query(em, `DELETE FROM search_words WHERE rowid = ?`, [docId]);
@@ -91,7 +109,13 @@ export class SqliteSearchStore implements SearchStore {
    * full-text table as the outer loop: SQLite would otherwise start from a selective scope
    * (tags, a search space) and run one MATCH per document, hundreds of times slower.
    */
-  private async newest<T>(em: EntityManager, table: string, columns: string, match: string, scope: Scope): Promise<T[]> {
+  private async newest<T>(
+    em: EntityManager,
+    table: string,
+    columns: string,
+    match: string,
+    scope: Scope,
+  ): Promise<T[]> {
     const sql = new Sql('sqlite');
     return this.db.query(
       em,
@@ -141,7 +165,13 @@ export class SqliteSearchStore implements SearchStore {
     const usable = needles.filter((n) => [...n].length >= 3);
     if (usable.length === 0) return [];
     const match = usable.map((n) => `"${n.replace(/"/g, '""')}"`).join(' AND ');
-    const rows = await this.newest<{ id: string; name: string }>(em, 'search_trigrams', 'd.asset_id AS id, d.name', match, scope);
+    const rows = await this.newest<{ id: string; name: string }>(
+      em,
+      'search_trigrams',
+      'd.asset_id AS id, d.name',
+      match,
+      scope,
+    );
     // the tokenizer also folds diacritics; a name that differs only by them just ranks lower
     const lower = usable.map((n) => n.toLowerCase());
     const inName: string[] = [];
@@ -158,9 +188,18 @@ export class SqliteSearchStore implements SearchStore {
    * tag rows (which carry `pseudo` and `updated_at`), one tag is an index walk that stops at
    * `limit`, several are grouped over their tag rows alone; otherwise the documents are joined.
    */
-  async tags(em: EntityManager, tags: string[], scope: Scope, limit: number): Promise<Array<{ id: string; count: number }>> {
+  async tags(
+    em: EntityManager,
+    tags: string[],
+    scope: Scope,
+    limit: number,
+  ): Promise<Array<{ id: string; count: number }>> {
     const sql = new Sql('sqlite');
-    const onTagRows = !scope.space && !scope.exclude?.length && !scope.filters && tags.every((tag) => !scope.anyTags || scope.anyTags.includes(tag));
+    const onTagRows =
+      !scope.space &&
+      !scope.exclude?.length &&
+      !scope.filters &&
+      tags.every((tag) => !scope.anyTags || scope.anyTags.includes(tag));
     const pseudo = scope.pseudo ? '' : 'AND NOT t.pseudo';
     const text =
       onTagRows && tags.length === 1
@@ -208,7 +247,13 @@ export class SqliteSearchStore implements SearchStore {
     await this.db.query(em, `UPDATE search_analysis SET version = ? WHERE id = 1`, [version]);
   }
 
-  async vocabularyNear(em: EntityManager, prefix: string, suffix: string, minLength: number, maxLength: number): Promise<string[]> {
+  async vocabularyNear(
+    em: EntityManager,
+    prefix: string,
+    suffix: string,
+    minLength: number,
+    maxLength: number,
+  ): Promise<string[]> {
     // len IN (...): one seek per length on (len, term) / (len, rev); a range would walk the whole prefix.
     const lengths = lengthsBetween(minLength, maxLength);
     const sql = new Sql('sqlite');
@@ -223,13 +268,17 @@ export class SqliteSearchStore implements SearchStore {
     return rows.map((row) => row.term);
   }
 
-  async documents(em: EntityManager, ids: string[]): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>> {
+  async documents(
+    em: EntityManager,
+    ids: string[],
+  ): Promise<Map<string, { name: string; annotations: string; content: string; tags: string }>> {
     const sql = new Sql('sqlite');
-    const rows: Array<{ asset_id: string; name: string; annotations: string; content: string; tags: string }> = await this.db.query(
-      em,
-      `SELECT d.asset_id, d.name, d.annotations, d.content, d.tags FROM search_documents d WHERE d.asset_id IN ${sql.list(ids)}`,
-      sql.values,
-    );
+    const rows: Array<{ asset_id: string; name: string; annotations: string; content: string; tags: string }> =
+      await this.db.query(
+        em,
+        `SELECT d.asset_id, d.name, d.annotations, d.content, d.tags FROM search_documents d WHERE d.asset_id IN ${sql.list(ids)}`,
+        sql.values,
+      );
     return new Map(rows.map((row) => [row.asset_id, row]));
   }
 

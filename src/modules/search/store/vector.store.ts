@@ -40,9 +40,11 @@ export class VectorStore {
 
   async remove(em: EntityManager, assetIds: string[]): Promise<void> {
     if (!assetIds.length) return;
-    await this.db.query(em, `DELETE FROM search_vectors WHERE asset_id IN (SELECT value ->> 0 FROM ${this.db.sql.jsonElements(1)})`, [
-      JSON.stringify(assetIds.map((id) => [id])),
-    ]);
+    await this.db.query(
+      em,
+      `DELETE FROM search_vectors WHERE asset_id IN (SELECT value ->> 0 FROM ${this.db.sql.jsonElements(1)})`,
+      [JSON.stringify(assetIds.map((id) => [id]))],
+    );
   }
 
   /** The vectors of those of the assets that have one, in no particular order. */

@@ -23,7 +23,8 @@ export class RestartHandler implements ICommandHandler<RestartCommand> {
   constructor(private readonly host: AppHost) {}
 
   async execute({ answered, crossSitePage }: RestartCommand): Promise<string> {
-    if (crossSitePage) throw new Forbidden('a page of another site cannot restart Trove (cross-site browser request without an Origin)');
+    if (crossSitePage)
+      throw new Forbidden('a page of another site cannot restart Trove (cross-site browser request without an Origin)');
     if (!this.host.canRestart) {
       throw new Unavailable(
         'this instance cannot restart itself: it was created without a restart handler (as benchmarks and scripts create it); restart its process instead',

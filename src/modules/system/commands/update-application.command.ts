@@ -27,11 +27,15 @@ export class UpdateApplicationHandler implements ICommandHandler<UpdateApplicati
   ) {}
 
   async execute({ application }: UpdateApplicationCommand): Promise<ApplicationWire> {
-    if (!application) throw new InvalidInput('an Application body (as POST /connect answered it, with its id) is required');
+    if (!application)
+      throw new InvalidInput('an Application body (as POST /connect answered it, with its id) is required');
     const updated = await this.uow.run(async ({ em, changed }) => {
       const stored = await this.reader.byId(em, application.id);
-      if (!stored) throw new NotFound(`application ${application.id} not found (POST /connect registers an application)`);
-      const identity = (['name', 'version', 'platform'] as const).filter((field) => stored[field] !== application[field]);
+      if (!stored)
+        throw new NotFound(`application ${application.id} not found (POST /connect registers an application)`);
+      const identity = (['name', 'version', 'platform'] as const).filter(
+        (field) => stored[field] !== application[field],
+      );
       if (identity.length) {
         throw new InvalidInput(
           `an application's ${identity.join(', ')} cannot change (they are its identity: POST /connect registers ${application.name} ${application.version} ${application.platform} as another application)`,

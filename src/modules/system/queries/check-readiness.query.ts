@@ -38,6 +38,10 @@ export class CheckReadinessHandler implements IQueryHandler<CheckReadinessQuery>
       this.logger.warn(`not ready: ${(error as Error).message}`);
       throw new Unavailable(`not ready: the database did not answer a trivial query within ${READY_WITHIN_MS} ms`);
     }
-    return { status: 'ready', storage: this.db.dialect, databaseMs: Math.round((performance.now() - started) * 100) / 100 };
+    return {
+      status: 'ready',
+      storage: this.db.dialect,
+      databaseMs: Math.round((performance.now() - started) * 100) / 100,
+    };
   }
 }

@@ -50,7 +50,13 @@ export class AllocationCloudWire {
 
 export function noCloudWire(userId: string): AllocationCloudWire {
   const none = { status: 'DISCONNECTED', url: '' };
-  return { id: userId, user: userId, project: 'none', status: { cloud: 'DISCONNECTED' }, urls: { base: none, id: none } };
+  return {
+    id: userId,
+    user: userId,
+    project: 'none',
+    status: { cloud: 'DISCONNECTED' },
+    urls: { base: none, id: none },
+  };
 }
 
 /** Users: the one local user. */

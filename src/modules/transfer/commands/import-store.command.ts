@@ -43,7 +43,9 @@ export class ImportStoreHandler implements ICommandHandler<ImportStoreCommand> {
         await upload.discard();
       }
     }
-    const text = isStream(body) ? await readText(body, Math.min(SNIPPET_FILE_LIMIT, this.config.importLimit)) : JSON.stringify(body);
+    const text = isStream(body)
+      ? await readText(body, Math.min(SNIPPET_FILE_LIMIT, this.config.importLimit))
+      : JSON.stringify(body);
     return format === 'vscode' ? this.snippets.importVsCode([{ name, text }]) : this.snippets.importMassCode(text);
   }
 }

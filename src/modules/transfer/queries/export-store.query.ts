@@ -24,6 +24,9 @@ export class ExportStoreHandler implements IQueryHandler<ExportStoreQuery> {
       (error: Error) => body.destroy(error),
     );
     const stamp = open.header.exported.replace(/[:.]/g, '-');
-    return new StreamableFile(body, { type: 'application/x-ndjson; charset=utf-8', disposition: `attachment; filename="trove-export-${stamp}.ndjson"` });
+    return new StreamableFile(body, {
+      type: 'application/x-ndjson; charset=utf-8',
+      disposition: `attachment; filename="trove-export-${stamp}.ndjson"`,
+    });
   }
 }

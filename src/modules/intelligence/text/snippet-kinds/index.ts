@@ -2,7 +2,14 @@ import { isLogrotate } from '../../language/config-rules';
 import { definitionsOf } from '../code-outline';
 import { SnippetKind } from './kind';
 import { understandDotenv, understandIni, understandJson, understandToml, isDotenv } from './manifests';
-import { understandApache, understandDockerfile, understandHcl, understandLogrotate, understandMakefile, understandNginx } from './servers';
+import {
+  understandApache,
+  understandDockerfile,
+  understandHcl,
+  understandLogrotate,
+  understandMakefile,
+  understandNginx,
+} from './servers';
 import { understandShell } from './shell';
 import { understandSql } from './sql';
 import { understandCss, understandFetch, understandHtml, understandMarkdown } from './web';
@@ -54,7 +61,8 @@ const CODE_WITH_CALLS = new Set(['js', 'ts', 'jsx', 'tsx', 'mjs']);
 export function understandSnippet(text: string, language: string | undefined): SnippetKind | undefined {
   if (!language || !text.trim()) return undefined;
   const body = text.slice(0, 200_000);
-  if (['sh', 'bash', 'ini', 'hljs-properties', 'txt'].includes(language) && isDotenv(body)) return understandDotenv(body);
+  if (['sh', 'bash', 'ini', 'hljs-properties', 'txt'].includes(language) && isDotenv(body))
+    return understandDotenv(body);
   // logrotate has no language of its own (plain text; a client may label it otherwise): its structure says what it is
   if (isLogrotate(body)) return understandLogrotate(body);
   const read = BY_LANGUAGE[language];

@@ -15,11 +15,15 @@ function packageManifest(doc: Doc, manager: string, file: string): SnippetKind |
   const name = str(doc.name);
   if (!name) return undefined;
   const version = str(doc.version);
-  const dependencies = [...keysOf(doc.dependencies), ...keysOf(doc.require)].filter((d) => d !== 'php' && !d.startsWith('ext-'));
+  const dependencies = [...keysOf(doc.dependencies), ...keysOf(doc.require)].filter(
+    (d) => d !== 'php' && !d.startsWith('ext-'),
+  );
   const scripts = keysOf(doc.scripts);
   const what = [
     scripts.length ? `scripts ${listOf(scripts, 3)}` : '',
-    dependencies.length ? `${dependencies.length} ${dependencies.length === 1 ? 'dependency' : 'dependencies'} (${shortList(dependencies, 3)})` : '',
+    dependencies.length
+      ? `${dependencies.length} ${dependencies.length === 1 ? 'dependency' : 'dependencies'} (${shortList(dependencies, 3)})`
+      : '',
   ].filter(Boolean);
   return kind(
     `${name}${version ? ` ${version}` : ''} (${file})`,
@@ -45,16 +49,27 @@ export function understandJson(text: string): SnippetKind | undefined {
     );
   }
   if (!isDoc(doc)) return undefined;
-  if (isDoc(doc.require) || (typeof doc.name === 'string' && doc.name.includes('/') && !doc.name.startsWith('@') && isDoc(doc.autoload)))
+  if (
+    isDoc(doc.require) ||
+    (typeof doc.name === 'string' && doc.name.includes('/') && !doc.name.startsWith('@') && isDoc(doc.autoload))
+  )
     return packageManifest(doc, 'Composer package', 'composer.json');
   if (
     typeof doc.name === 'string' &&
-    (doc.version !== undefined || isDoc(doc.dependencies) || isDoc(doc.devDependencies) || isDoc(doc.scripts) || doc.main !== undefined)
+    (doc.version !== undefined ||
+      isDoc(doc.dependencies) ||
+      isDoc(doc.devDependencies) ||
+      isDoc(doc.scripts) ||
+      doc.main !== undefined)
   )
     return packageManifest(doc, 'npm package', 'package.json');
   if (isDoc(doc.compilerOptions)) {
     const options = Object.keys(doc.compilerOptions);
-    return kind(`tsconfig: ${shortList(options, 3)}`, `TypeScript compiler configuration setting ${listOf(options, 4)}`, ['typescript', 'tsconfig']);
+    return kind(
+      `tsconfig: ${shortList(options, 3)}`,
+      `TypeScript compiler configuration setting ${listOf(options, 4)}`,
+      ['typescript', 'tsconfig'],
+    );
   }
   return keyedDocument(doc, 'JSON', 'JSON object');
 }
@@ -66,7 +81,13 @@ export function understandToml(text: string): SnippetKind | undefined {
   } catch {
     return undefined;
   }
-  const pkg = isDoc(doc.package) ? doc.package : isDoc(doc.project) ? doc.project : isDoc(doc.tool) && isDoc(doc.tool.poetry) ? doc.tool.poetry : undefined;
+  const pkg = isDoc(doc.package)
+    ? doc.package
+    : isDoc(doc.project)
+      ? doc.project
+      : isDoc(doc.tool) && isDoc(doc.tool.poetry)
+        ? doc.tool.poetry
+        : undefined;
   if (pkg && str(pkg.name)) {
     const cargo = isDoc(doc.package);
     const deps = cargo
@@ -88,7 +109,11 @@ function sectioned(format: string, doc: Doc): SnippetKind | undefined {
   const sections = Object.keys(doc).filter((k) => isDoc(doc[k]));
   const keys = Object.keys(doc).filter((k) => !isDoc(doc[k]));
   if (!sections.length && !keys.length) return undefined;
-  if (!sections.length) return kind(`${format}: ${shortList(keys, 4)}`, `${format} settings ${listOf(keys, 4)}`, [format, ...keys.slice(0, 3)]);
+  if (!sections.length)
+    return kind(`${format}: ${shortList(keys, 4)}`, `${format} settings ${listOf(keys, 4)}`, [
+      format,
+      ...keys.slice(0, 3),
+    ]);
   const inner = keysOf(doc[sections[0]]);
   return kind(
     `${format}: [${shortList(sections, 3)}]`,
@@ -121,5 +146,9 @@ export function understandDotenv(text: string): SnippetKind | undefined {
   const names = Object.keys(parseEnv(text.replace(/^\s*export\s+/gm, '')));
   if (!names.length) return undefined;
   const prefixes = [...new Set(names.map((n) => n.split('_')[0]).filter((p) => p.length > 1))];
-  return kind(`.env: ${shortList(names, 3)}`, `Environment file setting ${listOf(names, 4)}`, ['env', 'config', ...prefixes.slice(0, 3)]);
+  return kind(`.env: ${shortList(names, 3)}`, `Environment file setting ${listOf(names, 4)}`, [
+    'env',
+    'config',
+    ...prefixes.slice(0, 3),
+  ]);
 }

@@ -69,17 +69,27 @@ export function understandMakefile(text: string): SnippetKind | undefined {
 }
 
 export function understandHcl(text: string): SnippetKind | undefined {
-  const blocks = [...text.matchAll(/^(resource|data|module|variable|output|provider)[ \t]+"([^"]+)"(?:[ \t]+"([^"]+)")?[ \t]*\{/gm)].map((m) =>
-    m[1] === 'resource' || m[1] === 'data' ? `${m[1] === 'data' ? 'data.' : ''}${m[2]}.${m[3] ?? ''}` : `${m[1]} ${m[2]}`,
+  const blocks = [
+    ...text.matchAll(/^(resource|data|module|variable|output|provider)[ \t]+"([^"]+)"(?:[ \t]+"([^"]+)")?[ \t]*\{/gm),
+  ].map((m) =>
+    m[1] === 'resource' || m[1] === 'data'
+      ? `${m[1] === 'data' ? 'data.' : ''}${m[2]}.${m[3] ?? ''}`
+      : `${m[1]} ${m[2]}`,
   );
   if (!blocks.length) return undefined;
   const providers = [...new Set([...text.matchAll(/^(?:resource|data)[ \t]+"([a-z0-9]+)_/gm)].map((m) => m[1]))];
-  return kind(`Terraform: ${shortList(blocks, 2)}`, `Terraform configuration declaring ${listOf(blocks, 3)}`, ['terraform', 'hcl', ...providers.slice(0, 2)]);
+  return kind(`Terraform: ${shortList(blocks, 2)}`, `Terraform configuration declaring ${listOf(blocks, 3)}`, [
+    'terraform',
+    'hcl',
+    ...providers.slice(0, 2),
+  ]);
 }
 
 /** A directive's value in an nginx block: `server_name a.example b.example;`. */
 function directives(text: string, name: string): string[] {
-  return [...text.matchAll(new RegExp(String.raw`(?:^|[{;])[ \t]*${name}[ \t]+([^;{\n]+)[;{]`, 'gm'))].map((m) => m[1].trim());
+  return [...text.matchAll(new RegExp(String.raw`(?:^|[{;])[ \t]*${name}[ \t]+([^;{\n]+)[;{]`, 'gm'))].map((m) =>
+    m[1].trim(),
+  );
 }
 
 export function understandNginx(text: string): SnippetKind | undefined {
@@ -117,7 +127,9 @@ export function understandLogrotate(text: string): SnippetKind | undefined {
   const all = lines(text);
   const paths = all.flatMap((l) => {
     const open = /^(.*?)\s*\{$/.exec(l);
-    return open && /^(?:\/|")/.test(open[1]) ? (open[1].match(/"[^"]+"|\S+/g) ?? []).map((p) => p.replace(/^"|"$/g, '')) : [];
+    return open && /^(?:\/|")/.test(open[1])
+      ? (open[1].match(/"[^"]+"|\S+/g) ?? []).map((p) => p.replace(/^"|"$/g, ''))
+      : [];
   });
   if (!paths.length) return undefined;
   const directive = (name: string) => all.find((l) => new RegExp(`^${name}\\b`).test(l));

@@ -18,7 +18,9 @@ const WITH_SUBCOMMAND = new Set(
 const DOCKER_VALUED = new Set(
   `-p --publish -e --env --env-file -v --volume --name -w --workdir -u --user --network --net -l --label --mount --entrypoint
   --restart -m --memory --cpus -h --hostname --add-host --platform --pull --log-driver --log-opt --health-cmd --device --cap-add
-  --cap-drop --security-opt --ulimit --expose --link --dns --tmpfs --gpus --shm-size -f --file -t --tag --build-arg --target`.split(/\s+/),
+  --cap-drop --security-opt --ulimit --expose --link --dns --tmpfs --gpus --shm-size -f --file -t --tag --build-arg --target`.split(
+    /\s+/,
+  ),
 );
 
 /** curl options that take a value (so the value is not the URL). */
@@ -63,7 +65,9 @@ function strip(words: Word[]): Word[] {
   let i = 0;
   while (
     i < words.length &&
-    (/^(?:\$|sudo|env|time|exec|nohup|command)$/.test(words[i]) || /^[A-Za-z_]\w*=/.test(words[i]) || (words[i - 1] === 'sudo' && words[i].startsWith('-')))
+    (/^(?:\$|sudo|env|time|exec|nohup|command)$/.test(words[i]) ||
+      /^[A-Za-z_]\w*=/.test(words[i]) ||
+      (words[i - 1] === 'sudo' && words[i].startsWith('-')))
   )
     i++;
   return words.slice(i);
@@ -106,8 +110,13 @@ function httpCall(words: Word[]): { method: string; url: string; tool: string; s
     const url = args.find((w) => /^https?:\/\//.test(w)) ?? operand(args, CURL_VALUED);
     if (!url) return undefined;
     const data = args.some((w) => /^(?:-d|--data(?:-raw|-binary|-urlencode)?|--json|-F|--form)(?:=|$)/.test(w));
-    const json = args.includes('--json') || args.some((w, i) => /^(?:-H|--header)$/.test(args[i - 1] ?? '') && /content-type:\s*application\/json/i.test(w));
-    const method = (valueOf(args, '-X', '--request') ?? (data ? 'POST' : args.includes('-I') || args.includes('--head') ? 'HEAD' : 'GET')).toUpperCase();
+    const json =
+      args.includes('--json') ||
+      args.some((w, i) => /^(?:-H|--header)$/.test(args[i - 1] ?? '') && /content-type:\s*application\/json/i.test(w));
+    const method = (
+      valueOf(args, '-X', '--request') ??
+      (data ? 'POST' : args.includes('-I') || args.includes('--head') ? 'HEAD' : 'GET')
+    ).toUpperCase();
     return { method, url, tool: 'curl', sends: data ? (json ? 'JSON' : 'data') : undefined };
   }
   if (name === 'wget') {
@@ -120,7 +129,12 @@ function httpCall(words: Word[]): { method: string; url: string; tool: string; s
     const url = rest[0];
     if (!url) return undefined;
     const sends = rest.slice(1).some((w) => /^[\w.-]+:?=/.test(w)) ? 'JSON' : undefined;
-    return { method: method ?? (sends ? 'POST' : 'GET'), url: /^[:/]|^https?:/.test(url) ? url : `${name}://${url}`, tool: 'HTTPie', sends };
+    return {
+      method: method ?? (sends ? 'POST' : 'GET'),
+      url: /^[:/]|^https?:/.test(url) ? url : `${name}://${url}`,
+      tool: 'HTTPie',
+      sends,
+    };
   }
   return undefined;
 }
@@ -129,7 +143,12 @@ function httpCall(words: Word[]): { method: string; url: string; tool: string; s
 function commandName(words: Word[]): { name: string; what: string; tags: string[] } {
   const name = tool(words);
   const http = httpCall(words);
-  if (http) return { name: `${http.tool} ${http.method} ${shown(http.url, 60)}`, what: `${http.method} ${http.url}`, tags: ['http', http.tool, http.method] };
+  if (http)
+    return {
+      name: `${http.tool} ${http.method} ${shown(http.url, 60)}`,
+      what: `${http.method} ${http.url}`,
+      tags: ['http', http.tool, http.method],
+    };
   const args = words.slice(1);
   if ((name === 'docker' || name === 'podman' || name === 'nerdctl') && ['run', 'create'].includes(args[0])) {
     const rest = args.slice(1);
@@ -138,7 +157,11 @@ function commandName(words: Word[]): { name: string; what: string; tags: string[
     const ports = rest.flatMap((w, i) => (/^(?:-p|--publish)$/.test(rest[i - 1] ?? '') ? [w] : []));
     const title = `${name} ${args[0]} ${image ?? ''}${container ? ` as "${container}"` : ''}`.trim();
     const what = `${args[0] === 'run' ? 'runs' : 'creates'} the ${image ?? ''} container${container ? ` "${container}"` : ''}${ports.length ? ` publishing ${listOf(ports)}` : ''}`;
-    return { name: title, what, tags: [name, 'container', ...(image ? [image.split(/[:@]/)[0].split('/').pop() ?? ''] : [])] };
+    return {
+      name: title,
+      what,
+      tags: [name, 'container', ...(image ? [image.split(/[:@]/)[0].split('/').pop() ?? ''] : [])],
+    };
   }
   if (WITH_SUBCOMMAND.has(name)) {
     const sub = operand(args, name === 'docker' || name === 'kubectl' ? DOCKER_VALUED : undefined);
@@ -148,10 +171,18 @@ function commandName(words: Word[]): { name: string; what: string; tags: string[
         ? valueOf(afterSub, '-f', '--filename')
         : operand(afterSub, DOCKER_VALUED);
     const text = [name, sub, target].filter(Boolean).join(' ');
-    return { name: text, what: `runs ${[name, sub].filter(Boolean).join(' ')}${target ? ` on ${target}` : ''}`, tags: [name, ...(sub ? [sub] : [])] };
+    return {
+      name: text,
+      what: `runs ${[name, sub].filter(Boolean).join(' ')}${target ? ` on ${target}` : ''}`,
+      tags: [name, ...(sub ? [sub] : [])],
+    };
   }
   const target = operand(args);
-  return { name: [name, ...args.slice(0, 3)].join(' '), what: `runs ${name}${target ? ` on ${target}` : ''}`, tags: [name] };
+  return {
+    name: [name, ...args.slice(0, 3)].join(' '),
+    what: `runs ${name}${target ? ` on ${target}` : ''}`,
+    tags: [name],
+  };
 }
 
 /** Logical lines: continuations (`\` at the end) joined, comments and blank lines left out. */
@@ -164,7 +195,8 @@ function logicalLines(text: string): string[] {
 }
 
 /** Lines that make a shell script rather than a list of commands. */
-const CONTROL = /^(?:if|then|else|elif|fi|for|while|until|do|done|case|esac|function|\w+\s*\(\)\s*\{?|\{|\}|local|return|set|trap|shift|read)\b/;
+const CONTROL =
+  /^(?:if|then|else|elif|fi|for|while|until|do|done|case|esac|function|\w+\s*\(\)\s*\{?|\{|\}|local|return|set|trap|shift|read)\b/;
 
 export function understandShell(text: string): SnippetKind | undefined {
   const lines = logicalLines(text.slice(0, 20_000));
@@ -175,10 +207,16 @@ export function understandShell(text: string): SnippetKind | undefined {
     .filter((l): l is Line => !!l);
   const commands = parsed.flatMap((l) => l.commands);
   if (!commands.length) return undefined;
-  const tools = commands.map(tool).filter((t) => /^[\w.+-]+$/.test(t) && !/^(?:echo|printf|cd|export|true|false|test|exit|return|set|shift|\[)$/.test(t));
+  const tools = commands
+    .map(tool)
+    .filter(
+      (t) => /^[\w.+-]+$/.test(t) && !/^(?:echo|printf|cd|export|true|false|test|exit|return|set|shift|\[)$/.test(t),
+    );
   // a header comment (not a licence's) says what the snippet is for: code-terms.ts names and describes it by it
   const header =
-    /^(?:#![^\n]*\n)?(?:[ \t]*(?:#[^\n]*(?:copyright|licen[cs]e|shellcheck|-\*-|vim?:)[^\n]*)?\n)*[ \t]*#(?!!)[ \t]*([^\n]*)/i.exec(text)?.[1] ?? '';
+    /^(?:#![^\n]*\n)?(?:[ \t]*(?:#[^\n]*(?:copyright|licen[cs]e|shellcheck|-\*-|vim?:)[^\n]*)?\n)*[ \t]*#(?!!)[ \t]*([^\n]*)/i.exec(
+      text,
+    )?.[1] ?? '';
   if (/[A-Za-z]{3,}[^\n]*\s[A-Za-z]{2,}/.test(header)) return undefined;
   const isScript = lines.length > 6 || lines.some((l) => CONTROL.test(l));
   if (isScript) {
@@ -210,17 +248,22 @@ export function understandShell(text: string): SnippetKind | undefined {
     }
     const operands = first.commands[0].slice(1).filter((w) => !w.startsWith('-'));
     const input = operands.length > 1 ? operands[operands.length - 1] : undefined;
-    return kind(first.commands.map((c) => c.slice(0, 3).join(' ')).join(' | '), `Shell pipeline of ${listOf(stages, 4)}${input ? ` over ${input}` : ''}`, [
-      'shell',
-      'pipeline',
-      ...stages.slice(0, 3),
-    ]);
+    return kind(
+      first.commands.map((c) => c.slice(0, 3).join(' ')).join(' | '),
+      `Shell pipeline of ${listOf(stages, 4)}${input ? ` over ${input}` : ''}`,
+      ['shell', 'pipeline', ...stages.slice(0, 3)],
+    );
   }
   if (http) {
-    return kind(main.name, `HTTP ${http.method} request to ${shown(http.url, 100)} with ${http.tool}${http.sends ? `, sending ${http.sends}` : ''}`, main.tags);
+    return kind(
+      main.name,
+      `HTTP ${http.method} request to ${shown(http.url, 100)} with ${http.tool}${http.sends ? `, sending ${http.sends}` : ''}`,
+      main.tags,
+    );
   }
   // a container run is named by its image and name; other commands as typed, by their first line
   // (code-terms.ts: `npm install --save-dev typescript`), which says what they do as well as a rewording
-  if (commands.length === 1 && main.tags.includes('container')) return kind(main.name, `Shell command that ${main.what}`, ['shell', ...main.tags]);
+  if (commands.length === 1 && main.tags.includes('container'))
+    return kind(main.name, `Shell command that ${main.what}`, ['shell', ...main.tags]);
   return undefined;
 }

@@ -45,7 +45,8 @@ function columnName(column: unknown): string | undefined {
   if (expr.type === 'aggr_func' && typeof expr.name === 'string') return expr.name.toLowerCase();
   if (expr.type === 'function' && isNode(expr.name)) {
     const parts = expr.name.name;
-    if (Array.isArray(parts) && isNode(parts[0]) && typeof parts[0].value === 'string') return parts[0].value.toLowerCase();
+    if (Array.isArray(parts) && isNode(parts[0]) && typeof parts[0].value === 'string')
+      return parts[0].value.toLowerCase();
   }
   return undefined;
 }
@@ -63,7 +64,8 @@ function tablesOf(node: unknown, into: string[] = [], depth = 0): string[] {
       if (isNode(entry) && typeof entry.table === 'string' && !into.includes(entry.table)) into.push(entry.table);
     }
   }
-  for (const [key, value] of Object.entries(node)) if (key !== 'table' && isNode(value)) tablesOf(value, into, depth + 1);
+  for (const [key, value] of Object.entries(node))
+    if (key !== 'table' && isNode(value)) tablesOf(value, into, depth + 1);
   return into;
 }
 
@@ -79,12 +81,15 @@ function parse(sql: string): Statement[] | undefined {
     if (!nodes.length) continue;
     return nodes.map((node) => {
       const list = (value: unknown) => (Array.isArray(value) ? value : []);
-      const columns = node.type === 'select' ? list(node.columns) : node.type === 'update' ? list(node.set) : list(node.columns);
+      const columns =
+        node.type === 'select' ? list(node.columns) : node.type === 'update' ? list(node.set) : list(node.columns);
       return {
         type: String(node.type),
         keyword: typeof node.keyword === 'string' ? node.keyword : undefined,
         columns: columns
-          .map((c) => (isNode(c) && node.type === 'update' ? columnName({ type: 'column_ref', column: c.column }) : columnName(c)))
+          .map((c) =>
+            isNode(c) && node.type === 'update' ? columnName({ type: 'column_ref', column: c.column }) : columnName(c),
+          )
           .filter((c): c is string => !!c),
         tables: tablesOf(node),
         groupBy: list(isNode(node.groupby) ? node.groupby.columns : node.groupby)
@@ -129,7 +134,8 @@ export function understandSql(text: string): SnippetKind | undefined {
   for (const sql of all.slice(0, MAX_STATEMENTS)) {
     if (performance.now() - start > BUDGET_MS) break;
     // (session settings, `SET NAMES utf8`, `BEGIN`, `USE db`, say nothing of what a script does)
-    if (sql.length <= MAX_STATEMENT && !/^(?:SET|USE|BEGIN|START|COMMIT|LOCK|UNLOCK|\\)\b/i.test(sql)) statements.push(...(parse(sql) ?? []));
+    if (sql.length <= MAX_STATEMENT && !/^(?:SET|USE|BEGIN|START|COMMIT|LOCK|UNLOCK|\\)\b/i.test(sql))
+      statements.push(...(parse(sql) ?? []));
   }
   const first = statements[0];
   if (!first) return undefined;

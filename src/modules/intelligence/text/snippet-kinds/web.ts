@@ -82,7 +82,12 @@ export function understandHtml(text: string): SnippetKind | undefined {
   if (form) {
     const inside = elements(form);
     const fields = inside
-      .filter((e) => ['input', 'select', 'textarea'].includes(e.name) && e.attribs.type !== 'hidden' && e.attribs.type !== 'submit')
+      .filter(
+        (e) =>
+          ['input', 'select', 'textarea'].includes(e.name) &&
+          e.attribs.type !== 'hidden' &&
+          e.attribs.type !== 'submit',
+      )
       .map((e) => e.attribs.name ?? e.attribs.id ?? e.attribs.type ?? e.name);
     const id = form.attribs.id ?? form.attribs.name ?? form.attribs.class?.split(/\s+/)[0];
     const action = form.attribs.action;
@@ -95,18 +100,31 @@ export function understandHtml(text: string): SnippetKind | undefined {
   }
   const title = all.find((e) => e.name === 'title');
   const heading = all.find((e) => /^h[1-3]$/.test(e.name));
-  const body = all.filter((e) => !['html', 'head', 'body', 'meta', 'link', 'title', 'script', 'style'].includes(e.name));
+  const body = all.filter(
+    (e) => !['html', 'head', 'body', 'meta', 'link', 'title', 'script', 'style'].includes(e.name),
+  );
   const root = body[0];
-  const label = (e: Element) => `<${e.name}${e.attribs.id ? `#${e.attribs.id}` : e.attribs.class ? `.${e.attribs.class.trim().split(/\s+/)[0]}` : ''}>`;
+  const label = (e: Element) =>
+    `<${e.name}${e.attribs.id ? `#${e.attribs.id}` : e.attribs.class ? `.${e.attribs.class.trim().split(/\s+/)[0]}` : ''}>`;
   const headline = (title && textOf(title)) || (heading && textOf(heading)) || undefined;
   const custom = body.filter((e) => e.name.includes('-')).map((e) => e.name);
-  const name = custom.length ? `HTML ${shortList(custom, 2)}` : headline ? `${shown(headline, 60)} (HTML)` : root ? `HTML ${label(root)}` : undefined;
+  const name = custom.length
+    ? `HTML ${shortList(custom, 2)}`
+    : headline
+      ? `${shown(headline, 60)} (HTML)`
+      : root
+        ? `HTML ${label(root)}`
+        : undefined;
   if (!name) return undefined;
   const tags = [...new Set(body.map((e) => e.name))];
   return kind(
     name,
     `HTML ${title ? 'page' : 'fragment'}${headline ? ` "${shown(headline, 60)}"` : ''}${root ? ` with ${listOf([...new Set(body.slice(0, 12).map(label))], 3)}` : ''}`,
-    ['html', ...custom.slice(0, 2), ...tags.filter((t) => ['nav', 'table', 'form', 'button', 'svg', 'canvas', 'video'].includes(t)).slice(0, 2)],
+    [
+      'html',
+      ...custom.slice(0, 2),
+      ...tags.filter((t) => ['nav', 'table', 'form', 'button', 'svg', 'canvas', 'video'].includes(t)).slice(0, 2),
+    ],
   );
 }
 
@@ -122,7 +140,9 @@ export function understandMarkdown(text: string): SnippetKind | undefined {
   // a heading: its open token, then its inline token (whose children are its text and code spans)
   const headings = tokens.flatMap((t, i) => {
     if (t.type !== 'heading_open') return [];
-    const words = (tokens[i + 1]?.children ?? []).filter((c) => c.type === 'text' || c.type === 'code_inline').map((c) => c.content);
+    const words = (tokens[i + 1]?.children ?? [])
+      .filter((c) => c.type === 'text' || c.type === 'code_inline')
+      .map((c) => c.content);
     const heading = words.join('').replace(/\s+/g, ' ').trim();
     return heading ? [{ depth: Number(t.tag.slice(1)), heading }] : [];
   });
@@ -151,7 +171,11 @@ export function understandFetch(text: string): SnippetKind | undefined {
   const fetchCall = /\bfetch\(\s*(['"`])([^'"`]+)\1\s*(?:,\s*\{([\s\S]{0,400}?)\})?/.exec(text);
   const axios = /\baxios\.(get|post|put|patch|delete)\(\s*(['"`])([^'"`]+)\2/.exec(text);
   const call = fetchCall
-    ? { method: (/method\s*:\s*['"`](\w+)/.exec(fetchCall[3] ?? '')?.[1] ?? 'GET').toUpperCase(), url: fetchCall[2], tool: 'fetch' }
+    ? {
+        method: (/method\s*:\s*['"`](\w+)/.exec(fetchCall[3] ?? '')?.[1] ?? 'GET').toUpperCase(),
+        url: fetchCall[2],
+        tool: 'fetch',
+      }
     : axios
       ? { method: axios[1].toUpperCase(), url: axios[3], tool: 'axios' }
       : undefined;

@@ -10,7 +10,8 @@ import { Doc, SnippetKind, isDoc, keyedDocument, keysOf, kind, listOf, shortList
 /** The images a pod template (or a pod) runs. */
 function imagesOf(spec: unknown): string[] {
   if (!isDoc(spec)) return [];
-  const pod = isDoc(spec.template) && isDoc(spec.template.spec) ? spec.template.spec : isDoc(spec.jobTemplate) ? undefined : spec;
+  const pod =
+    isDoc(spec.template) && isDoc(spec.template.spec) ? spec.template.spec : isDoc(spec.jobTemplate) ? undefined : spec;
   const containers = pod && Array.isArray(pod.containers) ? pod.containers : [];
   return containers.map((c) => (isDoc(c) ? str(c.image) : undefined)).filter((i): i is string => !!i);
 }
@@ -23,7 +24,8 @@ function kubernetes(docs: Doc[]): SnippetKind | undefined {
   const spec = isDoc(first.spec) ? first.spec : {};
   const images = imagesOf(spec);
   const replicas = str(spec.replicas);
-  const name = objects.length === 1 ? `${label(first)} (${String(first.apiVersion)})` : shortList(objects.map(label), 3);
+  const name =
+    objects.length === 1 ? `${label(first)} (${String(first.apiVersion)})` : shortList(objects.map(label), 3);
   const parts = [
     replicas ? `${replicas} ${replicas === '1' ? 'replica' : 'replicas'}` : '',
     images.length ? `running ${listOf(images)}` : '',
@@ -34,7 +36,11 @@ function kubernetes(docs: Doc[]): SnippetKind | undefined {
     objects.length === 1
       ? `Kubernetes ${String(first.kind)}${firstName ? ` "${firstName}"` : ''}${parts.length ? ` with ${parts.join(', ')}` : ''}`
       : `Kubernetes manifest of ${objects.length} objects: ${listOf(objects.map(label), 4)}`;
-  return kind(name, description, ['kubernetes', ...objects.map((o) => String(o.kind)).slice(0, 2), ...(firstName ? [firstName] : [])]);
+  return kind(name, description, [
+    'kubernetes',
+    ...objects.map((o) => String(o.kind)).slice(0, 2),
+    ...(firstName ? [firstName] : []),
+  ]);
 }
 
 function compose(doc: Doc): SnippetKind | undefined {
@@ -65,7 +71,18 @@ function githubActions(doc: Doc): SnippetKind | undefined {
 
 /** GitLab CI: top-level entries with a `script` (and not the reserved keys). */
 function gitlabCi(doc: Doc): SnippetKind | undefined {
-  const reserved = new Set(['stages', 'variables', 'default', 'include', 'workflow', 'image', 'services', 'before_script', 'after_script', 'cache']);
+  const reserved = new Set([
+    'stages',
+    'variables',
+    'default',
+    'include',
+    'workflow',
+    'image',
+    'services',
+    'before_script',
+    'after_script',
+    'cache',
+  ]);
   const jobs = Object.entries(doc)
     .filter(
       ([key, value]) =>
@@ -98,7 +115,9 @@ function openApi(doc: Doc): SnippetKind | undefined {
 
 /** An Ansible playbook: a list of plays with `hosts`. */
 function ansible(docs: unknown[]): SnippetKind | undefined {
-  const plays = docs.flatMap((d) => (Array.isArray(d) ? d : [])).filter((p): p is Doc => isDoc(p) && p.hosts !== undefined);
+  const plays = docs
+    .flatMap((d) => (Array.isArray(d) ? d : []))
+    .filter((p): p is Doc => isDoc(p) && p.hosts !== undefined);
   if (!plays.length) return undefined;
   const names = plays.map((p) => str(p.name) ?? `hosts ${str(p.hosts) ?? ''}`);
   return kind(
