@@ -74,9 +74,7 @@ describe('the copilot SDK (pieces-copilot-sdk) against Trove', () => {
   };
 
   /** PiecesClient.getConversation({conversationId, includeRawMessages: true}): the conversation, then each message by `indices`. */
-  async function getConversation(
-    id: string,
-  ): Promise<{
+  async function getConversation(id: string): Promise<{
     conversation: ReturnType<typeof ConversationFromJSON>;
     rawMessages: Array<{ message: string; isUserMessage: boolean }>;
   }> {

@@ -39,14 +39,12 @@ function readRaw(raw: IncomingMessage): Promise<string> {
 @Injectable()
 export class GetBodyInterceptor implements NestInterceptor {
   async intercept(context: ExecutionContext, next: CallHandler): Promise<Observable<unknown>> {
-    const request = context
-      .switchToHttp()
-      .getRequest<{
-        method: string;
-        raw: IncomingMessage;
-        body?: unknown;
-        headers: Record<string, string | undefined>;
-      }>();
+    const request = context.switchToHttp().getRequest<{
+      method: string;
+      raw: IncomingMessage;
+      body?: unknown;
+      headers: Record<string, string | undefined>;
+    }>();
     if (request.method === 'GET') {
       const text = await readRaw(request.raw);
       if (text.trim() === '') {
