@@ -1,5 +1,5 @@
 import { AssetApi, AssetsApi, ConnectorApi, SeededConnectorCreation } from '@pieces.app/pieces-os-client';
-import { expectError, http } from './support/http';
+import { expectError, http, editText } from './support/http';
 import { useTestServer } from './support/server';
 import { StreamClient } from './support/ws';
 import { expectWire } from './support/wire';
@@ -63,15 +63,7 @@ describe('enrichment: names, descriptions and tags for what a client saves witho
   };
   /** `pieces modify`: the original format read back and written with new content (POST /format/update/value). */
   const modify = async (id: string, raw: string) => {
-    const asset = await get(id);
-    const format = (await http(server.baseUrl, 'GET', `/format/${asset.original.id}?transferable=true`)).json;
-    const res = await http(
-      server.baseUrl,
-      'POST',
-      '/format/update/value?transferable=false',
-      JSON.stringify({ ...format, fragment: { string: { raw } } }),
-    );
-    expect(res.status).toBe(200);
+    expect((await editText(server.baseUrl, id, raw)).status).toBe(200);
   };
 
   it('create -c: the snippet is named after what it defines, described in one line (AUTOMATIC) and tagged', async () => {

@@ -2,7 +2,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { FakeEmbeddings, startFakeEmbeddings } from './support/fake-embeddings';
-import { http } from './support/http';
+import { http, editText } from './support/http';
 import { TestServer, startTestServer } from './support/server';
 
 /**
@@ -233,15 +233,7 @@ describe('hybrid retrieval with a configured embedding model', () => {
         )
       )[0]?.content_hash;
     const before = await hashOf();
-    const asset = (await http(server.baseUrl, 'GET', `/asset/${ids.kitten}`)).json;
-    const format = (await http(server.baseUrl, 'GET', `/format/${asset.original.id}?transferable=true`)).json;
-    const raw = 'def strum(chords):\n    return guitar.play(chords)\n';
-    const res = await http(
-      server.baseUrl,
-      'POST',
-      '/format/update/value?transferable=false',
-      JSON.stringify({ ...format, fragment: { string: { raw } } }),
-    );
+    const res = await editText(server.baseUrl, ids.kitten, 'def strum(chords):\n    return guitar.play(chords)\n');
     expect(res.status).toBe(200);
     await eventually('the new vector', hashOf, (hash) => hash !== undefined && hash !== before);
     expect(await t.searchSnippets('melody')).toContain(ids.kitten);

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../src/common/config/app-config';
 import { FakeLlm, OPENAI_KEY, RecordedRequest, startFakeLlm } from './support/fake-llm';
-import { http } from './support/http';
+import { http, editText } from './support/http';
 import { TestServer, startTestServer, useTestServer } from './support/server';
 
 /**
@@ -196,15 +196,7 @@ describe('model enrichment: a configured model names, describes and tags snippet
     replies.set('side * side', () =>
       json({ name: 'Square area', description: 'Computes the area of a square.', tags: ['geometry', 'squares'] }),
     );
-    const format = (
-      await http(server.baseUrl, 'GET', `/format/${(await get(created.id)).formats.iterable[0].id}?transferable=true`)
-    ).json;
-    const res = await http(
-      server.baseUrl,
-      'POST',
-      '/format/update/value?transferable=false',
-      JSON.stringify({ ...format, fragment: { string: { raw: second } } }),
-    );
+    const res = await editText(server.baseUrl, created.id, second);
     expect(res.status).toBe(200);
 
     const after = await eventually(created.id, (a) => a.name === 'Square area');

@@ -25,6 +25,21 @@ export async function http(
 }
 
 /** A response as RawResponse: the body also parsed as JSON when it is JSON. */
+/**
+ * A snippet's text replaced as `pieces modify` and the plugins do it: the original format read back
+ * (`GET /format/{id}?transferable=true`) and written with the new text (`POST /format/update/value`).
+ */
+export async function editText(baseUrl: string, assetId: string, raw: string): Promise<RawResponse> {
+  const asset = (await http(baseUrl, 'GET', `/asset/${assetId}`)).json;
+  const format = (await http(baseUrl, 'GET', `/format/${asset.original.id}?transferable=true`)).json;
+  return http(
+    baseUrl,
+    'POST',
+    '/format/update/value?transferable=false',
+    JSON.stringify({ ...format, fragment: { string: { raw } } }),
+  );
+}
+
 export function rawResponse(status: number, headers: Headers | Record<string, string>, text: string): RawResponse {
   let json: unknown;
   try {
