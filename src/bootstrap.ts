@@ -1,12 +1,14 @@
 import { Logger, LogLevel, ShutdownSignal } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, NestFastifyApplication } from '@nestjs/platform-fastify';
+import type { FastifyInstance } from 'fastify';
 import { mkdirSync } from 'node:fs';
 import { RequestListener, createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { AppConfig } from './common/config/app-config';
 import { AppHost, StoreState } from './common/config/app-host';
 import { configureApp } from './common/http/configure-app';
+import { PressureGauge, pressureGauge } from './common/http/overload-guard';
 import { ExtraListener } from './common/http/extra-listener';
 import { listenOnLegacyPort } from './common/http/legacy-listener';
 import { requestId } from './common/http/request-log';
@@ -35,9 +37,10 @@ export interface AppOptions {
   terminate?: () => void;
   /**
    * A team store's app (src/teams): its requests come from the team front, never from a port of
-   * its own, it counts them in the process's `metrics`, and the front closes it (no signal handlers).
+   * its own, it counts them in the process's `metrics`, refuses them while the process's `pressure`
+   * says it is overloaded, and the front closes it (no signal handlers).
    */
-  managed?: { metrics: Metrics; census: Set<StoreState> };
+  managed?: { metrics: Metrics; census: Set<StoreState>; pressure: PressureGauge };
 }
 
 /** Builds the whole application, ready to listen: used by main.ts, the tests and the benchmarks. */
@@ -58,7 +61,7 @@ export async function createApp(config: AppConfig, options: AppOptions = {}): Pr
     abortOnError: false,
     bodyParser: false, // configureApp installs the JSON parser
   });
-  await configureApp(app, config, { metrics: options.managed?.metrics });
+  await configureApp(app, config, { metrics: options.managed?.metrics, pressure: options.managed?.pressure });
   // An app that can restart belongs to a TroveServer, which closes it on SIGTERM, SIGINT, ...
   // across restarts, as a team store's app belongs to the team front; any other closes itself
   // (Nest's shutdown hooks).
@@ -232,7 +235,11 @@ class RestartableServer implements TroveServer {
     try {
       // The team front goes before the app's own listeners ahead of listening: nothing reaches the app around it.
       await app.init();
-      const managed = { metrics: app.get(Metrics), census: app.get(AppHost).census };
+      const managed = {
+        metrics: app.get(Metrics),
+        census: app.get(AppHost).census,
+        pressure: pressureGauge(app.getHttpAdapter().getInstance() as unknown as FastifyInstance, this.config),
+      };
       this.front = await TeamFront.start(this.config, async (storeConfig) => {
         const store = await createApp(storeConfig, { managed });
         await store.init();

@@ -562,3 +562,22 @@ describe('a team deployment: stores open on demand and close when idle; a storag
     ).toBe(200);
   }, 90_000);
 });
+
+describe('a team deployment under memory pressure', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer({ TROVE_MAX_RSS_MB: '1' });
+  });
+  afterAll(() => server.close());
+
+  it("refuses a team store's requests with 503 + Retry-After by the process's own overload guard", async () => {
+    await addUser(server, 'first', true);
+    const second = await addUser(server, 'second');
+    await new Promise((r) => setTimeout(r, 500)); // the first samples
+    for (const token of [second, second]) {
+      const res = await http(server.baseUrl, 'GET', '/assets', undefined, bearer(token));
+      expectError(res, 503, /overloaded \(rssBytes\)/);
+      expect(res.headers.get('retry-after')).toBe('5');
+    }
+  });
+});

@@ -2,7 +2,6 @@ import { Logger } from '@nestjs/common';
 import { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { DocumentBuilder, OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 import rateLimit from '@fastify/rate-limit';
-import underPressure from '@fastify/under-pressure';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { AppConfig } from '../config/app-config';
 import { AllExceptionsFilter } from '../errors/all-exceptions.filter';
@@ -12,6 +11,7 @@ import { AccessPolicy, METRICS_ROUTE } from './access';
 import { originAllowed } from './cors';
 import { checkJsonBounds, decodeUtf8 } from './json-bounds';
 import { toJson } from './json-writers';
+import { PressureGauge, guardOverload } from './overload-guard';
 import { requestLine } from './request-log';
 import { auditAction, callerOf } from './team-caller';
 import { memoiseValidationMetadata, validationPipe } from '../validation/input';
@@ -32,16 +32,12 @@ const QGPT_LIMITED = /^\/qgpt\/(question|relevance|stream)(?:[/?]|$)/;
 const MCP_LIMITED = /^\/model_context_protocol\/[^/?]+\/(messages|mcp)(?:[/?]|$)/;
 /** `.` and `..` path segments, also percent-encoded: no route has them, and they must not alias another. */
 const DOT_SEGMENT = /\/(?:\.|%2e){1,2}(?=\/|$)/i;
-/** Seconds a client is told to wait when the process is overloaded. */
-const OVERLOAD_RETRY_AFTER = 5;
-/** How often the event-loop delay and memory are sampled for the overload guard. */
-const PRESSURE_SAMPLE_MS = 200;
 
 /** Everything about the HTTP surface that is not a route: used by main.ts and by every test. */
 export async function configureApp(
   app: NestFastifyApplication,
   config: AppConfig,
-  shared: { metrics?: Metrics } = {},
+  shared: { metrics?: Metrics; pressure?: PressureGauge } = {},
 ): Promise<void> {
   const fastify = app.getHttpAdapter().getInstance() as unknown as FastifyInstance;
   const logger = new Logger('HTTP');
@@ -79,27 +75,7 @@ export async function configureApp(
     done();
   });
 
-  // Overload: 503 + Retry-After while the event loop lags or memory is past its bound. The
-  // boot's own synchronous work (models read, modules compiled) lags the loop once, before the
-  // app is ready: a delay sampled then is not overload, and the first requests go through.
-  let readyAt = Number.POSITIVE_INFINITY;
-  fastify.addHook('onReady', (done) => {
-    readyAt = Date.now();
-    done();
-  });
-  await fastify.register(underPressure, {
-    maxEventLoopDelay: config.maxEventLoopDelayMs,
-    maxRssBytes: config.maxRssMb * 1024 * 1024,
-    sampleInterval: PRESSURE_SAMPLE_MS,
-    retryAfter: OVERLOAD_RETRY_AFTER,
-    pressureHandler: (_request, reply, type) => {
-      if (type === 'eventLoopDelay' && !(Date.now() - readyAt > 2 * PRESSURE_SAMPLE_MS)) return undefined;
-      void reply
-        .status(503)
-        .header('retry-after', String(OVERLOAD_RETRY_AFTER))
-        .send(errorBody(503, `overloaded (${type}); retry after ${OVERLOAD_RETRY_AFTER} s`));
-    },
-  });
+  await guardOverload(fastify, config, shared.pressure);
 
   // Rate limits per client: its API key, else the connector application in the path, else its address.
   if (config.rateLimit > 0 || config.rateLimitQgpt > 0 || config.rateLimitMcp > 0) {
