@@ -31,8 +31,12 @@ export interface WebFile {
  * The built web app, read once at boot: a few hundred kilobytes, served from memory (gzipped
  * once here), so a request names a file only by a key of this map, never by a path on disk.
  * `index` is the page with the view the port serves written into its `trove-view` meta tag.
+ * One process reads it once for all its apps (a team deployment makes an app per open store),
+ * again only when the build's index.html changed.
  */
 export class WebAssets {
+  private static loaded: { root: string; built: number; assets: WebAssets } | null = null;
+
   private constructor(
     readonly root: string,
     private readonly files: Map<string, WebFile>,
@@ -45,6 +49,9 @@ export class WebAssets {
       new Logger('WebApp').warn('the web app is not built (web/dist is missing): run `npm run build:web`');
       return null;
     }
+    const built = statSync(join(root, 'index.html')).mtimeMs;
+    const loaded = WebAssets.loaded;
+    if (loaded?.root === root && loaded.built === built) return loaded.assets;
     const files = new Map<string, WebFile>();
     for (const path of walk(root)) {
       const name = relative(root, path).split('\\').join('/');
@@ -59,7 +66,9 @@ export class WebAssets {
         immutable: name.startsWith('assets/'),
       });
     }
-    return new WebAssets(root, files, readFileSync(join(root, 'index.html'), 'utf8'));
+    const assets = new WebAssets(root, files, readFileSync(join(root, 'index.html'), 'utf8'));
+    WebAssets.loaded = { root, built, assets };
+    return assets;
   }
 
   file(name: string): WebFile | undefined {
