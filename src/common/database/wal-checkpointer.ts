@@ -5,9 +5,12 @@ import { SqliteConnection, openSqlite } from './sqlite-driver';
 const CHECKPOINT_EVERY_MS = 250;
 /**
  * Ticks after which a checkpoint runs even though no COMMIT was noted (a write through another
- * path than the group commit, such as a migration or a maintenance statement): every 5 s.
+ * path than the group commit, such as a migration or a maintenance statement): every 5 s, and,
+ * while those checkpoints find the WAL as the last one left it, half as often each time, down
+ * to once a minute.
  */
 const UNNOTED_EVERY_TICKS = 20;
+const UNNOTED_AT_MOST_TICKS = 240;
 /**
  * WAL pages after which the writing connection checkpoints by itself, inside a COMMIT: a
  * backstop for when the background checkpoints fall behind (SQLite's default is 1,000).
@@ -38,6 +41,10 @@ export class WalCheckpointer {
   private dirty = false;
   /** Ticks since the last checkpoint began. */
   private idleTicks = 0;
+  /** Ticks between checkpoints while no COMMIT is noted. */
+  private unnotedEvery = UNNOTED_EVERY_TICKS;
+  /** The WAL's frames as the last checkpoint found them (`log` of wal_checkpoint). */
+  private lastLog = -1;
 
   private constructor(private readonly connection: SqliteConnection) {}
 
@@ -52,19 +59,25 @@ export class WalCheckpointer {
   /** The writer committed: the next tick checkpoints. */
   noteCommit(): void {
     this.dirty = true;
+    this.unnotedEvery = UNNOTED_EVERY_TICKS;
   }
 
   private tick(): void {
     if (this.running) return;
-    if (!this.dirty && ++this.idleTicks < UNNOTED_EVERY_TICKS) return;
+    if (!this.dirty && ++this.idleTicks < this.unnotedEvery) return;
+    const unnoted = !this.dirty;
     this.dirty = false;
     this.idleTicks = 0;
     this.running = new Promise((resolve) =>
-      this.connection.all('PRAGMA wal_checkpoint(PASSIVE)', (error) => {
+      this.connection.all('PRAGMA wal_checkpoint(PASSIVE)', (error, rows) => {
         if (error)
           this.logger.warn(
             `checkpoint failed (the writer checkpoints past ${WRITER_CHECKPOINT_PAGES} pages): ${error.message}`,
           );
+        const log = error ? -1 : Number((rows[0] as { log?: number } | undefined)?.log ?? -1);
+        if (unnoted && log === this.lastLog) this.unnotedEvery = Math.min(UNNOTED_AT_MOST_TICKS, this.unnotedEvery * 2);
+        else if (unnoted) this.unnotedEvery = UNNOTED_EVERY_TICKS;
+        this.lastLog = log;
         this.running = null;
         resolve();
       }),
