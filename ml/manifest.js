@@ -7,7 +7,7 @@
 //   node ml/manifest.js                 # rewrite ml/manifest.json from the files in the repository
 //   node ml/manifest.js --verify DIR    # compare the files rebuilt under DIR (make -C ml BUILD=DIR ...)
 'use strict';
-const crypto = require('node:crypto');
+const { createHash } = require('node:crypto');
 const fs = require('node:fs');
 const path = require('node:path');
 
@@ -85,7 +85,12 @@ const FILES = [
       'src/modules/intelligence/text/extractive-answerer.ts',
     ],
     sources: [
-      { kind: 'debian', suite: 'bookworm', list: 'ml/synonyms/packages.txt', versions: 'ml/synonyms/package-stats.tsv' },
+      {
+        kind: 'debian',
+        suite: 'bookworm',
+        list: 'ml/synonyms/packages.txt',
+        versions: 'ml/synonyms/package-stats.tsv',
+      },
     ],
     seed: null,
     heldOut: `eval/data/nl-code-pairs.jsonl (extract_pairs.py refuses packages of ${RETRIEVAL_HELD_OUT})`,
@@ -128,7 +133,9 @@ const FILES = [
     kind: 'generated',
     target: 'sdk-operations',
     scripts: ['scripts/gen-sdk-operations.js'],
-    sources: [{ kind: 'npm', packages: { '@pieces.app/pieces-os-client': devDependency('@pieces.app/pieces-os-client') } }],
+    sources: [
+      { kind: 'npm', packages: { '@pieces.app/pieces-os-client': devDependency('@pieces.app/pieces-os-client') } },
+    ],
     seed: null,
     heldOut: null,
     reproduced: 'byte for byte, 2026-12-02 (make -C ml sdk-operations)',
@@ -141,7 +148,8 @@ const FILES = [
     sources: [{ kind: 'debian', suite: 'bookworm', list: RETRIEVAL_HELD_OUT, versions: 'ml/retrieval/versions.tsv' }],
     seed: "'trove-retrieval-v1' (the SHA-1 key that orders and samples the pairs)",
     heldOut: null,
-    reproduced: null,
+    reproduced:
+      'byte for byte, 2026-12-02 (make -C ml retrieval-heldout), at the versions of ml/retrieval/versions.tsv',
   },
   {
     path: 'eval/data/dev-nl-code-pairs.jsonl',
@@ -177,7 +185,7 @@ function devDependency(name) {
 }
 
 function sha256(file) {
-  return crypto.createHash('sha256').update(fs.readFileSync(file)).digest('hex');
+  return createHash('sha256').update(fs.readFileSync(file)).digest('hex');
 }
 
 /** The packages of a versions TSV (comment lines and a `package` header skipped). */

@@ -25,7 +25,9 @@ const { identifierWords, thirdPerson } = require(path.join(repo, 'dist/src/modul
 const args = process.argv.slice(2);
 const outAt = args.indexOf('--out');
 const out =
-  outAt >= 0 ? path.resolve(args.splice(outAt, 2)[1]) : path.join(repo, 'src/modules/intelligence/text/name-verbs.json');
+  outAt >= 0
+    ? path.resolve(args.splice(outAt, 2)[1])
+    : path.join(repo, 'src/modules/intelligence/text/name-verbs.json');
 const files = args;
 if (files.length === 0) {
   console.error('usage: node ml/verbs/learn.js [--out FILE] PAIRS.jsonl [...]');

@@ -47,18 +47,21 @@ describe('ml/manifest.json', () => {
     expect(sha256(file)).toBe(entry.sha256);
   });
 
-  it.each(manifest.files.map((f) => [f.path, f] as const))('%s names a make target, scripts and sources that exist', (_, entry) => {
-    const makefile = readFileSync(join(repo, 'ml', 'Makefile'), 'utf8');
-    const target = /^make -C ml ([\w-]+)$/.exec(entry.command)?.[1];
-    expect(target).toBeDefined();
-    expect(makefile).toMatch(new RegExp(`^${target}:`, 'm'));
-    for (const script of entry.scripts) expect(existsSync(join(repo, script))).toBe(true);
-    expect(entry.sources.length).toBeGreaterThan(0);
-    for (const source of entry.sources) {
-      if (source.list?.startsWith('ml/')) expect(existsSync(join(repo, source.list))).toBe(true);
-      if (source.versions) expect(sha256(join(repo, source.versions))).toBe(source.versionsSha256);
-    }
-  });
+  it.each(manifest.files.map((f) => [f.path, f] as const))(
+    '%s names a make target, scripts and sources that exist',
+    (_, entry) => {
+      const makefile = readFileSync(join(repo, 'ml', 'Makefile'), 'utf8');
+      const target = /^make -C ml ([\w-]+)$/.exec(entry.command)?.[1];
+      expect(target).toBeDefined();
+      expect(makefile).toMatch(new RegExp(`^${target}:`, 'm'));
+      for (const script of entry.scripts) expect(existsSync(join(repo, script))).toBe(true);
+      expect(entry.sources.length).toBeGreaterThan(0);
+      for (const source of entry.sources) {
+        if (source.list?.startsWith('ml/')) expect(existsSync(join(repo, source.list))).toBe(true);
+        if (source.versions) expect(sha256(join(repo, source.versions))).toBe(source.versionsSha256);
+      }
+    },
+  );
 
   it('lists every data file under src/ and eval/data/', () => {
     const data = [...srcFiles.filter((f) => !code.test(f)), ...walk(join(repo, 'eval', 'data'))].map((f) =>
