@@ -159,7 +159,8 @@ const FILES = [
     sources: [{ kind: 'debian', suite: 'bookworm', list: RETRIEVAL_DEV, versions: 'ml/retrieval/dev-versions.tsv' }],
     seed: "'trove-retrieval-v1' (the SHA-1 key that orders and samples the pairs)",
     heldOut: null,
-    reproduced: null,
+    reproduced:
+      'byte for byte, 2026-12-02 (make -C ml retrieval-dev), at the versions of ml/retrieval/dev-versions.tsv',
   },
   {
     path: 'eval/data/language-heldout.jsonl.gz',
