@@ -2,7 +2,7 @@
 // table of every operation of the official TypeScript SDK (@pieces.app/pieces-os-client, MIT): its method, path template, operationId,
 // the SDK API class it belongs to and whether it is a WebSocket. Trove answers an SDK operation
 // it does not serve with a JSON 501 that names it (src/common/http/sdk-operations.ts).
-// Run: node scripts/gen-sdk-operations.js (after upgrading the SDK).
+// Run: node scripts/gen-sdk-operations.js [OUT] (after upgrading the SDK; OUT defaults to the file above).
 //
 // `sdkOperations()` is also what test/e2e/sdk-operations.spec.ts walks: the operations are read
 // from the SDK's own API classes (each `<operationId>Raw` method), never from a hand list.
@@ -86,15 +86,15 @@ function tableRow(op) {
   };
 }
 
-function write() {
+function write(file = path.join(__dirname, '..', 'src', 'common', 'wire', 'sdk-operations-table.json')) {
   const rows = sdkOperations().map(tableRow);
   const version = require('@pieces.app/pieces-os-client/package.json').version;
   // One operation a line: a diff after an SDK upgrade shows each operation added or removed.
   const out = `{\n  "sdk": ${JSON.stringify(version)},\n  "operations": [\n${rows.map((row) => `    ${JSON.stringify(row)}`).join(',\n')}\n  ]\n}\n`;
-  fs.writeFileSync(path.join(__dirname, '..', 'src', 'common', 'wire', 'sdk-operations-table.json'), out);
+  fs.writeFileSync(file, out);
   return rows.length;
 }
 
 module.exports = { sdkOperations, tableRow };
 
-if (require.main === module) console.log(`${write()} operations`);
+if (require.main === module) console.log(`${write(process.argv[2])} operations`);

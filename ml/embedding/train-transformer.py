@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Experiment: a small transformer bi-encoder for question -> code search, against the shipped bag of words.
 
-    python3 ml/embedding/train-transformer.py /work/corpus/embedding/terms.jsonl \
-        --dev /work/corpus/embedding/dev-terms.jsonl --minutes 40
+    python3 ml/embedding/train-transformer.py $ML_CACHE/embedding/terms.jsonl \
+        --dev $ML_CACHE/embedding/dev-terms.jsonl --minutes 40
 
 Not shipped (nothing reads its output at run time); it answers one question for issue 23: does word order,
 learnt from the same (docstring, function) pairs on this machine's CPU, rank better than the neural bag of

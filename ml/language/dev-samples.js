@@ -19,7 +19,7 @@
 // Windows are cut as the held-out set's are (ml/language/windows.js: 2-6, 7-20 and 21-60 lines).
 //
 //   npx nest build && node ml/language/dev-samples.js [--dist dist] [--only readme,md,...] [--show md]
-//                                                     [--cache /work/corpus/cache]
+//                                                     [--cache $ML_CACHE/language/cache]
 'use strict';
 const fs = require('node:fs');
 const path = require('node:path');

@@ -3,7 +3,7 @@
 // each of three sizes, each window from a different file while files last, the files taken
 // round-robin over the language's packages.
 //
-//   node ml/language/make-eval-set.js /work/corpus/lang/test.jsonl eval/data/language-heldout.jsonl.gz
+//   node ml/language/make-eval-set.js $ML_CACHE/language/corpus/test.jsonl eval/data/language-heldout.jsonl.gz
 'use strict';
 const fs = require('node:fs');
 const zlib = require('node:zlib');

@@ -8,7 +8,7 @@
 // checks, dialect markers) over a set of windows the classifier was not trained on.
 //
 //   node ml/language/tune-offsets.js --dist <dist whose language-model.bin was trained without the set>
-//        --set /work/corpus/devset.jsonl.gz [--folds 2] [--only ts,cpp,scss] [--out offsets.json]
+//        --set $ML_CACHE/language/devset.jsonl.gz [--folds 2] [--only ts,cpp,scss] [--out offsets.json]
 //   node ml/language/tune-offsets.js --apply offsets.json --model src/modules/intelligence/language/language-model.bin
 //
 // With --folds 2 it also reports a cross-check: offsets chosen on half of the set's packages,

@@ -6,8 +6,10 @@
 
 Packages come from ml/retrieval/packages.txt ("<lang> <debian-package>" per line). Each is fetched with
 `apt-get download` and unpacked with `dpkg-deb -x` under the cache directory (default
-/work/corpus/retrieval/cache, never inside the repository). A package that appears in the language-detector
-corpus lists (/work/corpus/lang/reserved-packages.txt, /work/corpus/lang/packages.tsv) is refused.
+$ML_CACHE/retrieval/cache, ML_CACHE defaulting to ~/.cache/trove-ml; never inside the repository). A package that
+appears in the language-detector corpus lists ($ML_CACHE/language/corpus/reserved-packages.txt and packages.tsv,
+written by ml/language/corpus/run.sh) is refused. With --versions FILE the packages listed there are fetched at
+those versions; --record FILE writes the version of every package used (the same TSV form: ml/manifest.json reads it).
 
 Output: eval/data/nl-code-pairs.jsonl, one JSON object a line with the fields
 id, lang, package, path, symbol, query, code. Deterministic: same packages (same versions) -> same file.
@@ -19,6 +21,7 @@ import hashlib
 import json
 import os
 import re
+import shutil
 import subprocess
 import sys
 import textwrap
@@ -26,9 +29,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-DEFAULT_CACHE = Path('/work/corpus/retrieval/cache')
+ML_CACHE = Path(os.environ.get('ML_CACHE') or Path.home() / '.cache' / 'trove-ml')
+DEFAULT_CACHE = ML_CACHE / 'retrieval' / 'cache'
 DEFAULT_OUT = REPO / 'eval' / 'data' / 'nl-code-pairs.jsonl'
-RESERVED = [Path('/work/corpus/lang/reserved-packages.txt'), Path('/work/corpus/lang/packages.tsv')]
+LANG_CORPUS = Path(os.environ.get('LANG_CORPUS') or ML_CACHE / 'language' / 'corpus')
+RESERVED = [LANG_CORPUS / 'reserved-packages.txt', LANG_CORPUS / 'packages.tsv']
 
 PER_PACKAGE = 60          # cap per package, for diversity
 MAX_BYTES = 1_450_000     # keep the committed file under ~1.5 MB
@@ -109,22 +114,39 @@ def check_reserved(packages):
     return clash, [str(p) for p in RESERVED if p.exists()]
 
 
-def fetch(pkg, cache):
-    """apt-get download + dpkg-deb -x, cached. Returns (root dir, version)."""
+def fetch(pkg, cache, pin=None):
+    """apt-get download + dpkg-deb -x, cached; at version `pin` when given. Returns (root dir, version)."""
     debs = cache / 'debs'
     debs.mkdir(parents=True, exist_ok=True)
-    found = sorted(debs.glob(f'{pkg}_*.deb'))
+    pattern = f'{pkg}_{pin.replace(":", "%3a")}_*.deb' if pin else f'{pkg}_*.deb'
+    found = sorted(debs.glob(pattern))
     if not found:
-        subprocess.run(['apt-get', 'download', pkg], cwd=debs, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        found = sorted(debs.glob(f'{pkg}_*.deb'))
+        subprocess.run(['apt-get', 'download', f'{pkg}={pin}' if pin else pkg], cwd=debs, check=True,
+                       stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        found = sorted(debs.glob(pattern))
     deb = found[-1]
-    version = deb.name[len(pkg) + 1:].rsplit('_', 1)[0]
+    version = deb.name[len(pkg) + 1:].rsplit('_', 1)[0].replace('%3a', ':')
     root = cache / 'x' / pkg
+    if (root / '.done').exists() and (root / '.done').read_text() != version:
+        shutil.rmtree(root)
     if not (root / '.done').exists():
         root.mkdir(parents=True, exist_ok=True)
         subprocess.run(['dpkg-deb', '-x', str(deb), str(root)], check=True)
         (root / '.done').write_text(version)
     return root, version
+
+
+def read_versions(path):
+    """package -> version pins of a TSV file (package, version), if it exists."""
+    if path is None or not path.exists():
+        return {}
+    rows = (line.split('\t') for line in path.read_text().splitlines() if line and not line.startswith('#'))
+    return {row[0]: row[1] for row in rows if len(row) >= 2}
+
+
+def write_versions(path, versions):
+    path.write_text('# package\tversion: the Debian packages this set was made from (fetched at these versions)\n'
+                    + ''.join(f'{pkg}\t{versions[pkg]}\n' for pkg in sorted(versions)))
 
 
 # ---------------------------------------------------------------------------------------------
@@ -565,7 +587,10 @@ def main():
     ap.add_argument('--jobs', type=int, default=1, help='packages fetched and unpacked in parallel first')
     ap.add_argument('--training', action='store_true',
                     help='a training set (ml/embedding): no language budgets, no size cap, skip packages that fail to download')
+    ap.add_argument('--versions', type=Path, help='TSV of package versions to fetch, if the file exists')
+    ap.add_argument('--record', type=Path, help='TSV written with the version of every package used')
     args = ap.parse_args()
+    pins = read_versions(args.versions)
     if REPO in args.cache.resolve().parents or args.cache.resolve() == REPO:
         sys.exit('the cache must be outside the repository')
 
@@ -591,7 +616,7 @@ def main():
 
         def get(pkg):
             try:
-                return pkg, fetch(pkg, args.cache)
+                return pkg, fetch(pkg, args.cache, pins.get(pkg))
             except (subprocess.CalledProcessError, IndexError) as err:
                 if not args.training:
                     raise
@@ -602,12 +627,14 @@ def main():
             fetched = dict(pool.map(get, [p for _, p in packages]))
 
     seen_hash, seen_query = set(), set()
+    used = {}
     chosen = []
     report = []
     for lang, pkg in packages:
         if pkg in fetched and fetched[pkg] is None:
             continue
-        root, version = fetched.get(pkg) or fetch(pkg, args.cache)
+        root, version = fetched.get(pkg) or fetch(pkg, args.cache, pins.get(pkg))
+        used[pkg] = version
         cands = list(candidates(lang, pkg, root))
         # duplicates within the package: first by path order; across packages: the earlier package wins.
         uniq = []
@@ -660,6 +687,9 @@ def main():
             fh.write(line(c, i))
     pkgs = {c['package'] for c in chosen}
     print(f'wrote {len(chosen)} pairs from {len(pkgs)} packages to {args.out} ({os.path.getsize(args.out)} bytes); per language: {per_lang}', file=sys.stderr)
+    if args.record:
+        args.record.parent.mkdir(parents=True, exist_ok=True)
+        write_versions(args.record, used)
 
 
 if __name__ == '__main__':

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """Measure query expansion on held-out TRAINING-corpus pairs (10% of packages, split by package hash).
 
-    /usr/bin/python3 ml/synonyms/learn.py --holdout --out /tmp/code-synonyms.holdout.json
-    /usr/bin/python3 ml/synonyms/evaluate.py --table /tmp/code-synonyms.holdout.json
+    /usr/bin/python3 ml/synonyms/learn.py --holdout --out $ML_CACHE/code-synonyms.holdout.json
+    /usr/bin/python3 ml/synonyms/evaluate.py --table $ML_CACHE/code-synonyms.holdout.json
 
 The held-out pairs are cut into pools of 500 (deterministic order); in each pool every query ranks the
 500 functions by BM25 (k1 1.2, b 0.75, idf over the pool) over contentTerms, once with its own terms
@@ -10,6 +10,7 @@ only and once with expandQueryTerms' expansion added (each expanded term weighte
 Reports MRR and recall@1/3/10, averaged over all queries of all pools.
 """
 import argparse
+import os
 import hashlib
 import json
 import math
@@ -59,7 +60,7 @@ def bm25_rank(pool_docs, qweights, gold):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--terms', default='/work/corpus/synonyms/terms.jsonl')
+    ap.add_argument('--terms', default=os.path.join(os.environ.get('ML_CACHE') or os.path.expanduser('~/.cache/trove-ml'), 'synonyms', 'terms.jsonl'))
     ap.add_argument('--table', required=True)
     ap.add_argument('--max', type=int, default=3)
     ap.add_argument('--factor', type=float, default=0.5)

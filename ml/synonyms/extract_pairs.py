@@ -1,14 +1,15 @@
 #!/usr/bin/env python3
 """Extract TRAINING (docstring, function) pairs for the NL -> code association table.
 
-    python3 ml/synonyms/extract_pairs.py [--jobs 4]
+    python3 ml/synonyms/extract_pairs.py [--jobs 4] [--cache DIR] [--out PAIRS.jsonl] [--stats TSV]
 
 Packages: ml/synonyms/packages.txt (one Debian python3-* package a line). None may appear in the
 held-out retrieval set (ml/retrieval/packages.txt): the script refuses to run if one does.
 Each package is fetched with `apt-get download` and unpacked with `dpkg-deb -x` under
-/work/corpus/synonyms/cache (never inside the repository).
+$ML_CACHE/synonyms/cache (ML_CACHE defaults to ~/.cache/trove-ml; never inside the repository), at the version
+ml/synonyms/package-stats.tsv records for it when it records one (`--pins`), so a rebuild reads the same files.
 
-Output (outside the repository, it is large): /work/corpus/synonyms/pairs.jsonl, one JSON object a
+Output (outside the repository, it is large): $ML_CACHE/synonyms/pairs.jsonl, one JSON object a
 line: package, path, symbol, query (first paragraph of the docstring, markup removed), code (the
 function with its docstring removed: decorators, def line with parameters, body).
 Standard library only. Deterministic for the same package versions.
@@ -17,6 +18,7 @@ import argparse
 import ast
 import hashlib
 import json
+import os
 import re
 import subprocess
 import sys
@@ -26,8 +28,11 @@ from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 REPO = HERE.parent.parent
-CACHE = Path('/work/corpus/synonyms/cache')
-OUT = Path('/work/corpus/synonyms/pairs.jsonl')
+ML_CACHE = Path(os.environ.get('ML_CACHE') or Path.home() / '.cache' / 'trove-ml')
+# Set from the arguments in main(); the worker processes are forked after that and inherit them.
+CACHE = ML_CACHE / 'synonyms' / 'cache'
+OUT = ML_CACHE / 'synonyms' / 'pairs.jsonl'
+PINS = {}
 HELD_OUT = REPO / 'ml' / 'retrieval' / 'packages.txt'
 
 PER_PACKAGE = 1500
@@ -47,10 +52,13 @@ def read_list(path):
 def fetch(pkg):
     debs = CACHE / 'debs'
     debs.mkdir(parents=True, exist_ok=True)
-    found = sorted(debs.glob(f'{pkg}_*.deb'))
+    pin = PINS.get(pkg, '').replace('%3a', ':')  # package-stats.tsv writes an epoch as in the file name
+    pattern = f'{pkg}_{pin.replace(":", "%3a")}_*.deb' if pin else f'{pkg}_*.deb'
+    found = sorted(debs.glob(pattern))
     if not found:
-        r = subprocess.run(['apt-get', 'download', pkg], cwd=debs, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-        found = sorted(debs.glob(f'{pkg}_*.deb'))
+        r = subprocess.run(['apt-get', 'download', f'{pkg}={pin}' if pin else pkg], cwd=debs,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        found = sorted(debs.glob(pattern))
         if r.returncode != 0 or not found:
             return None, None
     deb = found[-1]
@@ -189,9 +197,20 @@ def process(pkg):
 
 
 def main():
+    global CACHE, OUT
     ap = argparse.ArgumentParser()
     ap.add_argument('--jobs', type=int, default=4)
+    ap.add_argument('--cache', type=Path, default=CACHE)
+    ap.add_argument('--out', type=Path, default=OUT)
+    ap.add_argument('--stats', type=Path, default=HERE / 'package-stats.tsv', help='per-package versions and pairs written')
+    ap.add_argument('--pins', type=Path, default=HERE / 'package-stats.tsv', help='versions to fetch (a package-stats.tsv)')
     args = ap.parse_args()
+    CACHE, OUT = args.cache, args.out
+    if args.pins.exists():
+        for row in args.pins.read_text().splitlines()[1:]:
+            pkg, version = row.split('\t')[:2]
+            if version != '-':
+                PINS[pkg] = version
     packages = read_list(HERE / 'packages.txt')
     held = set(read_list(HELD_OUT)) if HELD_OUT.exists() else set()
     clash = sorted(set(packages) & held)
@@ -218,7 +237,7 @@ def main():
             stats.append((pkg, version, kept))
             if kept:
                 n_pkg += 1
-    with (HERE / 'package-stats.tsv').open('w') as f:
+    with args.stats.open('w') as f:
         f.write('package\tversion\tpairs\n')
         for pkg, version, kept in stats:
             f.write(f'{pkg}\t{version or "-"}\t{kept}\n')

@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Learn the NL-word -> code-term association table from tokenised (docstring, function) pairs.
 
-    /usr/bin/python3 ml/synonyms/learn.py [--terms /work/corpus/synonyms/terms.jsonl] [--holdout]
+    /usr/bin/python3 ml/synonyms/learn.py [--terms $ML_CACHE/synonyms/terms.jsonl] [--holdout]
         [--method lift|model1] [--out src/modules/intelligence/text/code-synonyms.json]
 
 Input: terms.jsonl from tokenize.js ({"p": package, "q": [...], "c": [...]}, contentTerms form).
@@ -21,6 +21,7 @@ tables, not neural models.
 out of training, for measuring.
 """
 import argparse
+import os
 import hashlib
 import json
 import math
@@ -164,7 +165,7 @@ def finalize(table, nq, max_terms=MAX_TERMS, top=TOP):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument('--terms', default='/work/corpus/synonyms/terms.jsonl')
+    ap.add_argument('--terms', default=os.path.join(os.environ.get('ML_CACHE') or os.path.expanduser('~/.cache/trove-ml'), 'synonyms', 'terms.jsonl'))
     ap.add_argument('--holdout', action='store_true')
     ap.add_argument('--method', default='model1', choices=['lift', 'model1'])
     ap.add_argument('--max-terms', type=int, default=MAX_TERMS)

@@ -1,12 +1,14 @@
 #!/usr/bin/env node
 // Tokenise both sides of the training pairs exactly as Trove does (contentTerms from the built extractive answerer).
-//   node ml/synonyms/tokenize.js [in=/work/corpus/synonyms/pairs.jsonl] [out=/work/corpus/synonyms/terms.jsonl]
+//   node ml/synonyms/tokenize.js [in=$ML_CACHE/synonyms/pairs.jsonl] [out=$ML_CACHE/synonyms/terms.jsonl]
+// (ML_CACHE defaults to ~/.cache/trove-ml)
 // Output: one JSON object a line: {"p": package, "q": [query terms], "c": [code terms]}.
 'use strict';
 const fs = require('fs');
 const path = require('path');
 const readline = require('readline');
 
+const ML_CACHE = process.env.ML_CACHE || path.join(require('os').homedir(), '.cache', 'trove-ml');
 const DIST = path.resolve(__dirname, '../../dist/src/modules/intelligence/text/extractive-answerer.js');
 
 function load() {
@@ -23,8 +25,8 @@ function load() {
 }
 
 async function main() {
-  const input = process.argv[2] || '/work/corpus/synonyms/pairs.jsonl';
-  const output = process.argv[3] || '/work/corpus/synonyms/terms.jsonl';
+  const input = process.argv[2] || path.join(ML_CACHE, 'synonyms', 'pairs.jsonl');
+  const output = process.argv[3] || path.join(ML_CACHE, 'synonyms', 'terms.jsonl');
   const contentTerms = load();
   const out = fs.createWriteStream(output);
   let n = 0;

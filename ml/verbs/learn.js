@@ -3,7 +3,7 @@
 // docstrings of the functions named after it start with that verb ("Gets ...", "Get ..." for `get_user`).
 //
 //   npx nest build     # the name splitting comes from dist/ (what-it-does.ts), as at run time
-//   node ml/verbs/learn.js /work/corpus/embedding/pairs.jsonl [more pairs.jsonl ...]
+//   node ml/verbs/learn.js [--out FILE] $ML_CACHE/verbs/pairs.jsonl [more pairs.jsonl ...]
 //
 // The pairs are the code-search embedding's training pairs (ml/embedding/README.md): packages disjoint, by
 // name and by Debian source package, from the retrieval held-out and dev sets that eval/enrichment.js reads.
@@ -22,9 +22,15 @@ const MIN_THIRD = 2;
 const repo = path.join(__dirname, '..', '..');
 const { identifierWords, thirdPerson } = require(path.join(repo, 'dist/src/modules/intelligence/text/what-it-does'));
 
-const files = process.argv.slice(2);
+const args = process.argv.slice(2);
+const outAt = args.indexOf('--out');
+const out =
+  outAt >= 0
+    ? path.resolve(args.splice(outAt, 2)[1])
+    : path.join(repo, 'src/modules/intelligence/text/name-verbs.json');
+const files = args;
 if (files.length === 0) {
-  console.error('usage: node ml/verbs/learn.js PAIRS.jsonl [...]');
+  console.error('usage: node ml/verbs/learn.js [--out FILE] PAIRS.jsonl [...]');
   process.exit(2);
 }
 const stats = new Map(); // word -> {pairs, agree, third, packages}
@@ -53,7 +59,6 @@ const verbs = [...stats.entries()]
       s.pairs >= MIN_PAIRS && s.packages.size >= MIN_PACKAGES && s.agree / s.pairs >= MIN_AGREE && s.third >= MIN_THIRD,
   )
   .sort((a, b) => b[1].pairs - a[1].pairs || (a[0] < b[0] ? -1 : 1));
-const out = path.join(repo, 'src/modules/intelligence/text/name-verbs.json');
 fs.writeFileSync(
   out,
   JSON.stringify(

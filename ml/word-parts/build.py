@@ -14,6 +14,7 @@ counted words, and word-split.ts leaves those whole.
 
     apt-get install wamerican                            # /usr/share/dict/american-english
     python3 ml/word-parts/build.py                       # -> src/modules/intelligence/text/word-parts.json
+        [--out FILE] [--sources ml/word-parts/sources.tsv]  # the packages read, with their installed versions
 """
 import argparse
 import collections
@@ -43,14 +44,19 @@ def reserved_packages():
     return names
 
 
+def installed():
+    """Installed binary package -> (source package, version), from dpkg's status file."""
+    packages = {}
+    for stanza in open('/var/lib/dpkg/status').read().split('\n\n'):
+        fields = dict(re.findall(r'^(Package|Source|Version): (\S+)', stanza, re.M))
+        if 'Package' in fields:
+            packages[fields['Package']] = (fields.get('Source', fields['Package']), fields.get('Version', '-'))
+    return packages
+
+
 def owners():
     """Installed file -> (binary package, source package), from dpkg's own lists."""
-    source = {}
-    status = open('/var/lib/dpkg/status').read().split('\n\n')
-    for stanza in status:
-        fields = dict(re.findall(r'^(Package|Source): (\S+)', stanza, re.M))
-        if 'Package' in fields:
-            source[fields['Package']] = fields.get('Source', fields['Package'])
+    source = {name: src for name, (src, _) in installed().items()}
     owner = {}
     for listing in glob.glob('/var/lib/dpkg/info/*.list'):
         package = os.path.basename(listing)[:-5].split(':')[0]
@@ -64,6 +70,7 @@ def main():
     parser.add_argument('--min-count', type=int, default=50)
     parser.add_argument('--dictionary', default='/usr/share/dict/american-english')
     parser.add_argument('--out', default=os.path.join(ROOT, 'src/modules/intelligence/text/word-parts.json'))
+    parser.add_argument('--sources', help='write the packages read and their versions here (TSV)')
     args = parser.parse_args()
     reserved = reserved_packages()
     owner = owners()
@@ -106,6 +113,13 @@ def main():
             separators=(',', ':'),
         )
         out.write('\n')
+    if args.sources:
+        versions = installed()
+        dictionary = owner.get(os.path.realpath(args.dictionary), (None,))[0]
+        with open(args.sources, 'w') as out:
+            out.write('# package\tversion: the installed Debian packages whose files word-parts.json was counted over, and the dictionary\'s\n')
+            for name in sorted(packages | ({dictionary} if dictionary else set())):
+                out.write(f'{name}\t{versions[name][1]}\n')
     print(f'{files} files of {len(packages)} packages: {len(kept)} words (count >= {args.min_count}); {len(whole)} English words kept whole -> {args.out}', file=sys.stderr)
 
 

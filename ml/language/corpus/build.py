@@ -7,7 +7,8 @@ normalised content across all packages, caps files per (package, language), assi
 package group to exactly one split, and writes $OUT/{train,dev,test}.jsonl, packages.tsv
 and SUMMARY.md.  Deterministic: same unpacked packages -> same output.
 
-Usage: python3 build.py [--cache /work/corpus/cache] [--out /work/corpus/lang]
+Usage: python3 build.py [--cache $ML_CACHE/language/cache] [--out $ML_CACHE/language/corpus]
+(ML_CACHE defaults to ~/.cache/trove-ml; CACHE, if set, to the cache.)
 """
 import argparse
 import collections
@@ -432,8 +433,9 @@ def assign_splits(group_langs, lang_groups, lang_files):
 
 def main():
     ap = argparse.ArgumentParser()
-    ap.add_argument("--cache", default=os.environ.get("CACHE", "/work/corpus/cache"))
-    ap.add_argument("--out", default="/work/corpus/lang")
+    ml_cache = os.environ.get("ML_CACHE") or os.path.expanduser("~/.cache/trove-ml")
+    ap.add_argument("--cache", default=os.environ.get("CACHE") or os.path.join(ml_cache, "language", "cache"))
+    ap.add_argument("--out", default=os.path.join(ml_cache, "language", "corpus"))
     ap.add_argument("--jobs", type=int, default=3)
     args = ap.parse_args()
     py_reserved = set(read_list("python-packages.txt"))

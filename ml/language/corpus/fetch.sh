@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# Download and unpack the packages listed beside this script into $CACHE (default /work/corpus/cache).
+# Download and unpack the packages listed beside this script into $CACHE (default $ML_CACHE/language/cache, ML_CACHE ~/.cache/trove-ml).
 # Usage: fetch.sh [deb|debsrc|npm|all] ; rerunnable: already-unpacked packages are skipped.
 set -u
 HERE="$(cd "$(dirname "$0")" && pwd)"
-CACHE="${CACHE:-/work/corpus/cache}"
+CACHE="${CACHE:-${ML_CACHE:-$HOME/.cache/trove-ml}/language/cache}"
 JOBS="${JOBS:-6}"
 what="${1:-all}"
 mkdir -p "$CACHE"/{deb,debsrc,npm}/{dl,x} "$CACHE/log"
