@@ -32,6 +32,20 @@ module.exports = {
   forbidden: [
     ...moduleRules,
     {
+      name: 'search-public-api',
+      comment:
+        "qgpt and mcp use search through its public API (Retrieval, SearchEngine's search, its module and wire), never its inner stages (the rankings, the indexes, the stores)",
+      severity: 'error',
+      from: { path: '^src/modules/(qgpt|mcp)/' },
+      to: {
+        path: '^src/modules/search/',
+        pathNot: [
+          '^src/modules/search/(search\\.module|retrieval\\.service|search-engine\\.service)\\.ts$',
+          '^src/modules/search/wire/',
+        ],
+      },
+    },
+    {
       name: 'module-unknown',
       comment: 'every module is listed in .dependency-cruiser.cjs with what it may depend on',
       severity: 'error',

@@ -26,7 +26,8 @@ const { createApp } = require(join(dist, 'bootstrap'));
 const { loadConfig } = require(join(dist, 'common', 'config', 'app-config'));
 const { Database } = require(join(dist, 'common', 'database', 'database.service'));
 const { SearchIndex } = require(join(dist, 'modules', 'search', 'search-index.service'));
-const { QgptEngine } = require(join(dist, 'modules', 'qgpt', 'qgpt-engine'));
+const { RelevantSnippets } = require(join(dist, 'modules', 'qgpt', 'relevant-snippets'));
+const { OfflineAnswers } = require(join(dist, 'modules', 'qgpt', 'offline-answers'));
 
 const SIZES = (process.env.BENCH_SIZES ?? '10000,100000').split(',').map(Number);
 const QUERIES = Number(process.env.BENCH_QUERIES ?? 300);
@@ -78,7 +79,8 @@ async function main() {
   const base = `http://127.0.0.1:${app.getHttpServer().address().port}`;
   const db = app.get(Database);
   const index = app.get(SearchIndex);
-  const engine = app.get(QgptEngine);
+  const relevant = app.get(RelevantSnippets);
+  const offline = app.get(OfflineAnswers);
   const post = (path, body) =>
     fetch(base + path, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body) });
 
@@ -133,9 +135,8 @@ async function main() {
       for (let i = 0; i < QUERIES + 20; i++) {
         const input = { query: question(), options: { database: true, question: answer } };
         const t0 = performance.now();
-        const { docs, priors } = await engine.space(input);
-        const snippets = await engine.rank(input.query, docs, priors);
-        if (answer) engine.offlineAnswers(input.query, snippets);
+        const snippets = await relevant.of(input);
+        if (answer) offline.answers(input.query, snippets);
         const t1 = performance.now();
         const res = await post('/qgpt/relevance', { ...input, query: question() });
         const body = await res.json();
@@ -223,7 +224,7 @@ async function main() {
     `QGPT relevance over generated assets (bench/lib/corpus.js), ${config.dialect === 'sqlite' ? 'SQLite' : 'PostgreSQL'}, ${cpus().length} cores (${cpus()[0].model.trim()}), Node ${process.version}.`,
   );
   out.push(
-    'Engine: QgptEngine.space + rank (+ offlineAnswers) in process; HTTP: POST /qgpt/relevance over 127.0.0.1, one at a time.',
+    'Engine: RelevantSnippets.of (+ OfflineAnswers.answers) in process; HTTP: POST /qgpt/relevance over 127.0.0.1, one at a time.',
   );
   out.push('');
   out.push(

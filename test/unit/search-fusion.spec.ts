@@ -1,5 +1,9 @@
 import { EntityManager } from 'typeorm';
 import { AssetReader } from '../../src/modules/assets/asset.reader';
+import { Database } from '../../src/common/database/database.service';
+import { EmbeddingModel } from '../../src/modules/intelligence/text/embedding-model';
+import { LexicalRanking } from '../../src/modules/search/lexical-ranking';
+import { Retrieval } from '../../src/modules/search/retrieval.service';
 import { SearchEngine, SearchHit, SearchRequest } from '../../src/modules/search/search-engine.service';
 import { SearchIndex } from '../../src/modules/search/search-index.service';
 import { SearchStore, WordQuery } from '../../src/modules/search/store/search-store';
@@ -100,7 +104,12 @@ function setUp(world: Record<string, Doc>) {
       ids.filter((id) => world[id] && !world[id].deleted).map(aggregate),
   };
   const em = {} as EntityManager;
-  const engine = new SearchEngine({ store } as unknown as SearchIndex, reader as unknown as AssetReader);
+  const index = { store } as unknown as SearchIndex;
+  const assets = reader as unknown as AssetReader;
+  const lexical = new LexicalRanking(index);
+  // No database is read here (Retrieval reads one only for question answering's candidates); no embedding model is bound.
+  const retrieval = new Retrieval({} as Database, lexical, index, assets, new EmbeddingModel());
+  const engine = new SearchEngine(index, lexical, retrieval, assets);
   const search = async (request: Omit<SearchRequest, 'scope'>) =>
     (await engine.search(em, { scope: { pseudo: false }, ...request })).map((hit: SearchHit) => ({
       id: hit.aggregate.asset.id,
@@ -108,7 +117,7 @@ function setUp(world: Record<string, Doc>) {
       score: hit.score,
       match: hit.match,
     }));
-  return { store, engine, em, search };
+  return { store, engine, lexical, em, search };
 }
 
 describe('search ranking (reciprocal-rank fusion)', () => {
@@ -246,7 +255,7 @@ describe('search ranking (reciprocal-rank fusion)', () => {
 
 describe('similar assets (key terms, fused per input by weight)', () => {
   it('queries each input by its key terms, leaving out terms only the inputs have, and fuses by weight', async () => {
-    const { store, engine, em } = setUp({
+    const { store, lexical, em } = setUp({
       x: { name: 'x' },
       y: { name: 'y' },
       z: { name: 'z' },
@@ -264,7 +273,7 @@ describe('similar assets (key terms, fused per input by weight)', () => {
       store.calls.push({ method: 'words', args: [query, mode, scope, limit] });
       return call++ === 0 ? ['x', 'y'] : ['y', 'z'];
     };
-    const ids = await engine.similarIds(
+    const ids = await lexical.similarIds(
       em,
       [
         { id: 'seed', weight: 2 },

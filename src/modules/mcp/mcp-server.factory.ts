@@ -1,8 +1,7 @@
 import { Injectable, Logger } from '@nestjs/common';
 import { CommandBus, QueryBus } from '@nestjs/cqrs';
-import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError } from '@modelcontextprotocol/sdk/types.js';
-import type { CallToolResult, ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isUUID } from 'class-validator';
 import { z } from 'zod';
 import { DomainError, Forbidden, InvalidInput } from '../../common/errors/domain-errors';
@@ -10,19 +9,14 @@ import { mergeAcrossStores, type StoreLabel, type TeamCaller } from '../../commo
 import { validateInput } from '../../common/validation/input';
 import { CreateAssetCommand } from '../assets/commands/create-asset.command';
 import { CreateWorkstreamSummaryCommand } from '../assets/commands/create-workstream-summary.command';
-import { ExportWorkstreamSummaryQuery } from '../assets/queries/export-workstream-summary.query';
 import { SeedDto } from '../assets/dto/seed.dto';
-import { exportContent, fenced, renderMarkdown } from '../assets/export/asset-export';
-import { withSecretsMasked } from '../assets/sensitives/secret-detector';
-import { AssetAggregate } from '../assets/wire/asset.wire';
-import { AskMemoryQuery, MemoryAnswer } from './queries/ask-memory.query';
+import { fenced } from '../assets/export/asset-export';
+import { answerText, round, snippetMarkdown } from './mcp-markdown';
+import { registerResources } from './mcp-resources';
+import { AskMemoryQuery } from './queries/ask-memory.query';
 import { ReadConversationQuery, RecentConversationsQuery } from './queries/conversations.query';
-import { RecentMemoriesQuery } from './queries/memories.query';
-import { GetSnippetQuery, RecentSnippetsQuery, SearchSnippetsQuery, type SnippetHit } from './queries/snippets.query';
+import { GetSnippetQuery, SearchSnippetsQuery, type SnippetHit } from './queries/snippets.query';
 import { TROVE_VERSION } from '../../version';
-
-/** The resources a client lists (each kind): the most recent ones; any id can be read. */
-const LISTED_RESOURCES = 50;
 
 // Bounds shared by the tools' schemas: what an agent sends is text a person could have typed.
 // (NUL and lone surrogates, which the JSON parser refuses for every other route, are refused here per argument.)
@@ -156,7 +150,7 @@ export class McpServerFactory {
       },
     );
     this.tools(server, caller);
-    this.resources(server);
+    registerResources(server, this.queries);
     return server;
   }
 
@@ -346,65 +340,6 @@ export class McpServerFactory {
     );
   }
 
-  private resources(server: McpServer): void {
-    server.registerResource(
-      'snippet',
-      new ResourceTemplate('trove://snippets/{id}', {
-        list: async () => ({
-          resources: (await this.queries.execute(new RecentSnippetsQuery(LISTED_RESOURCES))).map((s) => ({
-            uri: `trove://snippets/${s.id}`,
-            name: s.name,
-            description: `Saved snippet (${s.language})`,
-            mimeType: 'text/markdown',
-          })),
-        }),
-      }),
-      {
-        title: 'Saved snippet',
-        description: 'A saved snippet as Markdown (the most recent are listed; any id can be read)',
-        mimeType: 'text/markdown',
-      },
-      (uri, variables) =>
-        this.read(uri, variables, async (id) => snippetMarkdown(await this.queries.execute(new GetSnippetQuery(id)))),
-    );
-    server.registerResource(
-      'memory',
-      new ResourceTemplate('trove://memories/{id}', {
-        list: async () => ({
-          resources: (await this.queries.execute(new RecentMemoriesQuery(LISTED_RESOURCES))).map((m) => ({
-            uri: `trove://memories/${m.id}`,
-            name: m.name,
-            description: `Memory${m.project ? ` of ${m.project}` : ''} (${m.created.slice(0, 10)})`,
-            mimeType: 'text/markdown',
-          })),
-        }),
-      }),
-      {
-        title: 'Memory',
-        description: 'A memory saved by an agent (create_pieces_memory) as Markdown',
-        mimeType: 'text/markdown',
-      },
-      (uri, variables) => this.read(uri, variables, (id) => this.queries.execute(new ExportWorkstreamSummaryQuery(id))),
-    );
-  }
-
-  /** A resource read: the id checked, a domain error turned into an MCP error naming the resource. */
-  private async read(
-    uri: URL,
-    variables: Record<string, string | string[]>,
-    markdown: (id: string) => Promise<string>,
-  ): Promise<ReadResourceResult> {
-    const id = String(variables.id ?? '').toLowerCase();
-    if (!isUUID(id)) throw new McpError(ErrorCode.InvalidParams, `${uri.href}: the id must be a UUID`);
-    try {
-      return { contents: [{ uri: uri.href, mimeType: 'text/markdown', text: await markdown(id) }] };
-    } catch (error) {
-      if (error instanceof DomainError)
-        throw new McpError(ErrorCode.InvalidParams, `${uri.href}: ${error.message}`, { status: error.status });
-      throw error;
-    }
-  }
-
   /** Runs a tool: its text, or the domain error as an error result (nothing was changed); anything else is logged. */
   private async run(tool: string, work: () => Promise<string>): Promise<CallToolResult> {
     try {
@@ -423,43 +358,4 @@ export class McpServerFactory {
       };
     }
   }
-}
-
-const round = (n: number) => Math.round(n * 1000) / 1000;
-
-function answerText(answer: MemoryAnswer): string {
-  const sources = answer.sources.map((s, i) => {
-    const where =
-      s.kind === 'file'
-        ? s.id
-        : s.kind === 'memory'
-          ? `trove://memories/${s.id}`
-          : s.kind === 'snippet'
-            ? `trove://snippets/${s.id}`
-            : `conversation ${s.id}`;
-    return `${i + 1}. ${s.title} (${s.time ? `${s.time}, ` : ''}${where}, score ${round(s.score)})`;
-  });
-  return [
-    answer.text,
-    sources.length ? `**Sources**\n${sources.join('\n')}` : '',
-    answer.skippedFiles.length ? `**Open files not read**\n${answer.skippedFiles.map((f) => `- ${f}`).join('\n')}` : '',
-    `_${answer.engine}_`,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
-}
-
-/** A snippet as Markdown: the export's document (title, description, fenced text, tags, links). */
-/**
- * A snippet as Markdown; the secrets found in it masked unless `reveal`, with a line saying so
- * (the resource reads take no argument: always masked).
- */
-function snippetMarkdown(a: AssetAggregate, reveal = false): string {
-  const markdown = renderMarkdown(exportContent(reveal ? a : withSecretsMasked(a)));
-  if (a.sensitives.length === 0) return markdown;
-  const kinds = [...new Set(a.sensitives.map((s) => s.name))].join(', ');
-  const note = reveal
-    ? `This snippet holds ${a.sensitives.length} secret(s) (${kinds}), shown as asked.`
-    : `This snippet holds ${a.sensitives.length} secret(s) (${kinds}), masked here; call get_snippet with reveal_secrets: true only if the user needs them.`;
-  return `${markdown}\n\n> ${note}\n`;
 }

@@ -6,11 +6,12 @@ import { ConversationsModule } from '../conversations/conversations.module';
 import { SearchModule } from '../search/search.module';
 import { SystemModule } from '../system/system.module';
 import { LocalFiles } from './local-files';
-import { NeuralCodeSearchController } from './neural-code-search.controller';
 import { QgptController } from './qgpt.controller';
-import { QgptEngine } from './qgpt-engine';
+import { ModelAnswers } from './model-answers';
+import { OfflineAnswers } from './offline-answers';
+import { QuerySpace } from './query-space';
+import { RelevantSnippets } from './relevant-snippets';
 import { HintsHandler } from './queries/hints.query';
-import { NeuralCodeSearchHandler } from './queries/neural-code-search.query';
 import { PersonsRelatedHandler } from './queries/persons-related.query';
 import { QuestionHandler } from './queries/question.query';
 import { RelevanceHandler } from './queries/relevance.query';
@@ -22,11 +23,14 @@ import { QgptStreamSession } from './stream/qgpt-stream.session';
 /** Question answering: /qgpt/relevance, question, reprompt, hints, persons/related and the /qgpt/stream WebSocket. */
 @Module({
   imports: [AssetsModule, ConversationsModule, SearchModule, SystemModule, IntelligenceModule, ModelsModule],
-  controllers: [QgptController, NeuralCodeSearchController],
+  controllers: [QgptController],
   providers: [
     LocalFiles,
     SnippetCache,
-    QgptEngine,
+    QuerySpace,
+    RelevantSnippets,
+    OfflineAnswers,
+    ModelAnswers,
     QgptStreamSession,
     QgptStreamGateway,
     RelevanceHandler,
@@ -34,8 +38,7 @@ import { QgptStreamSession } from './stream/qgpt-stream.session';
     RepromptHandler,
     HintsHandler,
     PersonsRelatedHandler,
-    NeuralCodeSearchHandler,
   ],
-  exports: [QgptEngine, LocalFiles],
+  exports: [ModelAnswers, LocalFiles],
 })
 export class QgptModule {}

@@ -13,6 +13,10 @@ import { EventsModule } from '../../common/events/events.module';
 import { IntelligenceModule } from '../intelligence/intelligence.module';
 import { ModelVectorsHandler } from './events/model-vectors.handler';
 import { ModelVectorIndex } from './model-vector-index';
+import { LexicalRanking } from './lexical-ranking';
+import { NeuralCodeSearchController } from './neural-code-search.controller';
+import { NeuralCodeSearchHandler } from './queries/neural-code-search.query';
+import { Retrieval } from './retrieval.service';
 
 const queryHandlers = [
   SearchAssetsHandler,
@@ -20,18 +24,28 @@ const queryHandlers = [
   RelatedAssetsHandler,
   RecommendedAssetsHandler,
   SearchRouteHandler,
+  NeuralCodeSearchHandler,
 ];
 
 /**
  * The search index over assets (words + identifier parts, substrings, typo correction), a
  * projection kept in step inside the asset transactions (SearchIndex), and the search / related /
- * recommended routes; with an embedding model configured, the model vectors of snippets and
- * memories (ModelVectorIndex), embedded in the background and fused into their searches.
+ * recommended routes; Retrieval, the one retrieval by meaning (question answering, neural code
+ * search, MCP, sentence search); with an embedding model configured, the model vectors of
+ * snippets and memories (ModelVectorIndex), embedded in the background and fused into their searches.
  */
 @Module({
   imports: [AssetsModule, EventsModule, IntelligenceModule],
-  controllers: [SearchController, SearchRoutesController],
-  providers: [SearchIndex, SearchEngine, ModelVectorIndex, ModelVectorsHandler, ...queryHandlers],
-  exports: [SearchIndex, SearchEngine, ModelVectorIndex],
+  controllers: [SearchController, SearchRoutesController, NeuralCodeSearchController],
+  providers: [
+    SearchIndex,
+    LexicalRanking,
+    Retrieval,
+    SearchEngine,
+    ModelVectorIndex,
+    ModelVectorsHandler,
+    ...queryHandlers,
+  ],
+  exports: [SearchIndex, SearchEngine, Retrieval, ModelVectorIndex],
 })
 export class SearchModule {}

@@ -57,6 +57,14 @@ export class ApplicationRegistry implements OnApplicationBootstrap {
     this.remember(undefined, self.id);
   }
 
+  /** Trove's own Application, read (it is recorded at boot): for read paths, which write nothing. */
+  async self(em: EntityManager): Promise<ApplicationEntity> {
+    const self = await this.reader.byIdentity(em, SELF);
+    if (!self)
+      throw new Error(`Trove's own application (${SELF.name} ${SELF.version} ${SELF.platform}) is not recorded`);
+    return self;
+  }
+
   /** The id of the Application a seed names (recorded when new), inside the caller's transaction. */
   async resolveId(em: EntityManager, dto?: ApplicationDto): Promise<string> {
     const cached = this.committed.get(identityKey(dto));

@@ -6,7 +6,7 @@ export type EmbedTexts = (texts: string[]) => Promise<number[][]>;
 /**
  * The configured embedding model (TROVE_EMBEDDING_MODEL), as the modules that are not allowed to
  * resolve models see it: the models module binds it to the provider at start
- * (EmbeddingModelBinding); search's model vector index embeds through it. Unbound (no model
+ * (EmbeddingModelBinding); search's model vector index and its passage re-ranking (Retrieval) embed through it. Unbound (no model
  * configured): `model` is null and nothing is ever embedded.
  */
 @Injectable()
@@ -24,20 +24,26 @@ export class EmbeddingModel {
     return this.name;
   }
 
-  /** The texts' vectors; rejects after `timeoutMs` (the request is left to end on its own). */
-  async embed(texts: string[], timeoutMs: number): Promise<number[][]> {
+  /**
+   * The texts' vectors; with `timeoutMs`, rejects after it (the request is left to end on its
+   * own). Without: the provider's own time, and its error as it is (a request's status).
+   */
+  async embed(texts: string[], timeoutMs?: number): Promise<number[][]> {
     if (!this.embedder) throw new Error('no embedding model is configured');
     let timer: NodeJS.Timeout | undefined;
     try {
-      const vectors = await Promise.race([
-        this.embedder(texts),
-        new Promise<never>((_, reject) => {
-          timer = setTimeout(
-            () => reject(new Error(`the embedding model did not answer within ${timeoutMs} ms`)),
-            timeoutMs,
-          );
-        }),
-      ]);
+      const vectors =
+        timeoutMs === undefined
+          ? await this.embedder(texts)
+          : await Promise.race([
+              this.embedder(texts),
+              new Promise<never>((_, reject) => {
+                timer = setTimeout(
+                  () => reject(new Error(`the embedding model did not answer within ${timeoutMs} ms`)),
+                  timeoutMs,
+                );
+              }),
+            ]);
       if (!Array.isArray(vectors) || vectors.length !== texts.length)
         throw new Error(`the embedding model answered ${vectors?.length ?? 0} vectors for ${texts.length} texts`);
       return vectors;

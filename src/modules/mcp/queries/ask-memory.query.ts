@@ -7,9 +7,9 @@ import { contentTerms } from '../../intelligence/text/extractive-answerer';
 import { CANNOT_GENERATE, offlineRequest } from '../../intelligence/text/offline-requests';
 import { NamedTime, namedTimes, nearness, withoutTimes } from '../../intelligence/text/time-words';
 import { ModelRegistry } from '../../models/model-registry';
-import { ModelVectorIndex } from '../../search/model-vector-index';
+import { Retrieval } from '../../search/retrieval.service';
 import { LocalFiles } from '../../qgpt/local-files';
-import { QgptEngine } from '../../qgpt/qgpt-engine';
+import { ModelAnswers } from '../../qgpt/model-answers';
 import { Document, Snippet } from '../../qgpt/snippet-cache';
 
 /** Passages (and sources) an answer gives without a `limit`; the most it may ask for. */
@@ -100,12 +100,12 @@ interface Candidate {
 export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
   constructor(
     private readonly db: Database,
-    private readonly engine: QgptEngine,
+    private readonly retrieval: Retrieval,
+    private readonly answers: ModelAnswers,
     private readonly registry: ModelRegistry,
     private readonly memories: WorkstreamSummaryReader,
     private readonly conversations: ConversationReader,
     private readonly files: LocalFiles,
-    private readonly vectors: ModelVectorIndex,
   ) {}
 
   async execute({ input }: AskMemoryQuery): Promise<MemoryAnswer> {
@@ -119,14 +119,14 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
     const model = await this.registry.resolve();
 
     const candidates: Candidate[] = [];
-    const snippets = await this.engine.database(retrieval);
+    const snippets = await this.retrieval.candidates(retrieval);
     snippets.docs.forEach((doc, i) =>
       candidates.push({ doc, prior: snippets.priors[i], heading: `snippet “${doc.title ?? 'Unnamed snippet'}”` }),
     );
     const words = [...new Set(contentTerms(retrieval))].sort((a, b) => b.length - a.length).slice(0, MESSAGE_WORDS);
     // With an embedding model configured: the memories nearest to the question in it, over all of
     // them (found whatever words they share with it).
-    const near = await this.vectors.nearest('memory', retrieval, Math.max(MEMORIES, 2 * limit));
+    const near = await this.retrieval.nearestMemories(retrieval, Math.max(MEMORIES, 2 * limit));
     await this.db.read(async (em) => {
       const seen = new Set<string>();
       const add = (hit: MemoryRecord, prior: number, byTime = false) => {
@@ -213,7 +213,7 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
           : ['Nothing in the memory, the snippets or the conversations matches this question.']),
       ].join('\n\n');
     } else {
-      text = (await this.engine.answers(model, question, passages)).map((a) => a.text).join('\n\n');
+      text = (await this.answers.answers(model, question, passages)).map((a) => a.text).join('\n\n');
     }
     return {
       text,
@@ -227,13 +227,13 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
 
   /**
    * The candidates ranked once: each by its best passage (BM25, coverage, its prior, the offline
-   * embedding; QgptEngine.scorePassages), times its nearness to a time the question names; one
+   * embedding; Retrieval.passages), times its nearness to a time the question names; one
    * entry per source, one per distinct text, best first, at most `limit`.
    */
   private async rank(retrieval: string, candidates: Candidate[], times: NamedTime[], limit: number): Promise<Ranked[]> {
     const docs = candidates.map((c) => c.doc);
     const scored = docs.length
-      ? await this.engine.scorePassages(
+      ? await this.retrieval.passages(
           retrieval,
           docs,
           candidates.map((c) => c.prior),
@@ -252,7 +252,7 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
     candidates.forEach((c, i) => {
       const found = best.get(i);
       // A memory the model vector index found is worth at least its half of a passage's score
-      // (half words, half the model's cosine: QgptEngine.scorePassages), though no word of it matched.
+      // (half words, half the model's cosine: Retrieval.passages), though no word of it matched.
       if (c.near !== undefined)
         entries.push({
           i,

@@ -1,7 +1,8 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { ModelRegistry } from '../../models/model-registry';
 import { QGPTHintsInputDto } from '../dto/qgpt.dto';
-import { QgptEngine } from '../qgpt-engine';
+import { ModelAnswers } from '../model-answers';
+import { QuerySpace } from '../query-space';
 import { QGPTQuestionOutputWire } from '../wire/qgpt.wire';
 
 /**
@@ -17,15 +18,16 @@ export class HintsQuery extends Query<QGPTQuestionOutputWire> {
 @QueryHandler(HintsQuery)
 export class HintsHandler implements IQueryHandler<HintsQuery> {
   constructor(
-    private readonly engine: QgptEngine,
+    private readonly space: QuerySpace,
+    private readonly answers: ModelAnswers,
     private readonly registry: ModelRegistry,
   ) {}
 
   async execute({ input }: HintsQuery): Promise<QGPTQuestionOutputWire> {
-    const snippets = this.engine.snippetsOf(input.relevant.iterable);
+    const snippets = this.space.given(input.relevant.iterable);
     const model = await this.registry.resolve(input.model);
     return {
-      answers: { iterable: await this.engine.hints(model, input.query ?? '', input.answer?.text ?? '', snippets) },
+      answers: { iterable: await this.answers.hints(model, input.query ?? '', input.answer?.text ?? '', snippets) },
     };
   }
 }

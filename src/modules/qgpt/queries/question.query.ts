@@ -1,7 +1,9 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { ModelRegistry } from '../../models/model-registry';
 import { QGPTQuestionInputDto } from '../dto/qgpt.dto';
-import { QgptEngine } from '../qgpt-engine';
+import { ModelAnswers } from '../model-answers';
+import { QuerySpace } from '../query-space';
+import { RelevantSnippets } from '../relevant-snippets';
 import { QGPTQuestionOutputWire } from '../wire/qgpt.wire';
 
 /**
@@ -19,17 +21,16 @@ export class QuestionQuery extends Query<QGPTQuestionOutputWire> {
 @QueryHandler(QuestionQuery)
 export class QuestionHandler implements IQueryHandler<QuestionQuery> {
   constructor(
-    private readonly engine: QgptEngine,
+    private readonly space: QuerySpace,
+    private readonly relevant: RelevantSnippets,
+    private readonly answers: ModelAnswers,
     private readonly registry: ModelRegistry,
   ) {}
 
   async execute({ input }: QuestionQuery): Promise<QGPTQuestionOutputWire> {
-    let snippets = this.engine.snippetsOf(input.relevant.iterable);
+    let snippets = this.space.given(input.relevant.iterable);
     const model = await this.registry.resolve(input.model);
-    if (snippets.length === 0 && model.offline) {
-      const { docs, priors } = await this.engine.database(input.query);
-      snippets = await this.engine.rank(input.query, docs, priors);
-    }
-    return { answers: { iterable: await this.engine.answers(model, input.query, snippets) } };
+    if (snippets.length === 0 && model.offline) snippets = await this.relevant.fromStore(input.query);
+    return { answers: { iterable: await this.answers.answers(model, input.query, snippets) } };
   }
 }

@@ -1,7 +1,8 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { ModelRegistry } from '../../models/model-registry';
 import { QGPTRelevanceInputDto } from '../dto/qgpt.dto';
-import { QgptEngine } from '../qgpt-engine';
+import { ModelAnswers } from '../model-answers';
+import { RelevantSnippets } from '../relevant-snippets';
 import { QGPTRelevanceOutputWire } from '../wire/qgpt.wire';
 
 /**
@@ -18,16 +19,16 @@ export class RelevanceQuery extends Query<QGPTRelevanceOutputWire> {
 @QueryHandler(RelevanceQuery)
 export class RelevanceHandler implements IQueryHandler<RelevanceQuery> {
   constructor(
-    private readonly engine: QgptEngine,
+    private readonly relevant: RelevantSnippets,
+    private readonly answers: ModelAnswers,
     private readonly registry: ModelRegistry,
   ) {}
 
   async execute({ input }: RelevanceQuery): Promise<QGPTRelevanceOutputWire> {
     const model = input.options?.question ? await this.registry.resolve(input.model) : null;
-    const { docs, priors } = await this.engine.space(input);
-    const snippets = await this.engine.rank(input.query, docs, priors);
-    const relevant = { iterable: await Promise.all(snippets.map((s) => this.engine.seedWire(s))) };
+    const snippets = await this.relevant.of(input);
+    const relevant = { iterable: await this.relevant.wire(snippets) };
     if (!model) return { relevant };
-    return { relevant, answer: { answers: { iterable: await this.engine.answers(model, input.query, snippets) } } };
+    return { relevant, answer: { answers: { iterable: await this.answers.answers(model, input.query, snippets) } } };
   }
 }

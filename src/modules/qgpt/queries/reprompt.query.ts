@@ -1,7 +1,7 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { ModelRegistry } from '../../models/model-registry';
 import { QGPTRepromptInputDto } from '../dto/qgpt.dto';
-import { QgptEngine } from '../qgpt-engine';
+import { ModelAnswers } from '../model-answers';
 import { QGPTRepromptOutputWire } from '../wire/qgpt.wire';
 
 /**
@@ -18,13 +18,13 @@ export class RepromptQuery extends Query<QGPTRepromptOutputWire> {
 @QueryHandler(RepromptQuery)
 export class RepromptHandler implements IQueryHandler<RepromptQuery> {
   constructor(
-    private readonly engine: QgptEngine,
+    private readonly answers: ModelAnswers,
     private readonly registry: ModelRegistry,
   ) {}
 
   async execute({ input }: RepromptQuery): Promise<QGPTRepromptOutputWire> {
     const model = await this.registry.resolve(input.model);
     const history = (input.conversation.iterable ?? []).map((m) => ({ role: m.role, text: m.text }));
-    return { query: await this.engine.reprompt(model, input.query, history) };
+    return { query: await this.answers.reprompt(model, input.query, history) };
   }
 }

@@ -12,7 +12,9 @@ import { ChatMessage } from '../../intelligence/providers/model-provider';
 import { standaloneQuery } from '../../intelligence/text/extractive-answerer';
 import { ModelRegistry } from '../../models/model-registry';
 import { QGPTQuestionInputDto, QGPTRelevanceInputDto } from '../dto/qgpt.dto';
-import { QgptEngine } from '../qgpt-engine';
+import { ModelAnswers } from '../model-answers';
+import { QuerySpace } from '../query-space';
+import { RelevantSnippets } from '../relevant-snippets';
 import { Snippet } from '../snippet-cache';
 import { AppConfig } from '../../../common/config/app-config';
 import { BodyBoundError, checkJsonBounds } from '../../../common/http/json-bounds';
@@ -52,7 +54,9 @@ export class QgptStreamSession {
   private readonly logger = new Logger('QgptStream');
 
   constructor(
-    private readonly engine: QgptEngine,
+    private readonly space: QuerySpace,
+    private readonly relevant: RelevantSnippets,
+    private readonly answers: ModelAnswers,
     private readonly registry: ModelRegistry,
     private readonly db: Database,
     private readonly reader: ConversationReader,
@@ -184,20 +188,16 @@ export class QgptStreamSession {
           query,
           history.map((m) => ({ role: m.role === 'user' ? 'USER' : 'ASSISTANT', text: m.content })),
         );
-        const { docs, priors } = await this.engine.space(relevance, lookup);
-        snippets = await this.engine.rank(lookup, docs, priors);
+        snippets = await this.relevant.of(relevance, lookup);
         if (!relevance.options?.question) {
-          const relevant = { iterable: await Promise.all(snippets.map((s) => this.engine.seedWire(s))) };
+          const relevant = { iterable: await this.relevant.wire(snippets) };
           if (!signal.aborted)
             send({ ...(request ? { request } : {}), conversation, status: 'COMPLETED', relevance: { relevant } });
           return;
         }
       } else {
-        snippets = this.engine.snippetsOf(question!.relevant.iterable);
-        if (snippets.length === 0 && model.offline) {
-          const { docs, priors } = await this.engine.database(query);
-          snippets = await this.engine.rank(query, docs, priors);
-        }
+        snippets = this.space.given(question!.relevant.iterable);
+        if (snippets.length === 0 && model.offline) snippets = await this.relevant.fromStore(query);
       }
       if (signal.aborted) return;
       // The question is stored while the model starts answering (its commit is not on the
@@ -208,7 +208,7 @@ export class QgptStreamSession {
       let answer = '';
       try {
         // A language model gets the question as asked, with the conversation; the offline engine quotes for the lookup.
-        for await (const chunk of this.engine.answerStream(
+        for await (const chunk of this.answers.stream(
           model,
           model.offline ? lookup : query,
           snippets,

@@ -1,5 +1,6 @@
 import { StoreLabelWire } from '../../../common/wire/store-label.wire';
 import { ApplicationWire } from '../../system/wire/application.wire';
+import type { Snippet } from '../snippet-cache';
 
 export class QGPTTransferableStringWire {
   raw: string;
@@ -35,6 +36,18 @@ export class RelevantQGPTSeedWire {
   /** Where it comes from, in a look across stores (`X-Trove-Space: *`) only. */
   space?: StoreLabelWire;
 }
+
+/** The wire form of a snippet: a seed with its text, credited to `application` (Trove's own). */
+export function relevantSeedWire(snippet: Snippet, application: ApplicationWire): RelevantQGPTSeedWire {
+  return {
+    id: snippet.id,
+    seed: { type: 'SEEDED_ASSET', asset: { application, format: { fragment: { string: { raw: snippet.text } } } } },
+    ...(snippet.path ? { path: snippet.path } : {}),
+    ...(snippet.assetId ? { asset: { id: snippet.assetId } } : {}),
+    score: snippet.score,
+  };
+}
+
 export class RelevantQGPTSeedsWire {
   iterable: RelevantQGPTSeedWire[];
 }

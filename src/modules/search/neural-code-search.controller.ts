@@ -2,10 +2,10 @@ import { Controller, Get } from '@nestjs/common';
 import { QueryBus } from '@nestjs/cqrs';
 import { ApiOperation, ApiQuery, ApiTags } from '@nestjs/swagger';
 import { Flag, QueryText } from '../../common/wire/flags';
-import { SearchedAssetsWire } from '../search/wire/searched-assets.wire';
+import { SearchedAssetsWire } from './wire/searched-assets.wire';
 import { NeuralCodeSearchQuery } from './queries/neural-code-search.query';
 
-/** GET /search/neural_code: in this module because it is relevance's ranking (see NeuralCodeSearchQuery). */
+/** GET /search/neural_code: the ranking question answering uses (Retrieval; see NeuralCodeSearchQuery). */
 @ApiTags('Search')
 @Controller('search')
 export class NeuralCodeSearchController {

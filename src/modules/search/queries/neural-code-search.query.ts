@@ -1,7 +1,7 @@
 import { IQueryHandler, Query, QueryHandler } from '@nestjs/cqrs';
 import { InvalidInput } from '../../../common/errors/domain-errors';
-import { SearchedAssetWire, SearchedAssetsWire } from '../../search/wire/searched-assets.wire';
-import { QgptEngine } from '../qgpt-engine';
+import { Retrieval } from '../retrieval.service';
+import { SearchedAssetWire, SearchedAssetsWire } from '../wire/searched-assets.wire';
 
 /**
  * GET /search/neural_code (the SDKs' SearchApi, `pieces search --mode ncs`): code found from a
@@ -20,19 +20,19 @@ export class NeuralCodeSearchQuery extends Query<SearchedAssetsWire> {
 
 @QueryHandler(NeuralCodeSearchQuery)
 export class NeuralCodeSearchHandler implements IQueryHandler<NeuralCodeSearchQuery> {
-  constructor(private readonly engine: QgptEngine) {}
+  constructor(private readonly retrieval: Retrieval) {}
 
   async execute({ query }: NeuralCodeSearchQuery): Promise<SearchedAssetsWire> {
     const text = query?.trim() ?? '';
     if (!text) throw new InvalidInput('give a description of the code to find (query=...)');
-    const { docs, priors } = await this.engine.database(text);
+    const { docs, priors } = await this.retrieval.candidates(text);
     const best = new Map<number, number>();
-    for (const passage of await this.engine.scorePassages(text, docs, priors))
+    for (const passage of await this.retrieval.passages(text, docs, priors))
       if (!best.has(passage.doc)) best.set(passage.doc, passage.score);
     const needle = text.toLowerCase();
     const iterable: SearchedAssetWire[] = [...best.entries()].map(([doc, score]) => {
       const exact = docs[doc].text.toLowerCase().includes(needle);
-      return { exact, score, match: 'CONTENT', identifier: docs[doc].assetId! };
+      return { exact, score, match: 'CONTENT', identifier: docs[doc].assetId };
     });
     const exact = iterable.filter((r) => r.exact).length;
     return { iterable, suggested: iterable.length - exact, exact };
