@@ -1,12 +1,15 @@
-// Three tiers, one jest project each (the npm scripts pick them with --selectProjects; jest has no
+// Five tiers, one jest project each (the npm scripts pick them with --selectProjects; jest has no
 // per-project worker count, so each tier is its own run):
 // - unit: pure logic, no app boot (test/unit, test/contract): `npm run test:unit`, first and fast.
+// - integration: the use cases (command and query handlers, repositories, the unit of work) in a
+//   Nest application context without HTTP (test/integration/support/store.ts), each spec file on a
+//   temporary SQLite directory of its own (or a new PostgreSQL database): `npm run test:integration`.
 // - e2e: specs that boot the real app in-process on a real port (test/e2e/support/server.ts). Each
 //   server has its own temporary SQLite directory (or PostgreSQL database) and port 0, so spec
 //   files are independent and run in parallel workers (`npm run test:e2e`).
 // - browser: the web app in Chromium (test/browser), one browser per file (`npm run test:browser`).
 // - serial: the spec files listed in SERIAL, each with why it must run alone (`npm run test:serial`).
-// `npm test` runs the four in turn. Without --selectProjects this config runs everything in one
+// `npm test` runs the five in turn. Without --selectProjects this config runs everything in one
 // worker, as before: `npx jest --config test/jest.config.js test/e2e/cli.spec.ts` runs one file.
 // The Swagger CLI plugin runs as a ts-jest AST transformer so DTO schemas exist in tests too.
 
@@ -59,6 +62,8 @@ const BROWSER = ['test/browser/'];
 
 /** Pure logic, no app boot (text.spec.ts: the extractive text engine, in memory). */
 const UNIT = ['test/unit/', 'test/contract/', 'test/intelligence/text.spec.ts'];
+/** Use cases and repositories on a real store, without HTTP. */
+const INTEGRATION = ['test/integration/'];
 const glob = (path) => (path.endsWith('/') ? `<rootDir>/${path}**/*.spec.ts` : `<rootDir>/${path}`);
 const pattern = (path) => `<rootDir>/${path.replace(/[.]/g, '\\.')}`;
 
@@ -69,13 +74,14 @@ module.exports = {
   testTimeout: 30000,
   projects: [
     { ...base, displayName: 'unit', testMatch: UNIT.map(glob) },
+    { ...base, displayName: 'integration', testMatch: INTEGRATION.map(glob) },
     {
       ...base,
       displayName: 'e2e',
       // `/` serves the web app (the SDK walker, the applets): built once, before the workers start.
       globalSetup: '<rootDir>/test/support/web-build.setup.js',
       testMatch: ['<rootDir>/test/**/*.spec.ts'],
-      testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...SERIAL, ...BROWSER].map(pattern)],
+      testPathIgnorePatterns: ['/node_modules/', ...[...UNIT, ...INTEGRATION, ...SERIAL, ...BROWSER].map(pattern)],
     },
     {
       ...base,

@@ -4,10 +4,10 @@ import { Configuration } from '@pieces.app/pieces-os-client';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Client } from 'pg';
 import { DataSource } from 'typeorm';
 import { startServer } from '../../../src/bootstrap';
 import { AppConfig, loadConfig } from '../../../src/common/config/app-config';
+import { freshPostgresDatabase, testDatabaseUrl } from '../../support/databases';
 
 export interface TestServer {
   /** The current application: a fresh one after each restart (GET /os/restart). */
@@ -26,31 +26,7 @@ export interface TestServer {
   close(): Promise<void>;
 }
 
-/** The PostgreSQL server used when TEST_DATABASE_URL is set (`npm run test:pg`). */
-export const testDatabaseUrl = process.env.TEST_DATABASE_URL;
-
-/** A new PostgreSQL database beside TEST_DATABASE_URL's (named `<prefix>_<pid>_<random>`), dropped by `drop`. */
-export async function freshPostgresDatabase(
-  prefix = 'trove_test',
-): Promise<{ url: string; drop: () => Promise<void> }> {
-  const admin = new URL(testDatabaseUrl!);
-  const name = `${prefix}_${process.pid}_${Math.random().toString(36).slice(2, 10)}`;
-  const client = new Client({ connectionString: admin.toString() });
-  await client.connect();
-  await client.query(`CREATE DATABASE "${name}"`);
-  await client.end();
-  const url = new URL(admin.toString());
-  url.pathname = `/${name}`;
-  return {
-    url: url.toString(),
-    drop: async () => {
-      const c = new Client({ connectionString: admin.toString() });
-      await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`);
-      await c.end();
-    },
-  };
-}
+export { freshPostgresDatabase, testDatabaseUrl } from '../../support/databases';
 
 /**
  * The configuration of an instance booted inside the test runner, on 127.0.0.1 and a free port.
