@@ -13,6 +13,7 @@
 // conversation? }], questions: [{ question, answers: [memory ids], category?, conversation? }] }
 // (times ISO-8601: each memory's time as `time` of create_pieces_memory). BENCH_SPLIT=even|odd|all
 // keeps the questions of the even or odd conversations (tune on one, report the other; default all).
+// BENCH_VERBOSE=1 prints each question's answering memories' places in each route (for the tuning split).
 // Env: BENCH_CONVERSATIONS (default 10), DATABASE_URL (PostgreSQL instead of a temporary SQLite file).
 //
 // BENCH_SCALE=<n> (e.g. 10000, 100000) measures speed at that many memories instead: the synthetic
@@ -158,6 +159,10 @@ async function main() {
         const ranked = await run(q);
         latency[name].push(performance.now() - t);
         results[name].push({ category: q.category ?? 'all', r: KS.map((k) => recall(ranked, q.answers, k)) });
+        if (process.env.BENCH_VERBOSE)
+          console.log(
+            `${name} | ${q.category} | ${q.question} | ranks ${q.answers.map((a) => ranked.indexOf(a) + 1 || '-').join(',')}`,
+          );
       }
     }
     const categories = ['all', ...new Set(questions.map((q) => q.category ?? 'all'))].filter(

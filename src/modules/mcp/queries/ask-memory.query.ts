@@ -15,8 +15,10 @@ import { Document, Snippet } from '../../qgpt/snippet-cache';
 /** Passages (and sources) an answer gives without a `limit`; the most it may ask for. */
 export const DEFAULT_PASSAGES = 8;
 export const MAX_PASSAGES = 50;
-/** Memories read as candidates: at least this many, and twice the passages asked for. */
+/** Memories read as candidates: at least this many, and POOL_PER_PASSAGE times the passages asked for. */
 const MEMORIES = 20;
+/** Full-text matches read per passage asked for, to be ranked again by their passages. */
+const POOL_PER_PASSAGE = 6;
 /** Memories about a time the question names, read besides the best ones, of the TIME_POOL best matches of its words. */
 const NEAR_MEMORIES = 50;
 const TIME_POOL = 150;
@@ -30,6 +32,11 @@ const WHOLE_MEMORY = 2000;
  * (1 - TIME_WEIGHT) + TIME_WEIGHT * nearness (1 inside the time named, less the farther away).
  */
 const TIME_WEIGHT = 0.5;
+/**
+ * How much a memory's full-text score (over the whole store, with its words' other forms: the
+ * passage ranking sees only the candidates) weighs in its score, against its best passage's.
+ */
+const INDEX_WEIGHT = 0.3;
 /** How much a memory's cosine to the question in the embedding model counts when no passage of it scored higher. */
 const NEAR_WEIGHT = 0.5;
 /** The score of a memory found only by the time it is about (no word of the question in it), times its nearness. */
@@ -142,8 +149,8 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
         });
       };
       // One full-text search: its best, and (when the question names a time) its best about that time.
-      const pool = Math.max(MEMORIES, 2 * limit);
-      const hits = await this.memories.search(em, retrieval, times.length ? TIME_POOL : pool);
+      const pool = Math.max(MEMORIES, POOL_PER_PASSAGE * limit);
+      const hits = await this.memories.search(em, retrieval, times.length ? Math.max(TIME_POOL, pool) : pool);
       hits.slice(0, pool).forEach((hit) => add(hit, hit.score));
       if (near.length) {
         const closeness = new Map(near.map((hit) => [hit.id, hit.score]));
@@ -259,7 +266,15 @@ export class AskMemoryHandler implements IQueryHandler<AskMemoryQuery> {
           text: found?.text ?? c.doc.text,
           score: timed(c, Math.max(found?.score ?? 0, NEAR_WEIGHT * c.near)),
         });
-      else if (found) entries.push({ i, text: found.text, score: timed(c, found.score) });
+      else if (found)
+        entries.push({
+          i,
+          text: found.text,
+          score: timed(
+            c,
+            c.body !== undefined ? (1 - INDEX_WEIGHT) * found.score + INDEX_WEIGHT * c.prior : found.score,
+          ),
+        });
       else if (c.byTime && c.time) entries.push({ i, text: c.doc.text, score: TIME_ONLY * nearness(c.time, times) });
     });
     entries.sort((a, b) => b.score - a.score || a.i - b.i);
